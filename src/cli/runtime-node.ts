@@ -1,0 +1,35 @@
+// The Node runtime: Dawn from the 'webgpu' package (or a dawn.node named by KERNEL_LAB_DAWN, as
+// on a GPU server where no node_modules travel), behind the same Engine the page's worker uses.
+import { createRequire } from 'node:module';
+import { AdapterError } from '../core/errors';
+import { Engine } from '../gpu/engine';
+
+interface DawnModule {
+  create(flags: string[]): GPU;
+  globals: Record<string, unknown>;
+}
+
+async function loadDawn(): Promise<DawnModule> {
+  const path = process.env.KERNEL_LAB_DAWN;
+  try {
+    if (path) return createRequire(import.meta.url)(path) as DawnModule;
+    return (await import('webgpu')) as unknown as DawnModule;
+  } catch (e) {
+    throw new AdapterError(`could not load Dawn (${path ? `KERNEL_LAB_DAWN=${path}` : "the 'webgpu' package"}): ${(e as Error).message}`);
+  }
+}
+
+/** Dawn's flags: unquantized timestamps always; unsafe APIs only on request (experimental features). */
+export function dawnFlags(): string[] {
+  const flags = ['disable-dawn-features=timestamp_quantization'];
+  if (process.env.KERNEL_LAB_UNSAFE_APIS === '1') flags.push('enable-dawn-features=allow_unsafe_apis');
+  return flags;
+}
+
+export async function openNodeEngine(deviceMatch?: string): Promise<Engine & { close(): Promise<void> }> {
+  const dawn = await loadDawn();
+  // WebGPU's enums (GPUBufferUsage…) are globals in a browser; Dawn hands them over here.
+  for (const [k, v] of Object.entries(dawn.globals)) if (!(k in globalThis)) (globalThis as Record<string, unknown>)[k] = v;
+  const gpu = dawn.create(dawnFlags());
+  return new Engine(() => gpu, { runtime: 'node', deviceMatch });
+}

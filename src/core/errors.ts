@@ -1,0 +1,39 @@
+// Every error the lab raises on bad input has a name that says which kind it is and a message
+// that names what was wrong. Names survive the worker boundary (comlink copies name+message).
+
+export class LabError extends Error {
+  override name = 'LabError';
+}
+
+/** Unknown op, malformed shape or option: the CLI exits 2. */
+export class UsageError extends LabError {
+  override name = 'UsageError';
+}
+
+/** A schedule that is well-formed but cannot run here: names the knob and the limit. */
+export class ScheduleRefusal extends LabError {
+  override name = 'ScheduleRefusal';
+}
+
+/** No WebGPU, no adapter, or not the adapter that was asked for. */
+export class AdapterError extends LabError {
+  override name = 'AdapterError';
+}
+
+/** The WGSL did not compile; the message carries the compiler's lines. */
+export class WgslCompileError extends LabError {
+  override name = 'WgslCompileError';
+}
+
+/** The device refused something valid WGSL asked for (pipeline creation, a limit, memory). */
+export class DeviceRejection extends LabError {
+  override name = 'DeviceRejection';
+}
+
+/** The device was lost (driver reset, tab backgrounded too long, destroy()). */
+export class DeviceLostError extends LabError {
+  override name = 'DeviceLostError';
+}
+
+/** Error names the CLI treats as usage errors (exit 2). */
+export const USAGE_ERROR_NAMES: readonly string[] = ['UsageError', 'OpCaseError', 'ScheduleError', 'TensorError', 'AdapterError', 'ScheduleRefusal'];

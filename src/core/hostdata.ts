@@ -1,0 +1,122 @@
+// Host-side tensor bytes: deterministic inputs, element reads and writes by byte offset.
+import { type DType, type TensorDesc, forEachElement, nelements } from './tensor';
+
+/** Bytes before and after every tensor on the device, filled with a sentinel to catch stray writes. */
+export const GUARD_BYTES = 256;
+
+/** A signalling-NaN bit pattern no kernel produces by arithmetic: any change means a stray write. */
+export const SENTINEL_U32 = 0x7fa5a5a5;
+
+/** Mulberry32: small, fast, and the same sequence in every runtime. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const f32Scratch = new Float32Array(1);
+const u32Scratch = new Uint32Array(f32Scratch.buffer);
+
+/** IEEE half → float (exact). */
+export function f16BitsToF32(h: number): number {
+  const sign = h & 0x8000 ? -1 : 1;
+  const exp = (h >> 10) & 0x1f;
+  const frac = h & 0x3ff;
+  if (exp === 0) return sign * frac * 2 ** -24;
+  if (exp === 31) return frac ? NaN : sign * Infinity;
+  return sign * (1 + frac / 1024) * 2 ** (exp - 15);
+}
+
+/** float → IEEE half, round to nearest even, subnormals kept. */
+export function f32ToF16Bits(x: number): number {
+  f32Scratch[0] = x;
+  const u = u32Scratch[0];
+  const sign = (u >>> 16) & 0x8000;
+  const exp = (u >>> 23) & 0xff;
+  let mant = u & 0x7fffff;
+  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 : 0);
+  let e = exp - 127 + 15;
+  if (e >= 31) return sign | 0x7c00;
+  if (e <= 0) {
+    if (e < -10) return sign;
+    mant |= 0x800000;
+    const shift = 14 - e;
+    const half = mant >>> shift;
+    const rem = mant & ((1 << shift) - 1);
+    const mid = 1 << (shift - 1);
+    return sign | (half + (rem > mid || (rem === mid && (half & 1)) ? 1 : 0));
+  }
+  const half = (e << 10) | (mant >>> 13);
+  const rem = mant & 0x1fff;
+  return sign | (half + (rem > 0x1000 || (rem === 0x1000 && (half & 1)) ? 1 : 0));
+}
+
+export function readElement(view: DataView, type: DType, byteOffset: number): number {
+  return type === 'f32' ? view.getFloat32(byteOffset, true) : f16BitsToF32(view.getUint16(byteOffset, true));
+}
+
+export function writeElement(view: DataView, type: DType, byteOffset: number, value: number): void {
+  if (type === 'f32') view.setFloat32(byteOffset, value, true);
+  else view.setUint16(byteOffset, f32ToF16Bits(value), true);
+}
+
+/**
+ * The packed buffer a tensor lives in, every element uniform in [-1, 1): bytes outside the
+ * tensor (gaps of a view) are filled too, so a kernel that reads the wrong place gets a
+ * wrong answer instead of a lucky zero.
+ */
+export function randomBuffer(t: TensorDesc, seed: number): ArrayBuffer {
+  const buf = new ArrayBuffer(t.bufferSizeBytes);
+  const next = prng(seed);
+  if (t.type === 'f32') {
+    const f = new Float32Array(buf);
+    for (let i = 0; i < f.length; i++) f[i] = next() * 2 - 1;
+  } else {
+    const h = new Uint16Array(buf);
+    for (let i = 0; i < h.length; i++) h[i] = f32ToF16Bits(next() * 2 - 1);
+  }
+  return buf;
+}
+
+/** A buffer filled with the sentinel: what an output starts as, so unwritten elements show. */
+export function sentinelBuffer(sizeBytes: number): ArrayBuffer {
+  const buf = new ArrayBuffer(Math.ceil(sizeBytes / 4) * 4);
+  new Uint32Array(buf).fill(SENTINEL_U32);
+  return buf.byteLength === sizeBytes ? buf : buf.slice(0, sizeBytes);
+}
+
+/** The tensor's elements in ggml order as f64. */
+export function gather(t: TensorDesc, buf: ArrayBuffer): Float64Array {
+  const out = new Float64Array(nelements(t));
+  const view = new DataView(buf);
+  forEachElement(t, (i, off) => {
+    out[i] = readElement(view, t.type, off);
+  });
+  return out;
+}
+
+/** Device buffers carry GUARD_BYTES of sentinel on both sides: [guard | tensor bytes | guard]. */
+export function withGuards(data: ArrayBuffer): ArrayBuffer {
+  const size = deviceBufferSizeBytes(data.byteLength);
+  const out = sentinelBuffer(size);
+  new Uint8Array(out).set(new Uint8Array(data), GUARD_BYTES);
+  return out;
+}
+
+/** Device size for a packed buffer of `sizeBytes`: guards on both sides, rounded to 16 B. */
+export function deviceBufferSizeBytes(sizeBytes: number): number {
+  return GUARD_BYTES + Math.ceil(sizeBytes / 16) * 16 + GUARD_BYTES;
+}
+
+/** Where a tensor's element [0,0,0,0] sits in its device buffer, in elements. */
+export function deviceOffsetElements(t: TensorDesc): number {
+  const bytes = GUARD_BYTES + t.offsetBytes;
+  const ts = t.type === 'f32' ? 4 : 2;
+  if (bytes % ts) throw new Error(`tensor offset ${t.offsetBytes} B is not a multiple of its element size`);
+  return bytes / ts;
+}

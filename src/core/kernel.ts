@@ -1,0 +1,55 @@
+// What codegen and the native kernels hand to the GPU layer: plain data, no GPU objects.
+
+/** Which buffer a binding reads: an op's sources, its destination, or the uniform params. */
+export type BindingRole = 'src0' | 'src1' | 'src2' | 'dst' | 'params';
+
+export interface BindingSpec {
+  readonly binding: number;
+  readonly role: BindingRole;
+  readonly access: 'read' | 'read_write' | 'uniform';
+}
+
+export interface KernelSpec {
+  /** 'native:ADD/add.wgsl' or 'generated:elementwise{…}' — shows in errors and pipeline labels. */
+  readonly label: string;
+  readonly wgsl: string;
+  readonly entryPoint: string;
+  /** Group 0 bindings, in binding order. */
+  readonly bindings: readonly BindingSpec[];
+  /** Workgroups per dimension; each ≤ maxComputeWorkgroupsPerDimension. */
+  readonly dispatch: readonly [number, number, number];
+  /** Raw bytes of the params uniform, when a binding has role 'params'. */
+  readonly uniforms?: Uint32Array;
+  /** Device features the WGSL needs (e.g. 'subgroups'). */
+  readonly features?: readonly string[];
+}
+
+/** The largest workgroup count per dispatch dimension WebGPU guarantees. */
+export const MAX_WORKGROUPS_PER_DIM = 65535;
+
+/**
+ * Spreads `workgroups` over x and y when it exceeds one dimension's limit; kernels then
+ * linearize with `wid.y * nx + wid.x` and skip the overhang.
+ */
+export function grid2d(workgroups: number, maxPerDim = MAX_WORKGROUPS_PER_DIM): [number, number, number] {
+  if (workgroups <= maxPerDim) return [Math.max(1, workgroups), 1, 1];
+  const y = Math.ceil(workgroups / maxPerDim);
+  const x = Math.ceil(workgroups / y);
+  if (y > maxPerDim) throw new Error(`${workgroups} workgroups do not fit a ${maxPerDim}×${maxPerDim} grid`);
+  return [x, y, 1];
+}
+
+/** Pads a list of u32 params to the 16-byte multiple a uniform buffer needs. */
+export function packParams(values: readonly number[]): Uint32Array {
+  const out = new Uint32Array(Math.max(4, Math.ceil(values.length / 4) * 4));
+  values.forEach((v, i) => {
+    if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) throw new Error(`param ${i} = ${v} is not a u32`);
+    out[i] = v;
+  });
+  return out;
+}
+
+/** Bit pattern of an f32, for passing float params (eps) through a u32 uniform. */
+export function f32Bits(x: number): number {
+  return new Uint32Array(new Float32Array([x]).buffer)[0];
+}

@@ -1,0 +1,102 @@
+// Correctness before time: every output element against the oracle's bound, NaN/Inf, and the
+// guard bands (every byte of the output buffer that is not an output element must be untouched).
+import { GUARD_BYTES, readElement } from '../hostdata';
+import type { OracleResult } from '../ops/types';
+import { epsOf, forEachElement, isContiguous, nelements, spanBytes, typeSizeBytes, type TensorDesc } from '../tensor';
+
+export interface CorrectnessReport {
+  readonly correct: boolean;
+  /** Largest |out − ref| over all elements. */
+  readonly maxErr: number;
+  /** The bound at the element closest to failing (largest err / bound). */
+  readonly bound: number;
+  /** max over elements of |out − ref| / bound: ≤ 1 passes. */
+  readonly worstRatio: number;
+  readonly worstIndex: number;
+  readonly elements: number;
+  readonly outOfBound: number;
+  /** Outputs that are NaN or ±Inf where the reference is finite. */
+  readonly nonFinite: number;
+  /** Bytes outside the output elements that changed (out-of-bounds writes). */
+  readonly guardViolations: number;
+  /** Up to five descriptions of failing elements, for the page and the CLI. */
+  readonly failures: readonly string[];
+}
+
+/** |out − ref| ≤ sqrt(k) · 8 · eps(dtype) · (|ref| + epsFloor). */
+export function elementBound(ref: number, epsFloor: number, terms: number, eps: number): number {
+  return Math.sqrt(terms) * 8 * eps * (Math.abs(ref) + epsFloor);
+}
+
+/**
+ * Checks a dst readback. `before` and `after` are the dst's whole device buffer (guards
+ * included) before upload-time dispatch and after it; the tensor sits GUARD_BYTES in.
+ */
+export function checkOutput(dst: TensorDesc, oracle: OracleResult, before: ArrayBuffer, after: ArrayBuffer): CorrectnessReport {
+  const view = new DataView(after);
+  const eps = epsOf[dst.type];
+  let maxErr = 0;
+  let worstRatio = 0;
+  let worstIndex = -1;
+  let bound = 0;
+  let outOfBound = 0;
+  let nonFinite = 0;
+  const failures: string[] = [];
+  const shifted: TensorDesc = { ...dst, offsetBytes: dst.offsetBytes + GUARD_BYTES };
+  forEachElement(shifted, (i, off, i0, i1, i2, i3) => {
+    const out = readElement(view, dst.type, off);
+    const ref = oracle.ref[i];
+    const b = elementBound(ref, oracle.epsFloor[i], oracle.terms, eps);
+    if (!Number.isFinite(out) && Number.isFinite(ref)) {
+      nonFinite++;
+      if (failures.length < 5) failures.push(`[${i0},${i1},${i2},${i3}] = ${out}, expected ${ref}`);
+      return;
+    }
+    const err = Math.abs(out - ref);
+    if (err > maxErr) maxErr = err;
+    const ratio = b > 0 ? err / b : err > 0 ? Infinity : 0;
+    if (ratio > worstRatio || worstIndex < 0) {
+      worstRatio = ratio;
+      worstIndex = i;
+      bound = b;
+    }
+    if (err > b) {
+      outOfBound++;
+      if (failures.length < 5) failures.push(`[${i0},${i1},${i2},${i3}] = ${out}, expected ${ref} (|err| ${err.toExponential(2)} > bound ${b.toExponential(2)})`);
+    }
+  });
+  const guardViolations = countGuardViolations(shifted, before, after);
+  if (guardViolations && failures.length < 5) failures.push(`${guardViolations} byte(s) outside the output changed (out-of-bounds write)`);
+  return Object.freeze({
+    correct: outOfBound === 0 && nonFinite === 0 && guardViolations === 0,
+    maxErr,
+    bound,
+    worstRatio,
+    worstIndex,
+    elements: nelements(dst),
+    outOfBound,
+    nonFinite,
+    guardViolations,
+    failures: Object.freeze(failures),
+  });
+}
+
+/** Bytes that changed outside the tensor's elements (the tensor given at its device offset). */
+export function countGuardViolations(t: TensorDesc, before: ArrayBuffer, after: ArrayBuffer): number {
+  const a = new Uint8Array(before);
+  const b = new Uint8Array(after);
+  const n = Math.min(a.length, b.length);
+  let bad = Math.abs(a.length - b.length);
+  if (isContiguous(t)) {
+    const start = t.offsetBytes;
+    const end = start + spanBytes(t);
+    for (let i = 0; i < start; i++) if (a[i] !== b[i]) bad++;
+    for (let i = end; i < n; i++) if (a[i] !== b[i]) bad++;
+    return bad;
+  }
+  const mask = new Uint8Array(n);
+  const ts = typeSizeBytes[t.type];
+  forEachElement(t, (_i, off) => mask.fill(1, off, off + ts));
+  for (let i = 0; i < n; i++) if (!mask[i] && a[i] !== b[i]) bad++;
+  return bad;
+}

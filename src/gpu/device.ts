@@ -1,0 +1,102 @@
+// Opens a GPUDevice from a GPU object (navigator.gpu in the page's worker, Dawn's in Node) with
+// the features and limits the lab uses, and describes the adapter as plain data.
+import { adapterName, type AdapterDescriptor, type DeviceLimits, type Runtime } from '../core/adapter';
+import { AdapterError, DeviceLostError } from '../core/errors';
+
+const WANTED_FEATURES = ['timestamp-query', 'subgroups', 'shader-f16'] as const;
+
+const WANTED_LIMITS: readonly (keyof DeviceLimits)[] = [
+  'maxComputeInvocationsPerWorkgroup',
+  'maxComputeWorkgroupSizeX',
+  'maxComputeWorkgroupSizeY',
+  'maxComputeWorkgroupStorageSize',
+  'maxComputeWorkgroupsPerDimension',
+  'maxStorageBufferBindingSize',
+  'maxBufferSize',
+  'maxStorageBuffersPerShaderStage',
+  'minStorageBufferOffsetAlignment',
+];
+
+export interface GpuContext {
+  readonly device: GPUDevice;
+  readonly adapter: AdapterDescriptor;
+  readonly hasTimestamps: boolean;
+  /** Set once the device is lost; every later use fails with DeviceLostError. */
+  lostReason: string | null;
+  /** Compiled pipelines by WGSL text + entry point, so repeated passes do not recompile. */
+  readonly pipelines: Map<string, Promise<GPUComputePipeline>>;
+}
+
+export function describeAdapter(adapter: GPUAdapter, runtime: Runtime): AdapterDescriptor {
+  const info = adapter.info ?? ({} as GPUAdapterInfo);
+  const limits = {} as Record<string, number>;
+  for (const k of WANTED_LIMITS) limits[k] = Number((adapter.limits as unknown as Record<string, number>)[k]);
+  const features = [...adapter.features].map(String).sort();
+  const ext = info as GPUAdapterInfo & { subgroupMinSize?: number; subgroupMaxSize?: number; isFallbackAdapter?: boolean };
+  return Object.freeze({
+    vendor: info.vendor ?? '',
+    architecture: info.architecture ?? '',
+    device: info.device ?? '',
+    description: info.description ?? '',
+    // Older implementations report the fallback flag on the adapter, newer on its info.
+    isFallbackAdapter: Boolean(ext.isFallbackAdapter ?? (adapter as GPUAdapter & { isFallbackAdapter?: boolean }).isFallbackAdapter),
+    runtime,
+    features: Object.freeze(features),
+    limits: Object.freeze(limits) as unknown as DeviceLimits,
+    subgroupMinSize: Number(ext.subgroupMinSize ?? 0),
+    subgroupMaxSize: Number(ext.subgroupMaxSize ?? 0),
+  });
+}
+
+/** Case-insensitive match of `wanted` against any of the adapter's identifying strings. */
+export function adapterMatches(a: AdapterDescriptor, wanted: string): boolean {
+  const w = wanted.toLowerCase();
+  return [a.vendor, a.architecture, a.device, a.description, adapterName(a)].some((s) => s.toLowerCase().includes(w));
+}
+
+export interface OpenOptions {
+  runtime: Runtime;
+  /** Fail unless the adapter's info contains this text (the lane's --device). */
+  deviceMatch?: string;
+  powerPreference?: GPUPowerPreference;
+}
+
+export async function openDevice(gpu: GPU | undefined, opts: OpenOptions): Promise<GpuContext> {
+  if (!gpu) {
+    throw new AdapterError(
+      opts.runtime === 'browser'
+        ? 'WebGPU is not available in this browser. Use a recent Chrome, Edge or Safari 26+; on Linux start Chrome with --enable-unsafe-webgpu --enable-features=Vulkan.'
+        : "WebGPU is not available: the 'webgpu' package (Dawn) did not load.",
+    );
+  }
+  const adapter = await gpu.requestAdapter({ powerPreference: opts.powerPreference ?? 'high-performance' });
+  if (!adapter) throw new AdapterError('no WebGPU adapter: the browser or driver offers none (blocklisted GPU, or no Vulkan/Metal/D3D12 driver)');
+  const descriptor = describeAdapter(adapter, opts.runtime);
+  if (opts.deviceMatch && !adapterMatches(descriptor, opts.deviceMatch)) {
+    throw new AdapterError(`requested adapter '${opts.deviceMatch}' is not present: this runtime offers ${adapterName(descriptor)}`);
+  }
+  const requiredFeatures = WANTED_FEATURES.filter((f) => adapter.features.has(f)) as GPUFeatureName[];
+  const requiredLimits: Record<string, number> = {};
+  for (const k of WANTED_LIMITS) if (k !== 'minStorageBufferOffsetAlignment') requiredLimits[k] = descriptor.limits[k];
+  let device: GPUDevice;
+  try {
+    device = await adapter.requestDevice({ requiredFeatures, requiredLimits, label: 'kernel-lab' });
+  } catch (e) {
+    throw new AdapterError(`the adapter refused a device: ${(e as Error).message}`);
+  }
+  const ctx: GpuContext = {
+    device,
+    adapter: descriptor,
+    hasTimestamps: device.features.has('timestamp-query'),
+    lostReason: null,
+    pipelines: new Map(),
+  };
+  void device.lost.then((info) => {
+    ctx.lostReason = info.message || String(info.reason);
+  });
+  return ctx;
+}
+
+export function assertAlive(ctx: GpuContext): void {
+  if (ctx.lostReason !== null) throw new DeviceLostError(`the GPU device was lost (${ctx.lostReason}); results so far are kept — run again to open a new device`);
+}

@@ -1,0 +1,138 @@
+// Level 1: one kernel, timed alone, after its output has been checked against the oracle.
+import type { AdapterDescriptor } from '../core/adapter';
+import { ScheduleRefusal, UsageError } from '../core/errors';
+import { randomBuffer } from '../core/hostdata';
+import type { KernelSpec } from '../core/kernel';
+import { opByName, schedulesFor } from '../core/ops/registry';
+import type { OpCase, OpDef } from '../core/ops/types';
+import { parseSchedule, scheduleKey, validateSchedule, type Schedule } from '../core/schedule/schedule';
+import { checkOutput, type CorrectnessReport } from '../core/stats/correctness';
+import type { TimingSummary } from '../core/stats/timing';
+import type { GpuContext } from './device';
+import { measure, type MeasureOptions } from './measure';
+import { Session } from './session';
+
+/** Which kernel to run: the native one, a given schedule, or the registry's pick ('auto'). */
+export type VariantRequest = { kind: 'native' } | { kind: 'schedule'; schedule: unknown } | { kind: 'auto' };
+
+export interface Level1Request {
+  op: string;
+  dims: number[];
+  layout?: string;
+  params?: Record<string, number>;
+  variant: VariantRequest;
+  /** Input seed (default 1): the same seed gives the same inputs in every runtime. */
+  seed?: number;
+  timing?: MeasureOptions;
+  /** Check only, do not time. */
+  skipTiming?: boolean;
+}
+
+export interface ResolvedKernel {
+  readonly variant: 'native' | 'generated';
+  readonly schedule: Schedule | null;
+  readonly scheduleKey: string | null;
+  readonly kernel: KernelSpec;
+  /** When 'auto' fell back to native: the contract's rejection. */
+  readonly fallback: { code: string; reason: string } | null;
+}
+
+export interface Level1Result {
+  readonly kind: 'level1';
+  readonly op: string;
+  readonly shape: string;
+  readonly layout: string;
+  readonly label: string;
+  readonly variant: 'native' | 'generated';
+  readonly scheduleKey: string | null;
+  readonly schedule: Schedule | null;
+  readonly fallback: { code: string; reason: string } | null;
+  readonly correct: boolean;
+  readonly maxErr: number;
+  readonly bound: number;
+  readonly correctness: CorrectnessReport;
+  /** null when the output was wrong: a wrong kernel's time is never read. */
+  readonly timing: TimingSummary | null;
+  readonly flops: number | null;
+  readonly readBytes: number;
+  readonly writeBytes: number;
+  readonly adapter: AdapterDescriptor;
+  readonly wgsl: string;
+  readonly dispatch: readonly [number, number, number];
+  readonly startedAt: string;
+}
+
+export function buildCase(req: Pick<Level1Request, 'op' | 'dims' | 'layout' | 'params'>): { op: OpDef; c: OpCase } {
+  const op = opByName(req.op);
+  return { op, c: op.makeCase(req.dims, req.layout ?? op.layouts[0].name, req.params) };
+}
+
+/** Resolves the kernel a request names; refusals name the knob and the limit. */
+export function resolveKernel(op: OpDef, c: OpCase, variant: VariantRequest, adapter: Pick<AdapterDescriptor, 'limits' | 'features'>): ResolvedKernel {
+  if (variant.kind === 'native') return { variant: 'native', schedule: null, scheduleKey: null, kernel: op.native(c), fallback: null };
+  const rejection = op.require(c, adapter);
+  if (variant.kind === 'auto') {
+    if (rejection) return { variant: 'native', schedule: null, scheduleKey: null, kernel: op.native(c), fallback: rejection };
+    const picked = schedulesFor(op.name, c, adapter);
+    if (!picked) return { variant: 'native', schedule: null, scheduleKey: null, kernel: op.native(c), fallback: { code: 'no-schedule', reason: `no shape rule of ${op.name} takes ${c.label} on this adapter` } };
+    return { variant: 'generated', schedule: picked, scheduleKey: scheduleKey(picked), kernel: op.generate(picked, c), fallback: null };
+  }
+  const schedule = parseSchedule(variant.schedule, op.family);
+  if (rejection) throw new ScheduleRefusal(`${op.name} ${c.label} is outside the generated contract: ${rejection.code}: ${rejection.reason}`);
+  const reasons = [...validateSchedule(schedule, adapter), ...op.fits(schedule, c)];
+  if (reasons.length) throw new ScheduleRefusal(`schedule ${scheduleKey(schedule)} refused: ${reasons.join('; ')}`);
+  return { variant: 'generated', schedule, scheduleKey: scheduleKey(schedule), kernel: op.generate(schedule, c), fallback: null };
+}
+
+/** Host inputs for a case: one packed buffer per source, seeded. */
+export function makeInputs(c: OpCase, seed = 1): ArrayBuffer[] {
+  return c.srcs.map((t, i) => randomBuffer(t, seed * 7919 + i * 104729));
+}
+
+export async function runLevel1(ctx: GpuContext, req: Level1Request): Promise<Level1Result> {
+  if (!Array.isArray(req.dims) || !req.dims.length) throw new UsageError('a Level 1 request needs dims');
+  const startedAt = new Date().toISOString();
+  const { op, c } = buildCase(req);
+  const resolved = resolveKernel(op, c, req.variant, ctx.adapter);
+  const inputs = makeInputs(c, req.seed ?? 1);
+  const oracle = op.oracle(c, inputs);
+  const session = await Session.prepare(ctx, resolved.kernel, c, inputs);
+  try {
+    session.upload();
+    const t0 = performance.now();
+    await session.dispatch();
+    const firstRunNs = (performance.now() - t0) * 1e6;
+    const after = await session.readback();
+    const correctness = checkOutput(c.dst, oracle, session.dstBefore(), after);
+    let timing: TimingSummary | null = null;
+    if (correctness.correct && !req.skipTiming) {
+      timing = await measure(ctx, session, { perRunEstimateNs: firstRunNs, ...req.timing });
+    }
+    const bytes = op.bytes(c);
+    return Object.freeze({
+      kind: 'level1',
+      op: op.name,
+      shape: c.dims.join('x'),
+      layout: c.layout,
+      label: c.label,
+      variant: resolved.variant,
+      scheduleKey: resolved.scheduleKey,
+      schedule: resolved.schedule,
+      fallback: resolved.fallback,
+      correct: correctness.correct,
+      maxErr: correctness.maxErr,
+      bound: correctness.bound,
+      correctness,
+      timing,
+      flops: op.flops(c),
+      readBytes: bytes.readBytes,
+      writeBytes: bytes.writeBytes,
+      adapter: ctx.adapter,
+      wgsl: resolved.kernel.wgsl,
+      dispatch: resolved.kernel.dispatch,
+      startedAt,
+    });
+  } finally {
+    session.destroy();
+  }
+}
