@@ -1,8 +1,14 @@
 import { defineConfig } from 'vite';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+const codeHash = (await import('./scripts/code-hash.mjs')).codeHash(fileURLToPath(new URL('.', import.meta.url)));
 
 // The Node CLI as one ES module (dist-cli/lab.mjs): WGSL imported with ?raw is inlined, so the
 // file runs with plain node here and on a GPU server where no node_modules travel.
 export default defineConfig({
+  define: { __LAB_VERSION__: JSON.stringify(version), __CODE_HASH__: JSON.stringify(codeHash) },
   logLevel: 'warn',
   build: {
     ssr: 'src/cli/lab.ts',

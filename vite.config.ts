@@ -1,10 +1,27 @@
-import { defineConfig } from 'vitest/config';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Plugin } from 'vite';
 import solid from 'vite-plugin-solid';
+import { defineConfig } from 'vitest/config';
+
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+const codeHash = (await import('./scripts/code-hash.mjs')).codeHash(fileURLToPath(new URL('.', import.meta.url)));
+
+/**
+ * index.html's Content-Security-Policy allows only the site's own styles; the dev server injects
+ * CSS as <style> elements, so `vite` (dev only) relaxes style-src. The built page keeps it strict.
+ */
+const devStyleCsp: Plugin = {
+  name: 'kernel-lab:dev-style-csp',
+  apply: 'serve',
+  transformIndexHtml: (html) => html.replace("style-src 'self';", "style-src 'self' 'unsafe-inline';"),
+};
 
 // The page: a static site (index.html + a module worker). Tests: vitest runs src/**/*.test.ts.
 export default defineConfig({
+  define: { __LAB_VERSION__: JSON.stringify(version), __CODE_HASH__: JSON.stringify(codeHash) },
   base: './',
-  plugins: [solid()],
+  plugins: [solid(), devStyleCsp],
   worker: { format: 'es' },
   build: { target: 'es2022', outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 1024 },
   server: { host: '127.0.0.1' },
@@ -14,7 +31,7 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 120_000,
     hookTimeout: 120_000,
-    // Dawn (node runtime tests) and fake-indexeddb are happiest in one process per file.
+    // One process per file: CLI tests spawn Dawn children, fake-indexeddb keeps global state.
     pool: 'forks',
   },
 });

@@ -1,28 +1,64 @@
 // `npm run lab -- <command>`: the lab headless. Exit 0 on success, 1 when a gate fails, 2 on
 // usage errors (unknown op, malformed shape or schedule, missing adapter).
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { USAGE_ERROR_NAMES, UsageError } from '../core/errors';
-import { OPS } from '../core/ops/registry';
+import { OPS, opByName } from '../core/ops/registry';
 import { parseDims } from '../core/ops/types';
-import { level1Json } from '../core/report/json';
-import { formatAdapter, formatLevel1 } from '../core/report/text';
+import { laneJson, level1Json, sweepJson } from '../core/report/json';
+import { formatAdapter, formatLevel1, formatPeaks } from '../core/report/text';
+import { adapterFingerprint } from '../core/adapter';
+import type { Calibration } from '../core/metrics/roofline';
+import { specFor } from '../core/metrics/spec-table';
+import { loadCalibration } from './calibration-cache';
 import type { VariantRequest } from '../gpu/level1';
 import type { LabApi } from '../worker/api';
+import { BENCH_ITEMS, formatBench, runBench, type BenchSize } from './bench';
+import { progressPrinter } from './progress';
+import { formatLane } from '../core/report/lane-text';
+import { DEFAULT_SHARE_BASE, SHARE_BASE_ENV, SHARE_OPTIONS, shareBase, writeShareOutputs } from './share-output';
+import type { LaneControl } from '../gpu/lane';
+import { formatSweep } from '../core/report/sweep-text';
 
 const HELP = `kernel-lab — decides, with evidence, when a generated WebGPU kernel may replace a native one
 
 usage: npm run lab -- <command> [options]
 
 commands:
-  device                      adapter info, limits and features
+  device [--calibrate]        adapter info, limits, features, spec and measured peaks;
+                              --calibrate measures copy bandwidth, FMA throughput and the
+                              empty-dispatch floor (kept per adapter for later metrics)
   time --op OP --shape SHAPE  Level 1: check one kernel against the oracle, then time it alone
-       [--layout NAME] [--native | --schedule JSON] [--seed N] [--min-runs N]
+       [--layout NAME] [--native [--wgsl FILE] | --schedule JSON] [--seed N] [--min-runs N]
+       [--markdown FILE] [--share-base URL]
+                              --wgsl FILE runs your edit of the native kernel (same bindings)
+
+  lane [--op OP]... [--shape OP:DIMS[:LAYOUT]]... [--repeat N] [--tolerance T]
+       [--device NAME] [--markdown FILE] [--share-base URL]
+       [--prefer OP]... [--control aa|slow|wrong] [--undeclare CODE]...
+                              the promotion lane: native vs generated over each pair's shape
+                              matrix; exit 0 green, 1 when a prefer gate fails, 2 on usage
+                              errors or a missing adapter. --prefer gates an observe pair for
+                              this run; --control plants a statistics control; --shape
+                              replaces the matrices (e.g. shapes from a census)
+  sweep --op OP [--reps 9] [--shapes DIMS[:LAYOUT],...] [--space JSON]
+                              offline schedule search: every valid candidate of the op's
+                              space, checked then timed; refusals with reasons; a proposal
+                              of schedulesFor rules to review (nothing is written).
+                              --space restricts knobs, e.g. '{"workgroupSize":[64,256]}'
+  bench [--size full|small] [--only ID]
+                              the engine's performance targets as a table (small shapes on
+                              a software adapter; targets are judged on hardware only)
 
 options for every command:
   --runtime node|browser      node: Dawn (the 'webgpu' package); browser: headless Chromium
                               through Playwright running the built page's worker (default node)
   --json FILE|-               write the result as JSON (- for stdout; the text then goes to stderr)
+
+time and lane print a share link that opens the result read-only in the page, and with
+--markdown FILE write the GitHub markdown of the result (with that link) for a pull request.
+  --share-base URL            where the page is served (default $${SHARE_BASE_ENV}, else
+                              ${DEFAULT_SHARE_BASE}, the address of \`npm start\`)
 
 ops: ${OPS.map((o) => `${o.name} (${o.shapeSyntax})`).join(', ')}
 `;
@@ -62,6 +98,24 @@ function parse<T extends Record<string, { type: 'string' | 'boolean'; default?: 
   }
 }
 
+function readText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read ${path}: ${(e as Error).message}`);
+  }
+}
+
+/** "ADD:4096x512[:layout]" → a lane case; checked against the op before any device work. */
+function parseShapeSpec(spec: string): { op: string; dims: number[]; layout?: string } {
+  const [opName, dimsText, layout, ...rest] = spec.split(':');
+  if (!opName || !dimsText || rest.length) throw new UsageError(`--shape '${spec}' is not OP:DIMS[:LAYOUT] (e.g. ADD:4096x512:inplace)`);
+  const op = opByName(opName);
+  const dims = parseDims(dimsText);
+  op.makeCase(dims, layout ?? op.layouts[0].name);
+  return { op: op.name, dims, layout };
+}
+
 function intOption(values: Record<string, unknown>, name: string): number | undefined {
   const v = values[name];
   if (v === undefined) return undefined;
@@ -71,13 +125,20 @@ function intOption(values: Record<string, unknown>, name: string): number | unde
 }
 
 async function cmdDevice(argv: string[]): Promise<number> {
-  const v = parse(argv, {});
+  const v = parse(argv, { calibrate: { type: 'boolean' } });
   const out = output(v.json as string | undefined);
   const lab = await openRuntime(v.runtime as string);
   try {
     const adapter = await lab.adapter();
-    out.text(formatAdapter(adapter));
-    out.json({ kind: 'device', adapter });
+    let calibration: Calibration | null = v.runtime === 'node' ? loadCalibration(adapterFingerprint(adapter)) : null;
+    if (v.calibrate) {
+      const progress = progressPrinter();
+      calibration = await lab.calibrate(progress.update);
+      progress.done();
+    }
+    out.text(`${formatAdapter(adapter)}\n${formatPeaks(adapter, calibration)}`);
+    if (calibration && v.calibrate) out.text(calibration.details.map((d) => `  ${d}`).join('\n'));
+    out.json({ kind: 'device', adapter, spec: specFor(adapter), calibration });
     return 0;
   } finally {
     await lab.close();
@@ -91,9 +152,12 @@ async function cmdTime(argv: string[]): Promise<number> {
     layout: { type: 'string' },
     native: { type: 'boolean' },
     schedule: { type: 'string' },
+    wgsl: { type: 'string' },
     seed: { type: 'string' },
     'min-runs': { type: 'string' },
+    ...SHARE_OPTIONS,
   });
+  const base = shareBase(v['share-base'] as string | undefined);
   if (!v.op) throw new UsageError('time needs --op (one of ' + OPS.map((o) => o.name).join(', ') + ')');
   if (!v.shape) throw new UsageError('time needs --shape, e.g. --shape 4096x4096');
   if (v.native && v.schedule) throw new UsageError('give --native or --schedule, not both');
@@ -101,7 +165,12 @@ async function cmdTime(argv: string[]): Promise<number> {
   if (!op) throw new UsageError(`unknown op '${v.op}' (ops: ${OPS.map((o) => o.name).join(', ')})`);
   const dims = parseDims(v.shape as string);
   op.makeCase(dims, (v.layout as string | undefined) ?? op.layouts[0].name); // usage errors before any device work
-  const variant: VariantRequest = v.native ? { kind: 'native' } : v.schedule ? { kind: 'schedule', schedule: v.schedule } : { kind: 'auto' };
+  if (v.wgsl && !v.native) throw new UsageError('--wgsl replaces the native kernel: give it with --native');
+  const variant: VariantRequest = v.native
+    ? { kind: 'native', wgsl: v.wgsl ? readText(v.wgsl as string) : undefined }
+    : v.schedule
+      ? { kind: 'schedule', schedule: v.schedule }
+      : { kind: 'auto' };
   const out = output(v.json as string | undefined);
   const lab = await openRuntime(v.runtime as string);
   try {
@@ -114,8 +183,122 @@ async function cmdTime(argv: string[]): Promise<number> {
       timing: { minRuns: intOption(v, 'min-runs') },
     });
     out.text(formatLevel1(result));
-    out.json(level1Json(result));
+    const json = level1Json(result);
+    out.json(json);
+    await writeShareOutputs(json, { markdown: v.markdown as string | undefined, base }, out.text);
     return result.correct ? 0 : 1;
+  } finally {
+    await lab.close();
+  }
+}
+
+async function cmdLane(argv: string[]): Promise<number> {
+  const v = parse(argv, {
+    op: { type: 'string', multiple: true },
+    repeat: { type: 'string' },
+    tolerance: { type: 'string' },
+    device: { type: 'string' },
+    ...SHARE_OPTIONS,
+    prefer: { type: 'string', multiple: true },
+    control: { type: 'string' },
+    undeclare: { type: 'string', multiple: true },
+    seed: { type: 'string' },
+    shape: { type: 'string', multiple: true },
+  });
+  const base = shareBase(v['share-base'] as string | undefined);
+  const shapes = ((v.shape as unknown as string[] | undefined) ?? []).map(parseShapeSpec);
+  const ops = ((v.op as unknown as string[] | undefined) ?? []).map((o) => opByName(o).name);
+  const prefer = ((v.prefer as unknown as string[] | undefined) ?? []).map((o) => opByName(o).name);
+  const tolerance = v.tolerance === undefined ? undefined : Number(v.tolerance);
+  if (tolerance !== undefined && !(tolerance >= 0 && tolerance < 1)) throw new UsageError(`--tolerance must be a number in [0, 1), got '${v.tolerance}'`);
+  const control = v.control as string | undefined;
+  if (control !== undefined && !['aa', 'slow', 'wrong'].includes(control)) throw new UsageError(`--control must be aa, slow or wrong, got '${control}'`);
+  const out = output(v.json as string | undefined);
+  const lab = await openRuntime(v.runtime as string, v.device as string | undefined);
+  const progress = progressPrinter();
+  try {
+    const result = await lab.lane(
+      {
+        ops,
+        repeat: intOption(v, 'repeat'),
+        tolerance,
+        prefer,
+        control: control as LaneControl | undefined,
+        undeclare: (v.undeclare as unknown as string[] | undefined) ?? [],
+        seed: intOption(v, 'seed'),
+        shapes: shapes.length ? shapes : undefined,
+      },
+      progress.update,
+    );
+    progress.done();
+    out.text(formatLane(result));
+    const json = laneJson(result);
+    out.json(json);
+    await writeShareOutputs(json, { markdown: v.markdown as string | undefined, base }, out.text);
+    return result.green ? 0 : 1;
+  } finally {
+    progress.done();
+    await lab.close();
+  }
+}
+
+async function cmdSweep(argv: string[]): Promise<number> {
+  const v = parse(argv, {
+    op: { type: 'string' },
+    reps: { type: 'string' },
+    shapes: { type: 'string' },
+    space: { type: 'string' },
+    seed: { type: 'string' },
+  });
+  if (!v.op) throw new UsageError('sweep needs --op');
+  const op = opByName(v.op as string);
+  const shapes = v.shapes
+    ? String(v.shapes)
+        .split(',')
+        .map((t) => {
+          const [dimsText, layout] = t.trim().split(':');
+          const dims = parseDims(dimsText);
+          op.makeCase(dims, layout ?? op.layouts[0].name);
+          return { dims, layout };
+        })
+    : undefined;
+  let space: Record<string, (number | string)[]> | undefined;
+  if (v.space) {
+    try {
+      space = JSON.parse(v.space as string);
+    } catch (e) {
+      throw new UsageError(`--space is not valid JSON: ${(e as Error).message}`);
+    }
+  }
+  const out = output(v.json as string | undefined);
+  const lab = await openRuntime(v.runtime as string);
+  const progress = progressPrinter();
+  try {
+    const result = await lab.sweep({ op: op.name, reps: intOption(v, 'reps'), shapes, space, seed: intOption(v, 'seed') }, progress.update);
+    progress.done();
+    out.text(formatSweep(result));
+    out.json(sweepJson(result));
+    return 0;
+  } finally {
+    progress.done();
+    await lab.close();
+  }
+}
+
+async function cmdBench(argv: string[]): Promise<number> {
+  const v = parse(argv, { size: { type: 'string' }, only: { type: 'string' } });
+  if (v.size !== undefined && v.size !== 'full' && v.size !== 'small') throw new UsageError(`--size must be full or small, got '${v.size}'`);
+  if (v.only !== undefined && !BENCH_ITEMS.some((i) => i.id === v.only)) throw new UsageError(`--only must be one of ${BENCH_ITEMS.map((i) => i.id).join(', ')}`);
+  const out = output(v.json as string | undefined);
+  const lab = await openRuntime(v.runtime as string);
+  try {
+    const adapter = await lab.adapter();
+    // A software adapter gets the small shapes: the full ones take minutes on a CPU.
+    const size = (v.size as BenchSize | undefined) ?? (adapter.isFallbackAdapter ? 'small' : 'full');
+    const report = await runBench(lab, size, (line) => process.stderr.write(`${line}\n`), v.only as string | undefined);
+    out.text(formatBench(report));
+    out.json(report);
+    return report.rows.some((r) => r.pass === false || !r.correct) ? 1 : 0;
   } finally {
     await lab.close();
   }
@@ -124,6 +307,9 @@ async function cmdTime(argv: string[]): Promise<number> {
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   device: cmdDevice,
   time: cmdTime,
+  bench: cmdBench,
+  lane: cmdLane,
+  sweep: cmdSweep,
 };
 
 export async function main(argv: string[]): Promise<number> {

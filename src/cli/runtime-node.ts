@@ -3,6 +3,7 @@
 import { createRequire } from 'node:module';
 import { AdapterError } from '../core/errors';
 import { Engine } from '../gpu/engine';
+import { loadCalibration, saveCalibration } from './calibration-cache';
 
 interface DawnModule {
   create(flags: string[]): GPU;
@@ -31,5 +32,6 @@ export async function openNodeEngine(deviceMatch?: string): Promise<Engine & { c
   // WebGPU's enums (GPUBufferUsage…) are globals in a browser; Dawn hands them over here.
   for (const [k, v] of Object.entries(dawn.globals)) if (!(k in globalThis)) (globalThis as Record<string, unknown>)[k] = v;
   const gpu = dawn.create(dawnFlags());
-  return new Engine(() => gpu, { runtime: 'node', deviceMatch });
+  const copyMiB = Number(process.env.KERNEL_LAB_COPY_MB) || undefined;
+  return new Engine(() => gpu, { runtime: 'node', deviceMatch, loadCalibration, onCalibration: (c) => void saveCalibration(c), calibrationCopyMiB: copyMiB });
 }

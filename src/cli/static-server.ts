@@ -18,7 +18,13 @@ const TYPES: Record<string, string> = {
 export async function serveStatic(dir: string, port = 0): Promise<{ url: string; server: Server }> {
   const root = normalize(dir + sep);
   const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    let path: string;
+    try {
+      path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    } catch {
+      res.writeHead(400).end('bad request');
+      return;
+    }
     let file = normalize(join(root, path));
     if (!file.startsWith(root)) {
       res.writeHead(403).end('forbidden');

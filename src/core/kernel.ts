@@ -22,6 +22,8 @@ export interface KernelSpec {
   readonly uniforms?: Uint32Array;
   /** Device features the WGSL needs (e.g. 'subgroups'). */
   readonly features?: readonly string[];
+  /** Dispatches per run (default 1): the lane's planted slow control repeats the same work. */
+  readonly repeat?: number;
 }
 
 /** The largest workgroup count per dispatch dimension WebGPU guarantees. */

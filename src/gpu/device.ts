@@ -2,6 +2,7 @@
 // the features and limits the lab uses, and describes the adapter as plain data.
 import { adapterName, type AdapterDescriptor, type DeviceLimits, type Runtime } from '../core/adapter';
 import { AdapterError, DeviceLostError } from '../core/errors';
+import type { Calibration } from '../core/metrics/roofline';
 
 const WANTED_FEATURES = ['timestamp-query', 'subgroups', 'shader-f16'] as const;
 
@@ -25,6 +26,10 @@ export interface GpuContext {
   lostReason: string | null;
   /** Compiled pipelines by WGSL text + entry point, so repeated passes do not recompile. */
   readonly pipelines: Map<string, Promise<GPUComputePipeline>>;
+  /** This adapter's measured peaks, when calibrated (or loaded from storage). */
+  calibration: Calibration | null;
+  /** performance.now() when GPU work last finished: the warm-up asks how long it idled. */
+  lastGpuBusyMs: number;
 }
 
 export function describeAdapter(adapter: GPUAdapter, runtime: Runtime): AdapterDescriptor {
@@ -90,6 +95,8 @@ export async function openDevice(gpu: GPU | undefined, opts: OpenOptions): Promi
     hasTimestamps: device.features.has('timestamp-query'),
     lostReason: null,
     pipelines: new Map(),
+    calibration: null,
+    lastGpuBusyMs: -Infinity,
   };
   void device.lost.then((info) => {
     ctx.lostReason = info.message || String(info.reason);

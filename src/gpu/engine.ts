@@ -1,19 +1,29 @@
 // The engine behind LabApi: owns the device (reopened after a loss) and runs requests one at a
 // time, so timings never overlap. The page's worker and the Node CLI both use this class.
-import type { Runtime } from '../core/adapter';
-import { DEFAULT_LIMITS } from '../core/adapter';
+import { adapterFingerprint, DEFAULT_LIMITS, type Runtime } from '../core/adapter';
+import type { Calibration } from '../core/metrics/roofline';
+import { drainPool } from './buffer-pool';
+import { runCalibration } from './calibrate';
 import type { CodegenPreview, LabApi, ProgressFn } from '../worker/api';
 import { openDevice, type GpuContext } from './device';
+import { runLane, type LaneRequest } from './lane';
 import { buildCase, resolveKernel, runLevel1, type Level1Request } from './level1';
+import { runSweep, type SweepRequest } from './sweep';
 
 export interface EngineOptions {
   runtime: Runtime;
   /** Fail unless the adapter matches (the lane's --device). */
   deviceMatch?: string;
+  /** Where calibrations persist (the Node CLI keeps them in a cache file per adapter). */
+  loadCalibration?: (fingerprint: string) => Promise<Calibration | null> | Calibration | null;
+  onCalibration?: (c: Calibration) => Promise<void> | void;
+  /** Stream-copy size for calibration, MiB (default: 512 on hardware). */
+  calibrationCopyMiB?: number;
 }
 
 export class Engine implements LabApi {
   private ctx: Promise<GpuContext> | null = null;
+  private calibration: Calibration | null = null;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -27,7 +37,12 @@ export class Engine implements LabApi {
       const ctx = await this.ctx.catch(() => null);
       if (ctx && ctx.lostReason === null) return ctx;
     }
-    this.ctx = openDevice(this.getGpu(), this.opts);
+    this.ctx = openDevice(this.getGpu(), this.opts).then(async (ctx) => {
+      // A calibration applies only to the adapter it was measured on.
+      const stored = this.calibration ?? (await this.opts.loadCalibration?.(adapterFingerprint(ctx.adapter))) ?? null;
+      ctx.calibration = stored && stored.adapterFingerprint === adapterFingerprint(ctx.adapter) ? stored : null;
+      return ctx;
+    });
     this.ctx.catch(() => (this.ctx = null));
     return this.ctx;
   }
@@ -61,9 +76,37 @@ export class Engine implements LabApi {
     });
   }
 
+  lane(req: LaneRequest, onProgress?: ProgressFn) {
+    return this.exclusive(async () => runLane(await this.context(), req, onProgress));
+  }
+
+  sweep(req: SweepRequest, onProgress?: ProgressFn) {
+    return this.exclusive(async () => runSweep(await this.context(), req, onProgress));
+  }
+
+  calibrate(onProgress?: ProgressFn) {
+    return this.exclusive(async () => {
+      const ctx = await this.context();
+      const calibration = await runCalibration(ctx, onProgress, this.opts.calibrationCopyMiB);
+      ctx.calibration = calibration;
+      this.calibration = calibration;
+      await this.opts.onCalibration?.(calibration);
+      return calibration;
+    });
+  }
+
+  async useCalibration(c: Calibration | null): Promise<void> {
+    this.calibration = c;
+    if (this.ctx) {
+      const ctx = await this.ctx.catch(() => null);
+      if (ctx) ctx.calibration = c && c.adapterFingerprint === adapterFingerprint(ctx.adapter) ? c : null;
+    }
+  }
+
   /** Releases the device (the CLI calls this before exiting). */
   async close(): Promise<void> {
     const ctx = await this.ctx?.catch(() => null);
+    if (ctx) drainPool(ctx);
     ctx?.device.destroy();
     this.ctx = null;
   }

@@ -1,11 +1,13 @@
 // Level 1: one kernel, timed alone, after its output has been checked against the oracle.
 import type { AdapterDescriptor } from '../core/adapter';
 import { ScheduleRefusal, UsageError } from '../core/errors';
-import { randomBuffer } from '../core/hostdata';
+import { prng, randomBuffer } from '../core/hostdata';
+import { nelements } from '../core/tensor';
 import type { KernelSpec } from '../core/kernel';
 import { opByName, schedulesFor } from '../core/ops/registry';
 import type { OpCase, OpDef } from '../core/ops/types';
 import { parseSchedule, scheduleKey, validateSchedule, type Schedule } from '../core/schedule/schedule';
+import { computeMetrics, peaksFor, type Metrics } from '../core/metrics/roofline';
 import { checkOutput, type CorrectnessReport } from '../core/stats/correctness';
 import type { TimingSummary } from '../core/stats/timing';
 import type { GpuContext } from './device';
@@ -13,7 +15,11 @@ import { measure, type MeasureOptions } from './measure';
 import { Session } from './session';
 
 /** Which kernel to run: the native one, a given schedule, or the registry's pick ('auto'). */
-export type VariantRequest = { kind: 'native' } | { kind: 'schedule'; schedule: unknown } | { kind: 'auto' };
+export type VariantRequest =
+  /** `wgsl` replaces the native kernel's text (same bindings and dispatch): for editing a kernel in place. */
+  | { kind: 'native'; wgsl?: string }
+  | { kind: 'schedule'; schedule: unknown }
+  | { kind: 'auto' };
 
 export interface Level1Request {
   op: string;
@@ -56,6 +62,8 @@ export interface Level1Result {
   readonly flops: number | null;
   readonly readBytes: number;
   readonly writeBytes: number;
+  /** Roofline metrics of the timed result (null when untimed). */
+  readonly metrics: Metrics | null;
   readonly adapter: AdapterDescriptor;
   readonly wgsl: string;
   readonly dispatch: readonly [number, number, number];
@@ -69,7 +77,11 @@ export function buildCase(req: Pick<Level1Request, 'op' | 'dims' | 'layout' | 'p
 
 /** Resolves the kernel a request names; refusals name the knob and the limit. */
 export function resolveKernel(op: OpDef, c: OpCase, variant: VariantRequest, adapter: Pick<AdapterDescriptor, 'limits' | 'features'>): ResolvedKernel {
-  if (variant.kind === 'native') return { variant: 'native', schedule: null, scheduleKey: null, kernel: op.native(c), fallback: null };
+  if (variant.kind === 'native') {
+    const native = op.native(c);
+    const kernel = variant.wgsl === undefined ? native : { ...native, wgsl: variant.wgsl, label: `${native.label} (edited)` };
+    return { variant: 'native', schedule: null, scheduleKey: null, kernel, fallback: null };
+  }
   const rejection = op.require(c, adapter);
   if (variant.kind === 'auto') {
     if (rejection) return { variant: 'native', schedule: null, scheduleKey: null, kernel: op.native(c), fallback: rejection };
@@ -84,6 +96,21 @@ export function resolveKernel(op: OpDef, c: OpCase, variant: VariantRequest, ada
   return { variant: 'generated', schedule, scheduleKey: scheduleKey(schedule), kernel: op.generate(schedule, c), fallback: null };
 }
 
+/** Above this many multiply-adds the oracle checks a sample of the output: a CPU would take minutes. */
+export const FULL_ORACLE_MAX_TERMS = 3e8;
+export const ORACLE_SAMPLE_SIZE = 16384;
+
+/** Which dst elements the oracle computes: all (undefined), or a seeded sample with both ends. */
+export function oracleSample(op: OpDef, c: OpCase, seed = 1): Int32Array | undefined {
+  const n = nelements(c.dst);
+  const cost = Math.max(n, (op.flops(c) ?? 0) / 2);
+  if (cost <= FULL_ORACLE_MAX_TERMS || n <= ORACLE_SAMPLE_SIZE) return undefined;
+  const next = prng(seed * 31 + 17);
+  const picked = new Set<number>([0, n - 1]);
+  while (picked.size < ORACLE_SAMPLE_SIZE) picked.add(Math.floor(next() * n));
+  return Int32Array.from([...picked].sort((a, b) => a - b));
+}
+
 /** Host inputs for a case: one packed buffer per source, seeded. */
 export function makeInputs(c: OpCase, seed = 1): ArrayBuffer[] {
   return c.srcs.map((t, i) => randomBuffer(t, seed * 7919 + i * 104729));
@@ -95,7 +122,7 @@ export async function runLevel1(ctx: GpuContext, req: Level1Request): Promise<Le
   const { op, c } = buildCase(req);
   const resolved = resolveKernel(op, c, req.variant, ctx.adapter);
   const inputs = makeInputs(c, req.seed ?? 1);
-  const oracle = op.oracle(c, inputs);
+  const oracle = op.oracle(c, inputs, oracleSample(op, c, req.seed ?? 1));
   const session = await Session.prepare(ctx, resolved.kernel, c, inputs);
   try {
     session.upload();
@@ -109,6 +136,7 @@ export async function runLevel1(ctx: GpuContext, req: Level1Request): Promise<Le
       timing = await measure(ctx, session, { perRunEstimateNs: firstRunNs, ...req.timing });
     }
     const bytes = op.bytes(c);
+    const metrics = timing ? computeMetrics(timing, op.flops(c), bytes.readBytes + bytes.writeBytes, peaksFor(ctx.adapter, ctx.calibration)) : null;
     return Object.freeze({
       kind: 'level1',
       op: op.name,
@@ -127,6 +155,7 @@ export async function runLevel1(ctx: GpuContext, req: Level1Request): Promise<Le
       flops: op.flops(c),
       readBytes: bytes.readBytes,
       writeBytes: bytes.writeBytes,
+      metrics,
       adapter: ctx.adapter,
       wgsl: resolved.kernel.wgsl,
       dispatch: resolved.kernel.dispatch,

@@ -1,6 +1,6 @@
 // Level 1 timing: grow the batch until its timed span is ≥ 100× the timer's resolution, under a
 // wall-clock bound; fall back to wall clock (marked) without timestamp-query.
-import { resolutionFromTimestamps, runDurationsNs, runsForSpan, summarize, summarizeTimestamps, type TimingSummary } from '../core/stats/timing';
+import { median, resolutionFromTimestamps, runDurationsNs, runsForSpan, summarize, summarizeTimestamps, type TimingSummary } from '../core/stats/timing';
 import type { GpuContext } from './device';
 import type { Session } from './session';
 
@@ -13,13 +13,65 @@ export interface MeasureOptions {
   wallBoundMs?: number;
   /** A prior estimate of one run, to size the first batch. */
   perRunEstimateNs?: number;
+  /**
+   * Warm-up before the timed batch, ms of GPU work at least. Default: adaptive (see
+   * warmupFor); 0 on a software adapter.
+   */
+  warmupMs?: number;
+}
+
+/** Warm-up batches last about this long each. */
+const WARMUP_BATCH_MS = 10;
+/** Never warm up longer than this. */
+const WARMUP_MAX_MS = 3000;
+/** Two consecutive warm-up medians within this fraction: the clocks have settled. */
+const WARMUP_SETTLED = 0.02;
+/** After this long without GPU work the clocks may have dropped: warm up in full. */
+export const IDLE_RESET_MS = 300;
+/** A full warm-up: longer than the H200's clock governor takes to climb 345 → 615 → 1980 MHz. */
+export const FULL_WARMUP_MS = 1000;
+/** A GPU busy within IDLE_RESET_MS still runs at its working clock: no warm-up. */
+export const SETTLE_WARMUP_MS = 0;
+
+/**
+ * How long to warm up before timing. GPU clocks fall within a second or so of idling (the CPU
+ * computing an oracle is enough) and climb back in steps: on the H200, 345 MHz → 615 MHz →
+ * 1980 MHz over ~0.6 s of load, each step a plateau where consecutive batches agree. A batch
+ * timed mid-climb read ADD 64M at 1.75 TB/s instead of ~4 (docs/benchmarks.md). So a GPU that
+ * has been idle gets a full second of load; one that was just busy only settles.
+ */
+export function warmupFor(ctx: GpuContext, nowMs = performance.now()): number {
+  if (ctx.adapter.isFallbackAdapter) return 0;
+  return nowMs - ctx.lastGpuBusyMs > IDLE_RESET_MS ? FULL_WARMUP_MS : SETTLE_WARMUP_MS;
+}
+
+/** Runs short batches until `minMs` of GPU work is done and two consecutive medians agree;
+ * returns the last median run (GPU time), or undefined when it did not warm up. */
+async function warmUp(session: Session, minMs: number, perRunNs: number | undefined): Promise<number | undefined> {
+  if (minMs <= 0) return undefined;
+  let per = perRunNs;
+  if (!per || per <= 0) {
+    const probe = await session.time(1);
+    per = Math.max(1, Number(probe.timestamps[1] - probe.timestamps[0]));
+  }
+  const runs = Math.max(1, Math.min(2048, Math.ceil((WARMUP_BATCH_MS * 1e6) / per)));
+  let spentMs = 0;
+  let previous: number | null = null;
+  for (;;) {
+    const durations = runDurationsNs((await session.time(runs)).timestamps);
+    spentMs += durations.reduce((a, b) => a + b, 0) / 1e6;
+    const m = median(durations);
+    if ((previous !== null && spentMs >= minMs && Math.abs(m - previous) <= WARMUP_SETTLED * previous) || spentMs >= WARMUP_MAX_MS) return m;
+    previous = m;
+  }
 }
 
 /** Timer resolution learned per device: the smallest seen so far (quantization does not change). */
 const knownResolution = new WeakMap<GpuContext, number>();
 
 export async function measure(ctx: GpuContext, session: Session, opts: MeasureOptions = {}): Promise<TimingSummary> {
-  return ctx.hasTimestamps ? measureTimestamps(ctx, session, opts) : measureWallclock(session, opts);
+  const o = { ...opts, warmupMs: opts.warmupMs ?? warmupFor(ctx) };
+  return ctx.hasTimestamps ? measureTimestamps(ctx, session, o) : measureWallclock(session, o);
 }
 
 function capByWall(runs: number, perRunNs: number | undefined, wallBoundMs: number): number {
@@ -30,7 +82,9 @@ function capByWall(runs: number, perRunNs: number | undefined, wallBoundMs: numb
 async function measureTimestamps(ctx: GpuContext, session: Session, opts: MeasureOptions): Promise<TimingSummary> {
   const maxRuns = opts.maxRuns ?? 16384;
   const wallBoundMs = opts.wallBoundMs ?? 2000;
-  let runs = capByWall(opts.minRuns ?? 16, opts.perRunEstimateNs, wallBoundMs);
+  // The warm-up's GPU-timed run is a better estimate than a wall-clock first dispatch.
+  const warmPerRunNs = await warmUp(session, opts.warmupMs ?? 0, opts.perRunEstimateNs);
+  let runs = capByWall(opts.minRuns ?? 16, warmPerRunNs ?? opts.perRunEstimateNs, wallBoundMs);
   for (;;) {
     const { timestamps } = await session.time(runs);
     const durations = runDurationsNs(timestamps);
@@ -67,6 +121,8 @@ async function measureWallclock(session: Session, opts: MeasureOptions): Promise
   // Long batches: ≥ 100× the timer's grain and ≥ 2 ms, so the submit cost is amortized.
   const targetNs = Math.max(100 * res, 2e6);
   let runs = capByWall(opts.minRuns ?? 16, opts.perRunEstimateNs, wallBoundMs);
+  // Warm-up (see warmUp): without timestamps, keep the GPU busy for the warm-up time.
+  for (let spentNs = 0, warm = opts.warmupMs ?? 0; spentNs < warm * 1e6; ) spentNs += await session.timeWallclock(runs);
   let batchNs = await session.timeWallclock(runs);
   while (batchNs < targetNs && runs < maxRuns) {
     const perRun = batchNs / runs;

@@ -4,6 +4,7 @@ import { DeviceRejection } from '../core/errors';
 import { deviceBufferSizeBytes, sentinelBuffer, withGuards } from '../core/hostdata';
 import type { BindingRole, KernelSpec } from '../core/kernel';
 import type { OpCase } from '../core/ops/types';
+import { acquireBuffer, releaseBuffer } from './buffer-pool';
 import { pipelineFor, withErrorScopes } from './compile';
 import { assertAlive, type GpuContext } from './device';
 
@@ -44,7 +45,7 @@ export class Session {
         if (size > adapter.limits.maxStorageBufferBindingSize) {
           throw new DeviceRejection(`${size} B exceeds maxStorageBufferBindingSize ${adapter.limits.maxStorageBufferBindingSize}`);
         }
-        const b = device.createBuffer({ label, size, usage });
+        const b = acquireBuffer(ctx, size, usage, label);
         owned.push(b);
         return b;
       });
@@ -82,7 +83,7 @@ export class Session {
       );
       return new Session(ctx, kernel, pipeline, bindGroup, buffers, initial, dstBuffer, owned);
     } catch (e) {
-      owned.forEach((b) => b.destroy());
+      owned.forEach((b) => releaseBuffer(ctx, b));
       throw e;
     }
   }
@@ -103,7 +104,7 @@ export class Session {
     pass.setPipeline(this.pipeline);
     pass.setBindGroup(0, this.bindGroup);
     const [x, y, z] = this.kernel.dispatch;
-    pass.dispatchWorkgroups(x, y, z);
+    for (let r = 0; r < (this.kernel.repeat ?? 1); r++) pass.dispatchWorkgroups(x, y, z);
     pass.end();
   }
 
@@ -117,6 +118,7 @@ export class Session {
       device.queue.submit([encoder.finish()]);
       await device.queue.onSubmittedWorkDone();
     });
+    this.ctx.lastGpuBusyMs = performance.now();
     assertAlive(this.ctx);
   }
 
@@ -178,6 +180,7 @@ export class Session {
       read.unmap();
       for (const v of values) timestamps.push(v);
       done += batch;
+      this.ctx.lastGpuBusyMs = performance.now();
     }
     assertAlive(this.ctx);
     return { timestamps };
@@ -191,7 +194,7 @@ export class Session {
   }
 
   destroy(): void {
-    this.owned.forEach((b) => b.destroy());
+    this.owned.forEach((b) => releaseBuffer(this.ctx, b));
     this.querySet?.destroy();
     this.resolveBuffer?.destroy();
     this.readBuffer?.destroy();

@@ -2,7 +2,10 @@
 // Everything crossing it is structured-cloneable plain data; progress comes back through a
 // callback (comlink proxies it across the worker boundary).
 import type { AdapterDescriptor } from '../core/adapter';
+import type { Calibration } from '../core/metrics/roofline';
+import type { LaneRequest, LaneResult } from '../gpu/lane';
 import type { Level1Request, Level1Result } from '../gpu/level1';
+import type { SweepRequest, SweepResult } from '../gpu/sweep';
 
 export interface Progress {
   /** What is running, for a progress bar: 'ADD 4096x512 pass 2/5 generated'. */
@@ -32,4 +35,12 @@ export interface LabApi {
   preview(req: Omit<Level1Request, 'timing' | 'skipTiming' | 'seed'>): Promise<CodegenPreview>;
   /** Level 1: check against the oracle, then time. */
   time(req: Level1Request, onProgress?: ProgressFn): Promise<Level1Result>;
+  /** The promotion lane: native vs generated over each pair's matrix. */
+  lane(req: LaneRequest, onProgress?: ProgressFn): Promise<LaneResult>;
+  /** Offline schedule search: candidates checked, timed, refused or proposed. Writes nothing. */
+  sweep(req: SweepRequest, onProgress?: ProgressFn): Promise<SweepResult>;
+  /** Measures this adapter's peaks (copy, FMA, empty dispatch); later metrics use them. */
+  calibrate(onProgress?: ProgressFn): Promise<Calibration>;
+  /** Hands over a stored calibration (the page keeps them in IndexedDB per adapter). */
+  useCalibration(c: Calibration | null): Promise<void>;
 }

@@ -8,6 +8,7 @@ import { deviceOffsetElements, gather } from '../hostdata';
 import { grid2d, packParams, type KernelSpec } from '../kernel';
 import { scheduleKey, type ElementwiseSchedule, type Schedule } from '../schedule/schedule';
 import { canRepeat, contiguous, isContiguous, nelements, nrows, permute, rowsContiguous, stridedRows, typeSizeBytes, view, type TensorDesc } from '../tensor';
+import { commonRejection } from './contract';
 import { caseLabel, OpCaseError, type OpCase, type OpDef } from './types';
 
 const LAYOUTS = [
@@ -243,9 +244,9 @@ function generateStrided(s: ElementwiseSchedule, c: OpCase): KernelSpec {
   if (v < ${u(nVec)}) {
     let i0 = v % ${u(rowVecs)};
     let r = v / ${u(rowVecs)};
-    let i1 = r % ${u(ne1)};
-    let i2 = (r / ${u(ne1)}) % ${u(ne2)};
-    let i3 = r / ${u(ne1 * ne2)};
+    let i1 = ${ne1 === 1 ? '0u' : `r % ${u(ne1)}`};
+    let i2 = ${ne2 === 1 ? '0u' : `(r / ${u(ne1)}) % ${u(ne2)}`};
+    let i3 = ${dst.ne[3] === 1 ? '0u' : `r / ${u(ne1 * ne2)}`};
     let d = ${idx(dst, std, vw, 'i0')};
     dst[d] = ${aExpr} + ${bLoad};
   }
@@ -279,12 +280,12 @@ export const ADD: OpDef = {
   shapeSyntax: 'ne0xne1[xne2xne3] of dst',
   layouts: LAYOUTS,
   matrix: [
-    { dims: [4096, 512], layout: 'contiguous' },
+    { dims: [4096, 128], layout: 'contiguous' },
     { dims: [4093, 37], layout: 'contiguous' },
-    { dims: [4096, 512], layout: 'inplace' },
-    { dims: [4096, 512], layout: 'broadcast-row' },
+    { dims: [2048, 128], layout: 'inplace' },
+    { dims: [4096, 64], layout: 'broadcast-row' },
     { dims: [1000, 33, 3], layout: 'broadcast-col' },
-    { dims: [4096, 128], layout: 'src0-rows-strided' },
+    { dims: [4096, 64], layout: 'src0-rows-strided' },
     { dims: [512, 64, 8], layout: 'src1-permuted' },
     { dims: [256, 256], layout: 'src1-transposed' },
   ],
@@ -295,10 +296,9 @@ export const ADD: OpDef = {
   features: (c) => ({ ne0: c.dst.ne[0], rows: nrows(c.dst), n: nelements(c.dst) }),
   native,
   family: 'elementwise',
-  require: (c) =>
-    rowsContiguous(c.srcs[1])
-      ? null
-      : { code: 'src1-rows-not-contiguous', reason: `src1 rows are not contiguous (nb0 = ${c.srcs[1].nb[0]} B): the generated kernel loads rows as vectors` },
+  require: (c, adapter) =>
+    commonRejection(c, adapter) ??
+    (rowsContiguous(c.srcs[1]) ? null : { code: 'src1-rows-not-contiguous', reason: `src1 rows are not contiguous (nb0 = ${c.srcs[1].nb[0]} B): the generated kernel loads rows as vectors` }),
   fits,
   generate,
 };

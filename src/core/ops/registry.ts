@@ -5,6 +5,9 @@ import { UsageError } from '../errors';
 import { validateSchedule, type Schedule } from '../schedule/schedule';
 import { allHold, type Condition } from '../schedule/shape-rules';
 import { ADD } from './add';
+import { MUL_MAT } from './mul-mat';
+import { RMS_NORM } from './rms-norm';
+import { RMS_NORM_BACK } from './rms-norm-back';
 import type { OpCase, OpDef } from './types';
 
 export type PromotionState = 'native-only' | 'observe' | 'prefer' | 'retired';
@@ -27,7 +30,7 @@ export interface RegistryEntry {
   readonly evidence: string;
 }
 
-export const OPS: readonly OpDef[] = Object.freeze([ADD]);
+export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK, MUL_MAT]);
 
 const freezeSchedule = <S extends Schedule>(s: S): S => Object.freeze(s);
 
@@ -39,6 +42,41 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
     rules: [
       { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 4 }) },
       { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
+    ],
+    evidence: 'not yet measured',
+  },
+  {
+    op: 'RMS_NORM',
+    state: 'observe',
+    declaredRejections: [],
+    rules: [
+      { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 4, reduction: 'shared', unroll: 4 }), note: 'a starting point, not measured: unroll 4 keeps rows of up to 4096 elements in registers (1024 vec4 over 256 threads); longer rows get 4 loads in flight' },
+      { when: [], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 4 }) },
+    ],
+    evidence: 'not yet measured',
+  },
+  {
+    op: 'RMS_NORM_BACK',
+    state: 'observe',
+    declaredRejections: [],
+    rules: [
+      { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 4, reduction: 'shared', unroll: 4 }), note: 'a starting point, not measured: unroll 4 keeps rows of up to 4096 elements in registers (1024 vec4 over 256 threads); longer rows get 4 loads in flight' },
+      { when: [], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 4 }) },
+    ],
+    evidence: 'not yet measured',
+  },
+  {
+    op: 'MUL_MAT',
+    state: 'observe',
+    declaredRejections: [],
+    rules: [
+      {
+        when: [{ feature: 'K', multipleOf: 4 }, { feature: 'M', min: 2048 }, { feature: 'N', min: 2048 }],
+        schedule: freezeSchedule({ family: 'matmul', tileM: 128, tileN: 128, tileK: 16, threadM: 8, threadN: 8, vectorWidth: 4, staging: 'prefetch' }),
+        note: 'unmeasured: 64 accumulators per thread, 256 threads, 16 KiB; from 2048² there are enough 128×128 tiles to fill a large GPU',
+      },
+      { when: [{ feature: 'K', multipleOf: 4 }], schedule: freezeSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 4, staging: 'prefetch' }) },
+      { when: [], schedule: freezeSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 1, staging: 'single' }) },
     ],
     evidence: 'not yet measured',
   },

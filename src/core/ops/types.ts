@@ -30,6 +30,12 @@ export interface OracleResult {
   readonly epsFloor: Float64Array;
   /** k: terms accumulated into each element (1 for elementwise ops). */
   readonly terms: number;
+  /**
+   * When present, ref and epsFloor hold only these dst elements (ggml order, ascending): the
+   * oracle was asked for a sample because the whole output costs too much on a CPU. Every
+   * element is still checked for NaN/Inf, and the guard bands in full.
+   */
+  readonly indices?: Int32Array;
 }
 
 /** A contract rejection: a shape the generated path declines, with a stable code. */
@@ -70,8 +76,12 @@ export interface OpDef {
   readonly matrix: readonly MatrixEntry[];
   /** Checks dims and builds the case; throws OpCaseError naming what is wrong. */
   makeCase(dims: readonly number[], layout?: string, params?: Readonly<Record<string, number>>): OpCase;
-  /** The reference result. `srcs` are the packed source buffers (no guards). */
-  oracle(c: OpCase, srcs: readonly ArrayBuffer[]): OracleResult;
+  /**
+   * The reference result. `srcs` are the packed source buffers (no guards). With `sample`
+   * (ascending dst element indices) an op may compute only those elements and say so in
+   * `indices`; an op that ignores it returns every element.
+   */
+  oracle(c: OpCase, srcs: readonly ArrayBuffer[], sample?: Int32Array): OracleResult;
   /** Floating-point operations; null for memory-only ops (no GFLOP/s column). */
   flops(c: OpCase): number | null;
   bytes(c: OpCase): ByteCounts;

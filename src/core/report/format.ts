@@ -44,3 +44,17 @@ export function textTable(headers: readonly string[], rows: readonly (readonly s
   const line = (cells: readonly string[]) => cells.map((c, i) => (numeric[i] ? (c ?? '').padStart(widths[i]) : (c ?? '').padEnd(widths[i]))).join('  ').trimEnd();
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
+
+/** GB/s → "4.21 TB/s" or "512.3 GB/s" or "0.52 GB/s". */
+export function fmtGBps(gbps: number | null | undefined): string {
+  if (gbps === null || gbps === undefined || !Number.isFinite(gbps)) return '—';
+  if (gbps >= 1000) return `${(gbps / 1000).toFixed(2)} TB/s`;
+  return `${gbps >= 10 ? gbps.toFixed(1) : gbps.toPrecision(2)} GB/s`;
+}
+
+/** GFLOP/s → "27.49 TFLOP/s" or "812.0 GFLOP/s" or "2.4 GFLOP/s". */
+export function fmtGflops(gflops: number | null | undefined): string {
+  if (gflops === null || gflops === undefined || !Number.isFinite(gflops)) return '—';
+  if (gflops >= 1000) return `${(gflops / 1000).toFixed(2)} TFLOP/s`;
+  return `${gflops >= 10 ? gflops.toFixed(1) : gflops.toPrecision(2)} GFLOP/s`;
+}

@@ -1,7 +1,42 @@
 // Plain-text renderings for the CLI.
 import { adapterName, type AdapterDescriptor } from '../adapter';
 import type { Level1Result } from '../../gpu/level1';
-import { fmtExp, fmtNs } from './format';
+import type { Calibration, Metrics } from '../metrics/roofline';
+import { specFor } from '../metrics/spec-table';
+import { fmtExp, fmtGBps, fmtGflops, fmtNs } from './format';
+
+/** "4.21 TB/s (88% BW) · — GFLOP/s · memory-bound [spec]" */
+export function metricsLine(m: Metrics | null): string {
+  if (!m) return '—';
+  const bw = fmtGBps(m.gbps);
+  const fl = m.gflops === null ? '' : `  ${fmtGflops(m.gflops)}`;
+  const pBw = m.pctPeakBw === null ? '' : ` (${m.pctPeakBw.toFixed(0)}% of peak BW)`;
+  const pFl = m.pctPeakFlops === null ? '' : ` (${m.pctPeakFlops.toFixed(0)}% of peak FLOP)`;
+  const ai = m.arithmeticIntensity === null ? '' : `  AI ${m.arithmeticIntensity.toFixed(2)} flop/B`;
+  return `${bw}${pBw}${fl}${pFl}${ai}  ${m.bottleneck ?? 'bottleneck: — (no peaks for this adapter)'}${m.peakSource ? ` [peaks: ${m.peakSource}]` : ''}`;
+}
+
+/** One cell: the rate that matters for the op (GFLOP/s where it has flops), its %-of-peak, the verdict. */
+export function compactMetrics(m: Metrics | null): string {
+  if (!m) return '—';
+  const rate = m.gflops !== null ? fmtGflops(m.gflops) : fmtGBps(m.gbps);
+  const pct = m.gflops !== null ? m.pctPeakFlops : m.pctPeakBw;
+  return `${rate}${pct === null ? '' : ` ${pct.toFixed(0)}%`}${m.bottleneck ? ` ${m.bottleneck}` : ''}`;
+}
+
+export function formatPeaks(a: AdapterDescriptor, c: Calibration | null): string {
+  const spec = specFor(a);
+  const lines = [
+    spec
+      ? `spec peaks   ${spec.name}: ${spec.bandwidthGBps} GB/s, f32 ${(spec.f32Gflops / 1000).toFixed(1)} TFLOP/s${spec.f16Gflops ? `, f16 ${(spec.f16Gflops / 1000).toFixed(1)} TFLOP/s` : ''} (${spec.source})`
+      : `spec peaks   — (${a.isFallbackAdapter ? 'software adapter' : 'adapter not in the spec table'})`,
+    c
+      ? `measured     copy ${fmtGBps(c.copyGBps)}, f32 FMA ${fmtGflops(c.f32Gflops)}${c.f16Gflops ? `, f16 FMA ${fmtGflops(c.f16Gflops)}` : ''}, empty dispatch ${fmtNs(c.emptyDispatchNs)} (${c.measuredAt})`
+      : 'measured     — (run `npm run lab -- device --calibrate`)',
+  ];
+  if (spec && c) lines.push(`             measured/spec: copy ${((100 * c.copyGBps) / spec.bandwidthGBps).toFixed(0)}%, f32 FMA ${((100 * c.f32Gflops) / spec.f32Gflops).toFixed(0)}%`);
+  return lines.join('\n');
+}
 
 export function formatAdapter(a: AdapterDescriptor): string {
   const lines = [
@@ -25,7 +60,7 @@ export function formatLevel1(r: Level1Result): string {
   if (r.fallback) lines.push(`fallback  native: ${r.fallback.code} (${r.fallback.reason})`);
   const c = r.correctness;
   lines.push(
-    `correct   ${r.correct ? 'yes' : 'NO'}  maxErr ${fmtExp(r.maxErr)}  bound ${fmtExp(r.bound)}  worst err/bound ${c.worstRatio.toFixed(3)}  (${c.elements} elements)`,
+    `correct   ${r.correct ? 'yes' : 'NO'}  maxErr ${fmtExp(r.maxErr)}  bound ${fmtExp(r.bound)}  worst err/bound ${c.worstRatio.toFixed(3)}  (${c.checked === c.elements ? `${c.elements} elements` : `${c.checked} sampled of ${c.elements} elements; all checked for NaN/Inf`})`,
   );
   if (!r.correct) {
     lines.push(`          out of bound ${c.outOfBound}, non-finite ${c.nonFinite}, guard bytes changed ${c.guardViolations}`);
@@ -36,6 +71,7 @@ export function formatLevel1(r: Level1Result): string {
     lines.push(
       `timing    min ${fmtNs(t.minNs)}  median ${fmtNs(t.medianNs)}  max ${fmtNs(t.maxNs)}  runs ${t.runs}  resolution ${fmtNs(t.resolutionNs)}  method ${t.method}${t.spanShort ? '  (span < 100× resolution: run cap reached)' : ''}`,
       `          ${t.note}`,
+      `metrics   ${metricsLine(r.metrics)}`,
     );
   }
   return lines.join('\n');

@@ -35,6 +35,13 @@ export interface MatmulSchedule {
   readonly threadN: number;
   /** 1 or 4: vec4 loads along K and vec4 accumulators along M. */
   readonly vectorWidth: number;
+  /**
+   * How K tiles reach workgroup memory: 'single' loads, stores, computes; 'prefetch' issues the
+   * next tile's global loads into registers before computing the current one (hides their
+   * latency, no extra memory); 'double' also stores them into a second buffer (one barrier
+   * per tile, twice the workgroup memory).
+   */
+  readonly staging: 'single' | 'prefetch' | 'double';
 }
 
 export type Schedule = ElementwiseSchedule | NormSchedule | MatmulSchedule;
@@ -47,6 +54,8 @@ export class ScheduleError extends Error {
 interface KnobSpec {
   readonly values: readonly (number | string)[];
   readonly doc: string;
+  /** For a knob added later: what schedules written before it (saved results, links) meant. */
+  readonly default?: number | string;
 }
 
 /** The knobs of each family and the values the sweep enumerates. */
@@ -69,6 +78,7 @@ export const SPACES: Readonly<Record<Family, Readonly<Record<string, KnobSpec>>>
     threadM: { values: [4, 8], doc: 'register block along M per thread' },
     threadN: { values: [4, 8], doc: 'register block along N per thread' },
     vectorWidth: { values: [1, 4], doc: 'vec4 loads along K and vec4 accumulators along M' },
+    staging: { values: ['single', 'prefetch', 'double'], doc: 'K-tile staging: single buffer, register prefetch, or double-buffered workgroup memory', default: 'single' },
   },
 });
 
@@ -106,7 +116,7 @@ export function parseSchedule(input: unknown, expectFamily?: Family): Schedule {
   }
   const out: Record<string, unknown> = { family };
   for (const [knob, spec] of Object.entries(space)) {
-    const v = obj[knob];
+    const v = obj[knob] ?? spec.default;
     if (v === undefined) throw new ScheduleError(`schedule is missing '${knob}' (${spec.doc}; e.g. ${spec.values.join(', ')})`);
     if (typeof spec.values[0] === 'number') {
       if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw new ScheduleError(`'${knob}' must be a positive integer, got ${JSON.stringify(v)}`);
@@ -147,7 +157,7 @@ export function workgroupStorageBytes(s: Schedule): number {
       // Two f32 partials per thread (RMS_NORM_BACK reduces two sums at once).
       return s.workgroupSize * 2 * 4;
     case 'matmul':
-      return (s.tileM + s.tileN) * s.tileK * 4;
+      return (s.tileM + s.tileN) * s.tileK * 4 * (s.staging === 'double' ? 2 : 1);
   }
 }
 

@@ -1,0 +1,69 @@
+// Controls that prove the lane's statistics honest, on SwiftShader through the Node runtime.
+import { describe, expect, it } from 'vitest';
+import { runCli } from './run-cli';
+
+function lane(args: string[]) {
+  const r = runCli(['lane', '--json', '-', ...args]);
+  return { ...r, json: r.stdout ? JSON.parse(r.stdout) : null };
+}
+
+describe('lane controls (SwiftShader, node runtime)', () => {
+  it('A/A: the native kernel against itself is parity or within tolerance on every shape', () => {
+    const r = lane(['--shape', 'ADD:1024x64', '--shape', 'RMS_NORM:512x16', '--control', 'aa', '--repeat', '9']);
+    expect(r.status, r.stderr).toBe(0);
+    const verdicts = r.json.pairs.flatMap((p: { shapes: { verdict: string }[] }) => p.shapes.map((s) => s.verdict));
+    expect(verdicts.length).toBe(2);
+    for (const v of verdicts) expect(['parity', 'within-tolerance']).toContain(v);
+  });
+
+  it('a planted slow variant (3× the work) is slower and fails a prefer gate', () => {
+    const r = lane(['--shape', 'ADD:1024x64', '--control', 'slow', '--prefer', 'ADD', '--repeat', '3']);
+    expect(r.status).toBe(1);
+    const shape = r.json.pairs[0].shapes[0];
+    expect(shape.verdict).toBe('slower');
+    expect(shape.speedupMax).toBeLessThan(0.95);
+    expect(r.json.pairs[0].verdict).toBe('gate-failed');
+    expect(r.json.green).toBe(false);
+    expect(r.stderr).toMatch(/ADD {2}prefer \(--prefer; registry: observe\) {2}GATE {2}→ gate-failed/);
+  });
+
+  it('a planted wrong variant is wrong, never faster, and is never timed', () => {
+    const r = lane(['--shape', 'ADD:1024x64', '--shape', 'ADD:1000x33x3:broadcast-col', '--control', 'wrong', '--repeat', '3']);
+    expect(r.status, r.stderr).toBe(0); // an observe pair: a work item, not a failure
+    for (const s of r.json.pairs[0].shapes) {
+      expect(s.verdict).toBe('wrong');
+      expect(s.generatedMedianNs).toBeNull();
+      expect(s.speedups).toEqual([]);
+    }
+    const gated = lane(['--shape', 'ADD:1024x64', '--control', 'wrong', '--prefer', 'ADD', '--repeat', '3']);
+    expect(gated.status).toBe(1);
+  });
+
+  it('a declared fallback passes; the same fallback undeclared fails the lane', () => {
+    const declared = lane(['--shape', 'ADD:64x64:src1-transposed', '--shape', 'ADD:256x4', '--repeat', '2']);
+    expect(declared.status, declared.stderr).toBe(0);
+    expect(declared.json.pairs[0].shapes[0].verdict).toBe('declared-fallback');
+    expect(declared.json.pairs[0].counters.nativeFallbacks).toEqual({ 'src1-rows-not-contiguous': 1 });
+    const undeclared = lane(['--shape', 'ADD:64x64:src1-transposed', '--shape', 'ADD:256x4', '--repeat', '2', '--undeclare', 'src1-rows-not-contiguous']);
+    expect(undeclared.status).toBe(1);
+    expect(undeclared.json.pairs[0].shapes[0].verdict).toBe('undeclared-fallback');
+    expect(undeclared.json.pairs[0].verdict).toBe('lane-failed');
+  });
+
+  it('fails with exit 2 when the requested adapter is missing; it never skips', () => {
+    const r = runCli(['lane', '--device', 'nvidia-h200', '--shape', 'ADD:64x4']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/requested adapter 'nvidia-h200' is not present: this runtime offers google swiftshader/);
+  });
+
+  it('says which pairs it skips and why, and reports a checklist per pair', () => {
+    const r = lane(['--shape', 'ADD:256x4', '--repeat', '2']);
+    expect(r.status, r.stderr).toBe(0);
+    const ids = r.json.pairs[0].checklist.map((c: { id: string }) => c.id);
+    expect(ids).toEqual(['semantics', 'lane-green', 'no-slower', 'device-parity', 'contract-clean']);
+    expect(r.json.pairs[0].checklist.every((c: { pass: boolean; evidence: string }) => c.evidence.length > 0)).toBe(true);
+    expect(r.json.pairs[0].shapes[0].speedups).toHaveLength(2);
+    const usage = runCli(['lane', '--repeat', '0']);
+    expect([usage.status, usage.stderr]).toEqual([2, expect.stringMatching(/--repeat must be a positive integer/)]);
+  });
+});

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from '../adapter';
+import { parseSchedule, validateSchedule, workgroupStorageBytes, type MatmulSchedule } from '../schedule/schedule';
+import { generateMatmul, matmulFits, vec4Aligned, type MatmulGeometry } from './matmul';
+
+const packed = (rows: number, cols: number, batches: number, offset = 64) => ({ offset, rowStride: cols, batchStride2: rows * cols, batchStride3: rows * cols * batches });
+/** A packed M×N×K product with B batches, offsets as the device buffers' guards put them. */
+const geometry = (M: number, N: number, K: number, B = 1): MatmulGeometry => ({
+  label: `test ${M}x${N}x${K}`,
+  M,
+  N,
+  K,
+  ne12: B,
+  ne13: 1,
+  r2: 1,
+  r3: 1,
+  src0: packed(M, K, B),
+  src1: packed(N, K, B),
+  dst: packed(N, M, B),
+});
+const sched = (knobs: Partial<Record<string, number | string>>) =>
+  parseSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 4, staging: 'single', ...knobs }) as MatmulSchedule;
+const count = (text: string, what: string) => text.split(what).length - 1;
+
+describe('matmul codegen', () => {
+  it('stages K in one, two (prefetch) or one (double) barrier pairs per tile', () => {
+    const g = geometry(256, 256, 256);
+    const single = generateMatmul(sched({ staging: 'single' }), g).wgsl;
+    const prefetch = generateMatmul(sched({ staging: 'prefetch' }), g).wgsl;
+    const double = generateMatmul(sched({ staging: 'double' }), g).wgsl;
+    expect(count(single, 'workgroupBarrier()')).toBe(2);
+    expect(count(prefetch, 'workgroupBarrier()')).toBe(2);
+    // one before the loop (tile 0), one per tile
+    expect(count(double, 'workgroupBarrier()')).toBe(2);
+    expect(double).toContain('var<workgroup> As: array<vec4<f32>, 512>;');
+    expect(single).toContain('var<workgroup> As: array<vec4<f32>, 256>;');
+    // prefetch: tile t+1's loads come after the barrier that publishes tile t, before its math
+    const loop = prefetch.slice(prefetch.indexOf('for (var t'));
+    expect(loop.indexOf('src0[ag0 + (t + 1u) * 4u]')).toBeGreaterThan(loop.indexOf('workgroupBarrier()'));
+    expect(loop.indexOf('src0[ag0 + (t + 1u) * 4u]')).toBeLessThan(loop.indexOf('for (var kk'));
+  });
+
+  it("counts 'double' staging's second buffer against the workgroup memory limit", () => {
+    const adapter = { limits: DEFAULT_LIMITS, features: [] as string[] };
+    const big = { tileM: 128, tileN: 128, threadM: 8, threadN: 8 };
+    expect(workgroupStorageBytes(sched({ ...big, staging: 'prefetch' }))).toBe(16384);
+    expect(validateSchedule(sched({ ...big, staging: 'prefetch' }), adapter)).toEqual([]);
+    expect(validateSchedule(sched({ ...big, staging: 'double' }), adapter)).toEqual(['workgroup memory 32768 B exceeds maxComputeWorkgroupStorageSize 16384']);
+    expect(validateSchedule(sched({ ...big, tileK: 8, staging: 'double' }), adapter)).toEqual([]);
+    expect(() => sched({ staging: 'triple' })).toThrow(/'staging' must be one of "single", "prefetch", "double"/);
+    // Schedules written before the knob existed still parse, meaning what they meant then.
+    expect(parseSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 4 })).toMatchObject({ staging: 'single' });
+  });
+
+  it('keeps the register block in named variables, unrolled', () => {
+    const wgsl = generateMatmul(sched({ tileM: 128, tileN: 128, threadM: 8, threadN: 8 }), geometry(128, 128, 16)).wgsl;
+    expect(count(wgsl, 'var c')).toBe(16); // 2 vec4 along m × 8 along n
+    expect(wgsl).toContain('c1_7 = c1_7 + a1 * b1.w;');
+    expect(wgsl).not.toContain('array<vec4<f32>, 16>');
+  });
+
+  it('emits bounds checks only where a tile overhangs the shape', () => {
+    const inside = generateMatmul(sched({}), geometry(128, 64, 32)).wgsl;
+    expect(inside).not.toMatch(/min\(|select\(|< 128u\)|< 64u\)/);
+    const overM = generateMatmul(sched({}), geometry(100, 64, 32)).wgsl;
+    expect(overM).toContain('min(mBase + ar0, 99u)');
+    expect(overM).toContain('if (mt < 25u) {');
+    expect(overM).not.toContain('if (n <');
+    const overK = generateMatmul(sched({}), geometry(64, 64, 20)).wgsl;
+    expect(overK).toContain('select(vec4<f32>(), src0[ag0 - ac0 + min(t * 4u + ac0, 4u)], t * 4u + ac0 < 5u)');
+  });
+
+  it('batches over workgroup z with src0 broadcast', () => {
+    const g = { ...geometry(64, 64, 64, 6), ne13: 4, r2: 3, r3: 2, src0: { offset: 64, rowStride: 64, batchStride2: 4096, batchStride3: 8192 } };
+    const k = generateMatmul(sched({}), g);
+    expect(k.dispatch).toEqual([1, 1, 24]);
+    expect(k.wgsl).toContain('let i2 = wid.z % 6u;');
+    expect(k.wgsl).toContain('let base0 = 16u + (i2 / 3u) * 1024u + (i3 / 2u) * 2048u;');
+    expect(k.wgsl).toContain('let base1 = 16u + i2 * 1024u + i3 * 6144u;');
+  });
+
+  it('says which operand keeps vec4 loads out', () => {
+    const g = { ...geometry(64, 64, 64), src1: { offset: 66, rowStride: 64, batchStride2: 4096, batchStride3: 4096 } };
+    expect(vec4Aligned(g.src1, 64, 1, 1)).toBe(false);
+    expect(matmulFits(sched({}), g, 1, 1)).toEqual(["vectorWidth 4 needs src1's rows to start on 4-element boundaries (offset 66 elements)"]);
+    expect(matmulFits(sched({ vectorWidth: 1 }), g, 1, 1)).toEqual([]);
+  });
+});

@@ -1,0 +1,303 @@
+// Matmul-family codegen (MUL_MAT, ggml's "NT" layout: src0 and src1 rows run along K, dst
+// row n runs along m). One workgroup per tileM×tileN output tile and batch; K goes through
+// workgroup memory in tileK slices stored k-major (As[k][m], Bs[k][n]) so the inner loop
+// reads contiguous vectors; each thread keeps a threadM×threadN block in registers. Shapes,
+// strides and offsets are baked in as literals, and bounds checks are emitted only where a
+// tile overhangs the shape. Pure string building.
+import { MAX_WORKGROUPS_PER_DIM, type BindingSpec } from '../kernel';
+import { scheduleKey, type MatmulSchedule } from '../schedule/schedule';
+import { indent, storageDecl, u } from './wgsl';
+
+/** Where an operand lives in its device buffer, in f32 elements (guards included). */
+export interface MatmulOperand {
+  readonly offset: number;
+  /** Element strides of rows (dim 1) and batches (dims 2 and 3). */
+  readonly rowStride: number;
+  readonly batchStride2: number;
+  readonly batchStride3: number;
+}
+
+/** Everything the generated kernel bakes in: plain numbers, so snapshots read as the shape. */
+export interface MatmulGeometry {
+  /** For the header comment: 'MUL_MAT 255x130x300'. */
+  readonly label: string;
+  readonly M: number;
+  readonly N: number;
+  readonly K: number;
+  /** dst batches (src1's ne12, ne13) and src0's broadcast ratios r2 = ne12/ne02, r3 = ne13/ne03. */
+  readonly ne12: number;
+  readonly ne13: number;
+  readonly r2: number;
+  readonly r3: number;
+  readonly src0: MatmulOperand;
+  readonly src1: MatmulOperand;
+  readonly dst: MatmulOperand;
+}
+
+export interface MatmulKernel {
+  readonly wgsl: string;
+  readonly bindings: readonly BindingSpec[];
+  readonly dispatch: readonly [number, number, number];
+}
+
+/** `expr + n`, or just `expr` when n is 0 (keeps the baked text readable). */
+function plus(expr: string, n: number): string {
+  return n === 0 ? expr : `${expr} + ${u(n)}`;
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+
+/** What keeps an operand from being read as array<vec4<f32>> (row starts not on whole vec4s). */
+function misalignment(o: MatmulOperand, rows: number, ne2: number, ne3: number): string[] {
+  const bad: string[] = [];
+  if (o.offset % 4) bad.push(`offset ${o.offset}`);
+  if (rows > 1 && o.rowStride % 4) bad.push(`row stride ${o.rowStride}`);
+  if (ne2 > 1 && o.batchStride2 % 4) bad.push(`batch stride ${o.batchStride2}`);
+  if (ne3 > 1 && o.batchStride3 % 4) bad.push(`batch stride ${o.batchStride3}`);
+  return bad;
+}
+
+export function vec4Aligned(o: MatmulOperand, rows: number, ne2: number, ne3: number): boolean {
+  return misalignment(o, rows, ne2, ne3).length === 0;
+}
+
+/**
+ * Why this schedule cannot take this geometry (empty when it can). The knob is named so the
+ * reason says what to change.
+ */
+export function matmulFits(s: MatmulSchedule, g: MatmulGeometry, ne02: number, ne03: number): string[] {
+  const reasons: string[] = [];
+  if (s.vectorWidth === 4) {
+    // With K % 4 != 0 packed rows are misaligned too; the K reason is the one to act on.
+    if (g.K % 4) reasons.push(`vectorWidth 4 needs K % 4 == 0, got K = ${g.K}`);
+    else {
+      const check = (name: string, o: MatmulOperand, rows: number, ne2: number, ne3: number) => {
+        const bad = misalignment(o, rows, ne2, ne3);
+        if (bad.length) reasons.push(`vectorWidth 4 needs ${name}'s rows to start on 4-element boundaries (${bad.join(', ')} elements)`);
+      };
+      check('src0', g.src0, g.M, ne02, ne03);
+      check('src1', g.src1, g.N, g.ne12, g.ne13);
+    }
+  }
+  const gx = Math.ceil(g.M / s.tileM);
+  const gy = Math.ceil(g.N / s.tileN);
+  if (gx > MAX_WORKGROUPS_PER_DIM) reasons.push(`tileM ${s.tileM} needs ${gx} workgroups along x for M = ${g.M}, over ${MAX_WORKGROUPS_PER_DIM}`);
+  if (gy > MAX_WORKGROUPS_PER_DIM) reasons.push(`tileN ${s.tileN} needs ${gy} workgroups along y for N = ${g.N}, over ${MAX_WORKGROUPS_PER_DIM}`);
+  return reasons;
+}
+
+const XYZW = ['x', 'y', 'z', 'w'];
+
+/** One operand's staging: which global element each thread loads and where it goes in shared memory. */
+interface Staging {
+  /** 'a' or 'b': prefixes of the generated names. */
+  readonly p: string;
+  readonly global: 'src0' | 'src1';
+  readonly shared: string;
+  /** Rows of the tile (tileM or tileN) and how many of the operand exist (M or N). */
+  readonly rows: number;
+  readonly extent: number;
+  /** WGSL expression of the tile's first row. */
+  readonly rowBase: string;
+  /** Operand base in load units (vec4 or f32), batch included: a WGSL expression. */
+  readonly base: string;
+  readonly rowStride: number;
+  /** Shared memory holds vec4s along the tile's rows (vs scalars). */
+  readonly sharedVec: boolean;
+}
+
+export function generateMatmul(s: MatmulSchedule, g: MatmulGeometry): MatmulKernel {
+  const { tileM: TM, tileN: TN, tileK: TK, threadM: RM, threadN: RN } = s;
+  const vec = s.vectorWidth === 4;
+  const WX = TM / RM;
+  const WY = TN / RN;
+  const threads = WX * WY;
+  const unit = vec ? 4 : 1; // elements per global load along K
+  const KU = g.K / unit; // K in load units
+  const CV = TK / unit; // load units per tile row
+  const nTiles = Math.ceil(g.K / TK);
+  const kTail = g.K % TK !== 0;
+  // vec4 accumulators along m; src1 values come as vec4 along n when the register block allows.
+  const bVec = vec && RN % 4 === 0;
+  const mSlots = vec ? RM / 4 : RM;
+  const dstVec = vec && g.M % 4 === 0 && vec4Aligned(g.dst, g.N, g.ne12, g.ne13);
+  const double = s.staging === 'double';
+  const elem = vec ? 'vec4<f32>' : 'f32';
+  const zero = vec ? 'vec4<f32>()' : '0.0';
+  const aLen = (TK * TM) / (vec ? 4 : 1);
+  const bLen = (TK * TN) / (bVec ? 4 : 1);
+
+  const lines: string[] = [];
+  const emit = (...ls: string[]) => lines.push(...ls);
+
+  // Batch bases: src0 broadcast over src1's batches as ggml does (i02 = i2 / r2, i03 = i3 / r3).
+  const batched = g.ne12 * g.ne13 > 1;
+  if (batched) {
+    if (g.ne13 > 1) emit(`let i2 = wid.z % ${u(g.ne12)};`, `let i3 = wid.z / ${u(g.ne12)};`);
+    else emit('let i2 = wid.z;');
+  }
+  const div = (i: string, r: number) => (r === 1 ? i : `(${i} / ${u(r)})`);
+  /** Offset plus batch terms in units of `unitOf` elements; a dim the operand lacks adds nothing. */
+  const base = (o: MatmulOperand, r2: number, r3: number, unitOf: number) => {
+    const terms = [u(o.offset / unitOf)];
+    if (g.ne12 / r2 > 1) terms.push(`${div('i2', r2)} * ${u(o.batchStride2 / unitOf)}`);
+    if (g.ne13 / r3 > 1) terms.push(`${div('i3', r3)} * ${u(o.batchStride3 / unitOf)}`);
+    return terms.join(' + ');
+  };
+  emit(`let base0 = ${base(g.src0, g.r2, g.r3, unit)};`, `let base1 = ${base(g.src1, 1, 1, unit)};`, `let based = ${base(g.dst, 1, 1, dstVec ? 4 : 1)};`);
+  emit(`let mBase = wid.x * ${u(TM)};`, `let nBase = wid.y * ${u(TN)};`, 'let tx = lid3.x;', 'let ty = lid3.y;');
+
+  const stA: Staging = { p: 'a', global: 'src0', shared: 'As', rows: TM, extent: g.M, rowBase: 'mBase', base: 'base0', rowStride: g.src0.rowStride / unit, sharedVec: vec };
+  const stB: Staging = { p: 'b', global: 'src1', shared: 'Bs', rows: TN, extent: g.N, rowBase: 'nBase', base: 'base1', rowStride: g.src1.rowStride / unit, sharedVec: bVec };
+
+  // Load slots: unit v of a tile goes to thread v % threads. Lanes walk KG units along K (32 B,
+  // one memory sector) before the next row, so a warp's loads stay sector-aligned and its
+  // transposing stores into shared memory spread over banks. Slot indices are loop-invariant.
+  const slotCount = (st: Staging) => Math.ceil((st.rows * CV) / threads);
+  const slotGuarded = (st: Staging, j: number) => (j + 1) * threads > st.rows * CV;
+  const slotDecls = (st: Staging): string[] => {
+    const out: string[] = [];
+    const total = st.rows * CV;
+    const KG = vec ? (CV % 2 === 0 ? 2 : 1) : gcd(CV, 8);
+    for (let j = 0; j < slotCount(st); j++) {
+      const v = j === 0 ? 'lid' : `(lid + ${u(j * threads)})`;
+      const r = CV === KG ? `${v} / ${u(KG)}` : KG === 1 ? `${v} % ${u(st.rows)}` : `(${v} / ${u(KG)}) % ${u(st.rows)}`;
+      const c = CV === KG ? (KG === 1 ? '0u' : `${v} % ${u(KG)}`) : KG === 1 ? `${v} / ${u(st.rows)}` : `${v} % ${u(KG)} + ${v} / ${u(KG * st.rows)} * ${u(KG)}`;
+      out.push(`let ${st.p}r${j} = ${r};`, `let ${st.p}c${j} = ${c};`);
+      // Overhanging rows read the last real row (discarded at the store): no branch in the loop.
+      const row = st.extent % st.rows === 0 ? `(${st.rowBase} + ${st.p}r${j})` : `min(${st.rowBase} + ${st.p}r${j}, ${u(st.extent - 1)})`;
+      out.push(`let ${st.p}g${j} = ${st.base} + ${row} * ${u(st.rowStride)} + ${st.p}c${j};`);
+      // Where the slot's first k lands in shared memory (k-major; vec4 slots cover 4 k).
+      if (!vec) out.push(`let ${st.p}s${j} = ${st.p}c${j} * ${u(st.rows)} + ${st.p}r${j};`);
+      else if (st.sharedVec) out.push(`let ${st.p}s${j} = ${st.p}c${j} * ${u(st.rows)} + ${st.p}r${j} / 4u;`, `let ${st.p}q${j} = ${st.p}r${j} % 4u;`);
+      else out.push(`let ${st.p}s${j} = ${st.p}c${j} * ${u(4 * st.rows)} + ${st.p}r${j};`);
+      if (slotGuarded(st, j)) out.push(`let ${st.p}ok${j} = ${v} < ${u(total)};`);
+    }
+    return out;
+  };
+  emit(...slotDecls(stA), ...slotDecls(stB));
+
+  /** Global loads of tile `t` into the slot registers `${p}x${j}`. */
+  const loads = (st: Staging, t: string): string[] =>
+    Array.from({ length: slotCount(st) }, (_, j) => {
+      const tk = t === 't' ? t : `(${t})`;
+      const ku = t === '0u' ? `${st.p}c${j}` : `${tk} * ${u(CV)} + ${st.p}c${j}`;
+      const at = t === '0u' ? `${st.p}g${j}` : `${st.p}g${j} + ${tk} * ${u(CV)}`;
+      // The K tail: clamp the address (never past the row) and zero what lies beyond K.
+      const value = kTail ? `select(${zero}, ${st.global}[${st.p}g${j} - ${st.p}c${j} + min(${ku}, ${u(KU - 1)})], ${ku} < ${u(KU)})` : `${st.global}[${at}]`;
+      const assign = `${st.p}x${j} = ${value};`;
+      return slotGuarded(st, j) ? `if (${st.p}ok${j}) {\n  ${assign}\n}` : assign;
+    });
+  /** Shared stores of the slot registers, transposed to k-major, at shared offset `off`. */
+  const stores = (st: Staging, off: string): string[] =>
+    Array.from({ length: slotCount(st) }, (_, j) => {
+      const at = (n: number) => plus(off === '' ? `${st.p}s${j}` : `${off} + ${st.p}s${j}`, n);
+      const ls: string[] = [];
+      if (!vec) ls.push(`${st.shared}[${at(0)}] = ${st.p}x${j};`);
+      else if (st.sharedVec) for (let l = 0; l < 4; l++) ls.push(`${st.shared}[${at((l * st.rows) / 4)}][${st.p}q${j}] = ${st.p}x${j}.${XYZW[l]};`);
+      else for (let l = 0; l < 4; l++) ls.push(`${st.shared}[${at(l * st.rows)}] = ${st.p}x${j}.${XYZW[l]};`);
+      return slotGuarded(st, j) ? `if (${st.p}ok${j}) {\n${indent(ls.join('\n'), 2)}\n}` : ls.join('\n');
+    });
+
+  // Register block: m slot i is vec4 (or element) tx + i·WX, n index j is element
+  // 4·(ty + (j/4)·WY) + j%4 (or ty + j·WY): threads of a warp read neighbouring vectors of
+  // As/Bs, so shared reads are conflict-free and dst stores coalesce.
+  const acc = (i: number, j: number) => `c${i}_${j}`;
+  for (let j = 0; j < RN; j++) for (let i = 0; i < mSlots; i++) emit(`var ${acc(i, j)} = ${zero};`);
+
+  const compute = (aOff: string, bOff: string): string[] => {
+    const body: string[] = [];
+    const aRow = TM / (vec ? 4 : 1);
+    const bRow = TN / (bVec ? 4 : 1);
+    body.push(`let ak = ${aOff}kk * ${u(aRow)} + tx;`, `let bk = ${bOff}kk * ${u(bRow)} + ty;`);
+    for (let i = 0; i < mSlots; i++) body.push(`let a${i} = As[${plus('ak', i * WX)}];`);
+    const bSlots = bVec ? RN / 4 : RN;
+    for (let j = 0; j < bSlots; j++) body.push(`let b${j} = Bs[${plus('bk', j * WY)}];`);
+    for (let j = 0; j < RN; j++) {
+      const b = bVec ? `b${j >> 2}.${XYZW[j & 3]}` : `b${j}`;
+      for (let i = 0; i < mSlots; i++) body.push(`${acc(i, j)} = ${acc(i, j)} + a${i} * ${b};`);
+    }
+    return [`for (var kk = 0u; kk < ${u(TK)}; kk = kk + 1u) {`, indent(body.join('\n'), 2), '}'];
+  };
+  const ifMore = (ls: string[]) => (nTiles > 1 ? [`if (t + 1u < ${u(nTiles)}) {`, indent(ls.join('\n'), 2), '}'] : []);
+  const slotVars = (st: Staging) => Array.from({ length: slotCount(st) }, (_, j) => `var ${st.p}x${j}: ${elem};`);
+  const loop = (body: string[]) => [`for (var t = 0u; t < ${u(nTiles)}; t = t + 1u) {`, indent(body.join('\n'), 2), '}'];
+  const next = (t: string) => [...loads(stA, t), ...loads(stB, t)];
+
+  switch (s.staging) {
+    case 'single':
+      emit(...slotVars(stA), ...slotVars(stB));
+      emit(...loop([...next('t'), ...stores(stA, ''), ...stores(stB, ''), 'workgroupBarrier();', ...compute('', ''), 'workgroupBarrier();']));
+      break;
+    case 'prefetch':
+      // Tile t+1's global loads are in flight while tile t is computed.
+      emit(...slotVars(stA), ...slotVars(stB), ...next('0u'));
+      emit(...loop([...stores(stA, ''), ...stores(stB, ''), 'workgroupBarrier();', ...ifMore(next('t + 1u')), ...compute('', ''), 'workgroupBarrier();']));
+      break;
+    case 'double':
+      // Two shared buffers: tile t+1 is stored into the one tile t is not reading, so one
+      // barrier per tile suffices (the buffer written in t was last read in t−1, before its barrier).
+      emit(...slotVars(stA), ...slotVars(stB), ...next('0u'), ...stores(stA, ''), ...stores(stB, ''), 'workgroupBarrier();');
+      emit(
+        ...loop([
+          `let cur = t & 1u;`,
+          ...ifMore(next('t + 1u')),
+          ...compute(`cur * ${u(aLen)} + `, `cur * ${u(bLen)} + `),
+          ...ifMore([...stores(stA, `(1u - cur) * ${u(aLen)}`), ...stores(stB, `(1u - cur) * ${u(bLen)}`)]),
+          'workgroupBarrier();',
+        ]),
+      );
+      break;
+  }
+
+  // Stores: dst row n is contiguous along m; checks only where the tile overhangs M or N.
+  const mCheck = g.M % TM !== 0;
+  const nCheck = g.N % TN !== 0;
+  const sd1 = g.dst.rowStride / (dstVec ? 4 : 1);
+  emit(dstVec ? 'let mt = mBase / 4u + tx;' : vec ? 'let mt = mBase + tx * 4u;' : 'let mt = mBase + tx;');
+  emit(bVec ? 'let nt = nBase + ty * 4u;' : 'let nt = nBase + ty;');
+  const guarded = (check: boolean, cond: string, body: string) => (check ? `if (${cond}) {\n${indent(body, 2)}\n}` : body);
+  for (let j = 0; j < RN; j++) {
+    const row: string[] = [`let drow = based + n * ${u(sd1)};`];
+    for (let i = 0; i < mSlots; i++) {
+      if (dstVec) {
+        const mv = plus('mt', i * WX);
+        row.push(guarded(mCheck, `${mv} < ${u(g.M / 4)}`, `dst[drow + ${mv}] = ${acc(i, j)};`));
+      } else if (vec) {
+        for (let l = 0; l < 4; l++) {
+          const m = plus('mt', i * WX * 4 + l);
+          row.push(guarded(mCheck, `${m} < ${u(g.M)}`, `dst[drow + ${m}] = ${acc(i, j)}.${XYZW[l]};`));
+        }
+      } else {
+        const m = plus('mt', i * WX);
+        row.push(guarded(mCheck, `${m} < ${u(g.M)}`, `dst[drow + ${m}] = ${acc(i, j)};`));
+      }
+    }
+    const n = plus('nt', bVec ? (j >> 2) * WY * 4 + (j & 3) : j * WY);
+    emit(`{\n${indent([`let n = ${n};`, guarded(nCheck, `n < ${u(g.N)}`, row.join('\n'))].join('\n'), 2)}\n}`);
+  }
+
+  const bindings: BindingSpec[] = [
+    { binding: 0, role: 'src0', access: 'read' },
+    { binding: 1, role: 'src1', access: 'read' },
+    { binding: 2, role: 'dst', access: 'read_write' },
+  ];
+  const sharedLen = (n: number) => n * (double ? 2 : 1);
+  const wgsl = `// generated: ${g.label}, ${scheduleKey(s)}
+// ${nTiles} K tile(s)${kTail ? ' (K tail zero-filled)' : ''}; bounds checks on ${[mCheck ? 'M' : '', nCheck ? 'N' : ''].filter(Boolean).join(', ') || 'none'}; ${dstVec ? 'vec4' : 'scalar'} dst stores
+${storageDecl(0, 'src0', 'read', elem)}
+${storageDecl(1, 'src1', 'read', elem)}
+${storageDecl(2, 'dst', 'read_write', dstVec ? 'vec4<f32>' : 'f32')}
+
+var<workgroup> As: array<${elem}, ${sharedLen(aLen)}>;
+var<workgroup> Bs: array<${bVec ? 'vec4<f32>' : 'f32'}, ${sharedLen(bLen)}>;
+
+@compute @workgroup_size(${WX}, ${WY}, 1)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid3: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+${indent(lines.join('\n'), 2)}
+}
+`;
+  return { wgsl, bindings, dispatch: [Math.ceil(g.M / TM), Math.ceil(g.N / TN), g.ne12 * g.ne13] };
+}

@@ -1,0 +1,25 @@
+// Contract conditions every generated kernel shares: its buffers must fit one storage binding,
+// and its element indices must fit the u32 arithmetic the WGSL does.
+import type { AdapterDescriptor } from '../adapter';
+import { deviceBufferSizeBytes } from '../hostdata';
+import { nelements } from '../tensor';
+import type { OpCase, Rejection } from './types';
+
+export const MAX_U32_INDEX_ELEMENTS = 2 ** 32 - 1;
+
+export function commonRejection(c: OpCase, adapter: Pick<AdapterDescriptor, 'limits'>): Rejection | null {
+  const tensors = [...c.srcs, c.dst];
+  for (const t of tensors) {
+    const bytes = deviceBufferSizeBytes(t.bufferSizeBytes);
+    if (bytes > adapter.limits.maxStorageBufferBindingSize) {
+      return { code: 'exceeds-binding-size', reason: `a ${bytes} B buffer exceeds maxStorageBufferBindingSize ${adapter.limits.maxStorageBufferBindingSize}` };
+    }
+  }
+  for (const t of tensors) {
+    if (nelements(t) > MAX_U32_INDEX_ELEMENTS || t.bufferSizeBytes / 2 > MAX_U32_INDEX_ELEMENTS) {
+      return { code: 'index-overflow-u32', reason: `${nelements(t)} elements overflow the kernels' u32 indices` };
+    }
+  }
+  return null;
+}
+

@@ -1,0 +1,180 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from '../adapter';
+import { parseSchedule, validateSchedule, type Schedule } from '../schedule/schedule';
+import { contiguous, permute, stridedRows, transpose } from '../tensor';
+import { MUL_MAT, operandProblems } from './mul-mat';
+import { registryEntry, schedulesFor } from './registry';
+import type { OpCase } from './types';
+
+const f32 = (xs: number[]) => new Float32Array(xs).buffer;
+const adapter = { limits: DEFAULT_LIMITS, features: [] as string[] };
+const mm = (knobs: Partial<Record<string, number | string>>): Schedule =>
+  parseSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 4, staging: 'single', ...knobs });
+const vec4 = mm({});
+const scalar = mm({ vectorWidth: 1 });
+
+describe('MUL_MAT (ggml_mul_mat)', () => {
+  it('takes dot products of K-contiguous rows: dst[m, n] = src0 row m · src1 row n', () => {
+    const c = MUL_MAT.makeCase([2, 2, 3]);
+    expect(c.srcs[0].ne).toEqual([3, 2, 1, 1]);
+    expect(c.srcs[1].ne).toEqual([3, 2, 1, 1]);
+    expect(c.dst.ne).toEqual([2, 2, 1, 1]);
+    // src0 rows [1,2,3], [4,5,6]; src1 rows [1,0,-1], [2,1,0.5]
+    const r = MUL_MAT.oracle(c, [f32([1, 2, 3, 4, 5, 6]), f32([1, 0, -1, 2, 1, 0.5])]);
+    expect([...r.ref]).toEqual([-2, -2, 5.5, 16]);
+    expect(r.terms).toBe(3);
+    // Σ|a·b| / sqrt(K): the cancelling [0,0] is held to its terms' size, not to |ref|.
+    expect([...r.epsFloor].map((x) => x * Math.sqrt(3))).toEqual([4, 10, 5.5, 16]);
+    expect(r.indices).toBeUndefined();
+  });
+
+  it('broadcasts src0 over batches as ggml does: i02 = i2 / (ne12/ne02), not a modulo', () => {
+    const c = MUL_MAT.makeCase([1, 1, 2, 4], 'batched-broadcast');
+    expect(c.srcs[0].ne).toEqual([2, 1, 2, 1]);
+    expect(c.srcs[1].ne).toEqual([2, 1, 4, 1]);
+    // src0 batches [1,0], [0,1]; src1 batches [1,2], [3,4], [5,6], [7,8]
+    const r = MUL_MAT.oracle(c, [f32([1, 0, 0, 1]), f32([1, 2, 3, 4, 5, 6, 7, 8])]);
+    expect([...r.ref]).toEqual([1, 3, 6, 8]);
+  });
+
+  it('broadcasts over dim 3 too (r3 = ne13/ne03)', () => {
+    const base = MUL_MAT.makeCase([1, 1, 1]);
+    const src0 = contiguous('f32', [1, 1, 1, 2]);
+    const src1 = contiguous('f32', [1, 1, 2, 4]);
+    const c: OpCase = { ...base, srcs: [src0, src1], dst: contiguous('f32', [1, 1, 2, 4]) };
+    const r = MUL_MAT.oracle(c, [f32([10, 100]), f32([1, 2, 3, 4, 5, 6, 7, 8])]);
+    // dst[i2, i3] = src0[i3 / 2] · src1[i2, i3]
+    expect([...r.ref]).toEqual([10, 20, 30, 40, 500, 600, 700, 800]);
+  });
+
+  it('reads views through their strides', () => {
+    // src0 rows are the middle third of [3K]-wide rows: [9,9,a,b,9,9, 9,9,c,d,9,9]
+    const strided = MUL_MAT.makeCase([2, 1, 2], 'src0-rows-strided');
+    expect(strided.srcs[0].nb).toEqual([4, 24, 48, 48]);
+    expect(strided.srcs[0].offsetBytes).toBe(8);
+    expect([...MUL_MAT.oracle(strided, [f32([9, 9, 1, 2, 9, 9, 9, 9, 3, 4, 9, 9]), f32([1, 10])]).ref]).toEqual([21, 43]);
+    // src1 = permute(0,2,1,3) of packed [K=2, B=2, N=2]: src1[k, n, b] = packed[k + 2b + 4n]
+    const permuted = MUL_MAT.makeCase([1, 2, 2, 2], 'src1-permuted');
+    expect(permuted.srcs[1].ne).toEqual([2, 2, 2, 1]);
+    expect(permuted.srcs[1].nb).toEqual([4, 16, 8, 32]);
+    expect([...MUL_MAT.oracle(permuted, [f32([1, 0, 0, 1]), f32([0, 1, 2, 3, 4, 5, 6, 7])]).ref]).toEqual([0, 4, 3, 7]);
+    // rows K+1 apart
+    const odd = MUL_MAT.makeCase([2, 1, 3], 'src0-odd-stride');
+    expect(odd.srcs[0].nb[1]).toBe(16);
+    expect([...MUL_MAT.oracle(odd, [f32([1, 2, 3, 9, 4, 5, 6, 9]), f32([1, 1, 1])]).ref]).toEqual([6, 15]);
+  });
+
+  it('computes only the sampled elements when asked', () => {
+    const c = MUL_MAT.makeCase([2, 2, 3]);
+    const srcs = [f32([1, 2, 3, 4, 5, 6]), f32([1, 0, -1, 2, 1, 0.5])];
+    const r = MUL_MAT.oracle(c, srcs, Int32Array.from([1, 3]));
+    expect([...r.ref]).toEqual([-2, 16]);
+    expect([...r.indices!]).toEqual([1, 3]);
+  });
+
+  it('refuses bad shapes and layouts, naming what is wrong', () => {
+    expect(() => MUL_MAT.makeCase([2, 3])).toThrow(/MxNxK or MxNxKxB \(B batches\), got 2 dims/);
+    expect(() => MUL_MAT.makeCase([2, 0, 3])).toThrow(/dimension N must be a positive integer, got 0/);
+    expect(() => MUL_MAT.makeCase([2, 2, 2], 'diagonal')).toThrow(/MUL_MAT has no layout 'diagonal'/);
+    expect(() => MUL_MAT.makeCase([2, 2, 2], 'contiguous', { eps: 1 })).toThrow(/takes no params, got eps/);
+    expect(() => MUL_MAT.makeCase([2, 2, 2, 3], 'batched-broadcast')).toThrow(/B = 3 must be even/);
+    expect(() => MUL_MAT.makeCase([2, 2, 2, 70000])).toThrow(/B = 70000 batches exceeds 65535/);
+  });
+
+  it("states ggml's operand asserts as reasons", () => {
+    const a = contiguous('f32', [8, 4]);
+    expect(operandProblems(a, contiguous('f32', [8, 3]))).toEqual([]);
+    expect(operandProblems(a, contiguous('f32', [7, 3]))).toEqual(['src0 and src1 rows differ in length (K = 8 vs 7)']);
+    expect(operandProblems(contiguous('f32', [8, 4, 3]), contiguous('f32', [8, 3, 4]))).toEqual(["src0 batches 3x1 do not divide src1's 4x1"]);
+    expect(operandProblems(transpose(contiguous('f32', [4, 8])), contiguous('f32', [8, 3]))).toEqual([
+      'src0 is transposed (ggml asserts !ggml_is_transposed(a))',
+      'rows of src0 and src1 must be contiguous (nb00 == nb10 == 4)',
+    ]);
+    expect(operandProblems(a, permute(contiguous('f32', [3, 8]), [1, 0, 2, 3]))).toEqual(['rows of src0 and src1 must be contiguous (nb00 == nb10 == 4)']);
+    expect(operandProblems(stridedRows('f32', [8, 4], 9), contiguous('f32', [8, 2]))).toEqual([]);
+  });
+
+  it('counts 2·M·N·K·batches flops and each unique source element once', () => {
+    const c = MUL_MAT.makeCase([255, 130, 300]);
+    expect(MUL_MAT.flops(c)).toBe(19_890_000);
+    expect(MUL_MAT.bytes(c)).toEqual({ readBytes: (300 * 255 + 300 * 130) * 4, writeBytes: 255 * 130 * 4 });
+    const b = MUL_MAT.makeCase([96, 40, 64, 4], 'batched-broadcast');
+    expect(MUL_MAT.flops(b)).toBe(1_966_080);
+    // src0 has 2 batches (broadcast), src1 4
+    expect(MUL_MAT.bytes(b)).toEqual({ readBytes: (64 * 96 * 2 + 64 * 40 * 4) * 4, writeBytes: 96 * 40 * 4 * 4 });
+    expect(MUL_MAT.features(b)).toEqual({ M: 96, N: 40, K: 64, batch: 4 });
+    // A strided view is read for its elements, not its parent's gaps.
+    expect(MUL_MAT.bytes(MUL_MAT.makeCase([256, 64, 128], 'src0-rows-strided')).readBytes).toBe((128 * 256 + 128 * 64) * 4);
+  });
+
+  it('takes every case on the generated path (no declared rejections)', () => {
+    for (const l of MUL_MAT.layouts) expect(MUL_MAT.require(MUL_MAT.makeCase([33, 17, 9], l.name), adapter)).toBeNull();
+    expect(registryEntry('MUL_MAT').declaredRejections).toEqual([]);
+  });
+
+  it('says why a schedule cannot take a case, naming the knob', () => {
+    expect(MUL_MAT.fits(vec4, MUL_MAT.makeCase([255, 130, 300]))).toEqual([]);
+    expect(MUL_MAT.fits(vec4, MUL_MAT.makeCase([129, 7, 33]))).toEqual(['vectorWidth 4 needs K % 4 == 0, got K = 33']);
+    expect(MUL_MAT.fits(vec4, MUL_MAT.makeCase([128, 64, 96], 'src0-odd-stride'))).toEqual([
+      "vectorWidth 4 needs src0's rows to start on 4-element boundaries (row stride 97 elements)",
+    ]);
+    expect(MUL_MAT.fits(scalar, MUL_MAT.makeCase([128, 64, 96], 'src0-odd-stride'))).toEqual([]);
+    expect(MUL_MAT.fits(scalar, MUL_MAT.makeCase([129, 7, 33]))).toEqual([]);
+    expect(MUL_MAT.fits(mm({ tileM: 32 }), MUL_MAT.makeCase([3_000_000, 1, 4]))).toEqual(['tileM 32 needs 93750 workgroups along x for M = 3000000, over 65535']);
+    const norm = parseSchedule({ family: 'norm', workgroupSize: 64, vectorWidth: 1, reduction: 'shared', unroll: 1 });
+    expect(MUL_MAT.fits(norm, MUL_MAT.makeCase([4, 4, 4]))).toEqual(['MUL_MAT takes a matmul schedule, not norm']);
+    expect(() => MUL_MAT.generate(vec4, MUL_MAT.makeCase([129, 7, 33]))).toThrow(/cannot take MUL_MAT 129x7x33: vectorWidth 4 needs K % 4 == 0/);
+  });
+
+  it('picks schedules by the registry rules, each valid under the default limits', () => {
+    for (const rule of registryEntry('MUL_MAT').rules) expect(validateSchedule(rule.schedule, adapter)).toEqual([]);
+    const pick = (dims: number[], layout = 'contiguous') => schedulesFor('MUL_MAT', MUL_MAT.makeCase(dims, layout), adapter);
+    expect(pick([4096, 4096, 4096])).toMatchObject({ tileM: 128, tileN: 128, threadM: 8, threadN: 8, vectorWidth: 4 });
+    expect(pick([1024, 1024, 1024])).toMatchObject({ tileM: 64, tileN: 64, vectorWidth: 4 });
+    expect(pick([255, 130, 300])).toMatchObject({ tileM: 64, tileN: 64, vectorWidth: 4 });
+    expect(pick([1024, 1, 1024])).toMatchObject({ tileM: 64, vectorWidth: 4 });
+    expect(pick([129, 7, 33])).toMatchObject({ vectorWidth: 1 });
+    // K % 4 == 0 but misaligned rows: the vec4 rules' fits() send it on to the scalar rule.
+    expect(pick([128, 64, 96], 'src0-odd-stride')).toMatchObject({ vectorWidth: 1 });
+  });
+
+  it('passes shapes, strides and offsets to the native kernel in elements', () => {
+    const c = MUL_MAT.makeCase([30, 20, 8, 4], 'batched-broadcast');
+    const k = MUL_MAT.native(c);
+    expect(k.dispatch).toEqual([1, 1, 4]);
+    expect(k.bindings.map((b) => b.role)).toEqual(['src0', 'src1', 'dst', 'params']);
+    // M N K ne12 | r2 r3 s01 s02 | s03 s11 s12 s13 | sd1 sd2 sd3 off0 | off1 offd
+    expect([...k.uniforms!]).toEqual([30, 20, 8, 4, 2, 1, 8, 240, 480, 8, 160, 640, 30, 600, 2400, 64, 64, 64, 0, 0]);
+    const p = MUL_MAT.native(MUL_MAT.makeCase([30, 20, 8, 3], 'src1-permuted'));
+    // src1 = permute of packed [K, B, N]: rows K·B apart, batches K apart
+    expect([...p.uniforms!].slice(9, 12)).toEqual([24, 8, 480]);
+    expect(MUL_MAT.native(MUL_MAT.makeCase([130, 65, 8])).dispatch).toEqual([3, 2, 1]);
+  });
+
+  it('generates a kernel specialized to the shape', () => {
+    const aligned = MUL_MAT.generate(mm({ tileM: 128, tileN: 128, threadM: 8, threadN: 8, staging: 'prefetch' }), MUL_MAT.makeCase([256, 256, 256]));
+    expect(aligned.dispatch).toEqual([2, 2, 1]);
+    expect(aligned.bindings.map((b) => b.role)).toEqual(['src0', 'src1', 'dst']);
+    expect(aligned.wgsl).toContain('// 16 K tile(s); bounds checks on none; vec4 dst stores');
+    expect(aligned.wgsl).not.toMatch(/min\(|select\(|if \(n </);
+    expect(aligned.wgsl).toContain('@workgroup_size(16, 16, 1)');
+    const odd = MUL_MAT.generate(vec4, MUL_MAT.makeCase([255, 130, 300]));
+    expect(odd.dispatch).toEqual([4, 3, 1]);
+    expect(odd.wgsl).toContain('// 19 K tile(s) (K tail zero-filled); bounds checks on M, N; scalar dst stores');
+    expect(odd.wgsl).toContain('min(mBase + ar0, 254u)');
+    const batched = MUL_MAT.generate(vec4, MUL_MAT.makeCase([96, 40, 64, 4], 'batched-broadcast'));
+    expect(batched.dispatch).toEqual([2, 1, 4]);
+    expect(batched.wgsl).toContain('let base0 = 16u + (i2 / 2u) * 1536u;');
+  });
+
+  it('generates WGSL (snapshots)', () => {
+    const big = mm({ tileM: 128, tileN: 128, threadM: 8, threadN: 8, staging: 'prefetch' });
+    expect(MUL_MAT.generate(big, MUL_MAT.makeCase([256, 256, 256])).wgsl).toMatchSnapshot('128x128 vec4 prefetch, aligned');
+    expect(MUL_MAT.generate(vec4, MUL_MAT.makeCase([255, 130, 300])).wgsl).toMatchSnapshot('64x64 vec4 single, edges and K tail');
+    expect(MUL_MAT.generate(mm({ staging: 'double' }), MUL_MAT.makeCase([96, 40, 64, 4], 'batched-broadcast')).wgsl).toMatchSnapshot('64x64 vec4 double, batched broadcast');
+    expect(MUL_MAT.generate(scalar, MUL_MAT.makeCase([129, 7, 33])).wgsl).toMatchSnapshot('64x64 scalar, odd');
+    // Off the sweep's grid but valid: a vec4 K-slice of 3 vectors, scalar src1 in shared memory.
+    const offGrid = mm({ tileM: 32, tileN: 16, tileK: 12, threadM: 4, threadN: 2, staging: 'prefetch' });
+    expect(MUL_MAT.generate(offGrid, MUL_MAT.makeCase([128, 32, 64, 2], 'src1-permuted')).wgsl).toMatchSnapshot('32x16 k12 vec4, scalar Bs, src1 permuted');
+  });
+});

@@ -1,0 +1,204 @@
+// MUL_MAT — ggml_mul_mat(a = src0, b = src1): src0 [K, M, ne02, ne03], src1 [K, N, ne12, ne13]
+// → dst [M, N, ne12, ne13] f32, dst[m, n, i2, i3] = Σ_k src0[k, m, i2 / r2, i3 / r3] · src1[k, n, i2, i3]
+// with r2 = ne12/ne02, r3 = ne13/ne03 (src0 broadcast over src1's batches). Like ggml, src0
+// must not be transposed and the rows of both sources must be contiguous (nb00 == nb10 == 4).
+import nativeWgsl from '../../../kernels/MUL_MAT/mul_mat.wgsl?raw';
+import { generateMatmul, matmulFits, type MatmulGeometry, type MatmulOperand } from '../codegen/matmul';
+import { deviceOffsetElements, gather } from '../hostdata';
+import { MAX_WORKGROUPS_PER_DIM, packParams, type KernelSpec } from '../kernel';
+import { scheduleKey, type MatmulSchedule, type Schedule } from '../schedule/schedule';
+import { contiguous, isTransposed, nelements, permute, rowsContiguous, stridedRows, typeSizeBytes, type TensorDesc } from '../tensor';
+import { commonRejection } from './contract';
+import { caseLabel, OpCaseError, type OpCase, type OpDef, type OracleResult } from './types';
+
+const LAYOUTS = [
+  { name: 'contiguous', doc: 'src0 [K, M, B] and src1 [K, N, B] packed' },
+  { name: 'batched-broadcast', doc: 'src1 has B batches (default 4), src0 B/2: ggml broadcasts src0 over them (ne12/ne02 = 2)' },
+  { name: 'src0-rows-strided', doc: 'src0 is the middle third of each row of a packed [3K, M, B] tensor (a fused-QKV-style slice): rows 3K apart' },
+  { name: 'src1-permuted', doc: "src1 = permute(0,2,1,3) of a packed [K, B, N] tensor, B default 2 (attention's K·Q): rows contiguous, row and batch strides swapped" },
+  { name: 'src0-odd-stride', doc: 'src0 rows K+1 elements apart: rows not 16-byte aligned, so vec4 loads cannot take it' },
+] as const;
+
+/** Batches a layout uses when the shape gives none. */
+const DEFAULT_BATCHES: Readonly<Record<string, number>> = { 'batched-broadcast': 4, 'src1-permuted': 2 };
+
+function strides(t: TensorDesc): number[] {
+  const ts = typeSizeBytes[t.type];
+  return t.nb.map((b) => b / ts);
+}
+
+/** ggml_mul_mat's asserts, as reasons (empty when the operands are acceptable). */
+export function operandProblems(src0: TensorDesc, src1: TensorDesc): string[] {
+  const reasons: string[] = [];
+  if (src0.ne[0] !== src1.ne[0]) reasons.push(`src0 and src1 rows differ in length (K = ${src0.ne[0]} vs ${src1.ne[0]})`);
+  if (src1.ne[2] % src0.ne[2] || src1.ne[3] % src0.ne[3]) reasons.push(`src0 batches ${src0.ne[2]}x${src0.ne[3]} do not divide src1's ${src1.ne[2]}x${src1.ne[3]}`);
+  if (isTransposed(src0)) reasons.push('src0 is transposed (ggml asserts !ggml_is_transposed(a))');
+  if (!rowsContiguous(src0) || !rowsContiguous(src1)) reasons.push('rows of src0 and src1 must be contiguous (nb00 == nb10 == 4)');
+  if (src0.type !== 'f32' || src1.type !== 'f32') reasons.push('this lab runs MUL_MAT in f32 only');
+  return reasons;
+}
+
+function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
+  if (dims.length < 3 || dims.length > 4) throw new OpCaseError(`MUL_MAT takes MxNxK or MxNxKxB (B batches), got ${dims.length} dims`);
+  dims.forEach((d, i) => {
+    if (!Number.isSafeInteger(d) || d < 1) throw new OpCaseError(`MUL_MAT: dimension ${'MNKB'[i]} must be a positive integer, got ${d}`);
+  });
+  if (Object.keys(params).length) throw new OpCaseError(`MUL_MAT takes no params, got ${Object.keys(params).join(', ')}`);
+  if (!LAYOUTS.some((l) => l.name === layout)) throw new OpCaseError(`MUL_MAT has no layout '${layout}' (layouts: ${LAYOUTS.map((l) => l.name).join(', ')})`);
+  const [M, N, K] = dims;
+  const B = dims[3] ?? DEFAULT_BATCHES[layout] ?? 1;
+  // Batches go over workgroup z, which WebGPU caps.
+  if (B > MAX_WORKGROUPS_PER_DIM) throw new OpCaseError(`MUL_MAT: B = ${B} batches exceeds ${MAX_WORKGROUPS_PER_DIM} (one workgroup row per batch along z)`);
+  let src0 = contiguous('f32', [K, M, B]);
+  let src1 = contiguous('f32', [K, N, B]);
+  switch (layout) {
+    case 'contiguous':
+      break;
+    case 'batched-broadcast':
+      if (B % 2) throw new OpCaseError(`MUL_MAT batched-broadcast: B = ${B} must be even (src0 has B/2 batches, each shared by 2 of src1's)`);
+      src0 = contiguous('f32', [K, M, B / 2]);
+      break;
+    case 'src0-rows-strided':
+      src0 = stridedRows('f32', [K, M, B], 3 * K, K);
+      break;
+    case 'src1-permuted':
+      src1 = permute(contiguous('f32', [K, B, N]), [0, 2, 1, 3]);
+      break;
+    case 'src0-odd-stride':
+      src0 = stridedRows('f32', [K, M, B], K + 1, 0);
+      break;
+  }
+  const problems = operandProblems(src0, src1);
+  if (problems.length) throw new OpCaseError(`MUL_MAT ${dims.join('x')} ${layout}: ${problems.join('; ')}`);
+  const dst = contiguous('f32', [M, N, src1.ne[2], src1.ne[3]]);
+  return Object.freeze({ op: 'MUL_MAT', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous'), srcs: Object.freeze([src0, src1]), dst, inplace: false, params: Object.freeze({}) });
+}
+
+/**
+ * f64 dot products; epsFloor = Σ|a_k·b_k| / sqrt(K), so an element whose terms cancel is held
+ * to the size of its terms. With `sample` only those dst elements are computed.
+ */
+function oracle(c: OpCase, srcs: readonly ArrayBuffer[], sample?: Int32Array): OracleResult {
+  const [s0, s1] = c.srcs;
+  // gather() packs each source in ggml order, so every row is K contiguous f64s.
+  const a = gather(s0, srcs[0]);
+  const b = gather(s1, srcs[1]);
+  const [M, N, ne12] = c.dst.ne;
+  const K = s0.ne[0];
+  const [, , ne02, ne03] = s0.ne;
+  const r2 = ne12 / ne02;
+  const r3 = c.dst.ne[3] / ne03;
+  const count = sample ? sample.length : nelements(c.dst);
+  const ref = new Float64Array(count);
+  const epsFloor = new Float64Array(count);
+  const rootK = Math.sqrt(K);
+  for (let s = 0; s < count; s++) {
+    const e = sample ? sample[s] : s;
+    const m = e % M;
+    const rest = (e - m) / M;
+    const n = rest % N;
+    const batch = (rest - n) / N;
+    const i2 = batch % ne12;
+    const i3 = (batch - i2) / ne12;
+    const aRow = K * (m + M * (Math.floor(i2 / r2) + ne02 * Math.floor(i3 / r3)));
+    const bRow = K * (n + N * batch);
+    let sum = 0;
+    let mag = 0;
+    for (let k = 0; k < K; k++) {
+      const p = a[aRow + k] * b[bRow + k];
+      sum += p;
+      mag += Math.abs(p);
+    }
+    ref[s] = sum;
+    epsFloor[s] = mag / rootK;
+  }
+  return sample ? { ref, epsFloor, terms: K, indices: sample } : { ref, epsFloor, terms: K };
+}
+
+/** The case as the generated path sees it: device offsets and element strides, plain numbers. */
+function geometry(c: OpCase): MatmulGeometry {
+  const [src0, src1] = c.srcs;
+  const operand = (t: TensorDesc): MatmulOperand => {
+    const st = strides(t);
+    return { offset: deviceOffsetElements(t), rowStride: st[1], batchStride2: st[2], batchStride3: st[3] };
+  };
+  return {
+    label: `MUL_MAT ${c.label}`,
+    M: c.dst.ne[0],
+    N: c.dst.ne[1],
+    K: src0.ne[0],
+    ne12: src1.ne[2],
+    ne13: src1.ne[3],
+    r2: src1.ne[2] / src0.ne[2],
+    r3: src1.ne[3] / src0.ne[3],
+    src0: operand(src0),
+    src1: operand(src1),
+    dst: operand(c.dst),
+  };
+}
+
+function native(c: OpCase): KernelSpec {
+  const g = geometry(c);
+  return {
+    label: 'native:MUL_MAT/mul_mat.wgsl',
+    wgsl: nativeWgsl,
+    entryPoint: 'main',
+    bindings: [
+      { binding: 0, role: 'src0', access: 'read' },
+      { binding: 1, role: 'src1', access: 'read' },
+      { binding: 2, role: 'dst', access: 'read_write' },
+      { binding: 3, role: 'params', access: 'uniform' },
+    ],
+    dispatch: [Math.ceil(g.M / 64), Math.ceil(g.N / 64), g.ne12 * g.ne13],
+    uniforms: packParams([
+      g.M, g.N, g.K, g.ne12,
+      g.r2, g.r3, g.src0.rowStride, g.src0.batchStride2,
+      g.src0.batchStride3, g.src1.rowStride, g.src1.batchStride2, g.src1.batchStride3,
+      g.dst.rowStride, g.dst.batchStride2, g.dst.batchStride3, g.src0.offset,
+      g.src1.offset, g.dst.offset,
+    ]),
+  };
+}
+
+function fits(s: Schedule, c: OpCase): string[] {
+  if (s.family !== 'matmul') return [`MUL_MAT takes a matmul schedule, not ${s.family}`];
+  return matmulFits(s, geometry(c), c.srcs[0].ne[2], c.srcs[0].ne[3]);
+}
+
+function generate(s: Schedule, c: OpCase): KernelSpec {
+  const why = fits(s, c);
+  if (why.length) throw new OpCaseError(`schedule ${scheduleKey(s)} cannot take MUL_MAT ${c.label}: ${why.join('; ')}`);
+  const k = generateMatmul(s as MatmulSchedule, geometry(c));
+  return { label: `generated:MUL_MAT ${scheduleKey(s)}`, wgsl: k.wgsl, entryPoint: 'main', bindings: k.bindings, dispatch: k.dispatch };
+}
+
+export const MUL_MAT: OpDef = {
+  name: 'MUL_MAT',
+  summary: 'dst = src0ᵀ·src1 per batch, both K-contiguous, src0 broadcast over batches (ggml_mul_mat)',
+  shapeSyntax: 'MxNxK[xB]',
+  layouts: LAYOUTS,
+  matrix: [
+    // Modest sizes: SwiftShader (CI's adapter, a CPU) runs ~0.2 GFLOP/s.
+    { dims: [256, 128, 128], layout: 'contiguous' },
+    { dims: [255, 66, 150], layout: 'contiguous' },
+    { dims: [129, 7, 33], layout: 'contiguous' },
+    { dims: [1024, 1, 1024], layout: 'contiguous' },
+    { dims: [96, 40, 64, 4], layout: 'batched-broadcast' },
+    { dims: [256, 64, 128], layout: 'src0-rows-strided' },
+    { dims: [128, 32, 64, 2], layout: 'src1-permuted' },
+    { dims: [128, 64, 96], layout: 'src0-odd-stride' },
+  ],
+  makeCase,
+  oracle,
+  flops: (c) => 2 * c.dst.ne[0] * c.dst.ne[1] * c.srcs[0].ne[0] * c.dst.ne[2] * c.dst.ne[3],
+  // src0 broadcast over batches is still read once: its unique elements.
+  bytes: (c) => ({ readBytes: (nelements(c.srcs[0]) + nelements(c.srcs[1])) * 4, writeBytes: nelements(c.dst) * 4 }),
+  features: (c) => ({ M: c.dst.ne[0], N: c.dst.ne[1], K: c.srcs[0].ne[0], batch: c.dst.ne[2] * c.dst.ne[3] }),
+  native,
+  family: 'matmul',
+  // The generated path takes every case makeCase builds (vec4 limits are fits(), not the contract).
+  // Every layout ggml allows is taken; only the shared limits (binding size, u32 indices) decline.
+  require: (c, adapter) => commonRejection(c, adapter),
+  fits,
+  generate,
+};

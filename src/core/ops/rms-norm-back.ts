@@ -1,0 +1,184 @@
+// RMS_NORM_BACK — ggml_rms_norm_back(a = dz, b = x, eps): the gradient of RMS_NORM. src0 = dz
+// (the incoming gradient), src1 = x, same shape, rows contiguous; dst = dx with src0's shape.
+// Per row, as ggml's CPU kernel (sums in double there):
+//   sum_xx = Σx², sum_xdz = Σx·dz, mean_eps = sum_xx/ne0 + eps, sum_eps = sum_xx + eps·ne0,
+//   rrms = 1/sqrt(mean_eps), dx = (x · (−sum_xdz/sum_eps) + dz) · rrms
+// ggml has no in-place variant of this op.
+import nativeWgsl from '../../../kernels/RMS_NORM_BACK/rms_norm_back.wgsl?raw';
+import { generateNorm, normFits } from '../codegen/norm';
+import { f } from '../codegen/wgsl';
+import { deviceOffsetElements, gather } from '../hostdata';
+import { f32Bits, grid2d, packParams, type KernelSpec } from '../kernel';
+import { scheduleKey, type NormSchedule, type Schedule } from '../schedule/schedule';
+import { contiguous, nelements, nrows, permute, rowsContiguous, sameShape, stridedRows, typeSizeBytes, type TensorDesc } from '../tensor';
+import { normDims, parseEps } from './rms-norm';
+import { commonRejection } from './contract';
+import { caseLabel, OpCaseError, type OpCase, type OpDef } from './types';
+
+const LAYOUTS = [
+  { name: 'contiguous', doc: 'dz, x and dx packed, same shape' },
+  { name: 'src1-rows-strided', doc: 'x (src1) is a view whose rows sit in a wider packed tensor (odd row stride)' },
+  { name: 'src0-permuted', doc: 'dz (src0) is permute(0,2,1,3) of a packed tensor (rows contiguous, planes swapped)' },
+] as const;
+
+function strides(t: TensorDesc): number[] {
+  const ts = typeSizeBytes[t.type];
+  return t.nb.map((b) => b / ts);
+}
+
+function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
+  const ne = normDims('RMS_NORM_BACK', dims);
+  const eps = parseEps('RMS_NORM_BACK', params);
+  const [ne0, ne1, ne2, ne3] = ne;
+  let dz = contiguous('f32', ne);
+  let x = contiguous('f32', ne);
+  switch (layout) {
+    case 'contiguous':
+      break;
+    case 'src1-rows-strided':
+      x = stridedRows('f32', ne, ne0 + 3, 1);
+      break;
+    case 'src0-permuted':
+      dz = permute(contiguous('f32', [ne0, ne2, ne1, ne3]), [0, 2, 1, 3]);
+      break;
+    case 'inplace':
+      throw new OpCaseError(`RMS_NORM_BACK has no 'inplace' layout: ggml has no in-place rms_norm_back (layouts: ${LAYOUTS.map((l) => l.name).join(', ')})`);
+    default:
+      throw new OpCaseError(`RMS_NORM_BACK has no layout '${layout}' (layouts: ${LAYOUTS.map((l) => l.name).join(', ')})`);
+  }
+  if (!sameShape(dz, x)) throw new OpCaseError(`RMS_NORM_BACK: dz ${dz.ne.join('x')} and x ${x.ne.join('x')} must have the same shape`);
+  for (const [name, t] of [['src0 (dz)', dz], ['src1 (x)', x]] as const) {
+    if (!rowsContiguous(t)) throw new OpCaseError(`RMS_NORM_BACK: ${name} rows must be contiguous, got nb0 = ${t.nb[0]} B`);
+  }
+  const dst = contiguous('f32', ne);
+  return Object.freeze({ op: 'RMS_NORM_BACK', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous'), srcs: Object.freeze([dz, x]), dst, inplace: false, params: Object.freeze({ eps }) });
+}
+
+/**
+ * f64 reference, ggml's formula. epsFloor per element is the magnitude of the terms that meet
+ * there, (|dz| + |x|·Σ|x·dz|/sum_eps)·rrms, so cancellation never shrinks the bound to 0: where
+ * dz + x·k cancels, and inside sum_xdz too. A device's f32 sum_xdz is off by ~u·Σ|x·dz|, not
+ * u·|sum_xdz|: with |sum_xdz| in place of Σ|x·dz|, rows whose products cancel (likely when ne0
+ * is small, e.g. 8x70000) failed by 2× on SwiftShader for the native and generated kernels alike.
+ */
+function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
+  const dz = gather(c.srcs[0], srcs[0]);
+  const x = gather(c.srcs[1], srcs[1]);
+  const ne0 = c.dst.ne[0];
+  const eps = Math.fround(c.params.eps); // the f32 ggml keeps in op_params
+  const ref = new Float64Array(x.length);
+  const epsFloor = new Float64Array(x.length);
+  for (let base = 0; base < x.length; base += ne0) {
+    let sumXx = 0;
+    let sumXdz = 0;
+    let sumAbsXdz = 0;
+    for (let i = 0; i < ne0; i++) {
+      sumXx += x[base + i] * x[base + i];
+      sumXdz += x[base + i] * dz[base + i];
+      sumAbsXdz += Math.abs(x[base + i] * dz[base + i]);
+    }
+    const meanEps = sumXx / ne0 + eps;
+    const sumEps = sumXx + eps * ne0;
+    const rrms = 1 / Math.sqrt(meanEps);
+    for (let i = 0; i < ne0; i++) {
+      ref[base + i] = (x[base + i] * (-sumXdz / sumEps) + dz[base + i]) * rrms;
+      epsFloor[base + i] = (Math.abs(dz[base + i]) + (Math.abs(x[base + i]) * sumAbsXdz) / sumEps) * rrms;
+    }
+  }
+  return { ref, epsFloor, terms: ne0 };
+}
+
+function nativeParams(c: OpCase): Uint32Array {
+  const [dz, x] = c.srcs;
+  const [, s01, s02, s03] = strides(dz);
+  const [, s11, s12, s13] = strides(x);
+  const [, s1, s2, s3] = strides(c.dst);
+  const [ne0, ne1, ne2] = c.dst.ne;
+  return packParams([
+    ne0, ne1, ne2, nrows(c.dst),
+    s01, s02, s03, deviceOffsetElements(dz),
+    s11, s12, s13, deviceOffsetElements(x),
+    s1, s2, s3, deviceOffsetElements(c.dst),
+    f32Bits(c.params.eps),
+  ]);
+}
+
+function native(c: OpCase): KernelSpec {
+  return {
+    label: 'native:RMS_NORM_BACK/rms_norm_back.wgsl',
+    wgsl: nativeWgsl,
+    entryPoint: 'main',
+    bindings: [
+      { binding: 0, role: 'src0', access: 'read' },
+      { binding: 1, role: 'src1', access: 'read' },
+      { binding: 2, role: 'dst', access: 'read_write' },
+      { binding: 3, role: 'params', access: 'uniform' },
+    ],
+    dispatch: grid2d(nrows(c.dst)),
+    uniforms: nativeParams(c),
+  };
+}
+
+function fits(s: Schedule, c: OpCase): string[] {
+  return normFits('RMS_NORM_BACK', s, [
+    { name: 'src0 (dz)', tensor: c.srcs[0] },
+    { name: 'src1 (x)', tensor: c.srcs[1] },
+    { name: 'dst', tensor: c.dst },
+  ]);
+}
+
+function generate(s: Schedule, c: OpCase): KernelSpec {
+  const why = fits(s, c);
+  if (why.length) throw new OpCaseError(`schedule ${scheduleKey(s)} cannot take RMS_NORM_BACK ${c.label}: ${why.join('; ')}`);
+  const ne0 = c.dst.ne[0];
+  const eps = c.params.eps;
+  return generateNorm(s as NormSchedule, {
+    op: 'RMS_NORM_BACK',
+    caseLabel: c.label,
+    dst: c.dst,
+    operands: [
+      { value: 'dz', role: 'src0', tensor: c.srcs[0] },
+      { value: 'x', role: 'src1', tensor: c.srcs[1] },
+    ],
+    sums: [
+      { name: 'sum_xx', a: 'x', b: 'x' },
+      { name: 'sum_xdz', a: 'x', b: 'dz' },
+    ],
+    finish: [
+      `let rrms = inverseSqrt(sum_xx / ${f(ne0)} + ${f(eps)});`,
+      // eps·ne0 folded in f64, then rounded once, as ggml adds it in double.
+      `let k = -sum_xdz / (sum_xx + ${f(Math.fround(eps) * ne0)});`,
+    ],
+    output: (v) => `(${v('x')} * k + ${v('dz')}) * rrms`,
+  });
+}
+
+export const RMS_NORM_BACK: OpDef = {
+  name: 'RMS_NORM_BACK',
+  summary: 'dx = (x · (−Σx·dz/(Σx² + eps·ne0)) + dz) / sqrt(mean(x²) + eps) per row (ggml_rms_norm_back)',
+  shapeSyntax: 'ne0xne1[xne2xne3] of dst',
+  layouts: LAYOUTS,
+  matrix: [
+    // Few rows: SwiftShader (CI's adapter, a CPU) pays per workgroup, and a workgroup is a row.
+    { dims: [4096, 32], layout: 'contiguous' },
+    { dims: [4093, 37], layout: 'contiguous' },
+    { dims: [1000, 11, 3], layout: 'contiguous' },
+    { dims: [64, 64], layout: 'contiguous' },
+    { dims: [4096, 16], layout: 'src1-rows-strided' },
+    { dims: [4093, 7], layout: 'src1-rows-strided' },
+    { dims: [128, 8, 4], layout: 'src0-permuted' },
+    { dims: [1000, 11, 3], layout: 'src0-permuted' },
+  ],
+  makeCase,
+  oracle,
+  flops: () => null,
+  bytes: (c) => ({ readBytes: (nelements(c.srcs[0]) + nelements(c.srcs[1])) * 4, writeBytes: nelements(c.dst) * 4 }),
+  features: (c) => ({ ne0: c.dst.ne[0], rows: nrows(c.dst), n: nelements(c.dst) }),
+  native,
+  family: 'norm',
+  // Every case makeCase builds has contiguous rows, which is all the generated kernel needs.
+  // Every layout ggml allows is taken; only the shared limits (binding size, u32 indices) decline.
+  require: (c, adapter) => commonRejection(c, adapter),
+  fits,
+  generate,
+};

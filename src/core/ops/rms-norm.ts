@@ -1,0 +1,178 @@
+// RMS_NORM — ggml_rms_norm(a, eps): per row (over ne0), y = x · scale with
+// scale = 1/sqrt(Σx²/ne0 + eps); dst has a's shape; ggml_rms_norm_inplace makes dst a view of a.
+// Like ggml's CPU kernel (which asserts nb00 == sizeof(float)), src0 rows must be contiguous.
+import nativeWgsl from '../../../kernels/RMS_NORM/rms_norm.wgsl?raw';
+import nativeInplaceWgsl from '../../../kernels/RMS_NORM/rms_norm_inplace.wgsl?raw';
+import { generateNorm, normFits } from '../codegen/norm';
+import { f } from '../codegen/wgsl';
+import { deviceOffsetElements, gather } from '../hostdata';
+import { f32Bits, grid2d, packParams, type KernelSpec } from '../kernel';
+import { scheduleKey, type NormSchedule, type Schedule } from '../schedule/schedule';
+import { contiguous, nelements, nrows, permute, rowsContiguous, stridedRows, typeSizeBytes, type TensorDesc } from '../tensor';
+import { commonRejection } from './contract';
+import { caseLabel, OpCaseError, type OpCase, type OpDef } from './types';
+
+const LAYOUTS = [
+  { name: 'contiguous', doc: 'src0 and dst packed, same shape' },
+  { name: 'inplace', doc: 'ggml_rms_norm_inplace: dst is src0 itself' },
+  { name: 'src0-rows-strided', doc: 'src0 is a view whose rows sit in a wider packed tensor (odd row stride)' },
+  { name: 'src0-permuted', doc: 'src0 is permute(0,2,1,3) of a packed tensor (rows contiguous, planes swapped)' },
+] as const;
+
+/** ggml's usual default (llama.cpp models use 1e-6 or 1e-5). */
+export const DEFAULT_EPS = 1e-6;
+
+function strides(t: TensorDesc): number[] {
+  const ts = typeSizeBytes[t.type];
+  return t.nb.map((b) => b / ts);
+}
+
+/** The eps param, checked: the norms share it. ggml stores eps as a float in op_params. */
+export function parseEps(op: string, params: Readonly<Record<string, number>>): number {
+  const unknown = Object.keys(params).filter((k) => k !== 'eps');
+  if (unknown.length) throw new OpCaseError(`${op} takes only the param eps, got ${unknown.join(', ')}`);
+  const eps = params.eps ?? DEFAULT_EPS;
+  if (typeof eps !== 'number' || !Number.isFinite(eps) || eps < 0) throw new OpCaseError(`${op}: eps must be a finite number ≥ 0, got ${eps}`);
+  return eps;
+}
+
+export function normDims(op: string, dims: readonly number[]): number[] {
+  if (dims.length < 1 || dims.length > 4) throw new OpCaseError(`${op} takes 1 to 4 dims (ne0xne1[xne2xne3] of dst), got ${dims.length}`);
+  return [1, 1, 1, 1].map((one, i) => dims[i] ?? one);
+}
+
+function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
+  const ne = normDims('RMS_NORM', dims);
+  const eps = parseEps('RMS_NORM', params);
+  const [ne0, ne1, ne2, ne3] = ne;
+  let src0 = contiguous('f32', ne);
+  let inplace = false;
+  switch (layout) {
+    case 'contiguous':
+      break;
+    case 'inplace':
+      inplace = true;
+      break;
+    case 'src0-rows-strided':
+      src0 = stridedRows('f32', ne, ne0 + 3, 1);
+      break;
+    case 'src0-permuted':
+      src0 = permute(contiguous('f32', [ne0, ne2, ne1, ne3]), [0, 2, 1, 3]);
+      break;
+    default:
+      throw new OpCaseError(`RMS_NORM has no layout '${layout}' (layouts: ${LAYOUTS.map((l) => l.name).join(', ')})`);
+  }
+  if (!rowsContiguous(src0)) throw new OpCaseError(`RMS_NORM: src0 rows must be contiguous (ggml asserts nb00 == sizeof(float)), got nb0 = ${src0.nb[0]} B`);
+  const dst = inplace ? { ...src0, layout: 'inplace' } : contiguous('f32', ne);
+  return Object.freeze({ op: 'RMS_NORM', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous'), srcs: Object.freeze([src0]), dst, inplace, params: Object.freeze({ eps }) });
+}
+
+/**
+ * f64 reference. epsFloor is 0: every term x² is ≥ 0, so the sum has no cancellation and its
+ * rounding error is relative to the sum itself; scale and y = x·scale then carry relative
+ * error too, so |out − ref| scales with |ref| (an x of 0 gives exactly 0 on both sides).
+ */
+function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
+  const x = gather(c.srcs[0], srcs[0]);
+  const ne0 = c.dst.ne[0];
+  const eps = Math.fround(c.params.eps); // the f32 ggml keeps in op_params
+  const ref = new Float64Array(x.length);
+  for (let base = 0; base < x.length; base += ne0) {
+    let sum = 0;
+    for (let i = 0; i < ne0; i++) sum += x[base + i] * x[base + i];
+    const scale = 1 / Math.sqrt(sum / ne0 + eps);
+    for (let i = 0; i < ne0; i++) ref[base + i] = x[base + i] * scale;
+  }
+  return { ref, epsFloor: new Float64Array(x.length), terms: ne0 };
+}
+
+function nativeParams(c: OpCase): Uint32Array {
+  const [src0] = c.srcs;
+  const [, s01, s02, s03] = strides(src0);
+  const [, s1, s2, s3] = strides(c.dst);
+  const [ne0, ne1, ne2] = c.dst.ne;
+  return packParams([ne0, ne1, ne2, nrows(c.dst), s01, s02, s03, deviceOffsetElements(src0), s1, s2, s3, deviceOffsetElements(c.dst), f32Bits(c.params.eps)]);
+}
+
+function native(c: OpCase): KernelSpec {
+  const dispatch = grid2d(nrows(c.dst));
+  if (c.inplace) {
+    return {
+      label: 'native:RMS_NORM/rms_norm_inplace.wgsl',
+      wgsl: nativeInplaceWgsl,
+      entryPoint: 'main',
+      bindings: [
+        { binding: 0, role: 'dst', access: 'read_write' },
+        { binding: 1, role: 'params', access: 'uniform' },
+      ],
+      dispatch,
+      uniforms: nativeParams(c),
+    };
+  }
+  return {
+    label: 'native:RMS_NORM/rms_norm.wgsl',
+    wgsl: nativeWgsl,
+    entryPoint: 'main',
+    bindings: [
+      { binding: 0, role: 'src0', access: 'read' },
+      { binding: 1, role: 'dst', access: 'read_write' },
+      { binding: 2, role: 'params', access: 'uniform' },
+    ],
+    dispatch,
+    uniforms: nativeParams(c),
+  };
+}
+
+function fits(s: Schedule, c: OpCase): string[] {
+  return normFits('RMS_NORM', s, [
+    { name: 'src0', tensor: c.srcs[0] },
+    { name: 'dst', tensor: c.dst },
+  ]);
+}
+
+function generate(s: Schedule, c: OpCase): KernelSpec {
+  const why = fits(s, c);
+  if (why.length) throw new OpCaseError(`schedule ${scheduleKey(s)} cannot take RMS_NORM ${c.label}: ${why.join('; ')}`);
+  const ne0 = c.dst.ne[0];
+  return generateNorm(s as NormSchedule, {
+    op: 'RMS_NORM',
+    caseLabel: c.label,
+    dst: c.dst,
+    // In place, x is read from dst's own binding (one buffer, bound once).
+    operands: [{ value: 'x', role: c.inplace ? 'dst' : 'src0', tensor: c.srcs[0] }],
+    sums: [{ name: 'sum', a: 'x', b: 'x' }],
+    finish: [`let scale = inverseSqrt(sum / ${f(ne0)} + ${f(c.params.eps)});`],
+    output: (v) => `${v('x')} * scale`,
+  });
+}
+
+export const RMS_NORM: OpDef = {
+  name: 'RMS_NORM',
+  summary: 'dst = x / sqrt(mean(x²) + eps) per row (ggml_rms_norm, ggml_rms_norm_inplace)',
+  shapeSyntax: 'ne0xne1[xne2xne3] of dst',
+  layouts: LAYOUTS,
+  matrix: [
+    // Few rows: SwiftShader (CI's adapter, a CPU) pays per workgroup, and a workgroup is a row.
+    { dims: [4096, 32], layout: 'contiguous' },
+    { dims: [4093, 37], layout: 'contiguous' },
+    { dims: [1000, 11, 3], layout: 'contiguous' },
+    { dims: [64, 64], layout: 'contiguous' },
+    { dims: [4096, 16], layout: 'inplace' },
+    { dims: [4093, 7], layout: 'inplace' },
+    { dims: [4096, 16], layout: 'src0-rows-strided' },
+    { dims: [128, 8, 4], layout: 'src0-permuted' },
+    { dims: [1000, 11, 3], layout: 'src0-permuted' },
+  ],
+  makeCase,
+  oracle,
+  flops: () => null,
+  bytes: (c) => ({ readBytes: nelements(c.srcs[0]) * 4, writeBytes: nelements(c.dst) * 4 }),
+  features: (c) => ({ ne0: c.dst.ne[0], rows: nrows(c.dst), n: nelements(c.dst) }),
+  native,
+  family: 'norm',
+  // Every case makeCase builds has contiguous rows, which is all the generated kernel needs.
+  // Every layout ggml allows is taken; only the shared limits (binding size, u32 indices) decline.
+  require: (c, adapter) => commonRejection(c, adapter),
+  fits,
+  generate,
+};

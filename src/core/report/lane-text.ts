@@ -1,0 +1,52 @@
+// The lane as text for the CLI (its GitHub markdown is in markdown.ts, beside the other kinds).
+import { adapterName } from '../adapter';
+import type { LanePair, LaneResult, LaneShape } from '../../gpu/lane';
+import { fmtRatio, fmtUs, textTable } from './format';
+import { compactMetrics } from './text';
+
+export function speedupText(s: Pick<LaneShape, 'speedupMedian' | 'speedupMin' | 'speedupMax'>): string {
+  if (s.speedupMedian === null) return '—';
+  return `${fmtRatio(s.speedupMedian)} [${fmtRatio(s.speedupMin)}–${fmtRatio(s.speedupMax)}]`;
+}
+
+function countersText(p: LanePair): string {
+  const fb = Object.entries(p.counters.nativeFallbacks).map(([k, v]) => `${k}×${v}`);
+  return `generated dispatches ${p.counters.generatedDispatches}, native fallbacks ${fb.join(', ') || 'none'}, device rejections ${p.counters.deviceRejections}`;
+}
+
+/** 'observe', or 'prefer (--prefer; registry: observe)' when the run raised it. */
+export function stateText(p: Pick<LanePair, 'state' | 'registryState'>): string {
+  return p.state === p.registryState ? p.state : `${p.state} (--prefer; registry: ${p.registryState})`;
+}
+
+export function formatLane(r: LaneResult): string {
+  const out: string[] = [
+    `lane — ${adapterName(r.adapter)} — repeat ${r.settings.repeat}, tolerance ${r.settings.tolerance}${r.settings.control ? `, control ${r.settings.control}` : ''}`,
+  ];
+  if (r.adapter.isFallbackAdapter) out.push('(software adapter: CPU timings, not GPU numbers)');
+  for (const s of r.skipped) out.push(`skipped ${s.op}: ${s.reason}`);
+  for (const p of r.pairs) {
+    out.push('', `${p.op}  ${stateText(p)}  ${p.gating ? 'GATE' : 'work items'}  → ${p.verdict}`, `  ${countersText(p)}`);
+    out.push(
+      textTable(
+        ['shape', 'native µs', 'generated µs', 'speedup median [min–max]', 'verdict', 'generated: rate %peak bottleneck', 'note'],
+        p.shapes.map((s) => [
+          s.shape,
+          fmtUs(s.nativeMedianNs),
+          fmtUs(s.generatedMedianNs),
+          speedupText(s),
+          s.verdict,
+          compactMetrics(s.generatedMetrics),
+          s.fallback ? `${s.fallback.code}${s.fallback.declared ? ' (declared)' : ' (UNDECLARED)'}` : s.note ?? '',
+        ]),
+      )
+        .split('\n')
+        .map((l) => `  ${l}`)
+        .join('\n'),
+    );
+    out.push('  promotion checklist:');
+    for (const c of p.checklist) out.push(`    [${c.pass ? 'x' : ' '}] ${c.title}: ${c.evidence}`);
+  }
+  out.push('', `lane ${r.green ? 'GREEN' : 'FAILED'} in ${(r.durationMs / 1000).toFixed(1)} s`);
+  return out.join('\n');
+}

@@ -1,0 +1,114 @@
+// GitHub markdown for a pull request, one renderer per result kind: verdicts, speedups with
+// min–max, the adapter and the lab version, then the share link. The page ("Copy for PR") and
+// the CLI (--markdown FILE) both call resultMarkdown, on the same result JSON.
+import { adapterName } from '../adapter';
+import { fmtExp, fmtNs, fmtRatio, fmtUs } from './format';
+import type { CalibrationJson, LaneJson, Level1Json, ResultJson, SweepJson } from './json';
+import { speedupText, stateText } from './lane-text';
+
+/** Text from a result (op names, adapter names, reasons) cannot open a link, a tag or a cell. */
+export function mdEscape(s: string): string {
+  return s.replace(/[\\`*[\]|]/g, (c) => `\\${c}`).replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** A code span: backslashes are literal inside one, so only the table's pipe is escaped. */
+function mdCode(s: string): string {
+  return `\`${s.replace(/`/g, "'").replace(/\|/g, '\\|')}\``;
+}
+
+function stampText(r: { labVersion?: string; codeHash?: string }): string {
+  return `kernel-lab ${mdEscape(r.labVersion ?? 'unknown')}${r.codeHash ? ` (code ${mdEscape(r.codeHash)})` : ''}`;
+}
+
+function adapterText(r: { adapter: Level1Json['adapter'] }): string {
+  return `**${mdEscape(adapterName(r.adapter))}**${r.adapter.isFallbackAdapter ? ' — software adapter, CPU timings' : ''}`;
+}
+
+function linkLine(link: string | undefined): string[] {
+  return link ? [`[Open this result in kernel-lab](${link})`, ''] : [];
+}
+
+export function laneMarkdown(r: LaneJson, link?: string): string {
+  const lines: string[] = [
+    `### kernel-lab lane: ${r.green ? '✅ green' : '❌ failed'}`,
+    '',
+    `Adapter: ${adapterText(r)} · repeat ${r.settings.repeat} · tolerance ${r.settings.tolerance}${r.settings.control ? ` · control ${mdEscape(r.settings.control)}` : ''} · ${stampText(r)}`,
+    '',
+  ];
+  for (const s of r.skipped) lines.push(`- ${mdEscape(s.op)} skipped: ${mdEscape(s.reason)}`);
+  if (r.skipped.length) lines.push('');
+  for (const p of r.pairs) {
+    lines.push(`#### ${mdEscape(p.op)} (${mdEscape(stateText(p))}${p.gating ? ', gate' : ''}) → ${p.verdict}`, '', '| shape | native µs | generated µs | speedup median [min–max] | verdict |', '|---|--:|--:|--:|---|');
+    for (const s of p.shapes) lines.push(`| ${mdEscape(s.shape)} | ${fmtUs(s.nativeMedianNs)} | ${fmtUs(s.generatedMedianNs)} | ${speedupText(s)} | ${s.verdict}${s.fallback ? ` (${mdEscape(s.fallback.code)})` : ''} |`);
+    lines.push('');
+  }
+  return [...lines, ...linkLine(link)].join('\n');
+}
+
+export function level1Markdown(r: Level1Json, link?: string): string {
+  const t = r.timing;
+  const label = r.label ?? `${r.shape}${r.layout ? ` ${r.layout}` : ''}`;
+  const lines = [
+    `### kernel-lab Level 1: ${mdEscape(r.op)} ${mdEscape(label)} · ${r.variant} ${r.correct ? '✅ correct' : '❌ wrong'}`,
+    '',
+    `Adapter: ${adapterText(r)} · ${stampText(r)}`,
+    '',
+    '| op | shape | variant | schedule | correct | median µs [min–max] | runs | resolution | method |',
+    '|---|---|---|---|---|--:|--:|---|---|',
+    `| ${mdEscape(r.op)} | ${mdEscape(label)} | ${r.variant} | ${r.scheduleKey ? mdCode(r.scheduleKey) : '—'} | ${r.correct ? 'yes' : 'NO'} (max err ${fmtExp(r.maxErr)}, bound ${fmtExp(r.bound)}) | ${t ? `${fmtUs(t.medianNs, 2)} [${fmtUs(t.minNs, 2)}–${fmtUs(t.maxNs, 2)}]` : 'not timed'} | ${t ? t.runs : '—'} | ${t ? fmtNs(t.resolutionNs) : '—'} | ${t ? t.method : '—'} |`,
+    '',
+  ];
+  if (r.fallback) lines.push(`auto fell back to native: ${mdEscape(r.fallback.code)} — ${mdEscape(r.fallback.reason)}`, '');
+  if (!r.correct) lines.push('A wrong kernel is never timed.', '');
+  else lines.push('Timed alone: Level 1 has no speedup (a speedup comes only from a lane, native and generated in the same run).', '');
+  return [...lines, ...linkLine(link)].join('\n');
+}
+
+/** The sweep's ranked candidates, the first few; the proposal is what a reviewer acts on. */
+export const SWEEP_MARKDOWN_ROWS = 12;
+
+export function sweepMarkdown(r: SweepJson, link?: string): string {
+  const accepted = r.candidates.filter((c) => c.status === 'accepted').length;
+  const lines = [
+    `### kernel-lab sweep: ${mdEscape(r.op)} — ${accepted} accepted of ${r.candidates.length} candidates`,
+    '',
+    `Adapter: ${adapterText(r)} · reps ${r.settings.reps} · ${r.shapes.length} shapes · ${stampText(r)}`,
+    '',
+    '| candidate | status | mean gain on shapes won | reason |',
+    '|---|---|--:|---|',
+    ...r.candidates.slice(0, SWEEP_MARKDOWN_ROWS).map((c) => `| ${mdCode(c.key)} | ${c.status} | ${c.meanWinGain === null ? '—' : `${(c.meanWinGain * 100).toFixed(1)}%`} | ${mdEscape(c.reason)} |`),
+    '',
+  ];
+  if (r.candidates.length > SWEEP_MARKDOWN_ROWS) lines.push(`…and ${r.candidates.length - SWEEP_MARKDOWN_ROWS} more candidates in the full result.`, '');
+  lines.push(r.proposal.length ? `Proposal: ${r.proposal.length} shape rule${r.proposal.length > 1 ? 's' : ''} to review (${r.proposal.map((p) => p.covers.map(mdEscape).join(', ')).join('; ')}).` : 'Proposal: none — no candidate beat the current schedules outside the noise.', '');
+  return [...lines, ...linkLine(link)].join('\n');
+}
+
+export function calibrationMarkdown(r: CalibrationJson, link?: string): string {
+  const lines = [
+    '### kernel-lab calibration',
+    '',
+    `Adapter: ${adapterText(r)} · ${stampText(r)}`,
+    '',
+    '| stream copy | f32 FMA | f16 FMA | empty dispatch |',
+    '|--:|--:|--:|--:|',
+    `| ${fmtRatio(r.copyGBps, 1)} GB/s | ${fmtRatio(r.f32Gflops, 1)} GFLOP/s | ${r.f16Gflops === null ? '—' : `${fmtRatio(r.f16Gflops, 1)} GFLOP/s`} | ${fmtNs(r.emptyDispatchNs)} |`,
+    '',
+  ];
+  return [...lines, ...linkLine(link)].join('\n');
+}
+
+/** The markdown for any result, with its share link last when given. */
+export function resultMarkdown(r: ResultJson, link?: string): string {
+  switch (r.kind) {
+    case 'level1':
+      return level1Markdown(r, link);
+    case 'lane':
+      return laneMarkdown(r, link);
+    case 'sweep':
+      return sweepMarkdown(r, link);
+    case 'calibration':
+      return calibrationMarkdown(r, link);
+  }
+}
+

@@ -1,0 +1,173 @@
+// Share links with the platform's real CompressionStream (Node 20 has it, as browsers do).
+import { describe, expect, it } from 'vitest';
+import { fromBase64Url, toBase64Url, crc32 } from './bytes';
+import { RESULT_SCHEMA_VERSION } from './json';
+import { sampleLane, sampleLevel1 } from './sample-results';
+import { decodeShare, encodeShare, MAX_SHARE_CHARS, MAX_SHARE_JSON_BYTES, platformCodec, roundNumbers, SHARE_FORMAT_VERSION, SHARE_ROUNDING_DIGITS, SHARE_TARGET_CHARS, ShareLinkError, sharePayloadFromHash, shareRounding, shareUrl, type ShareErrorReason } from './share';
+
+async function deflateRaw(bytes: Uint8Array): Promise<Uint8Array> {
+  return new Uint8Array(await new Response(new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(platformCodec.compress())).arrayBuffer());
+}
+
+/** A link body made by hand: raw deflate of `json`, then its CRC-32 (as encodeShare lays it out). */
+async function handMade(json: Uint8Array, crc = crc32(json), format = SHARE_FORMAT_VERSION): Promise<string> {
+  const deflated = await deflateRaw(json);
+  const body = new Uint8Array(deflated.length + 4);
+  body.set(deflated);
+  new DataView(body.buffer).setUint32(deflated.length, crc);
+  return `${format}.${toBase64Url(body)}`;
+}
+
+async function refusal(payload: string): Promise<ShareLinkError> {
+  try {
+    await decodeShare(payload);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ShareLinkError);
+    return e as ShareLinkError;
+  }
+  throw new Error('the link was accepted');
+}
+
+async function expectRefused(payload: string, reason: ShareErrorReason, message: RegExp): Promise<void> {
+  const e = await refusal(payload);
+  expect([e.reason, e.message]).toEqual([reason, expect.stringMatching(message)]);
+}
+
+describe('base64url and CRC-32', () => {
+  it('round-trips every length and refuses what is not canonical', () => {
+    for (let n = 0; n < 40; n++) {
+      const bytes = Uint8Array.from({ length: n }, (_, i) => (i * 37 + n) & 255);
+      const text = toBase64Url(bytes);
+      expect(text).toMatch(/^[A-Za-z0-9_-]*$/);
+      expect(fromBase64Url(text)).toEqual(bytes);
+    }
+    expect(fromBase64Url('ab+c')).toBeNull();
+    expect(fromBase64Url('abcde')).toBeNull(); // a length no byte count gives
+    expect(fromBase64Url('AA')).toEqual(Uint8Array.of(0));
+    expect(fromBase64Url('AB')).toBeNull(); // non-zero leftover bits: not the canonical text of any bytes
+  });
+
+  it('computes the standard CRC-32', () => {
+    expect(crc32(new TextEncoder().encode('123456789'))).toBe(0xcbf43926);
+  });
+});
+
+describe('share links', () => {
+  it('round-trips a Level 1 result exactly', async () => {
+    const result = sampleLevel1();
+    const payload = await encodeShare(result);
+    expect(payload).toMatch(/^1\.[A-Za-z0-9_-]+$/);
+    expect(shareRounding(payload)).toBeNull();
+    expect(JSON.stringify(await decodeShare(payload))).toBe(JSON.stringify(result));
+  });
+
+  it('rounds a result whose exact link is over 8 KB, to the most digits that fit, and says so', async () => {
+    const lane = sampleLane();
+    const payload = await encodeShare(lane);
+    const digits = shareRounding(payload);
+    expect(digits).not.toBeNull();
+    expect(SHARE_ROUNDING_DIGITS).toContain(digits);
+    expect(payload.startsWith(`1~${digits}.`)).toBe(true);
+    expect(payload.length).toBeLessThanOrEqual(SHARE_TARGET_CHARS);
+    expect(JSON.stringify(await decodeShare(payload))).toBe(JSON.stringify(roundNumbers(lane, digits!)));
+    // One more digit would not have fitted (the marker '~N' is two characters).
+    const finer = SHARE_ROUNDING_DIGITS[SHARE_ROUNDING_DIGITS.indexOf(digits!) - 1] ?? 17;
+    expect((await encodeShare(roundNumbers(lane, finer), platformCodec, undefined, Infinity)).length + 2).toBeGreaterThan(SHARE_TARGET_CHARS);
+    expect(roundNumbers({ medianNs: 12_345.678_9, runs: 1200, speedups: [1.023_456_789] }, 6)).toEqual({ medianNs: 12_345.7, runs: 1200, speedups: [1.023_46] });
+  });
+
+  it('carries verdicts as computed, whatever the rounding', async () => {
+    const lane = sampleLane();
+    const decoded = await decodeShare(await encodeShare(lane));
+    if (decoded.kind !== 'lane') throw new Error('kind');
+    expect(decoded.pairs.map((p) => p.shapes.map((s) => s.verdict))).toEqual(lane.pairs.map((p) => p.shapes.map((s) => s.verdict)));
+  });
+
+  it('reads the payload from a location hash and builds the link on any base', async () => {
+    const payload = await encodeShare(sampleLevel1());
+    const url = shareUrl('http://127.0.0.1:4173/#/kernel', payload);
+    expect(url).toBe(`http://127.0.0.1:4173/#r=${payload}`);
+    expect(sharePayloadFromHash(new URL(url).hash)).toBe(payload);
+    expect(sharePayloadFromHash('#/history')).toBeNull();
+  });
+
+  it('keeps a full lane over the four ops under 8 KB of URL', async () => {
+    const lane = sampleLane();
+    expect(lane.pairs.map((p) => p.op)).toEqual(['ADD', 'RMS_NORM', 'RMS_NORM_BACK', 'MUL_MAT']);
+    const url = shareUrl('http://127.0.0.1:4173/', await encodeShare(lane));
+    expect(url.length).toBeLessThan(8 * 1024);
+  });
+
+  it('refuses a truncated link', async () => {
+    const payload = await encodeShare(sampleLane());
+    for (const keep of [0.2, 0.5, 0.9]) await expectRefused(payload.slice(0, Math.floor(payload.length * keep)), 'damaged', /damaged|cut/);
+    await expectRefused('1.', 'damaged', /too short/);
+  });
+
+  it('refuses a tampered link: any one character changed', async () => {
+    const payload = await encodeShare(sampleLevel1());
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    // Every position in the data, flipped to another valid character: never a silent wrong result.
+    for (let i = 2; i < payload.length; i++) {
+      const c = payload[i];
+      const flipped = alphabet[(alphabet.indexOf(c) + 17) % 64];
+      const e = await refusal(payload.slice(0, i) + flipped + payload.slice(i + 1));
+      expect(['damaged', 'invalid-result']).toContain(e.reason);
+    }
+    await expectRefused(payload.slice(0, 5) + '!' + payload.slice(6), 'damaged', /not valid base64url/);
+  });
+
+  it('refuses a link whose data is not a result, naming the field', async () => {
+    const json = new TextEncoder().encode(JSON.stringify({ ...sampleLevel1(), timing: { ...sampleLevel1().timing, medianNs: 'fast' } }));
+    await expectRefused(await handMade(json), 'invalid-result', /timing\.medianNs: expected a number ≥ 0|timing\.medianNs: expected a finite number/);
+    await expectRefused(await handMade(new TextEncoder().encode('{"kind":"pwn"}')), 'invalid-result', /kind: expected one of level1, lane, sweep, calibration/);
+    await expectRefused(await handMade(new TextEncoder().encode('not json')), 'damaged', /not JSON/);
+  });
+
+  it('refuses an oversized link before decoding it', async () => {
+    await expectRefused(`1.${'A'.repeat(MAX_SHARE_CHARS)}`, 'too-large', new RegExp(`over the ${MAX_SHARE_CHARS}-character cap`));
+  });
+
+  it('refuses a decompression bomb: a small link that inflates past the cap, stopped while streaming', async () => {
+    // 64 MiB of spaces inside a valid-looking result deflates to ~64 KiB of link.
+    const head = new TextEncoder().encode('{"kind":"level1","schemaVersion":1,"note":"');
+    const bomb = new Uint8Array(head.length + 64 * 1024 * 1024);
+    bomb.set(head);
+    bomb.fill(0x20, head.length);
+    const payload = await handMade(bomb);
+    expect(payload.length).toBeLessThan(MAX_SHARE_CHARS);
+    let produced = 0;
+    const counting = {
+      compress: platformCodec.compress,
+      decompress: () => {
+        const inner = platformCodec.decompress();
+        const count = new TransformStream<Uint8Array, Uint8Array>({
+          transform(chunk, ctl) {
+            produced += chunk.byteLength;
+            ctl.enqueue(chunk);
+          },
+        });
+        return { writable: inner.writable, readable: inner.readable.pipeThrough(count) } as TransformStream<Uint8Array, Uint8Array>;
+      },
+    };
+    const e = await decodeShare(payload, counting).catch((x) => x as ShareLinkError);
+    expect(e).toBeInstanceOf(ShareLinkError);
+    expect([(e as ShareLinkError).reason, (e as ShareLinkError).message]).toEqual(['too-large', expect.stringMatching(`inflates past ${MAX_SHARE_JSON_BYTES} bytes`)]);
+    // Inflation stopped near the cap, far short of the 64 MiB the link holds.
+    expect(produced).toBeLessThan(MAX_SHARE_JSON_BYTES + 1024 * 1024);
+  });
+
+  it('refuses a link from a newer lab: a future link format or a future result schema', async () => {
+    const json = new TextEncoder().encode(JSON.stringify(sampleLevel1()));
+    await expectRefused(await handMade(json, undefined, SHARE_FORMAT_VERSION + 1), 'future-version', /newer kernel-lab \(link format 2; this page reads format 1\)/);
+    const future = new TextEncoder().encode(JSON.stringify({ ...sampleLevel1(), schemaVersion: RESULT_SCHEMA_VERSION + 1 }));
+    await expectRefused(await handMade(future), 'future-version', /schema version 2, newer than this page reads/);
+    await expectRefused('x.abc', 'malformed', /not a kernel-lab share link/);
+    await expectRefused('0.abc', 'malformed', /link format 0 is not one this lab ever wrote/);
+  });
+
+  it('refuses to make a link over the cap', async () => {
+    const huge = sampleLevel1({ correctness: { ...sampleLevel1().correctness, failures: Array.from({ length: 5000 }, (_, i) => `element ${i * 7919}: ${Math.sin(i)} vs ${Math.cos(i)}`) } });
+    await expect(encodeShare(huge, platformCodec, { maxChars: 4096, maxJsonBytes: MAX_SHARE_JSON_BYTES })).rejects.toThrow(/-character link, over the 4096-character cap: export it as a file instead/);
+  });
+});

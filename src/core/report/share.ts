@@ -1,0 +1,177 @@
+// Share links: a result JSON, raw-deflated, with a CRC-32, in base64url, behind a format
+// version: `#r=1.<data>`. A result whose link would pass 8 KB travels with its non-integer
+// numbers rounded to the most significant digits that fit (at least 6), and the link says so:
+// `#r=1~7.<data>`. Decoding caps both the link's size and the inflated size (counted while
+// streaming, so a decompression bomb stops at the cap), checks the checksum, then the result's
+// structure. Pure given a compression implementation: the page, the CLI (Node 20) and vitest
+// all pass the platform's CompressionStream.
+import { LabError } from '../errors';
+import { crc32, fromBase64Url, toBase64Url } from './bytes';
+import type { ResultJson } from './json';
+import { isFutureSchema, validateResult } from './validate';
+
+/** The link format this lab writes and reads; a newer one is refused by name. */
+export const SHARE_FORMAT_VERSION = 1;
+/** Cap on the link's data (base64url characters): refused before anything is decoded. */
+export const MAX_SHARE_CHARS = 128 * 1024;
+/** Cap on the inflated JSON: a small link that inflates past this is a bomb. */
+export const MAX_SHARE_JSON_BYTES = 2 * 1024 * 1024;
+/**
+ * A link longer than this (its data, leaving room for the page's address) is shortened by
+ * rounding: URLs stay under 8 KB, which chat and code-review tools carry whole.
+ */
+export const SHARE_TARGET_CHARS = 8 * 1024 - 256;
+/**
+ * Significant digits tried, in order, when the exact link is over the target: each finer than
+ * the timers' resolution and the run-to-run spread. Verdicts travel as computed, never
+ * recomputed from rounded numbers.
+ */
+export const SHARE_ROUNDING_DIGITS: readonly number[] = [9, 8, 7, 6];
+/** The fragment key: `#r=…`. */
+export const SHARE_HASH_PREFIX = '#r=';
+
+export type ShareErrorReason = 'malformed' | 'future-version' | 'too-large' | 'damaged' | 'invalid-result';
+
+export class ShareLinkError extends LabError {
+  override name = 'ShareLinkError';
+  constructor(
+    readonly reason: ShareErrorReason,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Makes the deflate-raw transform streams; the platform's CompressionStream by default. */
+export interface ShareCodec {
+  compress(): TransformStream<Uint8Array, Uint8Array>;
+  decompress(): TransformStream<Uint8Array, Uint8Array>;
+}
+
+export const platformCodec: ShareCodec = {
+  compress: () => new CompressionStream('deflate-raw') as unknown as TransformStream<Uint8Array, Uint8Array>,
+  decompress: () => new DecompressionStream('deflate-raw') as unknown as TransformStream<Uint8Array, Uint8Array>,
+};
+
+export interface ShareCaps {
+  readonly maxChars: number;
+  readonly maxJsonBytes: number;
+}
+
+const DEFAULT_CAPS: ShareCaps = { maxChars: MAX_SHARE_CHARS, maxJsonBytes: MAX_SHARE_JSON_BYTES };
+
+function concat(chunks: Uint8Array[], total: number): Uint8Array {
+  const out = new Uint8Array(total);
+  let o = 0;
+  for (const c of chunks) {
+    out.set(c, o);
+    o += c.byteLength;
+  }
+  return out;
+}
+
+/**
+ * Feeds bytes through a transform and reads its output, stopping (and cancelling the
+ * transform) as soon as more than maxOut bytes came out: nothing past the cap is produced.
+ */
+async function transform(bytes: Uint8Array, stream: TransformStream<Uint8Array, Uint8Array>, maxOut: number, onOver: () => Error): Promise<Uint8Array> {
+  const writer = stream.writable.getWriter();
+  const reader = stream.readable.getReader();
+  // Errors of the writing side surface on the reading side; this only keeps them from going unhandled.
+  writer
+    .write(bytes)
+    .then(() => writer.close())
+    .catch(() => undefined);
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxOut) {
+      await reader.cancel().catch(() => undefined);
+      throw onOver();
+    }
+    chunks.push(value);
+  }
+  return concat(chunks, total);
+}
+
+/** The same JSON with every non-integer rounded to `digits` significant digits. */
+export function roundNumbers<T>(value: T, digits: number): T {
+  return JSON.parse(JSON.stringify(value), (_k, v) => (typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(digits)) : v));
+}
+
+async function encodeJson(value: unknown, digits: number | null, codec: ShareCodec, caps: ShareCaps): Promise<string> {
+  const json = new TextEncoder().encode(JSON.stringify(value));
+  if (json.byteLength > caps.maxJsonBytes) throw new ShareLinkError('too-large', `this result is ${json.byteLength} bytes of JSON, over the ${caps.maxJsonBytes}-byte cap of a share link: export it as a file instead`);
+  const deflated = await transform(json, codec.compress(), Number.MAX_SAFE_INTEGER, () => new Error('unreachable'));
+  const body = new Uint8Array(deflated.byteLength + 4);
+  body.set(deflated);
+  new DataView(body.buffer).setUint32(deflated.byteLength, crc32(json));
+  return `${SHARE_FORMAT_VERSION}${digits === null ? '' : `~${digits}`}.${toBase64Url(body)}`;
+}
+
+/**
+ * The link's data for a result: exact (`1.<data>`) when it fits the target, else rounded to
+ * the most digits that fit (`1~7.<data>`); refused when even the roundest is over the cap.
+ */
+export async function encodeShare(result: ResultJson, codec: ShareCodec = platformCodec, caps: ShareCaps = DEFAULT_CAPS, targetChars = SHARE_TARGET_CHARS): Promise<string> {
+  let payload = await encodeJson(result, null, codec, caps);
+  for (const digits of SHARE_ROUNDING_DIGITS) {
+    if (payload.length <= targetChars) break;
+    payload = await encodeJson(roundNumbers(result, digits), digits, codec, caps);
+  }
+  if (payload.length > caps.maxChars) throw new ShareLinkError('too-large', `this result needs a ${payload.length}-character link, over the ${caps.maxChars}-character cap: export it as a file instead`);
+  return payload;
+}
+
+/** The significant digits a link's numbers were rounded to, or null when they are exact. */
+export function shareRounding(payload: string): number | null {
+  const m = /^\d{1,6}~(\d{1,2})\./.exec(payload);
+  return m ? Number(m[1]) : null;
+}
+
+/** The full link: the page's address without its fragment, then `#r=<data>`. */
+export function shareUrl(base: string, payload: string): string {
+  return `${base.split('#')[0]}${SHARE_HASH_PREFIX}${payload}`;
+}
+
+/** The link data in a location hash, or null when the hash is not a share link. */
+export function sharePayloadFromHash(hash: string): string | null {
+  return hash.startsWith(SHARE_HASH_PREFIX) ? hash.slice(SHARE_HASH_PREFIX.length) : null;
+}
+
+/** The result a link carries, or a ShareLinkError that says what is wrong with the link. */
+export async function decodeShare(payload: string, codec: ShareCodec = platformCodec, caps: ShareCaps = DEFAULT_CAPS): Promise<ResultJson> {
+  if (payload.length > caps.maxChars) throw new ShareLinkError('too-large', `the link carries ${payload.length} characters of data, over the ${caps.maxChars}-character cap: refused without reading it`);
+  const match = /^(\d{1,6})(?:~\d{1,2})?\.(.*)$/s.exec(payload);
+  if (!match) throw new ShareLinkError('malformed', `not a kernel-lab share link: expected '${SHARE_HASH_PREFIX}<format>.<data>' with base64url data`);
+  const format = Number(match[1]);
+  if (format > SHARE_FORMAT_VERSION) throw new ShareLinkError('future-version', `this link was made by a newer kernel-lab (link format ${format}; this page reads format ${SHARE_FORMAT_VERSION}): open it with the lab that made it`);
+  if (format !== SHARE_FORMAT_VERSION) throw new ShareLinkError('malformed', `link format ${format} is not one this lab ever wrote (it reads format ${SHARE_FORMAT_VERSION})`);
+  const body = fromBase64Url(match[2]);
+  if (!body) throw new ShareLinkError('damaged', 'the link is damaged: its data is not valid base64url (a character was changed or the link was cut)');
+  if (body.byteLength < 5) throw new ShareLinkError('damaged', 'the link is damaged: its data is too short to hold a result (the link was cut)');
+  const expectedCrc = new DataView(body.buffer, body.byteOffset, body.byteLength).getUint32(body.byteLength - 4);
+  let json: Uint8Array;
+  try {
+    json = await transform(body.subarray(0, body.byteLength - 4), codec.decompress(), caps.maxJsonBytes, () => new ShareLinkError('too-large', `the link inflates past ${caps.maxJsonBytes} bytes, the cap on a shared result: refused (a damaged or hostile link)`));
+  } catch (e) {
+    if (e instanceof ShareLinkError) throw e;
+    throw new ShareLinkError('damaged', `the link is damaged (cut short or altered): its data does not decompress (${(e as Error).message || 'invalid deflate data'})`);
+  }
+  if (crc32(json) !== expectedCrc) throw new ShareLinkError('damaged', 'the link is damaged (cut short or altered): its checksum does not match its data');
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(json));
+  } catch (e) {
+    throw new ShareLinkError('damaged', `the link's data is not JSON: ${(e as Error).message}`);
+  }
+  if (isFutureSchema(value)) throw new ShareLinkError('future-version', `this result has schema version ${(value as { schemaVersion: number }).schemaVersion}, newer than this page reads: open it with the lab that made it`);
+  try {
+    return validateResult(value);
+  } catch (e) {
+    throw new ShareLinkError('invalid-result', `the link holds no valid result: ${(e as Error).message}`);
+  }
+}

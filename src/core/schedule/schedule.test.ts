@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from '../adapter';
+import { enumerateSpace, parseSchedule, scheduleKey, SPACES, validateSchedule, workgroupStorageBytes } from './schedule';
+import { allHold, describeConditions } from './shape-rules';
+import { stableJson } from './stable-json';
+
+const adapter = { limits: DEFAULT_LIMITS, features: [] as string[] };
+
+describe('schedules', () => {
+  it('derive a stable key from the data, whatever the field order', () => {
+    const a = parseSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 4 });
+    const b = parseSchedule('{"vectorWidth":4,"elementsPerThread":4,"family":"elementwise","workgroupSize":256}');
+    expect(scheduleKey(a)).toBe('elementwise{"elementsPerThread":4,"vectorWidth":4,"workgroupSize":256}');
+    expect(scheduleKey(b)).toBe(scheduleKey(a));
+    expect(Object.isFrozen(a)).toBe(true);
+    expect(stableJson({ b: [1, { d: 1, c: 2 }], a: null })).toBe('{"a":null,"b":[1,{"c":2,"d":1}]}');
+  });
+
+  it('refuse malformed schedules naming what is wrong', () => {
+    expect(() => parseSchedule('{nope')).toThrow(/not valid JSON/);
+    expect(() => parseSchedule({ family: 'tiles' })).toThrow(/family "tiles" is not one of elementwise, norm, matmul/);
+    expect(() => parseSchedule({ family: 'elementwise', workgroupSize: 64, vectorWidth: 4 })).toThrow(/missing 'elementsPerThread'/);
+    expect(() => parseSchedule({ family: 'elementwise', workgroupSize: 64.5, vectorWidth: 4, elementsPerThread: 1 })).toThrow(/'workgroupSize' must be a positive integer, got 64.5/);
+    expect(() => parseSchedule({ family: 'elementwise', workgroupSize: 64, vectorWidth: 4, elementsPerThread: 1, colour: 2 })).toThrow(/unknown knob 'colour'/);
+    expect(() => parseSchedule({ family: 'norm', workgroupSize: 64, vectorWidth: 4, reduction: 'atomic', unroll: 1 })).toThrow(/'reduction' must be one of "shared", "subgroup"/);
+    expect(() => parseSchedule({ family: 'norm', workgroupSize: 64, vectorWidth: 4, reduction: 'shared', unroll: 1 }, 'matmul')).toThrow(/takes a 'matmul' schedule/);
+  });
+
+  it('validate against the adapter, naming the knob and the limit', () => {
+    const big = parseSchedule({ family: 'elementwise', workgroupSize: 1024, elementsPerThread: 1, vectorWidth: 4 });
+    expect(validateSchedule(big, adapter)).toContain('workgroupSize 1024 exceeds maxComputeInvocationsPerWorkgroup 256');
+    const sg = parseSchedule({ family: 'norm', workgroupSize: 96, vectorWidth: 3, reduction: 'subgroup', unroll: 1 });
+    const reasons = validateSchedule(sg, adapter);
+    expect(reasons).toContain("reduction 'subgroup' needs the 'subgroups' feature, which this adapter lacks");
+    expect(reasons).toContain('workgroupSize 96 is not a power of two (the tree reduction halves it)');
+    expect(reasons).toContain('vectorWidth 3 is not 1, 2 or 4 (WGSL vectors)');
+    expect(validateSchedule(sg, { ...adapter, features: ['subgroups'] })).not.toContain("reduction 'subgroup' needs the 'subgroups' feature, which this adapter lacks");
+  });
+
+  it('enumerate every combination of a family space', () => {
+    const all = enumerateSpace('elementwise');
+    const sizes = Object.values(SPACES.elementwise).map((k) => k.values.length);
+    expect(all).toHaveLength(sizes.reduce((a, b) => a * b, 1));
+    expect(new Set(all.map(scheduleKey)).size).toBe(all.length);
+    const valid = all.filter((s) => validateSchedule(s, adapter).length === 0);
+    expect(valid.length).toBe(all.length - all.filter((s) => s.family === 'elementwise' && s.workgroupSize > 256).length);
+  });
+
+  it('count workgroup memory per family', () => {
+    expect(workgroupStorageBytes(parseSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 4, reduction: 'shared', unroll: 1 }))).toBe(2048);
+  });
+});
+
+describe('shape rules', () => {
+  it('hold when every condition holds', () => {
+    const when = [{ feature: 'ne0', min: 1024, multipleOf: 4 }, { feature: 'rows', max: 64 }];
+    expect(allHold(when, { ne0: 4096, rows: 64 })).toBe(true);
+    expect(allHold(when, { ne0: 4094, rows: 64 })).toBe(false);
+    expect(allHold(when, { ne0: 4096, rows: 65 })).toBe(false);
+    expect(allHold(when, { ne0: 512, rows: 1 })).toBe(false);
+    expect(allHold([], {})).toBe(true);
+    expect(allHold([{ feature: 'K', min: 1 }], { ne0: 1 })).toBe(false);
+    expect(describeConditions(when)).toBe('ne0 ≥ 1024, ne0 % 4 == 0, rows ≤ 64');
+  });
+});

@@ -1,0 +1,31 @@
+// Results → the session's measured kernels: every timed kernel with metrics, one entry each.
+import { adapterFingerprint } from '../core/adapter';
+import type { LaneResult } from '../gpu/lane';
+import type { Level1Result } from '../gpu/level1';
+import type { SweepResult } from '../gpu/sweep';
+import type { MeasuredKernel } from './session-results';
+
+/** A Level 1 result, fresh from the worker or as its JSON (which may lack the label). */
+type Level1Like = Pick<Level1Result, 'op' | 'shape' | 'variant' | 'scheduleKey' | 'metrics' | 'adapter'> & { readonly label?: string };
+
+export function level1Kernels(r: Level1Like): MeasuredKernel[] {
+  if (!r.metrics) return [];
+  return [{ source: 'level1', op: r.op, shape: r.label ?? r.shape, variant: r.scheduleKey ?? r.variant, metrics: r.metrics, adapterFingerprint: adapterFingerprint(r.adapter) }];
+}
+
+export function laneKernels(r: LaneResult): MeasuredKernel[] {
+  const fp = adapterFingerprint(r.adapter);
+  const out: MeasuredKernel[] = [];
+  for (const p of r.pairs) {
+    for (const s of p.shapes) {
+      if (s.nativeMetrics) out.push({ source: 'lane', op: p.op, shape: s.shape, variant: 'native', metrics: s.nativeMetrics, adapterFingerprint: fp });
+      if (s.generatedMetrics) out.push({ source: 'lane', op: p.op, shape: s.shape, variant: s.scheduleKey ?? 'generated', metrics: s.generatedMetrics, adapterFingerprint: fp });
+    }
+  }
+  return out;
+}
+
+export function sweepKernels(r: SweepResult): MeasuredKernel[] {
+  const fp = adapterFingerprint(r.adapter);
+  return r.candidates.flatMap((c) => c.shapes.flatMap((cell) => (cell.metrics ? [{ source: 'sweep' as const, op: r.op, shape: cell.shape, variant: c.key, metrics: cell.metrics, adapterFingerprint: fp }] : [])));
+}

@@ -1,0 +1,23 @@
+// The page's tabs, in order: add a view by adding one entry here.
+import type { Component } from 'solid-js';
+import { DeviceView } from './views/DeviceView';
+import { HistoryView } from './views/HistoryView';
+import { KernelView } from './views/KernelView';
+import { LaneView } from './views/LaneView';
+import { SweepView } from './views/SweepView';
+import type { ViewProps } from './views/view-props';
+
+export interface Tab {
+  /** The hash route: '#/kernel'. */
+  readonly id: string;
+  readonly title: string;
+  readonly view: Component<ViewProps>;
+}
+
+export const TABS: readonly Tab[] = [
+  { id: 'kernel', title: 'Kernel', view: KernelView },
+  { id: 'lane', title: 'Lane', view: LaneView },
+  { id: 'sweep', title: 'Sweep', view: SweepView },
+  { id: 'device', title: 'Device', view: DeviceView },
+  { id: 'history', title: 'History', view: HistoryView },
+];

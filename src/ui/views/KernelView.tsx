@@ -1,0 +1,78 @@
+// Level 1: pick an op, a shape and a kernel; check it against the oracle, then time it. All GPU
+// work runs in the worker, so the page stays responsive while it does.
+import { Show } from 'solid-js';
+import { createKernelActions } from './kernel/kernel-actions';
+import { createKernelForm } from './kernel/kernel-form';
+import { OpPicker } from './kernel/OpPicker';
+import { ResultPanel } from './kernel/ResultPanel';
+import { ShapePicker } from './kernel/ShapePicker';
+import { VariantPicker } from './kernel/VariantPicker';
+import { WgslBlock } from './kernel/WgslBlock';
+import { ErrorBox } from '../components/ErrorBox';
+import { ResultActions } from '../components/ResultActions';
+import { SaveStatus } from '../components/SaveStatus';
+import { RunProgress } from '../components/RunProgress';
+import type { ViewProps } from './view-props';
+
+export function KernelView(props: ViewProps) {
+  const form = createKernelForm(() => props.adapter);
+  const actions = createKernelActions(form.request, () => props.adapter);
+  const blocked = () => {
+    const r = form.request();
+    return 'error' in r ? r.error : null;
+  };
+  return (
+    <div class="kernel-view" data-testid="kernel-view">
+      {/* A form, so Enter in the shape field runs. */}
+      <form
+        class="panel form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void actions.run();
+        }}
+      >
+        <h2>Level 1: one kernel, checked then timed</h2>
+        <OpPicker form={form} />
+        <ShapePicker form={form} />
+        <VariantPicker form={form} />
+        <div class="actions">
+          <button type="submit" class="primary" data-testid="run-button" disabled={actions.running() || blocked() !== null} title={blocked() ?? 'Check against the oracle, then time'}>
+            {actions.running() ? 'Running…' : 'Run'}
+          </button>
+          <button type="button" data-testid="wgsl-button" disabled={blocked() !== null} onClick={() => actions.setShowWgsl(!actions.showWgsl())}>
+            {actions.showWgsl() ? 'Hide WGSL' : 'Show WGSL'}
+          </button>
+          <Show when={actions.running()}>
+            <RunProgress progress={actions.progress()} startedAtMs={actions.startedAtMs()} />
+          </Show>
+        </div>
+      </form>
+      <Show when={actions.error()}>{(e) => <ErrorBox error={e()} />}</Show>
+      <Show when={actions.resultJson()}>
+        {(r) => (
+          <>
+            <ResultPanel result={r()} />
+            <ResultActions result={r()} />
+          </>
+        )}
+      </Show>
+      <SaveStatus outcome={actions.saved()} />
+      <Show when={actions.showWgsl() && actions.previewError()}>{(e) => <ErrorBox title="Show WGSL" error={e()} testid="preview-error" />}</Show>
+      <Show when={actions.showWgsl() && actions.preview()}>
+        {(p) => (
+          <section class="panel">
+            <h2>
+              WGSL · {p().label} · {p().variant}
+              <Show when={p().scheduleKey}>{(k) => <code class="key">{k()}</code>}</Show>
+            </h2>
+            <p class="note">
+              dispatch {p().dispatch.join(' × ')} workgroups
+              <Show when={p().fallback}>{(fb) => ` · auto fell back to native: ${fb().code} — ${fb().reason}`}</Show>
+            </p>
+            <WgslBlock wgsl={p().wgsl} markedLines={actions.markedLines()} />
+          </section>
+        )}
+      </Show>
+    </div>
+  );
+}

@@ -1,0 +1,86 @@
+// Which shape: an entry of the op's matrix, or a custom shape in the op's syntax, and the
+// layout (views, aliasing, broadcasts). A shape the op rejects shows why, inline.
+import { For, Show } from 'solid-js';
+import { entryLabel, type KernelForm } from './kernel-form';
+
+const CUSTOM = 'custom';
+
+export function ShapePicker(props: { form: KernelForm }) {
+  const f = props.form;
+  let input: HTMLInputElement | undefined;
+  const selectValue = () => {
+    const i = f.matrixIndex();
+    return f.customShape() || i === null ? CUSTOM : String(i);
+  };
+  const layoutDoc = () => f.op().layouts.find((l) => l.name === f.layout())?.doc ?? '';
+  const shapeError = () => {
+    const c = f.caseOrError();
+    return 'error' in c ? c.error : null;
+  };
+  return (
+    <>
+      <div class="field">
+        <label for="shape-select">shape</label>
+        <select
+          id="shape-select"
+          data-testid="shape-select"
+          onChange={(e) => {
+            const v = e.currentTarget.value;
+            if (v === CUSTOM) {
+              f.setCustomShape(true);
+              input?.focus();
+              input?.select();
+            } else f.selectEntry(Number(v));
+          }}
+        >
+          {/* `selected` per option, not the select's value: the options change with the op. */}
+          <For each={f.op().matrix}>
+            {(e, i) => (
+              <option value={String(i())} selected={selectValue() === String(i())}>
+                {entryLabel(f.op(), e)}
+              </option>
+            )}
+          </For>
+          <option value={CUSTOM} selected={selectValue() === CUSTOM}>
+            custom…
+          </option>
+        </select>
+        <input
+          ref={input}
+          class="mono shape-input"
+          data-testid="shape-input"
+          aria-label="custom shape"
+          aria-invalid={shapeError() !== null}
+          spellcheck={false}
+          value={f.dimsText()}
+          placeholder={f.op().shapeSyntax}
+          onInput={(e) => {
+            f.setCustomShape(true);
+            f.setDimsText(e.currentTarget.value);
+          }}
+        />
+        <span class="hint mono">{f.op().shapeSyntax}</span>
+      </div>
+      <div class="field">
+        <label for="layout-select">layout</label>
+        <select id="layout-select" data-testid="layout-select" onChange={(e) => f.setLayout(e.currentTarget.value)}>
+          <For each={f.op().layouts}>
+            {(l) => (
+              <option value={l.name} title={l.doc} selected={l.name === f.layout()}>
+                {l.name}
+              </option>
+            )}
+          </For>
+        </select>
+        <span class="hint">{layoutDoc()}</span>
+      </div>
+      <Show when={shapeError()}>
+        {(msg) => (
+          <p class="inline-error" data-testid="shape-error" role="alert">
+            {msg()}
+          </p>
+        )}
+      </Show>
+    </>
+  );
+}

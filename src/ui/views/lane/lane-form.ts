@@ -1,0 +1,122 @@
+// The Lane view's options, as signals, and the LaneRequest they mean (or why there is none):
+// the same choices as `npm run lab -- lane` (--op, --shape, --repeat, --tolerance, --prefer,
+// --control, --seed, --undeclare). Pure core code checks everything before the worker runs.
+import { createMemo, createSignal } from 'solid-js';
+import { OPS, opByName, registryEntry } from '../../../core/ops/registry';
+import { parseDims } from '../../../core/ops/types';
+import { DEFAULT_TOLERANCE } from '../../../core/stats/verdict';
+import type { LaneControl, LaneRequest } from '../../../gpu/lane';
+import { errorInfo } from '../../errors';
+
+export const DEFAULT_REPEAT = 5;
+export const CONTROLS: readonly { value: LaneControl; doc: string }[] = [
+  { value: 'aa', doc: 'A/A: the generated side is the native kernel itself (expect parity)' },
+  { value: 'slow', doc: 'slow: the native kernel doing 3× the work (expect slower)' },
+  { value: 'wrong', doc: 'wrong: a kernel that skips half its output (expect wrong, never timed)' },
+];
+
+/** Ops the lane runs by default: every op with a generated kernel to compare. */
+export function defaultLaneOps(): string[] {
+  return OPS.filter((o) => {
+    const state = registryEntry(o.name).state;
+    return state !== 'native-only' && state !== 'retired';
+  }).map((o) => o.name);
+}
+
+export type LaneShapeSpec = NonNullable<LaneRequest['shapes']>[number];
+
+/**
+ * "ADD:256x16, MUL_MAT:64x64x64:contiguous" → lane cases, like the CLI's --shape OP:DIMS[:LAYOUT]
+ * (commas, spaces or newlines between them). Throws naming the first bad entry.
+ */
+export function parseLaneShapes(text: string): LaneShapeSpec[] {
+  return text
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map((spec) => {
+      const [opName, dimsText, layout, ...rest] = spec.split(':');
+      if (!opName || !dimsText || rest.length) throw new Error(`'${spec}' is not OP:DIMS[:LAYOUT] (e.g. ADD:256x16 or ADD:256x16:inplace)`);
+      const op = opByName(opName);
+      const dims = parseDims(dimsText);
+      op.makeCase(dims, layout ?? op.layouts[0].name);
+      return layout ? { op: op.name, dims, layout } : { op: op.name, dims };
+    });
+}
+
+function positiveInt(text: string, what: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${what} must be a positive integer, got '${text}'`);
+  return n;
+}
+
+export function createLaneForm() {
+  const [ops, setOps] = createSignal<readonly string[]>(defaultLaneOps());
+  const [prefer, setPrefer] = createSignal<readonly string[]>([]);
+  const [repeatText, setRepeatText] = createSignal(String(DEFAULT_REPEAT));
+  const [toleranceText, setToleranceText] = createSignal(String(DEFAULT_TOLERANCE));
+  const [shapesText, setShapesText] = createSignal('');
+  const [control, setControl] = createSignal<LaneControl | ''>('');
+  const [seedText, setSeedText] = createSignal('1');
+  const [undeclare, setUndeclare] = createSignal<readonly string[]>([]);
+
+  const toggle = (list: readonly string[], item: string, on: boolean) => (on ? [...new Set([...list, item])] : list.filter((x) => x !== item));
+
+  const shapes = createMemo((): { ok: LaneShapeSpec[] } | { error: string } => {
+    try {
+      return { ok: parseLaneShapes(shapesText()) };
+    } catch (e) {
+      return { error: errorInfo(e).message };
+    }
+  });
+
+  /** The request Run sends, or the reason there is none. */
+  const request = createMemo((): { ok: LaneRequest } | { error: string } => {
+    try {
+      const s = shapes();
+      if ('error' in s) return { error: `shapes: ${s.error}` };
+      // A shape list names its own ops (as --shape does); otherwise the ticked ops' matrices.
+      if (!s.ok.length && !ops().length) return { error: 'tick at least one op, or list shapes' };
+      const tolerance = Number(toleranceText());
+      if (toleranceText().trim() === '' || !(tolerance >= 0 && tolerance < 1)) return { error: `tolerance must be a number in [0, 1), got '${toleranceText()}'` };
+      // Order as the registry lists them, so results read the same run after run.
+      const inOrder = (names: readonly string[]) => OPS.map((o) => o.name).filter((n) => names.includes(n));
+      return {
+        ok: {
+          ops: s.ok.length ? undefined : inOrder(ops()),
+          shapes: s.ok.length ? s.ok : undefined,
+          repeat: positiveInt(repeatText(), 'repeat'),
+          tolerance,
+          prefer: inOrder(prefer()),
+          control: control() || undefined,
+          seed: positiveInt(seedText(), 'seed'),
+          undeclare: [...undeclare()],
+        },
+      };
+    } catch (e) {
+      return { error: errorInfo(e).message };
+    }
+  });
+
+  return {
+    ops,
+    setOpIncluded: (op: string, on: boolean) => setOps(toggle(ops(), op, on)),
+    prefer,
+    setPreferred: (op: string, on: boolean) => setPrefer(toggle(prefer(), op, on)),
+    repeatText,
+    setRepeatText,
+    toleranceText,
+    setToleranceText,
+    shapesText,
+    setShapesText,
+    shapes,
+    control,
+    setControl,
+    seedText,
+    setSeedText,
+    undeclare,
+    setUndeclared: (code: string, on: boolean) => setUndeclare(toggle(undeclare(), code, on)),
+    request,
+  };
+}
+
+export type LaneForm = ReturnType<typeof createLaneForm>;

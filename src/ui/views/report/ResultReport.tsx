@@ -1,0 +1,20 @@
+// Any result, read-only, by kind, with the views its own tab uses (they render the result
+// JSON): what a stored run and a shared link show.
+import { Match, Switch } from 'solid-js';
+import type { CalibrationJson, LaneJson, Level1Json, ResultJson, SweepJson } from '../../../core/report/json';
+import { ResultPanel } from '../kernel/ResultPanel';
+import { LaneResultView } from '../lane/LaneResultView';
+import { SweepResultView } from '../sweep/SweepResultView';
+import { CalibrationReport } from './CalibrationReport';
+
+export function ResultReport(props: { result: ResultJson }) {
+  const as = <K extends ResultJson['kind']>(kind: K) => (props.result.kind === kind ? (props.result as Extract<ResultJson, { kind: K }>) : undefined);
+  return (
+    <Switch>
+      <Match when={as('level1')}>{(r) => <ResultPanel result={r() as Level1Json} />}</Match>
+      <Match when={as('lane')}>{(r) => <LaneResultView result={r() as LaneJson} />}</Match>
+      <Match when={as('sweep')}>{(r) => <SweepResultView result={r() as SweepJson} />}</Match>
+      <Match when={as('calibration')}>{(r) => <CalibrationReport result={r() as CalibrationJson} />}</Match>
+    </Switch>
+  );
+}

@@ -1,0 +1,117 @@
+// The sweep's options: op, reps, shapes (the matrix or a list) and the space to search, with
+// how many candidates that makes on this adapter.
+import { For, Show } from 'solid-js';
+import { OPS } from '../../../core/ops/registry';
+import { SPACES } from '../../../core/schedule/schedule';
+import { matrixLabels, type SweepForm } from './sweep-form';
+
+export function SweepOptions(props: { form: SweepForm }) {
+  const f = props.form;
+  const shapesError = () => {
+    const s = f.shapes();
+    return 'error' in s ? s.error : null;
+  };
+  const spaceError = () => {
+    const s = f.space();
+    return 'error' in s ? s.error : null;
+  };
+  const shapeCount = () => {
+    const s = f.shapes();
+    return 'ok' in s && s.ok.length ? s.ok.length : f.op().matrix.length;
+  };
+  return (
+    <>
+      <div class="field">
+        <label for="sweep-op">op</label>
+        <select id="sweep-op" data-testid="sweep-op" onChange={(e) => f.selectOp(e.currentTarget.value)}>
+          <For each={OPS}>
+            {(op) => (
+              <option value={op.name} selected={op.name === f.op().name}>
+                {op.name}
+              </option>
+            )}
+          </For>
+        </select>
+        <span class="hint">
+          family <code>{f.op().family}</code>
+        </span>
+      </div>
+      <div class="field">
+        <label for="sweep-reps">reps</label>
+        <input id="sweep-reps" class="mono num-input" data-testid="sweep-reps" inputmode="numeric" value={f.repsText()} onInput={(e) => f.setRepsText(e.currentTarget.value)} />
+        <span class="hint">timed rounds per shape, round-robin over the candidates and the reference; a gain must clear both spreads</span>
+      </div>
+      <div class="field">
+        <label for="sweep-shapes">shapes</label>
+        <input
+          id="sweep-shapes"
+          class="mono wide-input"
+          data-testid="sweep-shapes"
+          spellcheck={false}
+          placeholder={`the op's matrix: ${matrixLabels(f.op()).join(', ')}`}
+          aria-invalid={shapesError() !== null}
+          value={f.shapesText()}
+          onInput={(e) => f.setShapesText(e.currentTarget.value)}
+        />
+        <span class="hint mono">DIMS[:LAYOUT], … ({f.op().shapeSyntax}); empty: the matrix</span>
+      </div>
+      <Show when={shapesError()}>
+        {(msg) => (
+          <p class="inline-error" data-testid="sweep-shapes-error" role="alert">
+            {msg()}
+          </p>
+        )}
+      </Show>
+      <div class="field field-column">
+        <div class="schedule-head">
+          <label for="sweep-space">space ({f.op().family}): knob → values to try</label>
+          <button type="button" class="small" onClick={() => f.resetSpace()} title="The family's whole space">
+            reset to the whole space
+          </button>
+        </div>
+        <textarea
+          id="sweep-space"
+          class="mono"
+          data-testid="sweep-space"
+          rows={Math.min(12, Math.max(4, f.spaceJson().split('\n').length))}
+          spellcheck={false}
+          aria-invalid={spaceError() !== null}
+          value={f.spaceJson()}
+          onInput={(e) => f.setSpaceJson(e.currentTarget.value)}
+        />
+        <Show when={spaceError()}>
+          {(msg) => (
+            <p class="inline-error" data-testid="sweep-space-error" role="alert">
+              {msg()}
+            </p>
+          )}
+        </Show>
+        <Show when={f.candidateCount()}>
+          {(n) => (
+            <span class="hint" data-testid="sweep-count">
+              {n().total} candidates, {n().valid} valid on this adapter's limits, over {shapeCount()} shape{shapeCount() === 1 ? '' : 's'}
+            </span>
+          )}
+        </Show>
+        <table class="knobs">
+          <tbody>
+            <For each={Object.entries(SPACES[f.op().family])}>
+              {([knob, spec]) => (
+                <tr>
+                  <td class="mono">{knob}</td>
+                  <td class="mono">{spec.values.join(', ')}</td>
+                  <td class="muted">{spec.doc}</td>
+                </tr>
+              )}
+            </For>
+          </tbody>
+        </table>
+      </div>
+      <div class="field">
+        <label for="sweep-seed">seed</label>
+        <input id="sweep-seed" class="mono num-input" data-testid="sweep-seed" inputmode="numeric" value={f.seedText()} onInput={(e) => f.setSeedText(e.currentTarget.value)} />
+        <span class="hint">input data seed</span>
+      </div>
+    </>
+  );
+}

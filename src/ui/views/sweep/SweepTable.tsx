@@ -1,0 +1,103 @@
+// The sweep's candidates, ranked: per shape the median, its spread, the gain over the reference
+// and the metrics; then the status and the reason. Refused candidates are greyed.
+import { createSignal, For, Show } from 'solid-js';
+import { fmtUs } from '../../../core/report/format';
+import { ScheduleKey } from '../../components/ScheduleKey';
+import type { SweepCandidate, SweepResult } from '../../../gpu/sweep';
+import { metricColumns } from '../../metrics/metric-columns';
+import { MetricCells, MetricHeaders, MetricsToggle } from '../../metrics/MetricCells';
+
+const pct = (x: number | null, signed = false) => (x === null ? '—' : `${signed && x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`);
+
+export function SweepTable(props: { result: SweepResult }) {
+  const [detail, setDetail] = createSignal(false);
+  const [showInvalid, setShowInvalid] = createSignal(false);
+  const columns = () => metricColumns(detail());
+  const invalidCount = () => props.result.candidates.filter((c) => c.status === 'invalid').length;
+  const rows = () => props.result.candidates.filter((c) => showInvalid() || c.status !== 'invalid');
+  const cell = (c: SweepCandidate, shape: string) => c.shapes.find((s) => s.shape === shape) ?? null;
+  return (
+    <section class="panel" data-testid="sweep-ranked">
+      <h2>Candidates, ranked</h2>
+      <div class="table-head">
+        <MetricsToggle detail={detail()} onChange={setDetail} testid="sweep-metrics-details" />
+        <Show when={invalidCount()}>
+          <label class="toggle">
+            <input type="checkbox" data-testid="sweep-show-invalid" checked={showInvalid()} onChange={(e) => setShowInvalid(e.currentTarget.checked)} />
+            show the {invalidCount()} invalid on this adapter
+          </label>
+        </Show>
+      </div>
+      <div class="table-scroll">
+        <table class="data sweep-table" data-testid="sweep-table">
+          <thead>
+            <tr>
+              <th rowSpan={2} class="num">
+                #
+              </th>
+              <th rowSpan={2}>candidate</th>
+              <For each={props.result.shapes}>
+                {(shape) => (
+                  <th colSpan={3 + columns().length} class="group mono">
+                    {shape}
+                  </th>
+                )}
+              </For>
+              <th rowSpan={2}>status</th>
+              <th rowSpan={2}>reason</th>
+            </tr>
+            <tr>
+              <For each={props.result.shapes}>
+                {() => (
+                  <>
+                    <th class="num">median µs</th>
+                    <th class="num" title="(max − min) / median over the reps">
+                      spread
+                    </th>
+                    <th class="num" title="the reference's median over this one's, minus 1">
+                      gain
+                    </th>
+                    <MetricHeaders columns={columns()} />
+                  </>
+                )}
+              </For>
+            </tr>
+          </thead>
+          <tbody>
+            <For each={rows()}>
+              {(c, i) => (
+                <tr data-testid="sweep-row" data-status={c.status} classList={{ refused: c.status !== 'accepted', accepted: c.status === 'accepted' }}>
+                  <td class="num">{i() + 1}</td>
+                  <td class="mono key-cell">
+                    <ScheduleKey value={c.key} />
+                  </td>
+                  <For each={props.result.shapes}>
+                    {(shape) => {
+                      const s = () => cell(c, shape);
+                      return (
+                        <>
+                          <td class="num" title={s()?.outcome ?? undefined}>
+                            {s()?.outcome === 'unfit' ? 'unfit' : fmtUs(s()?.medianNs, 2)}
+                          </td>
+                          <td class="num">{pct(s()?.spread ?? null)}</td>
+                          <td class="num" classList={{ good: s()?.outcome === 'win', bad: s()?.outcome === 'lose' }}>
+                            {pct(s()?.gain ?? null, true)}
+                          </td>
+                          <MetricCells columns={columns()} metrics={s()?.metrics ?? null} />
+                        </>
+                      );
+                    }}
+                  </For>
+                  <td class="mono status-cell" data-testid="sweep-status">
+                    {c.status}
+                  </td>
+                  <td class="reason-cell">{c.reason}</td>
+                </tr>
+              )}
+            </For>
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,17 @@
+// The page's GPU worker: all device work happens here, so the page never freezes. It serves
+// LabApi (the Engine) over comlink.
+import { expose } from 'comlink';
+import { Engine } from '../gpu/engine';
+
+/**
+ * The adapter the page asked for (`?device=`, the lane's --device). Read from the worker URL's
+ * query when present; otherwise from the worker's name, which the page sets to its own query
+ * (Vite fixes the worker URL at build time, so a runtime query cannot be appended to it).
+ */
+function deviceMatchFromScope(): string | undefined {
+  const fromUrl = new URLSearchParams(self.location.search).get('device');
+  const fromName = new URLSearchParams(self.name).get('device');
+  return fromUrl || fromName || undefined;
+}
+
+expose(new Engine(() => navigator.gpu, { runtime: 'browser', deviceMatch: deviceMatchFromScope() }));
