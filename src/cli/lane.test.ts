@@ -17,26 +17,29 @@ describe('lane controls (SwiftShader, node runtime)', () => {
   });
 
   it('a planted slow variant (3× the work) is slower and fails a prefer gate', () => {
-    const r = lane(['--shape', 'ADD:1024x64', '--control', 'slow', '--prefer', 'ADD', '--repeat', '3']);
+    const r = lane(['--shape', 'RMS_NORM:1024x16', '--control', 'slow', '--prefer', 'RMS_NORM', '--repeat', '3']);
     expect(r.status).toBe(1);
     const shape = r.json.pairs[0].shapes[0];
     expect(shape.verdict).toBe('slower');
     expect(shape.speedupMax).toBeLessThan(0.95);
     expect(r.json.pairs[0].verdict).toBe('gate-failed');
     expect(r.json.green).toBe(false);
-    expect(r.stderr).toMatch(/ADD {2}prefer \(--prefer; registry: observe\) {2}GATE {2}→ gate-failed/);
+    expect(r.stderr).toMatch(/RMS_NORM {2}prefer \(--prefer; registry: observe\) {2}GATE {2}→ gate-failed/);
   });
 
   it('a planted wrong variant is wrong, never faster, and is never timed', () => {
-    const r = lane(['--shape', 'ADD:1024x64', '--shape', 'ADD:1000x33x3:broadcast-col', '--control', 'wrong', '--repeat', '3']);
-    expect(r.status, r.stderr).toBe(0); // an observe pair: a work item, not a failure
+    const r = lane(['--shape', 'RMS_NORM:1024x16', '--shape', 'RMS_NORM:1000x3x3', '--control', 'wrong', '--repeat', '3']);
+    expect(r.status, r.stderr).toBe(0); // RMS_NORM is observed: a work item, not a failure
+    expect(r.json.pairs[0].state).toBe('observe');
     for (const s of r.json.pairs[0].shapes) {
       expect(s.verdict).toBe('wrong');
       expect(s.generatedMedianNs).toBeNull();
       expect(s.speedups).toEqual([]);
     }
-    const gated = lane(['--shape', 'ADD:1024x64', '--control', 'wrong', '--prefer', 'ADD', '--repeat', '3']);
+    // ADD is a prefer pair: the same control fails its gate.
+    const gated = lane(['--shape', 'ADD:1024x64', '--control', 'wrong', '--repeat', '3']);
     expect(gated.status).toBe(1);
+    expect(gated.json.pairs[0]).toMatchObject({ state: 'prefer', gating: true, verdict: 'gate-failed' });
   });
 
   it('a declared fallback passes; the same fallback undeclared fails the lane', () => {
@@ -54,6 +57,16 @@ describe('lane controls (SwiftShader, node runtime)', () => {
     const r = runCli(['lane', '--device', 'nvidia-h200', '--shape', 'ADD:64x4']);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/requested adapter 'nvidia-h200' is not present: this runtime offers google swiftshader/);
+  });
+
+  it('skips a native-only pair and says so; --prefer runs it for one run', () => {
+    const skipped = lane(['--op', 'RMS_NORM_BACK']);
+    expect(skipped.status, skipped.stderr).toBe(0);
+    expect(skipped.json.pairs).toEqual([]);
+    expect(skipped.json.skipped).toEqual([{ op: 'RMS_NORM_BACK', reason: expect.stringMatching(/^native-only: /) }]);
+    expect(skipped.stderr).toMatch(/skipped RMS_NORM_BACK: native-only/);
+    const preferred = lane(['--shape', 'RMS_NORM_BACK:512x4', '--prefer', 'RMS_NORM_BACK', '--repeat', '2']);
+    expect(preferred.json.pairs[0]).toMatchObject({ op: 'RMS_NORM_BACK', state: 'prefer', registryState: 'native-only' });
   });
 
   it('says which pairs it skips and why, and reports a checklist per pair', () => {

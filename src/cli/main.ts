@@ -1,6 +1,9 @@
 // `npm run lab -- <command>`: the lab headless. Exit 0 on success, 1 when a gate fails, 2 on
 // usage errors (unknown op, malformed shape or schedule, missing adapter).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectRoot } from './project-root';
+import { serveStatic } from './static-server';
 import { parseArgs } from 'node:util';
 import { USAGE_ERROR_NAMES, UsageError } from '../core/errors';
 import { OPS, opByName } from '../core/ops/registry';
@@ -25,6 +28,7 @@ const HELP = `kernel-lab — decides, with evidence, when a generated WebGPU ker
 usage: npm run lab -- <command> [options]
 
 commands:
+  serve [--port 4173]         serve the built page (npm start builds it first)
   device [--calibrate]        adapter info, limits, features, spec and measured peaks;
                               --calibrate measures copy bandwidth, FMA throughput and the
                               empty-dispatch floor (kept per adapter for later metrics)
@@ -304,7 +308,22 @@ async function cmdBench(argv: string[]): Promise<number> {
   }
 }
 
+/** `npm start`: serves the built page (dist/) until interrupted. */
+async function cmdServe(argv: string[]): Promise<number> {
+  const v = parse(argv, { port: { type: 'string' } });
+  const port = v.port === undefined ? Number(process.env.PORT ?? 4173) : intOption(v, 'port')!;
+  const dist = join(projectRoot(), 'dist');
+  if (!existsSync(join(dist, 'index.html'))) throw new UsageError(`${dist}/index.html is missing: run \`npx vite build\` first (npm start does)`);
+  const { url } = await serveStatic(dist, port).catch((e: Error) => {
+    throw new UsageError(`cannot serve on port ${port}: ${e.message}`);
+  });
+  process.stdout.write(`kernel-lab: ${url}\n`);
+  await new Promise<never>(() => undefined);
+  return 0;
+}
+
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+  serve: cmdServe,
   device: cmdDevice,
   time: cmdTime,
   bench: cmdBench,

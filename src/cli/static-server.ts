@@ -38,7 +38,10 @@ export async function serveStatic(dir: string, port = 0): Promise<{ url: string;
     res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
     createReadStream(file).pipe(res);
   });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
   const addr = server.address();
   const actual = typeof addr === 'object' && addr ? addr.port : port;
   return { url: `http://127.0.0.1:${actual}/`, server };

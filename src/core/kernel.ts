@@ -55,3 +55,19 @@ export function packParams(values: readonly number[]): Uint32Array {
 export function f32Bits(x: number): number {
   return new Uint32Array(new Float32Array([x]).buffer)[0];
 }
+
+/**
+ * A hand-written kernel's spec from its bindings in order: sources are read-only, dst is
+ * read-write (in place, dst alone carries src0 too), params is the uniform.
+ */
+export function nativeKernel(file: string, wgsl: string, roles: readonly BindingRole[], dispatch: readonly [number, number, number], uniforms?: Uint32Array): KernelSpec {
+  const access = (role: BindingRole): BindingSpec['access'] => (role === 'dst' ? 'read_write' : role === 'params' ? 'uniform' : 'read');
+  return {
+    label: `native:${file}`,
+    wgsl,
+    entryPoint: 'main',
+    bindings: roles.map((role, binding) => ({ binding, role, access: access(role) })),
+    dispatch,
+    ...(uniforms ? { uniforms } : {}),
+  };
+}

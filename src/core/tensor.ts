@@ -146,6 +146,12 @@ export function canRepeat(b: TensorDesc, a: TensorDesc): boolean {
   return a.ne.every((n, i) => n % b.ne[i] === 0);
 }
 
+/** Strides in elements (nb / type size): what kernels index with. */
+export function elementStrides(t: TensorDesc): number[] {
+  const ts = typeSizeBytes[t.type];
+  return t.nb.map((b) => b / ts);
+}
+
 export function byteOffsetOf(t: TensorDesc, i0: number, i1: number, i2: number, i3: number): number {
   return t.offsetBytes + i0 * t.nb[0] + i1 * t.nb[1] + i2 * t.nb[2] + i3 * t.nb[3];
 }

@@ -7,7 +7,7 @@ import fmaF32Wgsl from '../../kernels/calibration/fma_f32.wgsl?raw';
 import { adapterFingerprint } from '../core/adapter';
 import { LabError } from '../core/errors';
 import { deviceOffsetElements } from '../core/hostdata';
-import { grid2d, packParams, type KernelSpec } from '../core/kernel';
+import { grid2d, nativeKernel, packParams, type KernelSpec } from '../core/kernel';
 import type { Calibration } from '../core/metrics/roofline';
 import type { OpCase, OracleResult } from '../core/ops/types';
 import { checkOutput } from '../core/stats/correctness';
@@ -72,18 +72,7 @@ export async function runCalibration(ctx: GpuContext, onProgress?: ProgressFn, c
   const vec4s = n / 4;
   const perThread = 4;
   const threads = Math.ceil(vec4s / perThread);
-  const copyKernel: KernelSpec = {
-    label: 'native:calibration/copy.wgsl',
-    wgsl: copyWgsl,
-    entryPoint: 'main',
-    bindings: [
-      { binding: 0, role: 'src0', access: 'read' },
-      { binding: 1, role: 'dst', access: 'read_write' },
-      { binding: 2, role: 'params', access: 'uniform' },
-    ],
-    dispatch: grid2d(Math.ceil(threads / 256)),
-    uniforms: packParams([deviceOffsetElements(src) / 4, vec4s, Math.ceil(threads / 256) * 256, perThread]),
-  };
+  const copyKernel = nativeKernel('calibration/copy.wgsl', copyWgsl, ['src0', 'dst', 'params'], grid2d(Math.ceil(threads / 256)), packParams([deviceOffsetElements(src) / 4, vec4s, Math.ceil(threads / 256) * 256, perThread]));
   const copy = await checkedSession(ctx, copyKernel, copyCase, [input.buffer], exact(Float64Array.from(input)));
   let copyGBps: number;
   try {
@@ -105,16 +94,7 @@ export async function runCalibration(ctx: GpuContext, onProgress?: ProgressFn, c
     // Every component starts at lid % 16 and gains 1 per FMA (a = b = 1): 32 components.
     for (let t = 0; t < fmaThreads; t++) ref[t] = 32 * ((t % 256) % 16 + iters);
     const kernel: KernelSpec = {
-      label: `native:calibration/fma_${kind}.wgsl`,
-      wgsl: kind === 'f32' ? fmaF32Wgsl : fmaF16Wgsl,
-      entryPoint: 'main',
-      bindings: [
-        { binding: 0, role: 'src0', access: 'read' },
-        { binding: 1, role: 'dst', access: 'read_write' },
-        { binding: 2, role: 'params', access: 'uniform' },
-      ],
-      dispatch: grid2d(sizes.fmaWorkgroups),
-      uniforms: packParams([deviceOffsetElements(out), iters, fmaThreads, 0]),
+      ...nativeKernel(`calibration/fma_${kind}.wgsl`, kind === 'f32' ? fmaF32Wgsl : fmaF16Wgsl, ['src0', 'dst', 'params'], grid2d(sizes.fmaWorkgroups), packParams([deviceOffsetElements(out), iters, fmaThreads, 0])),
       features: kind === 'f16' ? ['shader-f16'] : [],
     };
     const session = await checkedSession(ctx, kernel, c, [new Float32Array([1, 1, 0, 0]).buffer], exact(ref));
@@ -139,7 +119,7 @@ export async function runCalibration(ctx: GpuContext, onProgress?: ProgressFn, c
   step('empty dispatch', 0.8);
   const dst = contiguous('f32', [4]);
   const emptyCase = calibrationCase('empty', [], dst);
-  const empty = await Session.prepare(ctx, { label: 'native:calibration/empty.wgsl', wgsl: emptyWgsl, entryPoint: 'main', bindings: [{ binding: 0, role: 'dst', access: 'read_write' }], dispatch: [1, 1, 1] }, emptyCase, []);
+  const empty = await Session.prepare(ctx, nativeKernel('calibration/empty.wgsl', emptyWgsl, ['dst'], [1, 1, 1]), emptyCase, []);
   let emptyDispatchNs: number;
   try {
     empty.upload();

@@ -145,8 +145,8 @@ interface Prepared {
   worstRatio: number;
 }
 
-async function prepareChecked(ctx: GpuContext, kernel: KernelSpec, c: OpCase, inputs: ArrayBuffer[], oracle: ReturnType<OpDef['oracle']>): Promise<Prepared> {
-  const session = await Session.prepare(ctx, kernel, c, inputs);
+async function prepareChecked(ctx: GpuContext, kernel: KernelSpec, c: OpCase, inputs: ArrayBuffer[], oracle: ReturnType<OpDef['oracle']>, shareWith?: Session): Promise<Prepared> {
+  const session = await Session.prepare(ctx, kernel, c, inputs, shareWith);
   session.upload();
   await session.dispatch();
   const report = checkOutput(c.dst, oracle, session.dstBefore(), await session.readback());
@@ -274,7 +274,8 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
     }
     let generated: Prepared;
     try {
-      generated = await prepareChecked(ctx, resolved.kernel, c, inputs, oracle);
+      // On native's own buffers: the two sides differ only in their kernel.
+      generated = await prepareChecked(ctx, resolved.kernel, c, inputs, oracle, native.session);
       sessions.push(generated.session);
       o.counters.generatedDispatches += resolved.kernel.repeat ?? 1;
     } catch (e) {

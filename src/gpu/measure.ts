@@ -13,6 +13,8 @@ export interface MeasureOptions {
   wallBoundMs?: number;
   /** A prior estimate of one run, to size the first batch. */
   perRunEstimateNs?: number;
+  /** The timed batch lasts at least this long (default 5 ms on hardware, 0 on software). */
+  minBatchNs?: number;
   /**
    * Warm-up before the timed batch, ms of GPU work at least. Default: adaptive (see
    * warmupFor); 0 on a software adapter.
@@ -32,6 +34,12 @@ export const IDLE_RESET_MS = 300;
 export const FULL_WARMUP_MS = 1000;
 /** A GPU busy within IDLE_RESET_MS still runs at its working clock: no warm-up. */
 export const SETTLE_WARMUP_MS = 0;
+/**
+ * A timed batch keeps the GPU busy at least this long on hardware: tiny batches (16 runs of
+ * 8 µs) between readbacks leave the GPU mostly idle, and its clock governor then steps down in
+ * the middle of a sweep (seen on the H200: one rep of a 1024³ matmul 4.5× slower).
+ */
+export const MIN_BATCH_NS_HARDWARE = 5e6;
 
 /**
  * How long to warm up before timing. GPU clocks fall within a second or so of idling (the CPU
@@ -85,6 +93,7 @@ async function measureTimestamps(ctx: GpuContext, session: Session, opts: Measur
   // The warm-up's GPU-timed run is a better estimate than a wall-clock first dispatch.
   const warmPerRunNs = await warmUp(session, opts.warmupMs ?? 0, opts.perRunEstimateNs);
   let runs = capByWall(opts.minRuns ?? 16, warmPerRunNs ?? opts.perRunEstimateNs, wallBoundMs);
+  const minBatchNs = opts.minBatchNs ?? (ctx.adapter.isFallbackAdapter ? 0 : MIN_BATCH_NS_HARDWARE);
   for (;;) {
     const { timestamps } = await session.time(runs);
     const durations = runDurationsNs(timestamps);
@@ -95,9 +104,10 @@ async function measureTimestamps(ctx: GpuContext, session: Session, opts: Measur
     const span = durations.reduce((a, b) => a + b, 0);
     const perRun = span > 0 ? span / runs : undefined;
     const capped = runs >= maxRuns || (perRun !== undefined && capByWall(maxRuns, perRun, wallBoundMs) <= runs);
-    if (res !== null && span >= 100 * res) return summarizeTimestamps(durations, res, false);
-    if (capped) return summarizeTimestamps(durations, res ?? Math.max(1, span), true);
-    const next = res === null ? runs * 8 : runsForSpan(runs, span, res, maxRuns);
+    const targetNs = res === null ? null : Math.max(100 * res, minBatchNs);
+    if (targetNs !== null && span >= targetNs) return summarizeTimestamps(durations, res!, false);
+    if (capped) return summarizeTimestamps(durations, res ?? Math.max(1, span), res === null || span < 100 * res);
+    const next = targetNs === null ? runs * 8 : runsForSpan(runs, span, targetNs, maxRuns);
     runs = capByWall(Math.min(maxRuns, next), perRun, wallBoundMs);
   }
 }

@@ -33,7 +33,13 @@ export class Session {
     private readonly owned: GPUBuffer[],
   ) {}
 
-  static async prepare(ctx: GpuContext, kernel: KernelSpec, c: OpCase, srcs: readonly ArrayBuffer[]): Promise<Session> {
+  /**
+   * `shareWith`: run on another session's tensors (same case, same inputs) instead of new ones.
+   * The lane and the sweep compare variants this way, so a ratio never carries a difference in
+   * where the buffers landed: on real GPUs two allocations of the same size can read at
+   * different speeds, and on SwiftShader (a CPU) cache aliasing does the same.
+   */
+  static async prepare(ctx: GpuContext, kernel: KernelSpec, c: OpCase, srcs: readonly ArrayBuffer[], shareWith?: Session): Promise<Session> {
     assertAlive(ctx);
     const { device, adapter } = ctx;
     const pipeline = await pipelineFor(ctx, kernel);
@@ -51,14 +57,20 @@ export class Session {
       });
     const storage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
     try {
-      for (let i = 0; i < c.srcs.length; i++) {
+      if (shareWith) {
+        for (const [role, b] of shareWith.buffers) if (role !== 'params') buffers.set(role, b);
+        for (const [b, data] of shareWith.initial) initial.set(b, data);
+      }
+      for (let i = 0; i < c.srcs.length && !shareWith; i++) {
         const data = withGuards(srcs[i]);
         const b = await make(`src${i}`, data.byteLength, storage);
         buffers.set(`src${i}` as BindingRole, b);
         initial.set(b, data);
       }
       let dstBuffer: GPUBuffer;
-      if (c.inplace) {
+      if (shareWith) {
+        dstBuffer = shareWith.dstBuffer;
+      } else if (c.inplace) {
         dstBuffer = buffers.get('src0')!;
       } else {
         const size = deviceBufferSizeBytes(c.dst.bufferSizeBytes);

@@ -191,7 +191,8 @@ export async function runSweep(ctx: GpuContext, req: SweepRequest, onProgress?: 
         }
         let session: Session | null = null;
         try {
-          session = await Session.prepare(ctx, op.generate(s, c), c, inputs);
+          // On the reference's buffers: candidates differ only in their kernel.
+          session = await Session.prepare(ctx, op.generate(s, c), c, inputs, refSession);
           session.upload();
           await session.dispatch();
           const out = await session.readback();

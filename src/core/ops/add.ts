@@ -5,9 +5,9 @@ import nativeWgsl from '../../../kernels/ADD/add.wgsl?raw';
 import nativeInplaceWgsl from '../../../kernels/ADD/add_inplace.wgsl?raw';
 import { bindAll, indent, u, vecType } from '../codegen/wgsl';
 import { deviceOffsetElements, gather } from '../hostdata';
-import { grid2d, packParams, type KernelSpec } from '../kernel';
+import { grid2d, type KernelSpec, nativeKernel, packParams } from '../kernel';
 import { scheduleKey, type ElementwiseSchedule, type Schedule } from '../schedule/schedule';
-import { canRepeat, contiguous, isContiguous, nelements, nrows, permute, rowsContiguous, stridedRows, typeSizeBytes, view, type TensorDesc } from '../tensor';
+import { canRepeat, contiguous, elementStrides, isContiguous, nelements, nrows, permute, rowsContiguous, stridedRows, type TensorDesc, view } from '../tensor';
 import { commonRejection } from './contract';
 import { caseLabel, OpCaseError, type OpCase, type OpDef } from './types';
 
@@ -20,11 +20,6 @@ const LAYOUTS = [
   { name: 'src1-permuted', doc: 'src1 is permute(0,2,1,3) of a packed tensor (rows contiguous, planes swapped)' },
   { name: 'src1-transposed', doc: 'src1 is the transpose of a packed tensor (rows not contiguous)' },
 ] as const;
-
-function strides(t: TensorDesc): number[] {
-  const ts = typeSizeBytes[t.type];
-  return t.nb.map((b) => b / ts);
-}
 
 function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
   if (dims.length < 1 || dims.length > 4) throw new OpCaseError(`ADD takes 1 to 4 dims (ne0xne1[xne2xne3] of dst), got ${dims.length}`);
@@ -88,10 +83,10 @@ function nativeParams(c: OpCase): Uint32Array {
   const dst = c.dst;
   return packParams([
     ...dst.ne,
-    ...strides(src0),
+    ...elementStrides(src0),
     ...src1.ne,
-    ...strides(src1),
-    ...strides(dst),
+    ...elementStrides(src1),
+    ...elementStrides(dst),
     deviceOffsetElements(src0),
     deviceOffsetElements(src1),
     deviceOffsetElements(dst),
@@ -102,32 +97,9 @@ function nativeParams(c: OpCase): Uint32Array {
 function native(c: OpCase): KernelSpec {
   const dispatch = grid2d(Math.ceil(nelements(c.dst) / 256));
   if (c.inplace) {
-    return {
-      label: 'native:ADD/add_inplace.wgsl',
-      wgsl: nativeInplaceWgsl,
-      entryPoint: 'main',
-      bindings: [
-        { binding: 0, role: 'dst', access: 'read_write' },
-        { binding: 1, role: 'src1', access: 'read' },
-        { binding: 2, role: 'params', access: 'uniform' },
-      ],
-      dispatch,
-      uniforms: nativeParams(c),
-    };
+    return nativeKernel('ADD/add_inplace.wgsl', nativeInplaceWgsl, ['dst', 'src1', 'params'], dispatch, nativeParams(c));
   }
-  return {
-    label: 'native:ADD/add.wgsl',
-    wgsl: nativeWgsl,
-    entryPoint: 'main',
-    bindings: [
-      { binding: 0, role: 'src0', access: 'read' },
-      { binding: 1, role: 'src1', access: 'read' },
-      { binding: 2, role: 'dst', access: 'read_write' },
-      { binding: 3, role: 'params', access: 'uniform' },
-    ],
-    dispatch,
-    uniforms: nativeParams(c),
-  };
+  return nativeKernel('ADD/add.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], dispatch, nativeParams(c));
 }
 
 /** All three tensors packed with one shape: the kernel can walk one flat index. */
@@ -146,7 +118,7 @@ function fits(s: Schedule, c: OpCase): string[] {
     if (nelements(c.dst) % vw) reasons.push(`vectorWidth ${vw} needs the element count ${nelements(c.dst)} to be a multiple of ${vw}`);
   } else {
     if (c.dst.ne[0] % vw) reasons.push(`vectorWidth ${vw} needs ne0 % ${vw} == 0, got ne0 = ${c.dst.ne[0]}`);
-    const aligned = (t: TensorDesc) => strides(t).slice(1).every((st, d) => st % vw === 0 || t.ne[d + 1] === 1) && deviceOffsetElements(t) % vw === 0;
+    const aligned = (t: TensorDesc) => elementStrides(t).slice(1).every((st, d) => st % vw === 0 || t.ne[d + 1] === 1) && deviceOffsetElements(t) % vw === 0;
     if (!aligned(src0)) reasons.push(`vectorWidth ${vw} needs src0's rows to start on ${vw}-element boundaries`);
     if (src1.ne[0] !== 1 && !aligned(src1)) reasons.push(`vectorWidth ${vw} needs src1's rows to start on ${vw}-element boundaries`);
     if (src1.ne[0] !== 1 && src1.ne[0] % vw) reasons.push(`vectorWidth ${vw} needs src1's ne0 (${src1.ne[0]}) to be 1 or a multiple of ${vw}`);
@@ -207,9 +179,9 @@ function generateStrided(s: ElementwiseSchedule, c: OpCase): KernelSpec {
   const nVec = nelements(dst) / vw;
   const threads = Math.ceil(nVec / s.elementsPerThread);
   const dispatch = grid2d(Math.ceil(threads / s.workgroupSize));
-  const st0 = strides(src0);
-  const st1 = strides(src1);
-  const std = strides(dst);
+  const st0 = elementStrides(src0);
+  const st1 = elementStrides(src1);
+  const std = elementStrides(dst);
   const splat = src1.ne[0] === 1 && vw > 1;
   const { decls, bindings } = c.inplace
     ? bindAll([

@@ -5,9 +5,9 @@
 import nativeWgsl from '../../../kernels/MUL_MAT/mul_mat.wgsl?raw';
 import { generateMatmul, matmulFits, type MatmulGeometry, type MatmulOperand } from '../codegen/matmul';
 import { deviceOffsetElements, gather } from '../hostdata';
-import { MAX_WORKGROUPS_PER_DIM, packParams, type KernelSpec } from '../kernel';
+import { type KernelSpec, MAX_WORKGROUPS_PER_DIM, nativeKernel, packParams } from '../kernel';
 import { scheduleKey, type MatmulSchedule, type Schedule } from '../schedule/schedule';
-import { contiguous, isTransposed, nelements, permute, rowsContiguous, stridedRows, typeSizeBytes, type TensorDesc } from '../tensor';
+import { contiguous, elementStrides, isTransposed, nelements, permute, rowsContiguous, stridedRows, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
 import { caseLabel, OpCaseError, type OpCase, type OpDef, type OracleResult } from './types';
 
@@ -21,11 +21,6 @@ const LAYOUTS = [
 
 /** Batches a layout uses when the shape gives none. */
 const DEFAULT_BATCHES: Readonly<Record<string, number>> = { 'batched-broadcast': 4, 'src1-permuted': 2 };
-
-function strides(t: TensorDesc): number[] {
-  const ts = typeSizeBytes[t.type];
-  return t.nb.map((b) => b / ts);
-}
 
 /** ggml_mul_mat's asserts, as reasons (empty when the operands are acceptable). */
 export function operandProblems(src0: TensorDesc, src1: TensorDesc): string[] {
@@ -119,7 +114,7 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[], sample?: Int32Array): O
 function geometry(c: OpCase): MatmulGeometry {
   const [src0, src1] = c.srcs;
   const operand = (t: TensorDesc): MatmulOperand => {
-    const st = strides(t);
+    const st = elementStrides(t);
     return { offset: deviceOffsetElements(t), rowStride: st[1], batchStride2: st[2], batchStride3: st[3] };
   };
   return {
@@ -139,25 +134,16 @@ function geometry(c: OpCase): MatmulGeometry {
 
 function native(c: OpCase): KernelSpec {
   const g = geometry(c);
-  return {
-    label: 'native:MUL_MAT/mul_mat.wgsl',
-    wgsl: nativeWgsl,
-    entryPoint: 'main',
-    bindings: [
-      { binding: 0, role: 'src0', access: 'read' },
-      { binding: 1, role: 'src1', access: 'read' },
-      { binding: 2, role: 'dst', access: 'read_write' },
-      { binding: 3, role: 'params', access: 'uniform' },
-    ],
-    dispatch: [Math.ceil(g.M / 64), Math.ceil(g.N / 64), g.ne12 * g.ne13],
-    uniforms: packParams([
-      g.M, g.N, g.K, g.ne12,
-      g.r2, g.r3, g.src0.rowStride, g.src0.batchStride2,
-      g.src0.batchStride3, g.src1.rowStride, g.src1.batchStride2, g.src1.batchStride3,
-      g.dst.rowStride, g.dst.batchStride2, g.dst.batchStride3, g.src0.offset,
-      g.src1.offset, g.dst.offset,
-    ]),
-  };
+  // 64×64 tiles, one workgroup per tile and batch.
+  const dispatch: [number, number, number] = [Math.ceil(g.M / 64), Math.ceil(g.N / 64), g.ne12 * g.ne13];
+  const params = packParams([
+    g.M, g.N, g.K, g.ne12,
+    g.r2, g.r3, g.src0.rowStride, g.src0.batchStride2,
+    g.src0.batchStride3, g.src1.rowStride, g.src1.batchStride2, g.src1.batchStride3,
+    g.dst.rowStride, g.dst.batchStride2, g.dst.batchStride3, g.src0.offset,
+    g.src1.offset, g.dst.offset,
+  ]);
+  return nativeKernel('MUL_MAT/mul_mat.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], dispatch, params);
 }
 
 function fits(s: Schedule, c: OpCase): string[] {

@@ -37,33 +37,36 @@ const freezeSchedule = <S extends Schedule>(s: S): S => Object.freeze(s);
 export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
   {
     op: 'ADD',
-    state: 'observe',
+    state: 'prefer',
     declaredRejections: ['src1-rows-not-contiguous'],
     rules: [
       { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 4 }) },
       { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
     ],
-    evidence: 'not yet measured',
+    evidence:
+      'lane 2026-11-29 (docs/benchmarks.md): H200 faster on 7/7 timed shapes (1.05–1.47×), SwiftShader faster on 7/7 (2.9–6.3×), the transposed src1 a declared fallback; checklist green on both; ADD 64M 4.17 TB/s generated vs 1.42 native',
   },
   {
     op: 'RMS_NORM',
     state: 'observe',
     declaredRejections: [],
     rules: [
-      { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 4, reduction: 'shared', unroll: 4 }), note: 'a starting point, not measured: unroll 4 keeps rows of up to 4096 elements in registers (1024 vec4 over 256 threads); longer rows get 4 loads in flight' },
+      { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 4, reduction: 'shared', unroll: 4 }), note: 'unroll 4 keeps rows of up to 4096 elements in registers (1024 vec4 over 256 threads); H200 4096² at 70% of peak BW' },
       { when: [], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 4 }) },
     ],
-    evidence: 'not yet measured',
+    evidence:
+      'lane 2026-11-29: H200 faster on 9/9 shapes (1.05–1.54×; 4096² 3.36 vs 2.03 TB/s), but SwiftShader only parity on 5/9 (0.89–1.03 medians): stays observed until a schedule wins on both',
   },
   {
     op: 'RMS_NORM_BACK',
-    state: 'observe',
+    state: 'native-only',
     declaredRejections: [],
     rules: [
-      { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 4, reduction: 'shared', unroll: 4 }), note: 'a starting point, not measured: unroll 4 keeps rows of up to 4096 elements in registers (1024 vec4 over 256 threads); longer rows get 4 loads in flight' },
+      { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 4, reduction: 'shared', unroll: 4 }), note: 'unroll 4 keeps rows of up to 4096 elements in registers (1024 vec4 over 256 threads); H200 4096² at 76% of peak BW' },
       { when: [], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 4 }) },
     ],
-    evidence: 'not yet measured',
+    evidence:
+      'kept native-only (the lane skips it; --prefer RMS_NORM_BACK runs it): the least settled generated path of the four — its bound needed a cancellation fix during development, three H200 sweeps on one day proposed three different schedules (gains 3–6%, docs/benchmarks.md), and SwiftShader shows parity only; the H200 lane with it observed was faster on 8/8 shapes (1.05–1.54×)',
   },
   {
     op: 'MUL_MAT',
@@ -73,12 +76,13 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
       {
         when: [{ feature: 'K', multipleOf: 4 }, { feature: 'M', min: 2048 }, { feature: 'N', min: 2048 }],
         schedule: freezeSchedule({ family: 'matmul', tileM: 128, tileN: 128, tileK: 16, threadM: 8, threadN: 8, vectorWidth: 4, staging: 'prefetch' }),
-        note: 'unmeasured: 64 accumulators per thread, 256 threads, 16 KiB; from 2048² there are enough 128×128 tiles to fill a large GPU',
+        note: 'H200 sweeps 2026-11-29: fastest of 144 candidates at 4096³ (38.0 TFLOP/s); 64 accumulators per thread, 256 threads, 16 KiB',
       },
       { when: [{ feature: 'K', multipleOf: 4 }], schedule: freezeSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 4, staging: 'prefetch' }) },
       { when: [], schedule: freezeSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 1, staging: 'single' }) },
     ],
-    evidence: 'not yet measured',
+    evidence:
+      'lane 2026-11-29: H200 faster on 8/8 shapes (1.10–2.65×; 4096³ 38.1 vs 14.5 TFLOP/s), but SwiftShader slower on 129x7x33 (0.95×): observed; the work item is small-N shapes (a GEMV rule)',
   },
 ] satisfies RegistryEntry[]);
 

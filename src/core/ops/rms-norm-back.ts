@@ -8,9 +8,9 @@ import nativeWgsl from '../../../kernels/RMS_NORM_BACK/rms_norm_back.wgsl?raw';
 import { generateNorm, normFits } from '../codegen/norm';
 import { f } from '../codegen/wgsl';
 import { deviceOffsetElements, gather } from '../hostdata';
-import { f32Bits, grid2d, packParams, type KernelSpec } from '../kernel';
+import { f32Bits, grid2d, type KernelSpec, nativeKernel, packParams } from '../kernel';
 import { scheduleKey, type NormSchedule, type Schedule } from '../schedule/schedule';
-import { contiguous, nelements, nrows, permute, rowsContiguous, sameShape, stridedRows, typeSizeBytes, type TensorDesc } from '../tensor';
+import { contiguous, elementStrides, nelements, nrows, permute, rowsContiguous, sameShape, stridedRows } from '../tensor';
 import { normDims, parseEps } from './rms-norm';
 import { commonRejection } from './contract';
 import { caseLabel, OpCaseError, type OpCase, type OpDef } from './types';
@@ -20,11 +20,6 @@ const LAYOUTS = [
   { name: 'src1-rows-strided', doc: 'x (src1) is a view whose rows sit in a wider packed tensor (odd row stride)' },
   { name: 'src0-permuted', doc: 'dz (src0) is permute(0,2,1,3) of a packed tensor (rows contiguous, planes swapped)' },
 ] as const;
-
-function strides(t: TensorDesc): number[] {
-  const ts = typeSizeBytes[t.type];
-  return t.nb.map((b) => b / ts);
-}
 
 function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
   const ne = normDims('RMS_NORM_BACK', dims);
@@ -90,9 +85,9 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
 
 function nativeParams(c: OpCase): Uint32Array {
   const [dz, x] = c.srcs;
-  const [, s01, s02, s03] = strides(dz);
-  const [, s11, s12, s13] = strides(x);
-  const [, s1, s2, s3] = strides(c.dst);
+  const [, s01, s02, s03] = elementStrides(dz);
+  const [, s11, s12, s13] = elementStrides(x);
+  const [, s1, s2, s3] = elementStrides(c.dst);
   const [ne0, ne1, ne2] = c.dst.ne;
   return packParams([
     ne0, ne1, ne2, nrows(c.dst),
@@ -104,19 +99,7 @@ function nativeParams(c: OpCase): Uint32Array {
 }
 
 function native(c: OpCase): KernelSpec {
-  return {
-    label: 'native:RMS_NORM_BACK/rms_norm_back.wgsl',
-    wgsl: nativeWgsl,
-    entryPoint: 'main',
-    bindings: [
-      { binding: 0, role: 'src0', access: 'read' },
-      { binding: 1, role: 'src1', access: 'read' },
-      { binding: 2, role: 'dst', access: 'read_write' },
-      { binding: 3, role: 'params', access: 'uniform' },
-    ],
-    dispatch: grid2d(nrows(c.dst)),
-    uniforms: nativeParams(c),
-  };
+  return nativeKernel('RMS_NORM_BACK/rms_norm_back.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], grid2d(nrows(c.dst)), nativeParams(c));
 }
 
 function fits(s: Schedule, c: OpCase): string[] {

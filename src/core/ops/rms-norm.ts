@@ -6,9 +6,9 @@ import nativeInplaceWgsl from '../../../kernels/RMS_NORM/rms_norm_inplace.wgsl?r
 import { generateNorm, normFits } from '../codegen/norm';
 import { f } from '../codegen/wgsl';
 import { deviceOffsetElements, gather } from '../hostdata';
-import { f32Bits, grid2d, packParams, type KernelSpec } from '../kernel';
+import { f32Bits, grid2d, type KernelSpec, nativeKernel, packParams } from '../kernel';
 import { scheduleKey, type NormSchedule, type Schedule } from '../schedule/schedule';
-import { contiguous, nelements, nrows, permute, rowsContiguous, stridedRows, typeSizeBytes, type TensorDesc } from '../tensor';
+import { contiguous, elementStrides, nelements, nrows, permute, rowsContiguous, stridedRows } from '../tensor';
 import { commonRejection } from './contract';
 import { caseLabel, OpCaseError, type OpCase, type OpDef } from './types';
 
@@ -21,11 +21,6 @@ const LAYOUTS = [
 
 /** ggml's usual default (llama.cpp models use 1e-6 or 1e-5). */
 export const DEFAULT_EPS = 1e-6;
-
-function strides(t: TensorDesc): number[] {
-  const ts = typeSizeBytes[t.type];
-  return t.nb.map((b) => b / ts);
-}
 
 /** The eps param, checked: the norms share it. ggml stores eps as a float in op_params. */
 export function parseEps(op: string, params: Readonly<Record<string, number>>): number {
@@ -88,8 +83,8 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
 
 function nativeParams(c: OpCase): Uint32Array {
   const [src0] = c.srcs;
-  const [, s01, s02, s03] = strides(src0);
-  const [, s1, s2, s3] = strides(c.dst);
+  const [, s01, s02, s03] = elementStrides(src0);
+  const [, s1, s2, s3] = elementStrides(c.dst);
   const [ne0, ne1, ne2] = c.dst.ne;
   return packParams([ne0, ne1, ne2, nrows(c.dst), s01, s02, s03, deviceOffsetElements(src0), s1, s2, s3, deviceOffsetElements(c.dst), f32Bits(c.params.eps)]);
 }
@@ -97,30 +92,9 @@ function nativeParams(c: OpCase): Uint32Array {
 function native(c: OpCase): KernelSpec {
   const dispatch = grid2d(nrows(c.dst));
   if (c.inplace) {
-    return {
-      label: 'native:RMS_NORM/rms_norm_inplace.wgsl',
-      wgsl: nativeInplaceWgsl,
-      entryPoint: 'main',
-      bindings: [
-        { binding: 0, role: 'dst', access: 'read_write' },
-        { binding: 1, role: 'params', access: 'uniform' },
-      ],
-      dispatch,
-      uniforms: nativeParams(c),
-    };
+    return nativeKernel('RMS_NORM/rms_norm_inplace.wgsl', nativeInplaceWgsl, ['dst', 'params'], dispatch, nativeParams(c));
   }
-  return {
-    label: 'native:RMS_NORM/rms_norm.wgsl',
-    wgsl: nativeWgsl,
-    entryPoint: 'main',
-    bindings: [
-      { binding: 0, role: 'src0', access: 'read' },
-      { binding: 1, role: 'dst', access: 'read_write' },
-      { binding: 2, role: 'params', access: 'uniform' },
-    ],
-    dispatch,
-    uniforms: nativeParams(c),
-  };
+  return nativeKernel('RMS_NORM/rms_norm.wgsl', nativeWgsl, ['src0', 'dst', 'params'], dispatch, nativeParams(c));
 }
 
 function fits(s: Schedule, c: OpCase): string[] {

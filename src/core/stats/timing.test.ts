@@ -22,9 +22,11 @@ describe('timing statistics', () => {
 
   it('grows a batch until the span reaches 100× the resolution', () => {
     // 10 runs of 5 µs = 50 µs; the target is 6.55 ms: about 1442 runs (10% margin).
-    expect(runsForSpan(10, 50_000, 65_536, 100_000)).toBe(1442);
-    expect(runsForSpan(10, 10_000_000, 65_536, 100_000)).toBe(10);
-    expect(runsForSpan(10, 50_000, 65_536, 500)).toBe(500);
+    expect(runsForSpan(10, 50_000, 100 * 65_536, 100_000)).toBe(1442);
+    expect(runsForSpan(10, 10_000_000, 100 * 65_536, 100_000)).toBe(10);
+    expect(runsForSpan(10, 50_000, 100 * 65_536, 500)).toBe(500);
+    // A 5 ms floor on hardware: 10 runs of 8 µs grow to 688.
+    expect(runsForSpan(10, 80_000, 5e6, 100_000)).toBe(688);
   });
 
   it('keeps per-run samples when the timer resolves single runs', () => {

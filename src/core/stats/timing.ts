@@ -80,12 +80,12 @@ export function runDurationsNs(ts: readonly bigint[]): number[] {
   return out;
 }
 
-/** How many runs a batch needs so its timed span reaches 100× the resolution. */
-export function runsForSpan(currentRuns: number, spanNs: number, resolutionNs: number, maxRuns: number): number {
-  const target = 100 * resolutionNs;
-  if (spanNs >= target) return currentRuns;
+/** How many runs a batch needs so its timed span reaches `targetSpanNs` (100× the resolution, or
+ * longer where the GPU must stay busy). */
+export function runsForSpan(currentRuns: number, spanNs: number, targetSpanNs: number, maxRuns: number): number {
+  if (spanNs >= targetSpanNs) return currentRuns;
   const perRun = spanNs / currentRuns;
-  const needed = perRun > 0 ? Math.ceil((target / perRun) * 1.1) : currentRuns * 8;
+  const needed = perRun > 0 ? Math.ceil((targetSpanNs / perRun) * 1.1) : currentRuns * 8;
   return Math.min(maxRuns, Math.max(needed, currentRuns * 2));
 }
 
