@@ -1,4 +1,7 @@
 // Controls that prove the lane's statistics honest, on SwiftShader through the Node runtime.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli';
 
@@ -67,6 +70,23 @@ describe('lane controls (SwiftShader, node runtime)', () => {
     expect(skipped.stderr).toMatch(/skipped RMS_NORM_BACK: native-only/);
     const preferred = lane(['--shape', 'RMS_NORM_BACK:512x4', '--prefer', 'RMS_NORM_BACK', '--repeat', '2']);
     expect(preferred.json.pairs[0]).toMatchObject({ op: 'RMS_NORM_BACK', state: 'prefer', registryState: 'native-only' });
+  });
+
+  it("takes a sweep's proposal through the lane without touching the registry", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lab-'));
+    const file = join(dir, 'sweep.json');
+    const schedule = { family: 'elementwise', workgroupSize: 64, elementsPerThread: 2, vectorWidth: 2 };
+    writeFileSync(file, JSON.stringify({ kind: 'sweep', op: 'ADD', proposal: [{ when: [{ feature: 'rows', max: 8 }], schedule }] }));
+    const r = lane(['--shape', 'ADD:1024x4', '--shape', 'ADD:1024x64', '--repeat', '2', '--proposal', file]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.json.pairs[0].shapes.map((s: { scheduleKey: string }) => s.scheduleKey)).toEqual([
+      'elementwise{"elementsPerThread":2,"vectorWidth":2,"workgroupSize":64}',
+      'elementwise{"elementsPerThread":4,"vectorWidth":4,"workgroupSize":256}',
+    ]);
+    expect(r.stderr).toMatch(/1 proposed rule\(s\) tried first/);
+    writeFileSync(file, JSON.stringify({ kind: 'level1' }));
+    const bad = runCli(['lane', '--shape', 'ADD:64x4', '--proposal', file]);
+    expect([bad.status, bad.stderr]).toEqual([2, expect.stringMatching(/is not a sweep result/)]);
   });
 
   it('says which pairs it skips and why, and reports a checklist per pair', () => {

@@ -21,6 +21,8 @@ import { progressPrinter } from './progress';
 import { formatLane } from '../core/report/lane-text';
 import { DEFAULT_SHARE_BASE, SHARE_BASE_ENV, SHARE_OPTIONS, shareBase, writeShareOutputs } from './share-output';
 import type { LaneControl } from '../gpu/lane';
+import { parseSchedule } from '../core/schedule/schedule';
+import type { Condition } from '../core/schedule/shape-rules';
 import { formatSweep } from '../core/report/sweep-text';
 
 const HELP = `kernel-lab — decides, with evidence, when a generated WebGPU kernel may replace a native one
@@ -38,13 +40,14 @@ commands:
                               --wgsl FILE runs your edit of the native kernel (same bindings)
 
   lane [--op OP]... [--shape OP:DIMS[:LAYOUT]]... [--repeat N] [--tolerance T]
-       [--device NAME] [--markdown FILE] [--share-base URL]
+       [--device NAME] [--markdown FILE] [--proposal SWEEP.json] [--share-base URL]
        [--prefer OP]... [--control aa|slow|wrong] [--undeclare CODE]...
                               the promotion lane: native vs generated over each pair's shape
                               matrix; exit 0 green, 1 when a prefer gate fails, 2 on usage
                               errors or a missing adapter. --prefer gates an observe pair for
                               this run; --control plants a statistics control; --shape
-                              replaces the matrices (e.g. shapes from a census)
+                              replaces the matrices (e.g. shapes from a census); --proposal
+                              tries a sweep's proposed rules first, for this run only
   sweep --op OP [--reps 9] [--shapes DIMS[:LAYOUT],...] [--space JSON]
                               offline schedule search: every valid candidate of the op's
                               space, checked then timed; refusals with reasons; a proposal
@@ -108,6 +111,23 @@ function readText(path: string): string {
   } catch (e) {
     throw new UsageError(`cannot read ${path}: ${(e as Error).message}`);
   }
+}
+
+/** A sweep's JSON (`sweep --json FILE`): its proposal's rules, checked before any device work. */
+function readProposal(path: string): { op: string; when: Condition[]; schedule: unknown }[] {
+  let json: { kind?: string; op?: string; proposal?: { when: Condition[]; schedule: unknown }[] };
+  try {
+    json = JSON.parse(readText(path));
+  } catch (e) {
+    throw new UsageError(`--proposal ${path} is not JSON: ${(e as Error).message}`);
+  }
+  if (json.kind !== 'sweep' || typeof json.op !== 'string' || !Array.isArray(json.proposal)) throw new UsageError(`--proposal ${path} is not a sweep result (npm run lab -- sweep --op OP --json FILE)`);
+  const op = opByName(json.op);
+  return json.proposal.map((p, i) => {
+    if (!Array.isArray(p.when)) throw new UsageError(`--proposal ${path}: entry ${i} has no 'when' list`);
+    parseSchedule(p.schedule, op.family);
+    return { op: op.name, when: p.when, schedule: p.schedule };
+  });
 }
 
 /** "ADD:4096x512[:layout]" → a lane case; checked against the op before any device work. */
@@ -208,8 +228,10 @@ async function cmdLane(argv: string[]): Promise<number> {
     undeclare: { type: 'string', multiple: true },
     seed: { type: 'string' },
     shape: { type: 'string', multiple: true },
+    proposal: { type: 'string' },
   });
   const base = shareBase(v['share-base'] as string | undefined);
+  const proposal = v.proposal ? readProposal(v.proposal as string) : undefined;
   const shapes = ((v.shape as unknown as string[] | undefined) ?? []).map(parseShapeSpec);
   const ops = ((v.op as unknown as string[] | undefined) ?? []).map((o) => opByName(o).name);
   const prefer = ((v.prefer as unknown as string[] | undefined) ?? []).map((o) => opByName(o).name);
@@ -231,6 +253,7 @@ async function cmdLane(argv: string[]): Promise<number> {
         undeclare: (v.undeclare as unknown as string[] | undefined) ?? [],
         seed: intOption(v, 'seed'),
         shapes: shapes.length ? shapes : undefined,
+        proposal,
       },
       progress.update,
     );

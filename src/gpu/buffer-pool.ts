@@ -1,7 +1,6 @@
-// Storage buffers kept for reuse between sessions of the same size. Besides saving the
-// allocation of hundreds of MB per Level 1 call, it keeps repeated measurements on the same
-// memory: on the H200 a fresh allocation after frees read up to 2.6× slower than the first
-// (docs/benchmarks.md), so a pool makes five repeated time() calls measure one thing.
+// Storage buffers kept for reuse between sessions of the same size: repeated Level 1 calls
+// (the bench's five RMS_NORM calls, a page user re-running a shape) neither reallocate hundreds
+// of MB each time nor land on different memory from one call to the next.
 import type { GpuContext } from './device';
 
 /** Idle bytes kept per device; beyond it, released buffers are destroyed. A software adapter's

@@ -3,7 +3,9 @@
 import type { AdapterDescriptor } from '../core/adapter';
 import { DeviceRejection, UsageError, WgslCompileError } from '../core/errors';
 import type { KernelSpec } from '../core/kernel';
-import { OPS, opByName, registryEntry, type PromotionState } from '../core/ops/registry';
+import { OPS, opByName, registryEntry, type PromotionState, type ShapeRule } from '../core/ops/registry';
+import { parseSchedule } from '../core/schedule/schedule';
+import type { Condition } from '../core/schedule/shape-rules';
 import type { MatrixEntry, OpCase, OpDef } from '../core/ops/types';
 import { nelements } from '../core/tensor';
 import { computeMetrics, peaksFor, type Metrics } from '../core/metrics/roofline';
@@ -33,6 +35,11 @@ export interface LaneRequest {
   undeclare?: string[];
   /** Replace the ops' matrices with these cases. */
   shapes?: { op: string; dims: number[]; layout?: string }[];
+  /**
+   * Rules tried before the registry's for this run: a sweep's proposal taken through the lane
+   * before anyone pastes it into the registry.
+   */
+  proposal?: { op: string; when: Condition[]; schedule: unknown }[];
   /** Watchdog's wall bound for one timed batch (default 10 s). */
   wallBoundMs?: number;
   minRuns?: number;
@@ -96,7 +103,7 @@ export interface LanePair {
 export interface LaneResult {
   readonly kind: 'lane';
   readonly adapter: AdapterDescriptor;
-  readonly settings: { repeat: number; tolerance: number; seed: number; prefer: string[]; control: LaneControl | null; undeclare: string[]; wallBoundMs: number };
+  readonly settings: { repeat: number; tolerance: number; seed: number; prefer: string[]; control: LaneControl | null; undeclare: string[]; wallBoundMs: number; proposalRules: number };
   readonly pairs: readonly LanePair[];
   readonly skipped: readonly { op: string; reason: string }[];
   readonly green: boolean;
@@ -180,6 +187,9 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
   for (const p of req.prefer ?? []) opByName(p);
   const { run, skipped } = lanePairs(req);
   const undeclare = new Set(req.undeclare ?? []);
+  const proposalRules = (op: string): ShapeRule[] =>
+    (req.proposal ?? []).filter((p) => opByName(p.op).name === op).map((p) => ({ when: p.when, schedule: parseSchedule(p.schedule, opByName(op).family), note: 'proposal under evaluation' }));
+  for (const p of req.proposal ?? []) proposalRules(p.op);
 
   const cases = run.map((op) => {
     const entries: MatrixEntry[] = req.shapes ? req.shapes.filter((s) => opByName(s.op).name === op.name).map((s) => ({ dims: s.dims, layout: s.layout ?? op.layouts[0].name })) : [...op.matrix];
@@ -202,7 +212,7 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
     for (const c of opCases) {
       const unitsBefore = doneUnits;
       tick(`${op.name} ${c.label}: correctness`);
-      shapes.push(await runShape(ctx, op, c, { repeat, tolerance, seed, wallBoundMs, minRuns: req.minRuns, control: req.control, declared: entry.declaredRejections.filter((d) => !undeclare.has(d)), counters, tick, advance: () => doneUnits++ }));
+      shapes.push(await runShape(ctx, op, c, { repeat, tolerance, seed, wallBoundMs, minRuns: req.minRuns, control: req.control, rulesBefore: proposalRules(op.name), declared: entry.declaredRejections.filter((d) => !undeclare.has(d)), counters, tick, advance: () => doneUnits++ }));
       // A shape is one correctness unit plus one per pass, however early it ended.
       doneUnits = unitsBefore + repeat + 1;
     }
@@ -213,7 +223,7 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
   return {
     kind: 'lane',
     adapter: ctx.adapter,
-    settings: { repeat, tolerance, seed, prefer: req.prefer ?? [], control: req.control ?? null, undeclare: [...undeclare], wallBoundMs },
+    settings: { repeat, tolerance, seed, prefer: req.prefer ?? [], control: req.control ?? null, undeclare: [...undeclare], wallBoundMs, proposalRules: req.proposal?.length ?? 0 },
     pairs,
     skipped,
     green,
@@ -229,6 +239,7 @@ interface ShapeOptions {
   wallBoundMs: number;
   minRuns?: number;
   control?: LaneControl;
+  rulesBefore: readonly ShapeRule[];
   declared: readonly string[];
   counters: LaneCounters;
   tick: (label: string) => void;
@@ -253,7 +264,7 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
   const nativeKernel = op.native(c);
   const resolved = o.control
     ? { variant: 'generated' as const, schedule: null, scheduleKey: `control:${o.control}`, kernel: controlled(nativeKernel, o.control), fallback: null }
-    : resolveKernel(op, c, { kind: 'auto' }, ctx.adapter);
+    : resolveKernel(op, c, { kind: 'auto' }, ctx.adapter, o.rulesBefore);
 
   const sessions: Session[] = [];
   try {

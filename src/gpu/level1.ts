@@ -4,7 +4,7 @@ import { ScheduleRefusal, UsageError } from '../core/errors';
 import { prng, randomBuffer } from '../core/hostdata';
 import { nelements } from '../core/tensor';
 import type { KernelSpec } from '../core/kernel';
-import { opByName, schedulesFor } from '../core/ops/registry';
+import { opByName, schedulesFor, type ShapeRule } from '../core/ops/registry';
 import type { OpCase, OpDef } from '../core/ops/types';
 import { parseSchedule, scheduleKey, validateSchedule, type Schedule } from '../core/schedule/schedule';
 import { computeMetrics, peaksFor, type Metrics } from '../core/metrics/roofline';
@@ -76,7 +76,7 @@ export function buildCase(req: Pick<Level1Request, 'op' | 'dims' | 'layout' | 'p
 }
 
 /** Resolves the kernel a request names; refusals name the knob and the limit. */
-export function resolveKernel(op: OpDef, c: OpCase, variant: VariantRequest, adapter: Pick<AdapterDescriptor, 'limits' | 'features'>): ResolvedKernel {
+export function resolveKernel(op: OpDef, c: OpCase, variant: VariantRequest, adapter: Pick<AdapterDescriptor, 'limits' | 'features'>, rulesBefore: readonly ShapeRule[] = []): ResolvedKernel {
   if (variant.kind === 'native') {
     const native = op.native(c);
     const kernel = variant.wgsl === undefined ? native : { ...native, wgsl: variant.wgsl, label: `${native.label} (edited)` };
@@ -85,7 +85,7 @@ export function resolveKernel(op: OpDef, c: OpCase, variant: VariantRequest, ada
   const rejection = op.require(c, adapter);
   if (variant.kind === 'auto') {
     if (rejection) return { variant: 'native', schedule: null, scheduleKey: null, kernel: op.native(c), fallback: rejection };
-    const picked = schedulesFor(op.name, c, adapter);
+    const picked = schedulesFor(op.name, c, adapter, rulesBefore);
     if (!picked) return { variant: 'native', schedule: null, scheduleKey: null, kernel: op.native(c), fallback: { code: 'no-schedule', reason: `no shape rule of ${op.name} takes ${c.label} on this adapter` } };
     return { variant: 'generated', schedule: picked, scheduleKey: scheduleKey(picked), kernel: op.generate(picked, c), fallback: null };
   }

@@ -36,8 +36,8 @@ export class Session {
   /**
    * `shareWith`: run on another session's tensors (same case, same inputs) instead of new ones.
    * The lane and the sweep compare variants this way, so a ratio never carries a difference in
-   * where the buffers landed: on real GPUs two allocations of the same size can read at
-   * different speeds, and on SwiftShader (a CPU) cache aliasing does the same.
+   * where the buffers landed (on SwiftShader, a CPU, cache aliasing between two allocations
+   * once biased an A/A control to 'slower'; docs/benchmarks.md).
    */
   static async prepare(ctx: GpuContext, kernel: KernelSpec, c: OpCase, srcs: readonly ArrayBuffer[], shareWith?: Session): Promise<Session> {
     assertAlive(ctx);

@@ -98,11 +98,14 @@ export function registryEntry(op: string): RegistryEntry {
   return entry;
 }
 
-/** The schedule the generated path uses for a case, or null when no rule takes it here. */
-export function schedulesFor(op: string, c: OpCase, adapter: Pick<AdapterDescriptor, 'limits' | 'features'>): Schedule | null {
+/**
+ * The schedule the generated path uses for a case, or null when no rule takes it here.
+ * `before` are rules tried ahead of the registry's (a sweep proposal under evaluation).
+ */
+export function schedulesFor(op: string, c: OpCase, adapter: Pick<AdapterDescriptor, 'limits' | 'features'>, before: readonly ShapeRule[] = []): Schedule | null {
   const def = opByName(op);
   const features = def.features(c);
-  for (const rule of registryEntry(def.name).rules) {
+  for (const rule of [...before, ...registryEntry(def.name).rules]) {
     if (!allHold(rule.when, features)) continue;
     if (validateSchedule(rule.schedule, adapter).length) continue;
     if (def.fits(rule.schedule, c).length) continue;

@@ -21,7 +21,7 @@ export function stateText(p: Pick<LanePair, 'state' | 'registryState'>): string 
 
 export function formatLane(r: LaneResult): string {
   const out: string[] = [
-    `lane — ${adapterName(r.adapter)} — repeat ${r.settings.repeat}, tolerance ${r.settings.tolerance}${r.settings.control ? `, control ${r.settings.control}` : ''}`,
+    `lane — ${adapterName(r.adapter)} — repeat ${r.settings.repeat}, tolerance ${r.settings.tolerance}${r.settings.control ? `, control ${r.settings.control}` : ''}${r.settings.proposalRules ? `, ${r.settings.proposalRules} proposed rule(s) tried first` : ''}`,
   ];
   if (r.adapter.isFallbackAdapter) out.push('(software adapter: CPU timings, not GPU numbers)');
   for (const s of r.skipped) out.push(`skipped ${s.op}: ${s.reason}`);

@@ -110,7 +110,7 @@ export function sampleLane(opts: { repeat?: number; seed?: number; adapter?: Ada
     kind: 'lane',
     ...STAMPS,
     adapter,
-    settings: { repeat, tolerance: 0.05, seed: 1, prefer: [], control: null, undeclare: [], wallBoundMs: 10_000 },
+    settings: { repeat, tolerance: 0.05, seed: 1, prefer: [], control: null, undeclare: [], wallBoundMs: 10_000, proposalRules: 0 },
     pairs,
     skipped: [],
     green: true,
