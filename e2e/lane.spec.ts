@@ -2,28 +2,29 @@
 import { expect, test } from '@playwright/test';
 import { openLab, openTab, runView } from './lab-page';
 
-test('the lane runs a small ADD shape to a verdict table, a speedup chart and a checklist', async ({ page }, testInfo) => {
+test('the lane runs a small RMS_NORM shape to a verdict table, a speedup chart and a checklist', async ({ page }, testInfo) => {
   await openLab(page);
   await openTab(page, 'lane');
-  // Defaults: every op with a generated kernel, 5 passes, tolerance 0.05.
-  for (const op of ['ADD', 'RMS_NORM', 'RMS_NORM_BACK', 'MUL_MAT']) await expect(page.getByTestId(`lane-op-${op}`)).toBeChecked();
+  // Defaults: every op that is not native-only (RMS_NORM_BACK is), 5 passes, tolerance 0.05.
+  for (const op of ['ADD', 'RMS_NORM', 'MUL_MAT']) await expect(page.getByTestId(`lane-op-${op}`)).toBeChecked();
+  await expect(page.getByTestId('lane-op-RMS_NORM_BACK')).not.toBeChecked();
   await expect(page.getByTestId('lane-repeat')).toHaveValue('5');
   await expect(page.getByTestId('lane-tolerance')).toHaveValue('0.05');
 
-  await page.getByTestId('lane-shapes').fill('ADD:256x16');
+  await page.getByTestId('lane-shapes').fill('RMS_NORM:256x16');
   await page.getByTestId('lane-repeat').fill('2');
   expect(await runView(page, 'lane-run', 'lane-result')).toBeNull();
 
   const pair = page.getByTestId('lane-pair');
   await expect(pair).toHaveCount(1);
-  await expect(pair).toHaveAttribute('data-op', 'ADD');
+  await expect(pair).toHaveAttribute('data-op', 'RMS_NORM');
   await expect(pair).toContainText('work items');
   await expect(page.getByTestId('lane-counters')).toContainText(/generated dispatches [1-9]/);
   const row = pair.getByTestId('lane-row');
   await expect(row).toHaveCount(1);
   await expect(row.getByTestId('lane-verdict')).toHaveText(/^(faster|parity|within-tolerance|slower)$/);
   await expect(row.getByTestId('lane-speedup')).toHaveText(/^\d+\.\d\d \[\d+\.\d\d–\d+\.\d\d\]$/);
-  // Compact metrics: ADD is memory-only, so its rate is GB/s.
+  // Compact metrics: RMS_NORM is memory-only, so its rate is GB/s.
   await expect(row.locator('[data-metric="rate"]')).toHaveText(/GB\/s$/);
   await page.getByTestId('lane-metrics-details').check();
   await expect(pair.locator('th.group')).toHaveText(['native', 'generated']);
@@ -42,9 +43,9 @@ test('the lane runs a small ADD shape to a verdict table, a speedup chart and a 
 test('a planted slow control on a prefer pair shows slower and fails the gate', async ({ page }, testInfo) => {
   await openLab(page);
   await openTab(page, 'lane');
-  await page.getByTestId('lane-shapes').fill('ADD:1024x64');
+  await page.getByTestId('lane-shapes').fill('RMS_NORM:1024x16');
   await page.getByTestId('lane-repeat').fill('3');
-  await page.getByTestId('lane-prefer-ADD').check();
+  await page.getByTestId('lane-prefer-RMS_NORM').check();
   await page.getByTestId('lane-advanced').locator('summary').click();
   await page.getByTestId('lane-control').selectOption('slow');
   expect(await runView(page, 'lane-run', 'lane-result')).toBeNull();
@@ -57,7 +58,7 @@ test('a planted slow control on a prefer pair shows slower and fails the gate', 
   await expect(pair.getByTestId('lane-row')).toHaveAttribute('data-verdict', 'slower');
   await expect(pair.getByTestId('lane-verdict')).toHaveClass(/tone-bad/);
   await expect(pair.locator('[data-check="no-slower"]')).toHaveAttribute('data-pass', 'false');
-  await expect(pair.locator('[data-check="no-slower"]')).toContainText('slower: 1024x64');
+  await expect(pair.locator('[data-check="no-slower"]')).toContainText('slower: 1024x16');
   await page.screenshot({ path: testInfo.outputPath('lane-slow-control.png'), fullPage: true });
 });
 

@@ -5,111 +5,21 @@ import { DeviceRejection, UsageError, WgslCompileError } from '../core/errors';
 import type { KernelSpec } from '../core/kernel';
 import { OPS, opByName, registryEntry, type PromotionState, type ShapeRule } from '../core/ops/registry';
 import { parseSchedule } from '../core/schedule/schedule';
-import type { Condition } from '../core/schedule/shape-rules';
 import type { MatrixEntry, OpCase, OpDef } from '../core/ops/types';
 import { nelements } from '../core/tensor';
-import { computeMetrics, peaksFor, type Metrics } from '../core/metrics/roofline';
+import { computeMetrics, peaksFor } from '../core/metrics/roofline';
 import { checkOutput } from '../core/stats/correctness';
 import { median } from '../core/stats/timing';
 import { DEFAULT_TOLERANCE, GATE_FAILURES, LANE_FAILURES, summarizeSpeedups, timingVerdict, watchdogFired, WATCHDOG_FACTOR, type ShapeVerdict } from '../core/stats/verdict';
 import type { ProgressFn } from '../worker/api';
 import type { GpuContext } from './device';
+import type { ChecklistItem, LaneControl, LaneCounters, LanePair, LaneRequest, LaneResult, LaneShape } from '../core/results';
+
+export type { ChecklistItem, LaneControl, LaneCounters, LanePair, LaneRequest, LaneResult, LaneShape } from '../core/results';
 import { makeInputs, oracleSample, resolveKernel } from './level1';
 import { measure } from './measure';
 import { Session } from './session';
 
-/** Statistics controls: the generated side replaced by the native kernel itself (A/A), the same
- * kernel doing 3× the work (slow), or one that skips half its output (wrong and fast). */
-export type LaneControl = 'aa' | 'slow' | 'wrong';
-
-export interface LaneRequest {
-  /** Pairs to run (default: every op not native-only). */
-  ops?: string[];
-  repeat?: number;
-  tolerance?: number;
-  seed?: number;
-  /** Treat these ops as `prefer` for this run only (their verdicts gate). */
-  prefer?: string[];
-  control?: LaneControl;
-  /** Treat these rejection codes as undeclared for this run (what-if). */
-  undeclare?: string[];
-  /** Replace the ops' matrices with these cases. */
-  shapes?: { op: string; dims: number[]; layout?: string }[];
-  /**
-   * Rules tried before the registry's for this run: a sweep's proposal taken through the lane
-   * before anyone pastes it into the registry.
-   */
-  proposal?: { op: string; when: Condition[]; schedule: unknown }[];
-  /** Watchdog's wall bound for one timed batch (default 10 s). */
-  wallBoundMs?: number;
-  minRuns?: number;
-}
-
-export interface LaneShape {
-  readonly shape: string;
-  readonly dims: readonly number[];
-  readonly layout: string;
-  readonly scheduleKey: string | null;
-  readonly nativeMedianNs: number | null;
-  readonly generatedMedianNs: number | null;
-  readonly speedups: readonly number[];
-  readonly speedupMedian: number | null;
-  readonly speedupMin: number | null;
-  readonly speedupMax: number | null;
-  readonly verdict: ShapeVerdict;
-  readonly fallback: { code: string; reason: string; declared: boolean } | null;
-  readonly nativeCorrect: boolean;
-  readonly generatedCorrect: boolean | null;
-  readonly generatedMaxErrRatio: number | null;
-  readonly note: string | null;
-  readonly flops: number | null;
-  readonly readBytes: number;
-  readonly writeBytes: number;
-  readonly resolutionNs: number | null;
-  readonly runsPerPass: number | null;
-  /** Roofline metrics of each side's median over the passes (min: the smallest pass median). */
-  readonly nativeMetrics: Metrics | null;
-  readonly generatedMetrics: Metrics | null;
-}
-
-export interface LaneCounters {
-  generatedDispatches: number;
-  nativeFallbacks: Record<string, number>;
-  undeclaredFallbacks: number;
-  deviceRejections: number;
-}
-
-export interface ChecklistItem {
-  readonly id: 'semantics' | 'lane-green' | 'no-slower' | 'device-parity' | 'contract-clean';
-  readonly title: string;
-  readonly pass: boolean;
-  readonly evidence: string;
-}
-
-export interface LanePair {
-  readonly op: string;
-  readonly state: PromotionState;
-  /** The registry's state when --prefer raised it for this run. */
-  readonly registryState: PromotionState;
-  readonly gating: boolean;
-  readonly counters: LaneCounters;
-  readonly shapes: readonly LaneShape[];
-  readonly checklist: readonly ChecklistItem[];
-  /** 'green', 'gate-failed' (a prefer pair), 'lane-failed' (an undeclared fallback or device
-   * rejection, any state), or 'work-items' (an observe pair with shapes to improve). */
-  readonly verdict: 'green' | 'gate-failed' | 'lane-failed' | 'work-items';
-}
-
-export interface LaneResult {
-  readonly kind: 'lane';
-  readonly adapter: AdapterDescriptor;
-  readonly settings: { repeat: number; tolerance: number; seed: number; prefer: string[]; control: LaneControl | null; undeclare: string[]; wallBoundMs: number; proposalRules: number };
-  readonly pairs: readonly LanePair[];
-  readonly skipped: readonly { op: string; reason: string }[];
-  readonly green: boolean;
-  readonly startedAt: string;
-  readonly durationMs: number;
-}
 
 const CHECK_TITLES: Record<ChecklistItem['id'], string> = {
   semantics: 'semantics exact (native matches the oracle, aliasing and params included)',

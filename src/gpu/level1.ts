@@ -7,10 +7,13 @@ import type { KernelSpec } from '../core/kernel';
 import { opByName, schedulesFor, type ShapeRule } from '../core/ops/registry';
 import type { OpCase, OpDef } from '../core/ops/types';
 import { parseSchedule, scheduleKey, validateSchedule, type Schedule } from '../core/schedule/schedule';
-import { computeMetrics, peaksFor, type Metrics } from '../core/metrics/roofline';
-import { checkOutput, type CorrectnessReport } from '../core/stats/correctness';
+import { computeMetrics, peaksFor } from '../core/metrics/roofline';
+import { checkOutput } from '../core/stats/correctness';
 import type { TimingSummary } from '../core/stats/timing';
 import type { GpuContext } from './device';
+import type { Level1Result } from '../core/results';
+
+export type { Level1Result } from '../core/results';
 import { measure, type MeasureOptions } from './measure';
 import { Session } from './session';
 
@@ -43,32 +46,6 @@ export interface ResolvedKernel {
   readonly fallback: { code: string; reason: string } | null;
 }
 
-export interface Level1Result {
-  readonly kind: 'level1';
-  readonly op: string;
-  readonly shape: string;
-  readonly layout: string;
-  readonly label: string;
-  readonly variant: 'native' | 'generated';
-  readonly scheduleKey: string | null;
-  readonly schedule: Schedule | null;
-  readonly fallback: { code: string; reason: string } | null;
-  readonly correct: boolean;
-  readonly maxErr: number;
-  readonly bound: number;
-  readonly correctness: CorrectnessReport;
-  /** null when the output was wrong: a wrong kernel's time is never read. */
-  readonly timing: TimingSummary | null;
-  readonly flops: number | null;
-  readonly readBytes: number;
-  readonly writeBytes: number;
-  /** Roofline metrics of the timed result (null when untimed). */
-  readonly metrics: Metrics | null;
-  readonly adapter: AdapterDescriptor;
-  readonly wgsl: string;
-  readonly dispatch: readonly [number, number, number];
-  readonly startedAt: string;
-}
 
 export function buildCase(req: Pick<Level1Request, 'op' | 'dims' | 'layout' | 'params'>): { op: OpDef; c: OpCase } {
   const op = opByName(req.op);

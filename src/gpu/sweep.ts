@@ -1,80 +1,26 @@
 // The sweep: Level 1 over the product of valid candidates from an op's schedule space, each
 // checked against the oracle and the variant it would replace before its time is read; then
 // the refusal rules and a proposal in schedulesFor's vocabulary. It writes nothing.
-import type { AdapterDescriptor } from '../core/adapter';
 import { UsageError } from '../core/errors';
 import { opByName, schedulesFor } from '../core/ops/registry';
 import type { OpCase, OpDef, OracleResult } from '../core/ops/types';
 import { enumerateSpace, scheduleKey, SPACES, validateSchedule, type Schedule } from '../core/schedule/schedule';
-import type { Condition } from '../core/schedule/shape-rules';
-import { computeMetrics, peaksFor, type Metrics } from '../core/metrics/roofline';
+import { computeMetrics, peaksFor } from '../core/metrics/roofline';
 import { checkOutput } from '../core/stats/correctness';
-import { composeProposal, judgeCandidate, type CandidateJudgement, type ProposalEntry } from '../core/stats/sweep-rules';
+import { composeProposal, judgeCandidate, type CandidateJudgement } from '../core/stats/sweep-rules';
 import { median, relativeSpread } from '../core/stats/timing';
 import { WATCHDOG_FACTOR } from '../core/stats/verdict';
 import { readElement, GUARD_BYTES } from '../core/hostdata';
 import { forEachElement } from '../core/tensor';
 import type { ProgressFn } from '../worker/api';
 import type { GpuContext } from './device';
+import type { CandidateStatus, SweepCandidate, SweepReference, SweepRequest, SweepResult, SweepShapeCell } from '../core/results';
+
+export type { CandidateStatus, SweepCandidate, SweepReference, SweepRequest, SweepResult, SweepShapeCell } from '../core/results';
 import { makeInputs, oracleSample } from './level1';
 import { measure } from './measure';
 import { Session } from './session';
 
-export interface SweepRequest {
-  op: string;
-  reps?: number;
-  /** Shapes to sweep (default: the op's matrix, less the shapes its contract rejects). */
-  shapes?: { dims: number[]; layout?: string }[];
-  /** Restrict knobs to these values (default: the family's whole space). */
-  space?: Record<string, (number | string)[]>;
-  seed?: number;
-  wallBoundMs?: number;
-  minRuns?: number;
-}
-
-export type CandidateStatus = 'accepted' | 'noise' | 'no-rule' | 'wrong' | 'too-slow' | 'invalid' | 'device-rejection';
-
-export interface SweepShapeCell {
-  readonly shape: string;
-  readonly medianNs: number | null;
-  readonly spread: number | null;
-  readonly gain: number | null;
-  /** win / lose / noise; 'unfit' when the schedule cannot take the shape. */
-  readonly outcome: 'win' | 'lose' | 'noise' | 'unfit' | null;
-  /** Roofline metrics of the candidate on this shape (min: its fastest rep). */
-  readonly metrics: Metrics | null;
-}
-
-export interface SweepCandidate {
-  readonly key: string;
-  readonly schedule: Schedule;
-  readonly status: CandidateStatus;
-  readonly reason: string;
-  readonly shapes: readonly SweepShapeCell[];
-  readonly rule: readonly Condition[] | null;
-  readonly meanWinGain: number | null;
-}
-
-export interface SweepReference {
-  readonly shape: string;
-  readonly variant: string;
-  readonly medianNs: number;
-  readonly spread: number;
-}
-
-export interface SweepResult {
-  readonly kind: 'sweep';
-  readonly op: string;
-  readonly adapter: AdapterDescriptor;
-  readonly settings: { reps: number; seed: number; space: Record<string, (number | string)[]> };
-  readonly shapes: readonly string[];
-  readonly excludedShapes: readonly { shape: string; reason: string }[];
-  readonly reference: readonly SweepReference[];
-  readonly candidates: readonly SweepCandidate[];
-  readonly proposal: readonly ProposalEntry<Schedule>[];
-  readonly startedAt: string;
-  readonly durationMs: number;
-}
 
 /** The family's space, restricted knob by knob; an unknown knob or value is a usage error. */
 export function sweepSpace(op: OpDef, restrict?: Record<string, (number | string)[]>): { candidates: Schedule[]; space: Record<string, (number | string)[]> } {

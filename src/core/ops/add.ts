@@ -7,7 +7,7 @@ import { bindAll, indent, u, vecType } from '../codegen/wgsl';
 import { deviceOffsetElements, gather } from '../hostdata';
 import { grid2d, type KernelSpec, nativeKernel, packParams } from '../kernel';
 import { scheduleKey, type ElementwiseSchedule, type Schedule } from '../schedule/schedule';
-import { canRepeat, contiguous, elementStrides, isContiguous, nelements, nrows, permute, rowsContiguous, stridedRows, type TensorDesc, view } from '../tensor';
+import { canRepeat, contiguous, elementStrides, isContiguous, nelements, nrows, permute, rowsContiguous, stridedRows, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
 import { caseLabel, OpCaseError, type OpCase, type OpDef } from './types';
 

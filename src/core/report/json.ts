@@ -1,9 +1,7 @@
 // The JSON results the CLI writes, the page stores and share links carry: plain, versioned, no
 // WGSL text, stamped with the lab's version and code hash (so results of older code show stale).
 import type { AdapterDescriptor } from '../adapter';
-import type { LaneResult } from '../../gpu/lane';
-import type { Level1Result } from '../../gpu/level1';
-import type { SweepResult } from '../../gpu/sweep';
+import type { LaneResult, Level1Result, SweepResult } from '../results';
 import type { Calibration } from '../metrics/roofline';
 
 export const RESULT_SCHEMA_VERSION = 1;

@@ -1,6 +1,6 @@
 // The lane as text for the CLI (its GitHub markdown is in markdown.ts, beside the other kinds).
 import { adapterName } from '../adapter';
-import type { LanePair, LaneResult, LaneShape } from '../../gpu/lane';
+import type { LanePair, LaneResult, LaneShape } from '../results';
 import { fmtRatio, fmtUs, textTable } from './format';
 import { compactMetrics } from './text';
 

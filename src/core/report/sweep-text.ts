@@ -1,7 +1,7 @@
 // The sweep as text: a ranked table, the refusals with their reasons, and last the proposal in
 // schedulesFor's vocabulary, ready to review and paste into src/core/ops/registry.ts.
 import { adapterName } from '../adapter';
-import type { SweepResult } from '../../gpu/sweep';
+import type { SweepResult } from '../results';
 import type { Schedule } from '../schedule/schedule';
 import { describeConditions, type Condition } from '../schedule/shape-rules';
 import { fmtUs, textTable } from './format';

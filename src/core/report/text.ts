@@ -1,6 +1,6 @@
 // Plain-text renderings for the CLI.
 import { adapterName, type AdapterDescriptor } from '../adapter';
-import type { Level1Result } from '../../gpu/level1';
+import type { Level1Result } from '../results';
 import type { Calibration, Metrics } from '../metrics/roofline';
 import { specFor } from '../metrics/spec-table';
 import { fmtExp, fmtGBps, fmtGflops, fmtNs } from './format';

@@ -1,0 +1,188 @@
+// The results the engine produces, as plain data: the lane's, the sweep's and Level 1's.
+// They live in core so the reports (JSON, text, markdown, share links) and the page can read
+// them without depending on the GPU layer that fills them in.
+import type { AdapterDescriptor } from './adapter';
+import type { Metrics } from './metrics/roofline';
+import type { PromotionState } from './ops/registry';
+import type { Schedule } from './schedule/schedule';
+import type { Condition } from './schedule/shape-rules';
+import type { CorrectnessReport } from './stats/correctness';
+import type { ProposalEntry } from './stats/sweep-rules';
+import type { TimingSummary } from './stats/timing';
+import type { ShapeVerdict } from './stats/verdict';
+
+export interface Level1Result {
+  readonly kind: 'level1';
+  readonly op: string;
+  readonly shape: string;
+  readonly layout: string;
+  readonly label: string;
+  readonly variant: 'native' | 'generated';
+  readonly scheduleKey: string | null;
+  readonly schedule: Schedule | null;
+  readonly fallback: { code: string; reason: string } | null;
+  readonly correct: boolean;
+  readonly maxErr: number;
+  readonly bound: number;
+  readonly correctness: CorrectnessReport;
+  /** null when the output was wrong: a wrong kernel's time is never read. */
+  readonly timing: TimingSummary | null;
+  readonly flops: number | null;
+  readonly readBytes: number;
+  readonly writeBytes: number;
+  /** Roofline metrics of the timed result (null when untimed). */
+  readonly metrics: Metrics | null;
+  readonly adapter: AdapterDescriptor;
+  readonly wgsl: string;
+  readonly dispatch: readonly [number, number, number];
+  readonly startedAt: string;
+}
+
+/** Statistics controls: the generated side replaced by the native kernel itself (A/A), the same
+ * kernel doing 3× the work (slow), or one that skips half its output (wrong and fast). */
+export type LaneControl = 'aa' | 'slow' | 'wrong';
+
+export interface LaneRequest {
+  /** Pairs to run (default: every op not native-only). */
+  ops?: string[];
+  repeat?: number;
+  tolerance?: number;
+  seed?: number;
+  /** Treat these ops as `prefer` for this run only (their verdicts gate). */
+  prefer?: string[];
+  control?: LaneControl;
+  /** Treat these rejection codes as undeclared for this run (what-if). */
+  undeclare?: string[];
+  /** Replace the ops' matrices with these cases. */
+  shapes?: { op: string; dims: number[]; layout?: string }[];
+  /**
+   * Rules tried before the registry's for this run: a sweep's proposal taken through the lane
+   * before anyone pastes it into the registry.
+   */
+  proposal?: { op: string; when: Condition[]; schedule: unknown }[];
+  /** Watchdog's wall bound for one timed batch (default 10 s). */
+  wallBoundMs?: number;
+  minRuns?: number;
+}
+
+export interface LaneShape {
+  readonly shape: string;
+  readonly dims: readonly number[];
+  readonly layout: string;
+  readonly scheduleKey: string | null;
+  readonly nativeMedianNs: number | null;
+  readonly generatedMedianNs: number | null;
+  readonly speedups: readonly number[];
+  readonly speedupMedian: number | null;
+  readonly speedupMin: number | null;
+  readonly speedupMax: number | null;
+  readonly verdict: ShapeVerdict;
+  readonly fallback: { code: string; reason: string; declared: boolean } | null;
+  readonly nativeCorrect: boolean;
+  readonly generatedCorrect: boolean | null;
+  readonly generatedMaxErrRatio: number | null;
+  readonly note: string | null;
+  readonly flops: number | null;
+  readonly readBytes: number;
+  readonly writeBytes: number;
+  readonly resolutionNs: number | null;
+  readonly runsPerPass: number | null;
+  /** Roofline metrics of each side's median over the passes (min: the smallest pass median). */
+  readonly nativeMetrics: Metrics | null;
+  readonly generatedMetrics: Metrics | null;
+}
+
+export interface LaneCounters {
+  generatedDispatches: number;
+  nativeFallbacks: Record<string, number>;
+  undeclaredFallbacks: number;
+  deviceRejections: number;
+}
+
+export interface ChecklistItem {
+  readonly id: 'semantics' | 'lane-green' | 'no-slower' | 'device-parity' | 'contract-clean';
+  readonly title: string;
+  readonly pass: boolean;
+  readonly evidence: string;
+}
+
+export interface LanePair {
+  readonly op: string;
+  readonly state: PromotionState;
+  /** The registry's state when --prefer raised it for this run. */
+  readonly registryState: PromotionState;
+  readonly gating: boolean;
+  readonly counters: LaneCounters;
+  readonly shapes: readonly LaneShape[];
+  readonly checklist: readonly ChecklistItem[];
+  /** 'green', 'gate-failed' (a prefer pair), 'lane-failed' (an undeclared fallback or device
+   * rejection, any state), or 'work-items' (an observe pair with shapes to improve). */
+  readonly verdict: 'green' | 'gate-failed' | 'lane-failed' | 'work-items';
+}
+
+export interface LaneResult {
+  readonly kind: 'lane';
+  readonly adapter: AdapterDescriptor;
+  readonly settings: { repeat: number; tolerance: number; seed: number; prefer: string[]; control: LaneControl | null; undeclare: string[]; wallBoundMs: number; proposalRules: number };
+  readonly pairs: readonly LanePair[];
+  readonly skipped: readonly { op: string; reason: string }[];
+  readonly green: boolean;
+  readonly startedAt: string;
+  readonly durationMs: number;
+}
+
+export interface SweepRequest {
+  op: string;
+  reps?: number;
+  /** Shapes to sweep (default: the op's matrix, less the shapes its contract rejects). */
+  shapes?: { dims: number[]; layout?: string }[];
+  /** Restrict knobs to these values (default: the family's whole space). */
+  space?: Record<string, (number | string)[]>;
+  seed?: number;
+  wallBoundMs?: number;
+  minRuns?: number;
+}
+
+export type CandidateStatus = 'accepted' | 'noise' | 'no-rule' | 'wrong' | 'too-slow' | 'invalid' | 'device-rejection';
+
+export interface SweepShapeCell {
+  readonly shape: string;
+  readonly medianNs: number | null;
+  readonly spread: number | null;
+  readonly gain: number | null;
+  /** win / lose / noise; 'unfit' when the schedule cannot take the shape. */
+  readonly outcome: 'win' | 'lose' | 'noise' | 'unfit' | null;
+  /** Roofline metrics of the candidate on this shape (min: its fastest rep). */
+  readonly metrics: Metrics | null;
+}
+
+export interface SweepCandidate {
+  readonly key: string;
+  readonly schedule: Schedule;
+  readonly status: CandidateStatus;
+  readonly reason: string;
+  readonly shapes: readonly SweepShapeCell[];
+  readonly rule: readonly Condition[] | null;
+  readonly meanWinGain: number | null;
+}
+
+export interface SweepReference {
+  readonly shape: string;
+  readonly variant: string;
+  readonly medianNs: number;
+  readonly spread: number;
+}
+
+export interface SweepResult {
+  readonly kind: 'sweep';
+  readonly op: string;
+  readonly adapter: AdapterDescriptor;
+  readonly settings: { reps: number; seed: number; space: Record<string, (number | string)[]> };
+  readonly shapes: readonly string[];
+  readonly excludedShapes: readonly { shape: string; reason: string }[];
+  readonly reference: readonly SweepReference[];
+  readonly candidates: readonly SweepCandidate[];
+  readonly proposal: readonly ProposalEntry<Schedule>[];
+  readonly startedAt: string;
+  readonly durationMs: number;
+}
