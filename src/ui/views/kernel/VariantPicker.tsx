@@ -1,6 +1,7 @@
 // Which kernel: the registry's pick ('auto'), the hand-written one ('native'), or a schedule
 // typed as JSON. The pick and any parse error show as the form changes.
 import { For, Match, Show, Switch } from 'solid-js';
+import { JsonTextArea } from '../../components/JsonTextArea';
 import { SPACES } from '../../../core/schedule/schedule';
 import type { KernelForm, VariantKind } from './kernel-form';
 
@@ -65,23 +66,16 @@ export function VariantPicker(props: { form: KernelForm }) {
               reset to auto pick
             </button>
           </div>
-          <textarea
+          <JsonTextArea
             id="schedule-json"
-            class="mono"
-            data-testid="schedule-json"
-            rows={Math.min(16, Math.max(5, f.scheduleText().split('\n').length))}
-            spellcheck={false}
-            aria-invalid={scheduleError() !== null}
-            value={f.scheduleText()}
-            onInput={(e) => f.setScheduleText(e.currentTarget.value)}
+            testId="schedule-json"
+            errorTestId="schedule-error"
+            text={f.scheduleText()}
+            onText={(t) => f.setScheduleText(t)}
+            error={scheduleError()}
+            minRows={5}
+            maxRows={16}
           />
-          <Show when={scheduleError()}>
-            {(msg) => (
-              <p class="inline-error" data-testid="schedule-error" role="alert">
-                {msg()}
-              </p>
-            )}
-          </Show>
           <table class="knobs">
             <tbody>
               <For each={Object.entries(SPACES[f.op().family])}>

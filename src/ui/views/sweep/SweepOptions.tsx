@@ -1,6 +1,7 @@
 // The sweep's options: op, reps, shapes (the matrix or a list) and the space to search, with
 // how many candidates that makes on this adapter.
 import { For, Show } from 'solid-js';
+import { JsonTextArea } from '../../components/JsonTextArea';
 import { OPS } from '../../../core/ops/registry';
 import { SPACES } from '../../../core/schedule/schedule';
 import { matrixLabels, type SweepForm } from './sweep-form';
@@ -69,23 +70,16 @@ export function SweepOptions(props: { form: SweepForm }) {
             reset to the whole space
           </button>
         </div>
-        <textarea
+        <JsonTextArea
           id="sweep-space"
-          class="mono"
-          data-testid="sweep-space"
-          rows={Math.min(12, Math.max(4, f.spaceJson().split('\n').length))}
-          spellcheck={false}
-          aria-invalid={spaceError() !== null}
-          value={f.spaceJson()}
-          onInput={(e) => f.setSpaceJson(e.currentTarget.value)}
+          testId="sweep-space"
+          errorTestId="sweep-space-error"
+          text={f.spaceJson()}
+          onText={(t) => f.setSpaceJson(t)}
+          error={spaceError()}
+          minRows={4}
+          maxRows={12}
         />
-        <Show when={spaceError()}>
-          {(msg) => (
-            <p class="inline-error" data-testid="sweep-space-error" role="alert">
-              {msg()}
-            </p>
-          )}
-        </Show>
         <Show when={f.candidateCount()}>
           {(n) => (
             <span class="hint" data-testid="sweep-count">

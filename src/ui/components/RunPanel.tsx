@@ -1,0 +1,76 @@
+// The frame every long run shares (Lane, Sweep): its options form, the Run button (blocked with
+// the form's reason), progress with time left, the error or the result with its share and PR
+// actions, and whether it was stored.
+import { Show, type JSX } from 'solid-js';
+import type { ResultJson } from '../../core/report/json';
+import type { Progress } from '../../worker/api';
+import type { ErrorInfo } from '../errors';
+import type { SaveOutcome } from '../run-store';
+import { ErrorBox } from './ErrorBox';
+import { ResultActions } from './ResultActions';
+import { RunProgress } from './RunProgress';
+import { SaveStatus } from './SaveStatus';
+
+export interface RunPanelProps<Req, J extends ResultJson> {
+  /** Test-id prefix: `${name}-run`, `${name}-blocked`. */
+  readonly name: string;
+  readonly title: string;
+  readonly runLabel: string;
+  readonly errorTitle: string;
+  readonly form: { request(): { ok: Req } | { error: string } };
+  readonly action: {
+    running(): boolean;
+    progress(): Progress | null;
+    startedAtMs(): number;
+    error(): ErrorInfo | null;
+    json(): J | null;
+    saved(): SaveOutcome | null;
+    run(req: Req): Promise<void>;
+  };
+  readonly options: JSX.Element;
+  readonly result: (json: J) => JSX.Element;
+}
+
+export function RunPanel<Req, J extends ResultJson>(props: RunPanelProps<Req, J>) {
+  const blocked = () => {
+    const r = props.form.request();
+    return 'error' in r ? r.error : null;
+  };
+  const run = () => {
+    const r = props.form.request();
+    if ('ok' in r) void props.action.run(r.ok);
+  };
+  return (
+    <>
+      <form
+        class="panel form wide-labels"
+        onSubmit={(e) => {
+          e.preventDefault();
+          run();
+        }}
+      >
+        <h2>{props.title}</h2>
+        {props.options}
+        <div class="actions">
+          <button type="submit" class="primary" data-testid={`${props.name}-run`} disabled={props.action.running() || blocked() !== null} title={blocked() ?? props.runLabel}>
+            {props.action.running() ? 'Running…' : props.runLabel}
+          </button>
+          <Show when={props.action.running()}>
+            <RunProgress progress={props.action.progress()} startedAtMs={props.action.startedAtMs()} />
+          </Show>
+          <Show when={!props.action.running() && blocked()}>{(msg) => <span class="inline-error" data-testid={`${props.name}-blocked`}>{msg()}</span>}</Show>
+        </div>
+      </form>
+      <Show when={props.action.error()}>{(e) => <ErrorBox title={props.errorTitle} error={e()} />}</Show>
+      <Show when={props.action.json()}>
+        {(r) => (
+          <>
+            {props.result(r())}
+            <ResultActions result={r()} />
+          </>
+        )}
+      </Show>
+      <SaveStatus outcome={props.action.saved()} />
+    </>
+  );
+}
