@@ -126,6 +126,23 @@ function fits(s: Schedule, c: OpCase): string[] {
   return reasons;
 }
 
+/** The kernel around either path's per-vector blocks: thread index over a 2D grid, overhang skipped. */
+function elementwiseKernel(path: string, s: ElementwiseSchedule, c: OpCase, decls: string, bindings: KernelSpec['bindings'], dispatch: [number, number, number], threads: number, body: string[]): KernelSpec {
+  const wgsl = `// generated: ADD ${path} ${c.label}, ${scheduleKey(s)}
+${decls}
+
+@compute @workgroup_size(${s.workgroupSize})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let t = (wid.y * ${u(dispatch[0])} + wid.x) * ${u(s.workgroupSize)} + lid;
+  if (t >= ${u(threads)}) {
+    return;
+  }
+${indent(body.join('\n'), 2)}
+}
+`;
+  return { label: `generated:ADD ${scheduleKey(s)}`, wgsl, entryPoint: 'main', bindings, dispatch };
+}
+
 /** Flat path: one index over packed tensors, vectors a grid-stride apart. */
 function generateFlat(s: ElementwiseSchedule, c: OpCase): KernelSpec {
   const vw = s.vectorWidth;
@@ -153,19 +170,7 @@ function generateFlat(s: ElementwiseSchedule, c: OpCase): KernelSpec {
   for (let j = 0; j < s.elementsPerThread; j++) {
     body.push(`{\n  let v = t + ${u(j * threads)};\n  if (v < ${u(nVec)}) {\n    dst[${u(offd)} + v] = ${a} + src1[${u(off1)} + v];\n  }\n}`);
   }
-  const wgsl = `// generated: ADD flat ${c.label}, ${scheduleKey(s)}
-${decls}
-
-@compute @workgroup_size(${s.workgroupSize})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
-  let t = (wid.y * ${u(dispatch[0])} + wid.x) * ${u(s.workgroupSize)} + lid;
-  if (t >= ${u(threads)}) {
-    return;
-  }
-${indent(body.join('\n'), 2)}
-}
-`;
-  return { label: `generated:ADD ${scheduleKey(s)}`, wgsl, entryPoint: 'main', bindings, dispatch };
+  return elementwiseKernel('flat', s, c, decls, bindings, dispatch, threads, body);
 }
 
 /** General path: vectors along rows, baked strides, src1 broadcast by modulo (or a splat). */
@@ -224,19 +229,7 @@ function generateStrided(s: ElementwiseSchedule, c: OpCase): KernelSpec {
   }
 }`);
   }
-  const wgsl = `// generated: ADD strided ${c.label}, ${scheduleKey(s)}
-${decls}
-
-@compute @workgroup_size(${s.workgroupSize})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
-  let t = (wid.y * ${u(dispatch[0])} + wid.x) * ${u(s.workgroupSize)} + lid;
-  if (t >= ${u(threads)}) {
-    return;
-  }
-${indent(body.join('\n'), 2)}
-}
-`;
-  return { label: `generated:ADD ${scheduleKey(s)}`, wgsl, entryPoint: 'main', bindings, dispatch };
+  return elementwiseKernel('strided', s, c, decls, bindings, dispatch, threads, body);
 }
 
 function generate(s: Schedule, c: OpCase): KernelSpec {
