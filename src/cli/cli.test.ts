@@ -98,4 +98,23 @@ describe('lab CLI (node runtime)', () => {
     expect(json.correctness.outOfBound).toBeGreaterThan(0);
     expect(r.stderr).toMatch(/timing {4}not read: a wrong kernel is never timed/);
   });
+
+  it('falls back to the wall clock when asked (what runs without timestamp-query), and says so', () => {
+    const r = runCli(['time', '--op', 'ADD', '--shape', '256x4', '--timer', 'wallclock', '--json', '-']);
+    expect(r.status, r.stderr).toBe(0);
+    const json = JSON.parse(r.stdout);
+    expect(json.timing.method).toBe('wallclock');
+    expect(json.timing.note).toMatch(/wall clock around onSubmittedWorkDone/);
+    expect(json.timing.minNs).toBeGreaterThan(0);
+    expect(runCli(['time', '--op', 'ADD', '--shape', '8x8', '--timer', 'sundial']).stderr).toMatch(/--timer must be gpu or wallclock/);
+  });
+
+  it('runs the same request in headless Chromium (the built page\'s worker)', () => {
+    const r = runCli(['time', '--op', 'MUL_MAT', '--shape', '64x32x48', '--layout', 'src1-permuted', '--runtime', 'browser', '--json', '-']);
+    expect(r.status, r.stderr).toBe(0);
+    const json = JSON.parse(r.stdout);
+    expect(json).toMatchObject({ op: 'MUL_MAT', layout: 'src1-permuted', variant: 'generated', correct: true });
+    expect(json.adapter.runtime).toBe('browser');
+    expect(json.adapter.isFallbackAdapter).toBe(true);
+  });
 });

@@ -45,6 +45,15 @@ describe('lane controls (SwiftShader, node runtime)', () => {
     expect(gated.json.pairs[0]).toMatchObject({ state: 'prefer', gating: true, verdict: 'gate-failed' });
   });
 
+  it('the watchdog: a variant 200× slower is too-slow, and the lane goes on to the next shape', () => {
+    const r = lane(['--shape', 'RMS_NORM:256x4', '--shape', 'RMS_NORM:128x2', '--control', 'stall', '--repeat', '3']);
+    expect(r.status, r.stderr).toBe(0); // observed: a work item
+    const shapes = r.json.pairs[0].shapes;
+    expect(shapes.map((s: { verdict: string }) => s.verdict)).toEqual(['too-slow', 'too-slow']);
+    expect(shapes[0].note).toMatch(/over 100× the native median/);
+    expect(shapes[0].speedups.length).toBeLessThan(3);
+  });
+
   it('a declared fallback passes; the same fallback undeclared fails the lane', () => {
     const declared = lane(['--shape', 'ADD:64x64:src1-transposed', '--shape', 'ADD:256x4', '--repeat', '2']);
     expect(declared.status, declared.stderr).toBe(0);

@@ -41,7 +41,7 @@ commands:
 
   lane [--op OP]... [--shape OP:DIMS[:LAYOUT]]... [--repeat N] [--tolerance T]
        [--device NAME] [--markdown FILE] [--proposal SWEEP.json] [--share-base URL]
-       [--prefer OP]... [--control aa|slow|wrong] [--undeclare CODE]...
+       [--prefer OP]... [--control aa|slow|stall|wrong] [--undeclare CODE]...
                               the promotion lane: native vs generated over each pair's shape
                               matrix; exit 0 green, 1 when a prefer gate fails, 2 on usage
                               errors or a missing adapter. --prefer gates an observe pair for
@@ -61,6 +61,8 @@ options for every command:
   --runtime node|browser      node: Dawn (the 'webgpu' package); browser: headless Chromium
                               through Playwright running the built page's worker (default node)
   --json FILE|-               write the result as JSON (- for stdout; the text then goes to stderr)
+  --timer gpu|wallclock       GPU timestamps (default), or the wall clock around
+                              onSubmittedWorkDone (what runs without timestamp-query)
 
 time and lane print a share link that opens the result read-only in the page, and with
 --markdown FILE write the GitHub markdown of the result (with that link) for a pull request.
@@ -85,21 +87,28 @@ function output(jsonTarget: string | undefined): Out {
   };
 }
 
+/** The timer option every command takes: GPU timestamps (default) or the wall clock. */
+let timestamps = true;
+
 async function openRuntime(runtime: string, deviceMatch?: string): Promise<LabApi & { close(): Promise<void> }> {
-  if (runtime === 'node') return (await import('./runtime-node')).openNodeEngine(deviceMatch);
-  if (runtime === 'browser') return (await import('./runtime-browser')).openBrowserEngine(deviceMatch);
+  if (runtime === 'node') return (await import('./runtime-node')).openNodeEngine(deviceMatch, timestamps);
+  if (runtime === 'browser') return (await import('./runtime-browser')).openBrowserEngine(deviceMatch, timestamps);
   throw new UsageError(`--runtime must be node or browser, got '${runtime}'`);
 }
 
 const COMMON = {
   runtime: { type: 'string', default: 'node' },
+  timer: { type: 'string', default: 'gpu' },
   json: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 function parse<T extends Record<string, { type: 'string' | 'boolean'; default?: string | boolean; short?: string }>>(argv: string[], options: T) {
   try {
-    return parseArgs({ args: argv, options: { ...COMMON, ...options }, allowPositionals: false, strict: true }).values as Record<string, string | boolean | undefined>;
+    const values = parseArgs({ args: argv, options: { ...COMMON, ...options }, allowPositionals: false, strict: true }).values as Record<string, string | boolean | undefined>;
+    if (values.timer !== 'gpu' && values.timer !== 'wallclock') throw new UsageError(`--timer must be gpu or wallclock, got '${values.timer}'`);
+    timestamps = values.timer === 'gpu';
+    return values;
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
@@ -238,7 +247,7 @@ async function cmdLane(argv: string[]): Promise<number> {
   const tolerance = v.tolerance === undefined ? undefined : Number(v.tolerance);
   if (tolerance !== undefined && !(tolerance >= 0 && tolerance < 1)) throw new UsageError(`--tolerance must be a number in [0, 1), got '${v.tolerance}'`);
   const control = v.control as string | undefined;
-  if (control !== undefined && !['aa', 'slow', 'wrong'].includes(control)) throw new UsageError(`--control must be aa, slow or wrong, got '${control}'`);
+  if (control !== undefined && !['aa', 'slow', 'stall', 'wrong'].includes(control)) throw new UsageError(`--control must be aa, slow, stall or wrong, got '${control}'`);
   const out = output(v.json as string | undefined);
   const lab = await openRuntime(v.runtime as string, v.device as string | undefined);
   const progress = progressPrinter();

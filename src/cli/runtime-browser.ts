@@ -31,7 +31,7 @@ export async function ensurePageBuilt(root = projectRoot()): Promise<string> {
 
 type Remote = { ok: unknown } | { error: { name: string; message: string } };
 
-export async function openBrowserEngine(deviceMatch?: string): Promise<LabApi & { close(): Promise<void> }> {
+export async function openBrowserEngine(deviceMatch?: string, timestamps = true): Promise<LabApi & { close(): Promise<void> }> {
   if (!existsSync(CHROMIUM_PATH)) throw new AdapterError(`no Chromium at ${CHROMIUM_PATH}: apt-get install -y chromium (or set KERNEL_LAB_CHROMIUM)`);
   const dist = await ensurePageBuilt();
   const { url, server } = await serveStatic(dist);
@@ -47,7 +47,10 @@ export async function openBrowserEngine(deviceMatch?: string): Promise<LabApi & 
     page.on('pageerror', (e) => pageErrors.push(e.message));
     let progress: ProgressFn | undefined;
     await page.exposeFunction('__labProgress', (p: Progress) => progress?.(p));
-    const query = deviceMatch ? `?device=${encodeURIComponent(deviceMatch)}` : '';
+    const params = new URLSearchParams();
+    if (deviceMatch) params.set('device', deviceMatch);
+    if (!timestamps) params.set('timer', 'wallclock');
+    const query = params.size ? `?${params}` : '';
     await page.goto(url + query);
     await page.waitForFunction(() => (window as unknown as { __labReady?: boolean }).__labReady === true, null, { timeout: 30_000 }).catch(() => {
       throw new LabError(`the page did not start its worker${pageErrors.length ? `: ${pageErrors.join('; ')}` : ''}`);

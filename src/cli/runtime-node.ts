@@ -27,11 +27,11 @@ export function dawnFlags(): string[] {
   return flags;
 }
 
-export async function openNodeEngine(deviceMatch?: string): Promise<Engine & { close(): Promise<void> }> {
+export async function openNodeEngine(deviceMatch?: string, timestamps = true): Promise<Engine & { close(): Promise<void> }> {
   const dawn = await loadDawn();
   // WebGPU's enums (GPUBufferUsage…) are globals in a browser; Dawn hands them over here.
   for (const [k, v] of Object.entries(dawn.globals)) if (!(k in globalThis)) (globalThis as Record<string, unknown>)[k] = v;
   const gpu = dawn.create(dawnFlags());
   const copyMiB = Number(process.env.KERNEL_LAB_COPY_MB) || undefined;
-  return new Engine(() => gpu, { runtime: 'node', deviceMatch, loadCalibration, onCalibration: (c) => void saveCalibration(c), calibrationCopyMiB: copyMiB });
+  return new Engine(() => gpu, { runtime: 'node', deviceMatch, timestamps, loadCalibration, onCalibration: (c) => void saveCalibration(c), calibrationCopyMiB: copyMiB });
 }

@@ -39,8 +39,9 @@ export interface Level1Result {
 }
 
 /** Statistics controls: the generated side replaced by the native kernel itself (A/A), the same
- * kernel doing 3× the work (slow), or one that skips half its output (wrong and fast). */
-export type LaneControl = 'aa' | 'slow' | 'wrong';
+ * kernel doing 3× the work (slow) or 200× (stall: the watchdog's too-slow), or one that skips
+ * half its output (wrong and fast). */
+export type LaneControl = 'aa' | 'slow' | 'stall' | 'wrong';
 
 export interface LaneRequest {
   /** Pairs to run (default: every op not native-only). */

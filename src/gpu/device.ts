@@ -64,6 +64,8 @@ export interface OpenOptions {
   /** Fail unless the adapter's info contains this text (the lane's --device). */
   deviceMatch?: string;
   powerPreference?: GPUPowerPreference;
+  /** false: do not ask for 'timestamp-query' (times then come from the wall clock, marked). */
+  timestamps?: boolean;
 }
 
 export async function openDevice(gpu: GPU | undefined, opts: OpenOptions): Promise<GpuContext> {
@@ -80,7 +82,8 @@ export async function openDevice(gpu: GPU | undefined, opts: OpenOptions): Promi
   if (opts.deviceMatch && !adapterMatches(descriptor, opts.deviceMatch)) {
     throw new AdapterError(`requested adapter '${opts.deviceMatch}' is not present: this runtime offers ${adapterName(descriptor)}`);
   }
-  const requiredFeatures = WANTED_FEATURES.filter((f) => adapter.features.has(f)) as GPUFeatureName[];
+  const wanted = WANTED_FEATURES.filter((f) => opts.timestamps !== false || f !== 'timestamp-query');
+  const requiredFeatures = wanted.filter((f) => adapter.features.has(f)) as GPUFeatureName[];
   const requiredLimits: Record<string, number> = {};
   for (const k of WANTED_LIMITS) if (k !== 'minStorageBufferOffsetAlignment') requiredLimits[k] = descriptor.limits[k];
   let device: GPUDevice;

@@ -14,6 +14,8 @@ export interface EngineOptions {
   runtime: Runtime;
   /** Fail unless the adapter matches (the lane's --device). */
   deviceMatch?: string;
+  /** false: time with the wall clock even where timestamp-query exists (--timer wallclock). */
+  timestamps?: boolean;
   /** Where calibrations persist (the Node CLI keeps them in a cache file per adapter). */
   loadCalibration?: (fingerprint: string) => Promise<Calibration | null> | Calibration | null;
   onCalibration?: (c: Calibration) => Promise<void> | void;

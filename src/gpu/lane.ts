@@ -36,6 +36,8 @@ function controlled(native: KernelSpec, control: LaneControl): KernelSpec {
       return { ...native, label: `${native.label} (A/A control)` };
     case 'slow':
       return { ...native, label: `${native.label} (3× work control)`, repeat: 3 };
+    case 'stall':
+      return { ...native, label: `${native.label} (200× work control)`, repeat: 200 };
     case 'wrong': {
       const [x, y, z] = native.dispatch;
       // Half the workgroups: half the output never written — wrong, and faster.

@@ -8,10 +8,11 @@ import { Engine } from '../gpu/engine';
  * query when present; otherwise from the worker's name, which the page sets to its own query
  * (Vite fixes the worker URL at build time, so a runtime query cannot be appended to it).
  */
-function deviceMatchFromScope(): string | undefined {
-  const fromUrl = new URLSearchParams(self.location.search).get('device');
-  const fromName = new URLSearchParams(self.name).get('device');
+function fromScope(key: string): string | undefined {
+  const fromUrl = new URLSearchParams(self.location.search).get(key);
+  const fromName = new URLSearchParams(self.name).get(key);
   return fromUrl || fromName || undefined;
 }
 
-expose(new Engine(() => navigator.gpu, { runtime: 'browser', deviceMatch: deviceMatchFromScope() }));
+// `?timer=wallclock` times with the wall clock even where timestamp-query exists.
+expose(new Engine(() => navigator.gpu, { runtime: 'browser', deviceMatch: fromScope('device'), timestamps: fromScope('timer') !== 'wallclock' }));

@@ -2,6 +2,7 @@
 // shape list replacing the matrices, and in "advanced" the statistics controls.
 import { For, Show } from 'solid-js';
 import { OPS, registryEntry } from '../../../core/ops/registry';
+import type { LaneControl } from '../../../core/results';
 import { CONTROLS, type LaneForm } from './lane-form';
 
 export function LaneOptions(props: { form: LaneForm }) {
@@ -94,7 +95,7 @@ export function LaneOptions(props: { form: LaneForm }) {
         <summary>advanced: statistics controls, seed, what-if rejections</summary>
         <div class="field">
           <label for="lane-control">control</label>
-          <select id="lane-control" data-testid="lane-control" onChange={(e) => f.setControl(e.currentTarget.value as '' | 'aa' | 'slow' | 'wrong')}>
+          <select id="lane-control" data-testid="lane-control" onChange={(e) => f.setControl(e.currentTarget.value as '' | LaneControl)}>
             <option value="" selected={f.control() === ''}>
               none (the registry's generated kernels)
             </option>

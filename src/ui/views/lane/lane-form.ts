@@ -12,6 +12,7 @@ export const DEFAULT_REPEAT = 5;
 export const CONTROLS: readonly { value: LaneControl; doc: string }[] = [
   { value: 'aa', doc: 'A/A: the generated side is the native kernel itself (expect parity)' },
   { value: 'slow', doc: 'slow: the native kernel doing 3× the work (expect slower)' },
+  { value: 'stall', doc: 'stall: the native kernel doing 200× the work (expect too-slow: the watchdog)' },
   { value: 'wrong', doc: 'wrong: a kernel that skips half its output (expect wrong, never timed)' },
 ];
 
