@@ -1,7 +1,7 @@
 // `npm run bench`: the engine's performance targets, measured and printed as a table. Each
 // number is a median over many timestamped runs; a target is checked only on hardware.
 import { adapterName, type AdapterDescriptor } from '../core/adapter';
-import { fmtNs, textTable } from '../core/report/format';
+import { fmtGBps, fmtGflops, fmtNs, textTable } from '../core/report/format';
 import type { Level1Request, Level1Result } from '../gpu/level1';
 import type { LabApi } from '../worker/api';
 
@@ -22,7 +22,7 @@ interface BenchItem {
 export const BENCH_ITEMS: readonly BenchItem[] = [
   {
     id: 'add-64m',
-    title: 'ADD 64M f32',
+    title: 'ADD f32',
     op: 'ADD',
     dims: { full: [8192, 8192], small: [1024, 256] },
     kind: 'bandwidth',
@@ -31,7 +31,7 @@ export const BENCH_ITEMS: readonly BenchItem[] = [
   },
   {
     id: 'mul-mat-4096',
-    title: 'MUL_MAT f32 4096³',
+    title: 'MUL_MAT f32',
     op: 'MUL_MAT',
     dims: { full: [4096, 4096, 4096], small: [256, 256, 256] },
     kind: 'flops',
@@ -40,7 +40,7 @@ export const BENCH_ITEMS: readonly BenchItem[] = [
   },
   {
     id: 'rms-norm-stability',
-    title: 'RMS_NORM 4096×4096, 5 time() calls',
+    title: 'RMS_NORM, 5 time() calls',
     op: 'RMS_NORM',
     dims: { full: [4096, 4096], small: [1024, 256] },
     kind: 'stability',
@@ -130,11 +130,11 @@ export async function runBench(lab: LabApi, size: BenchSize, onLine: (s: string)
       const generated = r.variant === 'generated';
       if (item.kind === 'bandwidth') {
         const v = gbps(r);
-        const text = v === null ? '—' : `${(v / 1000).toFixed(2)} TB/s (${((v / 4800) * 100).toFixed(0)}% of 4.8)`;
+        const text = v === null ? '—' : `${fmtGBps(v)} (${((v / 4800) * 100).toFixed(v < 48 ? 2 : 0)}% of 4.8 TB/s)`;
         rows.push(row(item, r, v, text, judged && generated, v !== null && v >= item.target.value));
       } else {
         const v = gflops(r);
-        const text = v === null ? '—' : `${(v / 1000).toFixed(2)} TFLOP/s`;
+        const text = fmtGflops(v);
         rows.push(row(item, r, v, text, judged && generated, v !== null && v >= item.target.value));
       }
       onLine(`${item.title} ${r.variant}: ${rows[rows.length - 1].valueText}`);
