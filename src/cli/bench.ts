@@ -78,14 +78,6 @@ export interface BenchReport {
   readonly rows: readonly BenchRow[];
 }
 
-function gbps(r: Level1Result): number | null {
-  return r.timing ? (r.readBytes + r.writeBytes) / r.timing.medianNs : null;
-}
-
-function gflops(r: Level1Result): number | null {
-  return r.timing && r.flops ? r.flops / r.timing.medianNs : null;
-}
-
 function row(item: BenchItem, r: Level1Result, value: number | null, valueText: string, judged: boolean, pass: boolean): BenchRow {
   return {
     id: item.id,
@@ -129,11 +121,11 @@ export async function runBench(lab: LabApi, size: BenchSize, onLine: (s: string)
       const r = await lab.time({ ...base, variant });
       const generated = r.variant === 'generated';
       if (item.kind === 'bandwidth') {
-        const v = gbps(r);
+        const v = r.metrics?.gbps ?? null;
         const text = v === null ? '—' : `${fmtGBps(v)} (${((v / 4800) * 100).toFixed(v < 48 ? 2 : 0)}% of 4.8 TB/s)`;
         rows.push(row(item, r, v, text, judged && generated, v !== null && v >= item.target.value));
       } else {
-        const v = gflops(r);
+        const v = r.metrics?.gflops ?? null;
         const text = fmtGflops(v);
         rows.push(row(item, r, v, text, judged && generated, v !== null && v >= item.target.value));
       }

@@ -21,7 +21,8 @@ import { progressPrinter } from './progress';
 import { formatLane } from '../core/report/lane-text';
 import { DEFAULT_SHARE_BASE, SHARE_BASE_ENV, SHARE_OPTIONS, shareBase, writeShareOutputs } from './share-output';
 import type { LaneControl } from '../gpu/lane';
-import { parseSchedule } from '../core/schedule/schedule';
+import { parseSchedule, parseSpace } from '../core/schedule/schedule';
+import { parseCaseSpec, parseShapeList } from '../core/ops/shape-specs';
 import type { Condition } from '../core/schedule/shape-rules';
 import { formatSweep } from '../core/report/sweep-text';
 
@@ -139,16 +140,6 @@ function readProposal(path: string): { op: string; when: Condition[]; schedule: 
   });
 }
 
-/** "ADD:4096x512[:layout]" → a lane case; checked against the op before any device work. */
-function parseShapeSpec(spec: string): { op: string; dims: number[]; layout?: string } {
-  const [opName, dimsText, layout, ...rest] = spec.split(':');
-  if (!opName || !dimsText || rest.length) throw new UsageError(`--shape '${spec}' is not OP:DIMS[:LAYOUT] (e.g. ADD:4096x512:inplace)`);
-  const op = opByName(opName);
-  const dims = parseDims(dimsText);
-  op.makeCase(dims, layout ?? op.layouts[0].name);
-  return { op: op.name, dims, layout };
-}
-
 function intOption(values: Record<string, unknown>, name: string): number | undefined {
   const v = values[name];
   if (v === undefined) return undefined;
@@ -194,8 +185,7 @@ async function cmdTime(argv: string[]): Promise<number> {
   if (!v.op) throw new UsageError('time needs --op (one of ' + OPS.map((o) => o.name).join(', ') + ')');
   if (!v.shape) throw new UsageError('time needs --shape, e.g. --shape 4096x4096');
   if (v.native && v.schedule) throw new UsageError('give --native or --schedule, not both');
-  const op = OPS.find((o) => o.name === String(v.op).toUpperCase());
-  if (!op) throw new UsageError(`unknown op '${v.op}' (ops: ${OPS.map((o) => o.name).join(', ')})`);
+  const op = opByName(v.op as string);
   const dims = parseDims(v.shape as string);
   op.makeCase(dims, (v.layout as string | undefined) ?? op.layouts[0].name); // usage errors before any device work
   if (v.wgsl && !v.native) throw new UsageError('--wgsl replaces the native kernel: give it with --native');
@@ -241,7 +231,7 @@ async function cmdLane(argv: string[]): Promise<number> {
   });
   const base = shareBase(v['share-base'] as string | undefined);
   const proposal = v.proposal ? readProposal(v.proposal as string) : undefined;
-  const shapes = ((v.shape as unknown as string[] | undefined) ?? []).map(parseShapeSpec);
+  const shapes = ((v.shape as unknown as string[] | undefined) ?? []).map(parseCaseSpec);
   const ops = ((v.op as unknown as string[] | undefined) ?? []).map((o) => opByName(o).name);
   const prefer = ((v.prefer as unknown as string[] | undefined) ?? []).map((o) => opByName(o).name);
   const tolerance = v.tolerance === undefined ? undefined : Number(v.tolerance);
@@ -288,24 +278,8 @@ async function cmdSweep(argv: string[]): Promise<number> {
   });
   if (!v.op) throw new UsageError('sweep needs --op');
   const op = opByName(v.op as string);
-  const shapes = v.shapes
-    ? String(v.shapes)
-        .split(',')
-        .map((t) => {
-          const [dimsText, layout] = t.trim().split(':');
-          const dims = parseDims(dimsText);
-          op.makeCase(dims, layout ?? op.layouts[0].name);
-          return { dims, layout };
-        })
-    : undefined;
-  let space: Record<string, (number | string)[]> | undefined;
-  if (v.space) {
-    try {
-      space = JSON.parse(v.space as string);
-    } catch (e) {
-      throw new UsageError(`--space is not valid JSON: ${(e as Error).message}`);
-    }
-  }
+  const shapes = v.shapes ? parseShapeList(String(v.shapes), op) : undefined;
+  const space = v.space ? parseSpace(v.space as string, op.family) : undefined;
   const out = output(v.json as string | undefined);
   const lab = await openRuntime(v.runtime as string);
   const progress = progressPrinter();

@@ -1,31 +1,18 @@
 // The browser runtime: headless Chromium (Debian's, through Playwright) opens the built page,
 // and every LabApi call runs in that page's worker — the same code a user's browser runs.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AdapterError, LabError } from '../core/errors';
 import type { LabApi, Progress, ProgressFn } from '../worker/api';
 import { CHROMIUM_PATH, chromiumArgs } from './chromium';
 import { projectRoot } from './project-root';
 import { serveStatic } from './static-server';
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
+import { buildIfStale } from '../../scripts/build-if-stale.mjs';
 
 /** Builds dist/ when it is missing or older than the sources. */
 export async function ensurePageBuilt(root = projectRoot()): Promise<string> {
   const dist = join(root, 'dist');
-  const index = join(dist, 'index.html');
-  const srcNewest = Math.max(newestMtime(join(root, 'src')), newestMtime(join(root, 'kernels')), statSync(join(root, 'index.html')).mtimeMs);
-  if (!existsSync(index) || statSync(index).mtimeMs < srcNewest) {
-    const { build } = await import('vite');
-    await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'warn' });
-  }
+  await buildIfStale(root, 'vite.config.ts', join(dist, 'index.html'), ['src', 'kernels', 'index.html', 'public', 'vite.config.ts']);
   return dist;
 }
 

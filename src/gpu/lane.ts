@@ -299,10 +299,11 @@ function judgePair(op: OpDef, state: PromotionState, registryState: PromotionSta
   const fallbacks = Object.entries(counters.nativeFallbacks).map(([k, v]) => `${k}×${v}${declared.includes(k) ? '' : ' (undeclared)'}`);
   let probe: ChecklistItem;
   try {
-    const rejection = op.require(contractProbe(op), adapter);
+    const probeCase = contractProbe(op);
+    const rejection = op.require(probeCase, adapter);
     probe = rejection
-      ? { id: 'contract-clean', title: CHECK_TITLES['contract-clean'], pass: true, evidence: `probe ${contractProbe(op).label}: ${rejection.code} (${rejection.reason})` }
-      : { id: 'contract-clean', title: CHECK_TITLES['contract-clean'], pass: false, evidence: `probe ${contractProbe(op).label} was accepted` };
+      ? { id: 'contract-clean', title: CHECK_TITLES['contract-clean'], pass: true, evidence: `probe ${probeCase.label}: ${rejection.code} (${rejection.reason})` }
+      : { id: 'contract-clean', title: CHECK_TITLES['contract-clean'], pass: false, evidence: `probe ${probeCase.label} was accepted` };
   } catch (e) {
     probe = { id: 'contract-clean', title: CHECK_TITLES['contract-clean'], pass: false, evidence: `require threw: ${(e as Error).message}` };
   }

@@ -4,7 +4,7 @@
 import { UsageError } from '../core/errors';
 import { opByName, schedulesFor } from '../core/ops/registry';
 import type { OpCase, OpDef, OracleResult } from '../core/ops/types';
-import { enumerateSpace, scheduleKey, SPACES, validateSchedule, type Schedule } from '../core/schedule/schedule';
+import { enumerateSpace, parseSpace, scheduleKey, SPACES, validateSchedule, type Schedule, type SpaceRestriction } from '../core/schedule/schedule';
 import { computeMetrics, peaksFor } from '../core/metrics/roofline';
 import { checkOutput } from '../core/stats/correctness';
 import { composeProposal, judgeCandidate, type CandidateJudgement } from '../core/stats/sweep-rules';
@@ -22,25 +22,12 @@ import { measure } from './measure';
 import { Session } from './session';
 
 
-/** The family's space, restricted knob by knob; an unknown knob or value is a usage error. */
-export function sweepSpace(op: OpDef, restrict?: Record<string, (number | string)[]>): { candidates: Schedule[]; space: Record<string, (number | string)[]> } {
-  const full = SPACES[op.family];
-  const space: Record<string, (number | string)[]> = {};
-  for (const [knob, spec] of Object.entries(full)) space[knob] = [...spec.values];
-  for (const [knob, values] of Object.entries(restrict ?? {})) {
-    if (!(knob in full)) throw new UsageError(`unknown knob '${knob}' for family ${op.family} (knobs: ${Object.keys(full).join(', ')})`);
-    if (!Array.isArray(values) || !values.length) throw new UsageError(`space.${knob} must be a non-empty list`);
-    space[knob] = values;
-  }
-  const candidates = enumerateSpace(op.family).filter((s) => Object.entries(space).every(([k, vs]) => vs.includes((s as unknown as Record<string, number | string>)[k])));
-  // Values outside the family's enumerated space are allowed when asked for explicitly.
-  const extra = Object.entries(space).some(([k, vs]) => vs.some((v) => !full[k].values.includes(v)));
-  if (extra) {
-    let combos: Record<string, unknown>[] = [{ family: op.family }];
-    for (const [k, vs] of Object.entries(space)) combos = combos.flatMap((c) => vs.map((v) => ({ ...c, [k]: v })));
-    return { candidates: combos.map((c) => Object.freeze(c) as unknown as Schedule), space };
-  }
-  return { candidates, space };
+/** The family's space, restricted knob by knob (a bad knob or value is a ScheduleError). */
+export function sweepSpace(op: OpDef, restrict?: unknown): { candidates: Schedule[]; space: SpaceRestriction } {
+  const r = parseSpace(restrict ?? {}, op.family);
+  const space: SpaceRestriction = {};
+  for (const [knob, spec] of Object.entries(SPACES[op.family])) space[knob] = r[knob] ?? [...spec.values];
+  return { candidates: enumerateSpace(op.family, r), space };
 }
 
 /** The output as an oracle: the sweep compares a candidate with the variant it would replace. */

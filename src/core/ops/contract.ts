@@ -2,7 +2,7 @@
 // and its element indices must fit the u32 arithmetic the WGSL does.
 import type { AdapterDescriptor } from '../adapter';
 import { deviceBufferSizeBytes } from '../hostdata';
-import { nelements } from '../tensor';
+import { nelements, typeSizeBytes } from '../tensor';
 import type { OpCase, Rejection } from './types';
 
 export const MAX_U32_INDEX_ELEMENTS = 2 ** 32 - 1;
@@ -16,7 +16,7 @@ export function commonRejection(c: OpCase, adapter: Pick<AdapterDescriptor, 'lim
     }
   }
   for (const t of tensors) {
-    if (nelements(t) > MAX_U32_INDEX_ELEMENTS || t.bufferSizeBytes / 2 > MAX_U32_INDEX_ELEMENTS) {
+    if (nelements(t) > MAX_U32_INDEX_ELEMENTS || t.bufferSizeBytes / typeSizeBytes[t.type] > MAX_U32_INDEX_ELEMENTS) {
       return { code: 'index-overflow-u32', reason: `${nelements(t)} elements overflow the kernels' u32 indices` };
     }
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../adapter';
-import { enumerateSpace, parseSchedule, scheduleKey, SPACES, validateSchedule, workgroupStorageBytes } from './schedule';
+import { enumerateSpace, parseSchedule, parseSpace, scheduleKey, spaceText, SPACES, validateSchedule, workgroupStorageBytes } from './schedule';
 import { allHold, describeConditions } from './shape-rules';
 import { stableJson } from './stable-json';
 
@@ -61,5 +61,30 @@ describe('shape rules', () => {
     expect(allHold([], {})).toBe(true);
     expect(allHold([{ feature: 'K', min: 1 }], { ne0: 1 })).toBe(false);
     expect(describeConditions(when)).toBe('ne0 ≥ 1024, ne0 % 4 == 0, rows ≤ 64');
+  });
+});
+
+describe('space restrictions (the sweep\'s --space)', () => {
+  it("prefills the family's whole space, which enumerates exactly the family's candidates", () => {
+    for (const family of ['elementwise', 'norm', 'matmul'] as const) {
+      const space = parseSpace(spaceText(family), family);
+      expect(Object.keys(space)).toEqual(Object.keys(SPACES[family]));
+      expect(enumerateSpace(family, space)).toHaveLength(enumerateSpace(family).length);
+    }
+  });
+
+  it('restricts knob by knob; knobs left out keep every value', () => {
+    const c = enumerateSpace('elementwise', parseSpace('{"workgroupSize": [64, 2048], "vectorWidth": [4]}', 'elementwise'));
+    expect(c).toHaveLength(2 * SPACES.elementwise.elementsPerThread.values.length);
+    expect(c.filter((s) => validateSchedule(s, { limits: DEFAULT_LIMITS, features: [] }).length === 0)).toHaveLength(4);
+  });
+
+  it('names the knob or value that is wrong', () => {
+    expect(() => parseSpace('{"tile": [4]}', 'elementwise')).toThrow("unknown knob 'tile' for family elementwise");
+    expect(() => parseSpace('{"workgroupSize": []}', 'elementwise')).toThrow('space.workgroupSize must be a non-empty list');
+    expect(() => parseSpace('{"staging": ["triple"]}', 'matmul')).toThrow('space.staging: "triple" is not one of');
+    expect(() => parseSpace('{"workgroupSize": [0]}', 'elementwise')).toThrow('is not a positive integer');
+    expect(() => parseSpace('[1]', 'elementwise')).toThrow('space is a JSON object');
+    expect(() => parseSpace('{', 'elementwise')).toThrow('space is not valid JSON');
   });
 });

@@ -128,14 +128,50 @@ export function parseSchedule(input: unknown, expectFamily?: Family): Schedule {
   return Object.freeze(out) as unknown as Schedule;
 }
 
-/** Every combination of the family's knob values (valid or not: validate() sorts them). */
-export function enumerateSpace(family: Family): Schedule[] {
-  const space = SPACES[family];
+/** Knob → the values to try: a restriction of a family's space. */
+export type SpaceRestriction = Record<string, (number | string)[]>;
+
+/**
+ * Every combination of the family's knob values (valid or not: validate() sorts them); knobs in
+ * `restrict` take its values instead (the sweep's --space).
+ */
+export function enumerateSpace(family: Family, restrict: SpaceRestriction = {}): Schedule[] {
   let combos: Record<string, unknown>[] = [{ family }];
-  for (const [knob, spec] of Object.entries(space)) {
-    combos = combos.flatMap((c) => spec.values.map((v) => ({ ...c, [knob]: v })));
+  for (const [knob, spec] of Object.entries(SPACES[family])) {
+    combos = combos.flatMap((c) => (restrict[knob] ?? spec.values).map((v) => ({ ...c, [knob]: v })));
   }
   return combos.map((c) => Object.freeze(c) as unknown as Schedule);
+}
+
+/** The family's whole space as JSON text, one knob per line (the editors' starting point). */
+export function spaceText(family: Family): string {
+  const lines = Object.entries(SPACES[family]).map(([knob, spec]) => `  ${JSON.stringify(knob)}: ${JSON.stringify(spec.values)}`);
+  return `{\n${lines.join(',\n')}\n}`;
+}
+
+/** A space restriction from JSON (text or parsed), checked knob by knob and value by value. */
+export function parseSpace(input: unknown, family: Family): SpaceRestriction {
+  let value = input;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch (e) {
+      throw new ScheduleError(`space is not valid JSON: ${(e as Error).message}`);
+    }
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ScheduleError('space is a JSON object of knob → list of values, e.g. {"workgroupSize": [64, 256]}');
+  const full = SPACES[family];
+  for (const [knob, values] of Object.entries(value as Record<string, unknown>)) {
+    if (!(knob in full)) throw new ScheduleError(`unknown knob '${knob}' for family ${family} (knobs: ${Object.keys(full).join(', ')})`);
+    if (!Array.isArray(values) || !values.length) throw new ScheduleError(`space.${knob} must be a non-empty list`);
+    const numeric = typeof full[knob].values[0] === 'number';
+    for (const v of values) {
+      if (numeric ? !(typeof v === 'number' && Number.isInteger(v) && v > 0) : !full[knob].values.includes(v as string)) {
+        throw new ScheduleError(`space.${knob}: ${JSON.stringify(v)} is not ${numeric ? 'a positive integer' : `one of ${full[knob].values.map((x) => JSON.stringify(x)).join(', ')}`}`);
+      }
+    }
+  }
+  return value as SpaceRestriction;
 }
 
 function isPow2(n: number): boolean {

@@ -2,7 +2,7 @@
 // typed as JSON. The pick and any parse error show as the form changes.
 import { For, Match, Show, Switch } from 'solid-js';
 import { JsonTextArea } from '../../components/JsonTextArea';
-import { SPACES } from '../../../core/schedule/schedule';
+import { KnobTable } from '../../components/KnobTable';
 import type { KernelForm, VariantKind } from './kernel-form';
 
 const VARIANTS: readonly { kind: VariantKind; title: string; doc: string }[] = [
@@ -76,19 +76,7 @@ export function VariantPicker(props: { form: KernelForm }) {
             minRows={5}
             maxRows={16}
           />
-          <table class="knobs">
-            <tbody>
-              <For each={Object.entries(SPACES[f.op().family])}>
-                {([knob, spec]) => (
-                  <tr>
-                    <td class="mono">{knob}</td>
-                    <td class="mono">{spec.values.join(', ')}</td>
-                    <td class="muted">{spec.doc}</td>
-                  </tr>
-                )}
-              </For>
-            </tbody>
-          </table>
+          <KnobTable family={f.op().family} />
         </div>
       </Show>
     </>

@@ -1,9 +1,9 @@
 // The Lane view's options, as signals, and the LaneRequest they mean (or why there is none):
 // the same choices as `npm run lab -- lane` (--op, --shape, --repeat, --tolerance, --prefer,
 // --control, --seed, --undeclare). Pure core code checks everything before the worker runs.
+import { parseCaseSpec } from '../../../core/ops/shape-specs';
 import { createMemo, createSignal } from 'solid-js';
-import { OPS, opByName, registryEntry } from '../../../core/ops/registry';
-import { parseDims } from '../../../core/ops/types';
+import { OPS, registryEntry } from '../../../core/ops/registry';
 import { DEFAULT_TOLERANCE } from '../../../core/stats/verdict';
 import type { LaneControl, LaneRequest } from '../../../gpu/lane';
 import { errorInfo } from '../../errors';
@@ -31,17 +31,7 @@ export type LaneShapeSpec = NonNullable<LaneRequest['shapes']>[number];
  * (commas, spaces or newlines between them). Throws naming the first bad entry.
  */
 export function parseLaneShapes(text: string): LaneShapeSpec[] {
-  return text
-    .split(/[\s,]+/)
-    .filter(Boolean)
-    .map((spec) => {
-      const [opName, dimsText, layout, ...rest] = spec.split(':');
-      if (!opName || !dimsText || rest.length) throw new Error(`'${spec}' is not OP:DIMS[:LAYOUT] (e.g. ADD:256x16 or ADD:256x16:inplace)`);
-      const op = opByName(opName);
-      const dims = parseDims(dimsText);
-      op.makeCase(dims, layout ?? op.layouts[0].name);
-      return layout ? { op: op.name, dims, layout } : { op: op.name, dims };
-    });
+  return text.split(/[\s,]+/).filter(Boolean).map(parseCaseSpec);
 }
 
 function positiveInt(text: string, what: string): number {

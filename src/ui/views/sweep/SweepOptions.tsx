@@ -2,8 +2,8 @@
 // how many candidates that makes on this adapter.
 import { For, Show } from 'solid-js';
 import { JsonTextArea } from '../../components/JsonTextArea';
+import { KnobTable } from '../../components/KnobTable';
 import { OPS } from '../../../core/ops/registry';
-import { SPACES } from '../../../core/schedule/schedule';
 import { matrixLabels, type SweepForm } from './sweep-form';
 
 export function SweepOptions(props: { form: SweepForm }) {
@@ -87,19 +87,7 @@ export function SweepOptions(props: { form: SweepForm }) {
             </span>
           )}
         </Show>
-        <table class="knobs">
-          <tbody>
-            <For each={Object.entries(SPACES[f.op().family])}>
-              {([knob, spec]) => (
-                <tr>
-                  <td class="mono">{knob}</td>
-                  <td class="mono">{spec.values.join(', ')}</td>
-                  <td class="muted">{spec.doc}</td>
-                </tr>
-              )}
-            </For>
-          </tbody>
-        </table>
+        <KnobTable family={f.op().family} />
       </div>
       <div class="field">
         <label for="sweep-seed">seed</label>
