@@ -7,9 +7,9 @@ import { bindAll, indent, u, vecType } from '../codegen/wgsl';
 import { deviceOffsetElements, gather } from '../hostdata';
 import { grid2d, type KernelSpec, nativeKernel, packParams } from '../kernel';
 import { scheduleKey, type ElementwiseSchedule, type Schedule } from '../schedule/schedule';
-import { canRepeat, contiguous, elementStrides, isContiguous, nelements, nrows, permute, rowsContiguous, stridedRows, type TensorDesc } from '../tensor';
+import { canRepeat, contiguous, elementStrides, isContiguous, nelements, permute, rowsContiguous, stridedRows, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
-import { caseLabel, OpCaseError, type OpCase, type OpDef } from './types';
+import { caseLabel, OpCaseError, rowFeatures, type OpCase, type OpDef } from './types';
 
 const LAYOUTS = [
   { name: 'contiguous', doc: 'src0, src1 and dst packed, same shape' },
@@ -258,7 +258,7 @@ export const ADD: OpDef = {
   oracle,
   flops: () => null,
   bytes: (c) => ({ readBytes: (nelements(c.srcs[0]) + nelements(c.srcs[1])) * 4, writeBytes: nelements(c.dst) * 4 }),
-  features: (c) => ({ ne0: c.dst.ne[0], rows: nrows(c.dst), n: nelements(c.dst) }),
+  features: rowFeatures,
   native,
   family: 'elementwise',
   require: (c, adapter) =>

@@ -13,7 +13,7 @@ import { scheduleKey, type NormSchedule, type Schedule } from '../schedule/sched
 import { contiguous, elementStrides, nelements, nrows, permute, rowsContiguous, sameShape, stridedRows } from '../tensor';
 import { normDims, parseEps } from './rms-norm';
 import { commonRejection } from './contract';
-import { caseLabel, OpCaseError, type OpCase, type OpDef } from './types';
+import { caseLabel, OpCaseError, rowFeatures, type OpCase, type OpDef } from './types';
 
 const LAYOUTS = [
   { name: 'contiguous', doc: 'dz, x and dx packed, same shape' },
@@ -156,7 +156,7 @@ export const RMS_NORM_BACK: OpDef = {
   oracle,
   flops: () => null,
   bytes: (c) => ({ readBytes: (nelements(c.srcs[0]) + nelements(c.srcs[1])) * 4, writeBytes: nelements(c.dst) * 4 }),
-  features: (c) => ({ ne0: c.dst.ne[0], rows: nrows(c.dst), n: nelements(c.dst) }),
+  features: rowFeatures,
   native,
   family: 'norm',
   // Every case makeCase builds has contiguous rows, which is all the generated kernel needs.

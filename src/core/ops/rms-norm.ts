@@ -10,7 +10,7 @@ import { f32Bits, grid2d, type KernelSpec, nativeKernel, packParams } from '../k
 import { scheduleKey, type NormSchedule, type Schedule } from '../schedule/schedule';
 import { contiguous, elementStrides, nelements, nrows, permute, rowsContiguous, stridedRows } from '../tensor';
 import { commonRejection } from './contract';
-import { caseLabel, OpCaseError, type OpCase, type OpDef } from './types';
+import { caseLabel, OpCaseError, rowFeatures, type OpCase, type OpDef } from './types';
 
 const LAYOUTS = [
   { name: 'contiguous', doc: 'src0 and dst packed, same shape' },
@@ -141,7 +141,7 @@ export const RMS_NORM: OpDef = {
   oracle,
   flops: () => null,
   bytes: (c) => ({ readBytes: nelements(c.srcs[0]) * 4, writeBytes: nelements(c.dst) * 4 }),
-  features: (c) => ({ ne0: c.dst.ne[0], rows: nrows(c.dst), n: nelements(c.dst) }),
+  features: rowFeatures,
   native,
   family: 'norm',
   // Every case makeCase builds has contiguous rows, which is all the generated kernel needs.

@@ -2,7 +2,7 @@
 import type { AdapterDescriptor } from '../adapter';
 import type { KernelSpec } from '../kernel';
 import type { Family, Schedule } from '../schedule/schedule';
-import type { TensorDesc } from '../tensor';
+import { nelements, nrows, type TensorDesc } from '../tensor';
 
 /** A concrete instance of an op: tensors (views included), aliasing and parameters. */
 export interface OpCase {
@@ -97,6 +97,11 @@ export interface OpDef {
   fits(s: Schedule, c: OpCase): string[];
   /** Pure codegen: schedule + case → WGSL and its dispatch. */
   generate(s: Schedule, c: OpCase): KernelSpec;
+}
+
+/** Features of row-wise ops (ADD, the norms): row length, row count, elements. */
+export function rowFeatures(c: OpCase): Readonly<Record<string, number>> {
+  return { ne0: c.dst.ne[0], rows: nrows(c.dst), n: nelements(c.dst) };
 }
 
 /** "4096x512" → [4096, 512]; throws naming the bad part. */
