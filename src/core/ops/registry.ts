@@ -5,6 +5,12 @@ import { UsageError } from '../errors';
 import { validateSchedule, type Schedule } from '../schedule/schedule';
 import { allHold, type Condition } from '../schedule/shape-rules';
 import { ADD } from './add';
+import { CONT } from './cont';
+import { CPY } from './cpy';
+import { CROSS_ENTROPY_LOSS } from './cross-entropy-loss';
+import { CROSS_ENTROPY_LOSS_BACK } from './cross-entropy-loss-back';
+import { GET_ROWS } from './get-rows';
+import { GET_ROWS_BACK } from './get-rows-back';
 import { MUL_MAT } from './mul-mat';
 import { RMS_NORM } from './rms-norm';
 import { RMS_NORM_BACK } from './rms-norm-back';
@@ -30,7 +36,7 @@ export interface RegistryEntry {
   readonly evidence: string;
 }
 
-export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK, MUL_MAT]);
+export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK, MUL_MAT, CROSS_ENTROPY_LOSS, CROSS_ENTROPY_LOSS_BACK, GET_ROWS, GET_ROWS_BACK, CPY, CONT]);
 
 const freezeSchedule = <S extends Schedule>(s: S): S => Object.freeze(s);
 
@@ -83,6 +89,48 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
     ],
     evidence:
       'lane 2026-11-29: H200 faster on 8/8 shapes (1.10–2.65×; 4096³ 38.1 vs 14.5 TFLOP/s), but SwiftShader slower on 129x7x33 (0.95×): observed; the work item is small-N shapes (a GEMV rule)',
+  },
+  {
+    op: 'CROSS_ENTROPY_LOSS',
+    state: 'native-only',
+    declaredRejections: [],
+    rules: [],
+    evidence: 'native-only: no generated kernel yet (it comes through a schedule family); the native kernel is checked against the oracle on SwiftShader for every matrix case',
+  },
+  {
+    op: 'CROSS_ENTROPY_LOSS_BACK',
+    state: 'native-only',
+    declaredRejections: [],
+    rules: [],
+    evidence: 'native-only: no generated kernel yet (it comes through a schedule family); the native kernel is checked against the oracle on SwiftShader for every matrix case',
+  },
+  {
+    op: 'GET_ROWS',
+    state: 'native-only',
+    declaredRejections: [],
+    rules: [],
+    evidence: 'native-only: no generated kernel yet (it comes through a schedule family); the native kernel is checked against the oracle on SwiftShader for every matrix case',
+  },
+  {
+    op: 'GET_ROWS_BACK',
+    state: 'native-only',
+    declaredRejections: [],
+    rules: [],
+    evidence: 'native-only: no generated kernel yet (it comes through a schedule family); the native kernel is checked against the oracle on SwiftShader for every matrix case',
+  },
+  {
+    op: 'CPY',
+    state: 'native-only',
+    declaredRejections: [],
+    rules: [],
+    evidence: 'native-only: no generated kernel yet (it comes through a schedule family); the native kernel is checked against the oracle on SwiftShader for every matrix case',
+  },
+  {
+    op: 'CONT',
+    state: 'native-only',
+    declaredRejections: [],
+    rules: [],
+    evidence: 'native-only: no generated kernel yet (it comes through a schedule family); the native kernel is checked against the oracle on SwiftShader for every matrix case',
   },
 ] satisfies RegistryEntry[]);
 
