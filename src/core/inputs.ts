@@ -1,0 +1,14 @@
+// Host inputs for a case: one buffer per source, filled from a seeded generator, so the same
+// seed gives the same bytes in every runtime (Node, the page's worker, headless Chromium).
+import { randomBuffer } from './hostdata';
+import type { OpCase } from './ops/types';
+
+/** Distinct, well-spread generator seeds per (run seed, source index). */
+export function inputSeed(seed: number, srcIndex: number): number {
+  return seed * 7919 + srcIndex * 104729;
+}
+
+/** One buffer per source, the whole of its backing buffer (a view's unread bytes included). */
+export function makeInputs(c: OpCase, seed = 1): ArrayBuffer[] {
+  return c.srcs.map((t, i) => randomBuffer(t, inputSeed(seed, i)));
+}
