@@ -3,20 +3,11 @@
 // callback (comlink proxies it across the worker boundary).
 import type { AdapterDescriptor } from '../core/adapter';
 import type { Calibration } from '../core/metrics/roofline';
-import type { LaneRequest, LaneResult } from '../gpu/lane';
-import type { Level1Request, Level1Result } from '../gpu/level1';
-import type { SweepRequest, SweepResult } from '../gpu/sweep';
+import type { ProgressFn } from '../core/progress';
+import type { Level1Request } from '../core/requests';
+import type { LaneRequest, LaneResult, Level1Result, SweepRequest, SweepResult } from '../core/results';
 
-export interface Progress {
-  /** What is running, for a progress bar: 'ADD 4096x512 pass 2/5 generated'. */
-  readonly label: string;
-  /** 0..1 */
-  readonly fraction: number;
-  /** Estimated time left, ms (null until it can be estimated). */
-  readonly etaMs: number | null;
-}
-
-export type ProgressFn = (p: Progress) => void;
+export type { Progress, ProgressFn } from '../core/progress';
 
 export interface CodegenPreview {
   readonly op: string;

@@ -1,0 +1,45 @@
+// What a request runs: the case it names, and the kernel — native, a given schedule, or the
+// registry's pick ('auto'), falling back to native with the contract's reason. Pure: Level 1,
+// the lane and the engine's codegen preview all decide here.
+import type { AdapterDescriptor } from './adapter';
+import { ScheduleRefusal } from './errors';
+import type { KernelSpec } from './kernel';
+import { opByName, schedulesFor, type ShapeRule } from './ops/registry';
+import type { OpCase, OpDef } from './ops/types';
+import type { Level1Request, VariantRequest } from './requests';
+import { parseSchedule, scheduleKey, validateSchedule, type Schedule } from './schedule/schedule';
+
+export interface ResolvedKernel {
+  readonly variant: 'native' | 'generated';
+  readonly schedule: Schedule | null;
+  readonly scheduleKey: string | null;
+  readonly kernel: KernelSpec;
+  /** When 'auto' fell back to native: the contract's rejection. */
+  readonly fallback: { code: string; reason: string } | null;
+}
+
+export function buildCase(req: Pick<Level1Request, 'op' | 'dims' | 'layout' | 'params'>): { op: OpDef; c: OpCase } {
+  const op = opByName(req.op);
+  return { op, c: op.makeCase(req.dims, req.layout ?? op.layouts[0].name, req.params) };
+}
+
+/** Resolves the kernel a request names; refusals name the knob and the limit. */
+export function resolveKernel(op: OpDef, c: OpCase, variant: VariantRequest, adapter: Pick<AdapterDescriptor, 'limits' | 'features'>, rulesBefore: readonly ShapeRule[] = []): ResolvedKernel {
+  if (variant.kind === 'native') {
+    const native = op.native(c);
+    const kernel = variant.wgsl === undefined ? native : { ...native, wgsl: variant.wgsl, label: `${native.label} (edited)` };
+    return { variant: 'native', schedule: null, scheduleKey: null, kernel, fallback: null };
+  }
+  const rejection = op.require(c, adapter);
+  if (variant.kind === 'auto') {
+    if (rejection) return { variant: 'native', schedule: null, scheduleKey: null, kernel: op.native(c), fallback: rejection };
+    const picked = schedulesFor(op.name, c, adapter, rulesBefore);
+    if (!picked) return { variant: 'native', schedule: null, scheduleKey: null, kernel: op.native(c), fallback: { code: 'no-schedule', reason: `no shape rule of ${op.name} takes ${c.label} on this adapter` } };
+    return { variant: 'generated', schedule: picked, scheduleKey: scheduleKey(picked), kernel: op.generate(picked, c), fallback: null };
+  }
+  const schedule = parseSchedule(variant.schedule, op.family);
+  if (rejection) throw new ScheduleRefusal(`${op.name} ${c.label} is outside the generated contract: ${rejection.code}: ${rejection.reason}`);
+  const reasons = [...validateSchedule(schedule, adapter), ...op.fits(schedule, c)];
+  if (reasons.length) throw new ScheduleRefusal(`schedule ${scheduleKey(schedule)} refused: ${reasons.join('; ')}`);
+  return { variant: 'generated', schedule, scheduleKey: scheduleKey(schedule), kernel: op.generate(schedule, c), fallback: null };
+}
