@@ -18,9 +18,22 @@ export interface ResolvedKernel {
   readonly fallback: { code: string; reason: string } | null;
 }
 
+/** One case as requests name it: a matrix entry, a lane or sweep shape, Level 1's fields. */
+export interface CaseRequest {
+  readonly dims: readonly number[];
+  /** Default: the op's first layout. */
+  readonly layout?: string;
+  /** Default: each param's declared default. */
+  readonly params?: Readonly<Record<string, number>>;
+}
+
+export function caseOf(op: OpDef, e: CaseRequest): OpCase {
+  return op.makeCase(e.dims, e.layout ?? op.layouts[0].name, e.params);
+}
+
 export function buildCase(req: Pick<Level1Request, 'op' | 'dims' | 'layout' | 'params'>): { op: OpDef; c: OpCase } {
   const op = opByName(req.op);
-  return { op, c: op.makeCase(req.dims, req.layout ?? op.layouts[0].name, req.params) };
+  return { op, c: caseOf(op, req) };
 }
 
 /** Resolves the kernel a request names; refusals name the knob and the limit. */

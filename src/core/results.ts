@@ -55,7 +55,7 @@ export interface LaneRequest {
   /** Treat these rejection codes as undeclared for this run (what-if). */
   undeclare?: string[];
   /** Replace the ops' matrices with these cases. */
-  shapes?: { op: string; dims: number[]; layout?: string }[];
+  shapes?: { op: string; dims: number[]; layout?: string; params?: Record<string, number> }[];
   /**
    * Rules tried before the registry's for this run: a sweep's proposal taken through the lane
    * before anyone pastes it into the registry.
@@ -136,7 +136,7 @@ export interface SweepRequest {
   op: string;
   reps?: number;
   /** Shapes to sweep (default: the op's matrix, less the shapes its contract rejects). */
-  shapes?: { dims: number[]; layout?: string }[];
+  shapes?: { dims: number[]; layout?: string; params?: Record<string, number> }[];
   /** Restrict knobs to these values (default: the family's whole space). */
   space?: Record<string, (number | string)[]>;
   seed?: number;

@@ -6,9 +6,9 @@ import { caseData } from '../core/inputs';
 import { controlled, judgePair, lanePairs } from '../core/lane/judgement';
 import { computeMetrics, peaksFor } from '../core/metrics/roofline';
 import { opByName, registryEntry, type PromotionState, type ShapeRule } from '../core/ops/registry';
-import type { MatrixEntry, OpCase, OpDef } from '../core/ops/types';
+import type { OpCase, OpDef } from '../core/ops/types';
 import { ProgressTracker, type ProgressFn } from '../core/progress';
-import { resolveKernel } from '../core/resolve-kernel';
+import { caseOf, resolveKernel, type CaseRequest } from '../core/resolve-kernel';
 import type { LaneControl, LaneCounters, LanePair, LaneRequest, LaneResult, LaneShape } from '../core/results';
 import { parseSchedule } from '../core/schedule/schedule';
 import { median } from '../core/stats/timing';
@@ -44,8 +44,8 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
   for (const p of req.proposal ?? []) proposalRules(p.op);
 
   const cases = run.map((op) => {
-    const entries: MatrixEntry[] = req.shapes ? req.shapes.filter((s) => opByName(s.op).name === op.name).map((s) => ({ dims: s.dims, layout: s.layout ?? op.layouts[0].name })) : [...op.matrix];
-    return { op, cases: entries.map((e) => op.makeCase(e.dims, e.layout)) };
+    const entries: CaseRequest[] = req.shapes ? req.shapes.filter((s) => opByName(s.op).name === op.name) : [...op.matrix];
+    return { op, cases: entries.map((e) => caseOf(op, e)) };
   });
   const progress = new ProgressTracker(
     cases.reduce((a, p) => a + p.cases.length * shapeUnits(repeat), 0),

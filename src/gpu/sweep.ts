@@ -7,6 +7,7 @@ import { computeMetrics, peaksFor } from '../core/metrics/roofline';
 import { opByName, schedulesFor } from '../core/ops/registry';
 import type { OpCase, OpDef } from '../core/ops/types';
 import { outputAsOracle } from '../core/output-oracle';
+import { caseOf, type CaseRequest } from '../core/resolve-kernel';
 import { ProgressTracker, type ProgressFn } from '../core/progress';
 import type { CandidateStatus, SweepCandidate, SweepReference, SweepRequest, SweepResult, SweepShapeCell } from '../core/results';
 import { enumerateSpace, parseSpace, scheduleKey, SPACES, validateSchedule, type Schedule, type SpaceRestriction } from '../core/schedule/schedule';
@@ -45,11 +46,11 @@ export async function runSweep(ctx: GpuContext, req: SweepRequest, onProgress?: 
   const { candidates: all, space } = sweepSpace(op, req.space);
 
   // Shapes: the contract's rejections have no generated path to sweep.
-  const entries = req.shapes?.length ? req.shapes.map((s) => ({ dims: s.dims, layout: s.layout ?? op.layouts[0].name })) : [...op.matrix];
+  const entries: readonly CaseRequest[] = req.shapes?.length ? req.shapes : op.matrix;
   const cases: OpCase[] = [];
   const excludedShapes: { shape: string; reason: string }[] = [];
   for (const e of entries) {
-    const c = op.makeCase(e.dims, e.layout);
+    const c = caseOf(op, e);
     const rejection = op.require(c, ctx.adapter);
     if (rejection) excludedShapes.push({ shape: c.label, reason: `${rejection.code}: ${rejection.reason}` });
     else cases.push(c);

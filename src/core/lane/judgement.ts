@@ -5,6 +5,7 @@ import type { AdapterDescriptor } from '../adapter';
 import type { KernelSpec } from '../kernel';
 import { OPS, opByName, registryEntry, type PromotionState } from '../ops/registry';
 import type { OpCase, OpDef } from '../ops/types';
+import { caseOf, type CaseRequest } from '../resolve-kernel';
 import type { ChecklistItem, LaneControl, LaneCounters, LanePair, LaneRequest, LaneShape } from '../results';
 import { GATE_FAILURES, LANE_FAILURES } from '../stats/verdict';
 import { nelements } from '../tensor';
@@ -59,10 +60,10 @@ export function controlled(native: KernelSpec, control: LaneControl): KernelSpec
 
 /** A case outside every op's contract: u32 indices overflow at 4G elements. */
 export function contractProbe(op: OpDef): OpCase {
-  const entry = op.matrix[0];
-  const base = op.makeCase(entry.dims, entry.layout);
+  const entry: CaseRequest = op.matrix[0];
+  const base = caseOf(op, entry);
   const scale = Math.ceil(2 ** 32 / nelements(base.dst)) + 1;
-  return op.makeCase([entry.dims[0] * scale, ...entry.dims.slice(1)], entry.layout);
+  return caseOf(op, { ...entry, dims: [entry.dims[0] * scale, ...entry.dims.slice(1)] });
 }
 
 /** require() must refuse the probe, with a code and a reason, and must not throw. */
