@@ -4,10 +4,10 @@
 import { UsageError } from '../core/errors';
 import { caseData } from '../core/inputs';
 import { computeMetrics, peaksFor } from '../core/metrics/roofline';
-import { opByName, schedulesFor } from '../core/ops/registry';
+import { opByName } from '../core/ops/registry';
 import type { OpCase, OpDef } from '../core/ops/types';
 import { outputAsOracle } from '../core/output-oracle';
-import { caseOf, type CaseRequest } from '../core/resolve-kernel';
+import { caseOf, resolveKernel, type CaseRequest } from '../core/resolve-kernel';
 import { ProgressTracker, type ProgressFn } from '../core/progress';
 import type { CandidateStatus, SweepCandidate, SweepReference, SweepRequest, SweepResult, SweepShapeCell } from '../core/results';
 import { enumerateSpace, parseSpace, scheduleKey, SPACES, validateSchedule, type Schedule, type SpaceRestriction } from '../core/schedule/schedule';
@@ -76,10 +76,10 @@ export async function runSweep(ctx: GpuContext, req: SweepRequest, onProgress?: 
   for (const c of cases) {
     const features = op.features(c);
     const { inputs, oracle } = caseData(op, c, seed);
-    // The variant a candidate would replace: the registry's current pick for this shape.
-    const current = schedulesFor(op.name, c, ctx.adapter);
-    const refKernel = current ? op.generate(current, c) : op.native(c);
-    const refLabel = current ? scheduleKey(current) : 'native';
+    // The variant a candidate would replace: what `auto` runs on this shape today.
+    const today = resolveKernel(op, c, { kind: 'auto' }, ctx.adapter);
+    const refKernel = today.kernel;
+    const refLabel = today.scheduleKey ?? 'native';
     const live: Live[] = [];
     const ref = await checkedSession(ctx, refKernel, c, inputs, [oracle]);
     const refSession: Session = ref.session;
