@@ -9,7 +9,7 @@ import { grid2d, type KernelSpec, nativeKernel, packParams } from '../kernel';
 import { scheduleKey, type ElementwiseSchedule, type Schedule } from '../schedule/schedule';
 import { canRepeat, contiguous, elementStrides, isContiguous, nelements, permute, rowsContiguous, stridedRows, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
-import { caseLabel, OpCaseError, rowFeatures, type OpCase, type OpDef } from './types';
+import { caseLabel, OpCaseError, parseParams, rowFeatures, type OpCase, type OpDef } from './types';
 
 const LAYOUTS = [
   { name: 'contiguous', doc: 'src0, src1 and dst packed, same shape' },
@@ -23,7 +23,7 @@ const LAYOUTS = [
 
 function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
   if (dims.length < 1 || dims.length > 4) throw new OpCaseError(`ADD takes 1 to 4 dims (ne0xne1[xne2xne3] of dst), got ${dims.length}`);
-  if (Object.keys(params).length) throw new OpCaseError(`ADD takes no params, got ${Object.keys(params).join(', ')}`);
+  parseParams('ADD', [], params);
   const ne = [1, 1, 1, 1].map((one, i) => dims[i] ?? one);
   const [ne0, ne1, ne2, ne3] = ne;
   let src0 = contiguous('f32', ne);
@@ -244,6 +244,7 @@ export const ADD: OpDef = {
   summary: 'dst = src0 + src1, src1 broadcast over src0 (ggml_add, ggml_add_inplace)',
   shapeSyntax: 'ne0xne1[xne2xne3] of dst',
   layouts: LAYOUTS,
+  params: [],
   matrix: [
     { dims: [4096, 128], layout: 'contiguous' },
     { dims: [4093, 37], layout: 'contiguous' },

@@ -9,7 +9,7 @@ import { type KernelSpec, MAX_WORKGROUPS_PER_DIM, nativeKernel, packParams } fro
 import { scheduleKey, type MatmulSchedule, type Schedule } from '../schedule/schedule';
 import { contiguous, elementStrides, isTransposed, nelements, permute, rowsContiguous, stridedRows, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
-import { caseLabel, OpCaseError, type OpCase, type OpDef, type OracleResult } from './types';
+import { caseLabel, OpCaseError, parseParams, type OpCase, type OpDef, type OracleResult } from './types';
 
 const LAYOUTS = [
   { name: 'contiguous', doc: 'src0 [K, M, B] and src1 [K, N, B] packed' },
@@ -38,7 +38,7 @@ function makeCase(dims: readonly number[], layout: string = 'contiguous', params
   dims.forEach((d, i) => {
     if (!Number.isSafeInteger(d) || d < 1) throw new OpCaseError(`MUL_MAT: dimension ${'MNKB'[i]} must be a positive integer, got ${d}`);
   });
-  if (Object.keys(params).length) throw new OpCaseError(`MUL_MAT takes no params, got ${Object.keys(params).join(', ')}`);
+  parseParams('MUL_MAT', [], params);
   if (!LAYOUTS.some((l) => l.name === layout)) throw new OpCaseError(`MUL_MAT has no layout '${layout}' (layouts: ${LAYOUTS.map((l) => l.name).join(', ')})`);
   const [M, N, K] = dims;
   const B = dims[3] ?? DEFAULT_BATCHES[layout] ?? 1;
@@ -163,6 +163,7 @@ export const MUL_MAT: OpDef = {
   summary: 'dst = src0ᵀ·src1 per batch, both K-contiguous, src0 broadcast over batches (ggml_mul_mat)',
   shapeSyntax: 'MxNxK[xB]',
   layouts: LAYOUTS,
+  params: [],
   matrix: [
     // Modest sizes: SwiftShader (CI's adapter, a CPU) runs ~0.2 GFLOP/s.
     { dims: [256, 128, 128], layout: 'contiguous' },

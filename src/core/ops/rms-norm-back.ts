@@ -11,9 +11,9 @@ import { deviceOffsetElements, gather } from '../hostdata';
 import { f32Bits, grid2d, type KernelSpec, nativeKernel, packParams } from '../kernel';
 import { scheduleKey, type NormSchedule, type Schedule } from '../schedule/schedule';
 import { contiguous, elementStrides, nelements, nrows, permute, rowsContiguous, sameShape, stridedRows } from '../tensor';
-import { normDims, parseEps } from './rms-norm';
+import { NORM_PARAMS, normDims } from './rms-norm';
 import { commonRejection } from './contract';
-import { caseLabel, OpCaseError, rowFeatures, type OpCase, type OpDef } from './types';
+import { caseLabel, OpCaseError, paramsLabel, parseParams, rowFeatures, type OpCase, type OpDef } from './types';
 
 const LAYOUTS = [
   { name: 'contiguous', doc: 'dz, x and dx packed, same shape' },
@@ -23,7 +23,7 @@ const LAYOUTS = [
 
 function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
   const ne = normDims('RMS_NORM_BACK', dims);
-  const eps = parseEps('RMS_NORM_BACK', params);
+  const values = parseParams('RMS_NORM_BACK', NORM_PARAMS, params);
   const [ne0, ne1, ne2, ne3] = ne;
   let dz = contiguous('f32', ne);
   let x = contiguous('f32', ne);
@@ -46,7 +46,7 @@ function makeCase(dims: readonly number[], layout: string = 'contiguous', params
     if (!rowsContiguous(t)) throw new OpCaseError(`RMS_NORM_BACK: ${name} rows must be contiguous, got nb0 = ${t.nb[0]} B`);
   }
   const dst = contiguous('f32', ne);
-  return Object.freeze({ op: 'RMS_NORM_BACK', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous'), srcs: Object.freeze([dz, x]), dst, inplace: false, params: Object.freeze({ eps }) });
+  return Object.freeze({ op: 'RMS_NORM_BACK', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous', paramsLabel(NORM_PARAMS, values)), srcs: Object.freeze([dz, x]), dst, inplace: false, params: values });
 }
 
 /**
@@ -141,6 +141,7 @@ export const RMS_NORM_BACK: OpDef = {
   summary: 'dx = (x · (−Σx·dz/(Σx² + eps·ne0)) + dz) / sqrt(mean(x²) + eps) per row (ggml_rms_norm_back)',
   shapeSyntax: 'ne0xne1[xne2xne3] of dst',
   layouts: LAYOUTS,
+  params: NORM_PARAMS,
   matrix: [
     // Few rows: SwiftShader (CI's adapter, a CPU) pays per workgroup, and a workgroup is a row.
     { dims: [4096, 32], layout: 'contiguous' },
@@ -151,6 +152,7 @@ export const RMS_NORM_BACK: OpDef = {
     { dims: [4093, 7], layout: 'src1-rows-strided' },
     { dims: [128, 8, 4], layout: 'src0-permuted' },
     { dims: [1000, 11, 3], layout: 'src0-permuted' },
+    { dims: [4096, 8], layout: 'contiguous', params: { eps: 1e-5 } },
   ],
   makeCase,
   oracle,

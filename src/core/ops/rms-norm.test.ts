@@ -57,9 +57,11 @@ describe('RMS_NORM makeCase', () => {
 
   it('errors name what is wrong', () => {
     expect(() => RMS_NORM.makeCase([8], 'contiguous', { epsilon: 1 })).toThrow(OpCaseError);
-    expect(() => RMS_NORM.makeCase([8], 'contiguous', { epsilon: 1 })).toThrow(/takes only the param eps, got epsilon/);
-    expect(() => RMS_NORM.makeCase([8], 'contiguous', { eps: -1 })).toThrow(/eps must be a finite number ≥ 0, got -1/);
-    expect(() => RMS_NORM.makeCase([8], 'contiguous', { eps: NaN })).toThrow(/eps must be a finite number ≥ 0, got NaN/);
+    expect(() => RMS_NORM.makeCase([8], 'contiguous', { epsilon: 1 })).toThrow(/RMS_NORM has no param 'epsilon' \(params: eps\)/);
+    expect(() => RMS_NORM.makeCase([8], 'contiguous', { eps: -1 })).toThrow(/eps = -1 is out of range \(eps is a finite number, 0 ≤ eps\)/);
+    expect(() => RMS_NORM.makeCase([8], 'contiguous', { eps: NaN })).toThrow(/eps = NaN is out of range/);
+    expect(RMS_NORM.makeCase([8, 2], 'inplace', { eps: 1e-5 }).label).toBe('8x2 inplace eps=1e-5');
+    expect(RMS_NORM.makeCase([8, 2], 'contiguous', { eps: 1e-6 }).label).toBe('8x2');
     expect(() => RMS_NORM.makeCase([8], 'diagonal')).toThrow(/no layout 'diagonal' \(layouts: contiguous, inplace, src0-rows-strided, src0-permuted\)/);
     expect(() => RMS_NORM.makeCase([8, 1, 1, 1, 1])).toThrow(/1 to 4 dims \(ne0xne1\[xne2xne3\] of dst\), got 5/);
   });
