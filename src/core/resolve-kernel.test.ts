@@ -25,6 +25,19 @@ describe('resolveKernel', () => {
     expect(resolveKernel(add, caseOf(add, { dims: [255, 4] }), { kind: 'auto' }, adapter).scheduleKey).toBe('elementwise{"elementsPerThread":4,"vectorWidth":1,"workgroupSize":256}');
   });
 
+  it('auto runs native for a native-only op, and generated when the caller raises its state', () => {
+    const back = opByName('RMS_NORM_BACK');
+    const c = caseOf(back, { dims: [512, 4] });
+    const swiftshader = { ...adapter, vendor: 'google', architecture: 'swiftshader' };
+    const r = resolveKernel(back, c, { kind: 'auto' }, swiftshader);
+    expect(r).toMatchObject({ variant: 'native', schedule: null, fallback: { code: 'native-only', reason: expect.stringMatching(/^native-only: /) } });
+    // Without an adapter identity (a preview before any device) the default state applies.
+    expect(resolveKernel(back, c, { kind: 'auto' }, adapter).variant).toBe('native');
+    expect(resolveKernel(back, c, { kind: 'auto' }, swiftshader, { state: 'prefer' })).toMatchObject({ variant: 'generated', scheduleKey: 'norm{"reduction":"shared","unroll":4,"vectorWidth":4,"workgroupSize":256}' });
+    // An explicit schedule is the user's choice whatever the state.
+    expect(resolveKernel(back, c, { kind: 'schedule', schedule: { family: 'norm', workgroupSize: 64, vectorWidth: 1, reduction: 'shared', unroll: 1 } }, swiftshader).variant).toBe('generated');
+  });
+
   it("auto falls back to native with the contract's reason", () => {
     const r = resolveKernel(add, caseOf(add, { dims: [64, 64], layout: 'src1-transposed' }), { kind: 'auto' }, adapter);
     expect(r.variant).toBe('native');
@@ -33,7 +46,7 @@ describe('resolveKernel', () => {
 
   it('rules tried first (a proposal) win over the registry', () => {
     const schedule = Object.freeze({ family: 'elementwise', workgroupSize: 64, elementsPerThread: 2, vectorWidth: 2 } as const);
-    const r = resolveKernel(add, caseOf(add, { dims: [256, 4] }), { kind: 'auto' }, adapter, [{ when: [], schedule }]);
+    const r = resolveKernel(add, caseOf(add, { dims: [256, 4] }), { kind: 'auto' }, adapter, { rulesBefore: [{ when: [], schedule }] });
     expect(r.scheduleKey).toBe('elementwise{"elementsPerThread":2,"vectorWidth":2,"workgroupSize":64}');
   });
 

@@ -3,7 +3,7 @@
 // Which pairs run, the controls and the pair's judgement are pure (src/core/lane/judgement.ts).
 import { DeviceRejection, UsageError, WgslCompileError } from '../core/errors';
 import { caseData } from '../core/inputs';
-import { controlled, judgePair, lanePairs } from '../core/lane/judgement';
+import { controlled, judgePair, lanePairs, laneState } from '../core/lane/judgement';
 import { computeMetrics, peaksFor } from '../core/metrics/roofline';
 import { opByName, registryEntry, type PromotionState, type ShapeRule } from '../core/ops/registry';
 import type { OpCase, OpDef } from '../core/ops/types';
@@ -37,7 +37,7 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
   if (!Number.isInteger(repeat) || repeat < 1) throw new UsageError(`repeat must be a positive integer, got ${repeat}`);
   if (!(tolerance >= 0 && tolerance < 1)) throw new UsageError(`tolerance must be in [0, 1), got ${tolerance}`);
   for (const p of req.prefer ?? []) opByName(p);
-  const { run, skipped } = lanePairs(req);
+  const { run, skipped } = lanePairs(req, ctx.adapter);
   const undeclare = new Set(req.undeclare ?? []);
   const proposalRules = (op: string): ShapeRule[] =>
     (req.proposal ?? []).filter((p) => opByName(p.op).name === op).map((p) => ({ when: p.when, schedule: parseSchedule(p.schedule, opByName(op).family), note: 'proposal under evaluation' }));
@@ -56,18 +56,18 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
   const pairs: LanePair[] = [];
   for (const { op, cases: opCases } of cases) {
     const entry = registryEntry(op.name);
-    const state: PromotionState = req.prefer?.includes(op.name) ? 'prefer' : entry.state;
+    const { state, registry } = laneState(op.name, ctx.adapter, req.prefer);
     const declared = entry.declaredRejections.filter((d) => !undeclare.has(d));
     const counters: LaneCounters = { generatedDispatches: 0, nativeFallbacks: {}, undeclaredFallbacks: 0, deviceRejections: 0 };
     const shapes: LaneShape[] = [];
     for (const c of opCases) {
       const before = { done: progress.doneUnits, total: progress.totalUnits };
       progress.tick(`${op.name} ${c.label}: correctness`);
-      shapes.push(await runShape(ctx, op, c, { repeat, tolerance, seed, wallBoundMs, minRuns: req.minRuns, control: req.control, rulesBefore: proposalRules(op.name), declared, counters, progress }));
+      shapes.push(await runShape(ctx, op, c, { repeat, tolerance, seed, wallBoundMs, minRuns: req.minRuns, control: req.control, rulesBefore: proposalRules(op.name), state, declared, counters, progress }));
       // However early the shape ended, none of its units is left: what did not run leaves the total.
       progress.drop(shapeUnits(repeat) - (progress.doneUnits - before.done) - (before.total - progress.totalUnits));
     }
-    pairs.push(judgePair(op, state, entry.state, counters, shapes, ctx.adapter, declared));
+    pairs.push(judgePair(op, state, registry.state, counters, shapes, ctx.adapter, declared));
   }
   progress.finish();
   const green = pairs.every((p) => p.verdict !== 'lane-failed' && p.verdict !== 'gate-failed');
@@ -91,6 +91,8 @@ interface ShapeOptions {
   minRuns?: number;
   control?: LaneControl;
   rulesBefore: readonly ShapeRule[];
+  /** The state the pair is judged by: what 'auto' follows here. */
+  state: PromotionState;
   declared: readonly string[];
   counters: LaneCounters;
   progress: ProgressTracker;
@@ -113,7 +115,7 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
   const nativeKernel = op.native(c);
   const resolved = o.control
     ? { variant: 'generated' as const, schedule: null, scheduleKey: `control:${o.control}`, kernel: controlled(nativeKernel, o.control), fallback: null }
-    : resolveKernel(op, c, { kind: 'auto' }, ctx.adapter, o.rulesBefore);
+    : resolveKernel(op, c, { kind: 'auto' }, ctx.adapter, { rulesBefore: o.rulesBefore, state: o.state });
 
   const sessions: Session[] = [];
   try {

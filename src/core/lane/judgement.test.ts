@@ -4,9 +4,10 @@ import type { KernelSpec } from '../kernel';
 import { opByName } from '../ops/registry';
 import type { LaneCounters, LaneShape } from '../results';
 import type { ShapeVerdict } from '../stats/verdict';
-import { contractCheck, contractProbe, controlled, judgePair, lanePairs, laneChecklist, pairVerdict, skipReason } from './judgement';
+import { contractCheck, contractProbe, controlled, judgePair, lanePairs, laneChecklist, laneState, pairVerdict, skipReason } from './judgement';
 
 const adapter = { limits: DEFAULT_LIMITS, features: [] as string[] };
+const swiftshader = { vendor: 'google', architecture: 'swiftshader' };
 
 function shape(verdict: ShapeVerdict, over: Partial<LaneShape> = {}): LaneShape {
   return {
@@ -40,22 +41,30 @@ const counters = (over: Partial<LaneCounters> = {}): LaneCounters => ({ generate
 
 describe('which pairs the lane runs', () => {
   it('skips native-only and retired ops and says why, with the registry evidence', () => {
-    const { run, skipped } = lanePairs({});
+    const { run, skipped } = lanePairs({}, swiftshader);
     expect(run.map((o) => o.name)).toEqual(['ADD', 'RMS_NORM', 'MUL_MAT']);
     expect(skipped).toHaveLength(1);
     expect(skipped[0].op).toBe('RMS_NORM_BACK');
-    expect(skipped[0].reason).toMatch(/^native-only: the registry runs its native kernel, so there is nothing to compare \(--prefer RMS_NORM_BACK runs the generated one for one run\); the registry's evidence: kept native-only/);
+    expect(skipped[0].reason).toMatch(/^native-only: on adapter class default the registry runs its native kernel, so there is nothing to compare \(--prefer RMS_NORM_BACK runs the generated one for one run\); the registry's evidence: kept native-only/);
   });
 
   it('runs a native-only op raised by --prefer, and only the ops the shapes name', () => {
-    expect(lanePairs({ ops: ['RMS_NORM_BACK'], prefer: ['RMS_NORM_BACK'] }).run.map((o) => o.name)).toEqual(['RMS_NORM_BACK']);
-    expect(lanePairs({ shapes: [{ op: 'add', dims: [64, 4] }] }).run.map((o) => o.name)).toEqual(['ADD']);
+    expect(lanePairs({ ops: ['RMS_NORM_BACK'], prefer: ['RMS_NORM_BACK'] }, swiftshader).run.map((o) => o.name)).toEqual(['RMS_NORM_BACK']);
+    expect(lanePairs({ shapes: [{ op: 'add', dims: [64, 4] }] }, swiftshader).run.map((o) => o.name)).toEqual(['ADD']);
   });
 
   it('a retired op is skipped even when preferred: there is no native kernel to compare with', () => {
-    expect(skipReason('X', 'retired', 'deleted 2026-12-01', true)).toBe('retired: the native kernel is deleted, so there is nothing to compare against; only the oracle checks it now (the registry\'s evidence: deleted 2026-12-01)');
-    expect(skipReason('X', 'observe', '', false)).toBeNull();
-    expect(skipReason('X', 'prefer', '', false)).toBeNull();
+    const retired = { adapterClass: 'nvidia/hopper', state: 'retired' as const, evidence: 'lane 2026-12-01' };
+    expect(skipReason('X', retired, true)).toBe("retired: on adapter class nvidia/hopper the registry has retired this pair, so the lane has no two kernels to compare (the registry's evidence: lane 2026-12-01)");
+    expect(skipReason('X', { ...retired, state: 'observe' }, false)).toBeNull();
+    expect(skipReason('X', { ...retired, state: 'prefer' }, false)).toBeNull();
+    expect(skipReason('X', { ...retired, state: 'native-only' }, true)).toBeNull();
+  });
+
+  it("judges a pair by the adapter's registry state, raised to prefer by --prefer", () => {
+    expect(laneState('RMS_NORM', swiftshader)).toMatchObject({ state: 'observe', registry: { state: 'observe', adapterClass: 'google/swiftshader' } });
+    expect(laneState('RMS_NORM', swiftshader, ['RMS_NORM']).state).toBe('prefer');
+    expect(laneState('RMS_NORM_BACK', { vendor: 'nvidia', architecture: 'hopper' }, ['RMS_NORM_BACK'])).toMatchObject({ state: 'prefer', registry: { state: 'native-only', adapterClass: 'default' } });
   });
 });
 

@@ -3,7 +3,8 @@
 // everything here is unit tested without a device.
 import type { AdapterDescriptor } from '../adapter';
 import type { KernelSpec } from '../kernel';
-import { OPS, opByName, registryEntry, type PromotionState } from '../ops/registry';
+import type { AdapterIdentity, ClassState } from '../ops/promotion';
+import { OPS, opByName, registryStateFor, type PromotionState } from '../ops/registry';
 import type { OpCase, OpDef } from '../ops/types';
 import { caseOf, type CaseRequest } from '../resolve-kernel';
 import type { ChecklistItem, LaneControl, LaneCounters, LanePair, LaneRequest, LaneShape } from '../results';
@@ -19,22 +20,28 @@ export const CHECK_TITLES: Record<ChecklistItem['id'], string> = {
 };
 
 /** Why the lane does not run an op in this state (null: it runs). */
-export function skipReason(op: string, state: PromotionState, evidence: string, preferred: boolean): string | null {
-  if (state === 'native-only' && !preferred) return `native-only: the registry runs its native kernel, so there is nothing to compare (--prefer ${op} runs the generated one for one run); the registry's evidence: ${evidence}`;
-  if (state === 'retired') return `retired: the native kernel is deleted, so there is nothing to compare against; only the oracle checks it now (the registry's evidence: ${evidence})`;
+export function skipReason(op: string, s: ClassState, preferred: boolean): string | null {
+  const where = `adapter class ${s.adapterClass}`;
+  if (s.state === 'native-only' && !preferred) return `native-only: on ${where} the registry runs its native kernel, so there is nothing to compare (--prefer ${op} runs the generated one for one run); the registry's evidence: ${s.evidence}`;
+  if (s.state === 'retired') return `retired: on ${where} the registry has retired this pair, so the lane has no two kernels to compare (the registry's evidence: ${s.evidence})`;
   return null;
 }
 
-/** The pairs a request runs, and the ones it skips with the reason. */
-export function lanePairs(req: Pick<LaneRequest, 'ops' | 'shapes' | 'prefer'>): { run: OpDef[]; skipped: { op: string; reason: string }[] } {
+/** The state the lane judges a pair by on this adapter: the registry's, or 'prefer' under --prefer. */
+export function laneState(op: string, adapter: AdapterIdentity, prefer: readonly string[] = []): { state: PromotionState; registry: ClassState } {
+  const registry = registryStateFor(op, adapter);
+  return { state: prefer.includes(op) && registry.state !== 'retired' ? 'prefer' : registry.state, registry };
+}
+
+/** The pairs a request runs on this adapter, and the ones it skips with the reason. */
+export function lanePairs(req: Pick<LaneRequest, 'ops' | 'shapes' | 'prefer'>, adapter: AdapterIdentity): { run: OpDef[]; skipped: { op: string; reason: string }[] } {
   // Explicit shapes name their ops; otherwise --op, otherwise every op in the registry.
   const named = req.ops?.length ? req.ops : req.shapes?.length ? [...new Set(req.shapes.map((s) => opByName(s.op).name))] : null;
   const wanted = named ? named.map((o) => opByName(o)) : [...OPS];
   const run: OpDef[] = [];
   const skipped: { op: string; reason: string }[] = [];
   for (const op of wanted) {
-    const entry = registryEntry(op.name);
-    const reason = skipReason(op.name, entry.state, entry.evidence, req.prefer?.includes(op.name) ?? false);
+    const reason = skipReason(op.name, registryStateFor(op.name, adapter), req.prefer?.includes(op.name) ?? false);
     if (reason) skipped.push({ op: op.name, reason });
     else run.push(op);
   }
