@@ -1,7 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { contiguous } from '../tensor';
-import { generateNorm, rowLoop, type NormKernelDesc } from './norm';
-import type { NormSchedule } from '../schedule/schedule';
+import { NORM, reductionStages, rowLoop, type NormSchedule, type NormSnippet } from './norm';
 
 /**
  * Runs rowLoop's WGSL as JavaScript (u32 literals and `var` are its only non-JS syntax) for
@@ -17,17 +16,18 @@ function visits(nv: number, W: number, unroll: number): number[] {
   return count;
 }
 
-function desc(ne: number[]): NormKernelDesc {
+function desc(ne: number[]): NormSnippet {
   const t = contiguous('f32', ne);
   return {
-    op: 'TEST',
-    caseLabel: ne.join('x'),
-    dst: t,
-    operands: [{ value: 'x', role: 'src0', tensor: t }],
-    sums: [{ name: 'sum', a: 'x', b: 'x' }],
+    operands: [{ name: 'x', binding: 'src0', tensor: t }],
+    reductions: [{ name: 'sum', map: 'x * x', combine: 'sum' }],
     finish: ['let scale = inverseSqrt(sum);'],
-    output: (v) => `${v('x')} * scale`,
+    output: { kind: 'row', tensor: t, expr: 'x * scale' },
   };
+}
+
+function generateNorm(s: NormSchedule, k: NormSnippet) {
+  return NORM.generate(s, k, { op: 'TEST', label: 'case' });
 }
 
 function norm(s: Partial<NormSchedule> = {}): NormSchedule {
@@ -93,8 +93,75 @@ describe('norm codegen: reductions', () => {
     expect(generateNorm(norm(), desc([64])).wgsl).toContain('let x_row = 64u;');
   });
 
-  it('refuses more than two sums', () => {
+  it('a shared tree budgets two partials per thread: three sums are a reason, not a crash', () => {
     const d = desc([8]);
-    expect(() => generateNorm(norm(), { ...d, sums: [d.sums[0], d.sums[0], d.sums[0]] })).toThrow(/1 or 2 sums, got 3/);
+    const r = { name: 's', map: 'x * x', combine: 'sum' as const };
+    expect(NORM.fits(norm(), { ...d, reductions: [r, { ...r, name: 't' }, { ...r, name: 'u' }] })).toEqual(['reductions need 3 f32 partials per thread in workgroup memory, over the family\'s budget of 2']);
+    expect(NORM.fits(norm({ reduction: 'subgroup' }), { ...d, reductions: [r, { ...r, name: 't' }, { ...r, name: 'u' }] })).toEqual([]);
+  });
+});
+
+describe('row family: reductions as data', () => {
+  const t = contiguous('f32', [1000, 3]);
+  // SOFT_MAX-like: a max, then Σexp(x − mx) using it, then a per-element epilogue.
+  const softmax: NormSnippet = {
+    operands: [{ name: 'x', binding: 'src0', tensor: t }],
+    reductions: [
+      { name: 'mx', map: 'x', combine: 'max' },
+      { name: 'se', map: 'exp(x - mx)', combine: 'sum' },
+    ],
+    output: { kind: 'row', tensor: t, expr: 'exp(x - mx) / se' },
+  };
+
+  it('orders stages: a reduction that uses an earlier one waits for it; independent sums share a vector', () => {
+    expect(reductionStages(softmax.reductions).map((st) => st.map((r) => r.name))).toEqual([['mx'], ['se']]);
+    const two = [
+      { name: 'a', map: 'x * x', combine: 'sum' as const },
+      { name: 'b', map: 'x * dz', combine: 'sum' as const },
+    ];
+    expect(reductionStages(two).map((st) => st.length)).toEqual([2]);
+    expect(reductionStages([two[0], { name: 'm', map: 'x', combine: 'max' as const }]).map((st) => st.length)).toEqual([1, 1]);
+  });
+
+  it('max reduces with max from the lowest f32; each stage has its own partials and tree', () => {
+    const w = generateNorm(norm({ workgroupSize: 64 }), softmax).wgsl;
+    expect(w).toContain('var acc0 = -3.40282347e+38;');
+    expect(w).toContain('acc0 = max(acc0, x0);');
+    expect(w).toContain('red[lid] = max(red[lid], red[lid + s]);');
+    expect(w).toContain('let total = max(red[0], red[1]);');
+    expect(w).toContain('let mx = total;');
+    expect(w).toContain('s1acc0 += exp(x0 - mx);');
+    expect(w).toContain('var<workgroup> red1: array<f32, 64>;');
+    expect(w).toContain('let se = total1;');
+    expect(w).toContain('dst[dst_row + j] = exp(x0 - mx) / se;');
+  });
+
+  it('a row kept in registers guards missing slots with the identity, unless the map is a product', () => {
+    const small = contiguous('f32', [100]);
+    const k: NormSnippet = { ...softmax, operands: [{ name: 'x', binding: 'src0', tensor: small }], output: { kind: 'row', tensor: small, expr: 'x' } };
+    const w = generateNorm(norm({ workgroupSize: 64, unroll: 2 }), k).wgsl;
+    expect(w).toContain('let partial = max(x0, select(-3.40282347e+38, x1, lid < 36u));');
+    expect(w).toContain('let partial1 = exp(x0 - mx) + select(0.0, exp(x1 - mx), lid < 36u);');
+  });
+
+  it('vectorized maps that are not products reduce with a horizontal helper', () => {
+    const w = generateNorm(norm({ workgroupSize: 64, vectorWidth: 4 }), { ...softmax, operands: [{ name: 'x', binding: 'src0', tensor: contiguous('f32', [1024, 2]) }], output: { kind: 'row', tensor: contiguous('f32', [1024, 2]), expr: 'exp(x - mx) / se' } }).wgsl;
+    expect(w).toContain('fn hmax4(v: vec4<f32>) -> f32 {');
+    expect(w).toContain('fn hsum4(v: vec4<f32>) -> f32 {');
+    expect(w).toContain('hsum4(exp(x0 - mx))');
+  });
+
+  it('a per-row scalar output (SUM_ROWS-like) is written once by thread 0 into an f32 dst', () => {
+    const dst = contiguous('f32', [1, 3]);
+    const w = generateNorm(norm({ workgroupSize: 64, vectorWidth: 4 }), {
+      operands: [{ name: 'x', binding: 'src0', tensor: contiguous('f32', [256, 3]) }],
+      reductions: [{ name: 'total_x', map: 'x', combine: 'sum' }],
+      constants: { half: 0.5 },
+      output: { kind: 'scalar', tensor: dst, expr: 'total_x * half' },
+    }).wgsl;
+    expect(w).toContain('@group(0) @binding(1) var<storage, read_write> dst: array<f32>;');
+    expect(w).toContain('const half: f32 = 0.500000000;');
+    expect(w).toContain('let dst_row = 64u + i1 * 1u;');
+    expect(w).toContain('if (lid == 0u) {\n    dst[dst_row] = total_x * half;\n  }');
   });
 });

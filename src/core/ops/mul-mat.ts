@@ -3,10 +3,11 @@
 // with r2 = ne12/ne02, r3 = ne13/ne03 (src0 broadcast over src1's batches). Like ggml, src0
 // must not be transposed and the rows of both sources must be contiguous (nb00 == nb10 == 4).
 import nativeWgsl from '../../../kernels/MUL_MAT/mul_mat.wgsl?raw';
-import { generateMatmul, matmulFits, type MatmulGeometry, type MatmulOperand } from '../codegen/matmul';
+import type { MatmulGeometry, MatmulOperand } from '../codegen/matmul';
+import { MATMUL, type MatmulSnippet } from '../families/matmul';
+import { generatedPath } from '../families/types';
 import { deviceOffsetElements, gather } from '../hostdata';
 import { type KernelSpec, MAX_WORKGROUPS_PER_DIM, nativeKernel, packParams } from '../kernel';
-import { scheduleKey, type MatmulSchedule, type Schedule } from '../schedule/schedule';
 import { contiguous, elementStrides, isTransposed, nelements, permute, rowsContiguous, stridedRows, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
 import { caseLabel, OpCaseError, parseParams, type OpCase, type OpDef, type OracleResult } from './types';
@@ -146,17 +147,13 @@ function native(c: OpCase): KernelSpec {
   return nativeKernel('MUL_MAT/mul_mat.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], dispatch, params);
 }
 
-function fits(s: Schedule, c: OpCase): string[] {
-  if (s.family !== 'matmul') return [`MUL_MAT takes a matmul schedule, not ${s.family}`];
-  return matmulFits(s, geometry(c), c.srcs[0].ne[2], c.srcs[0].ne[3]);
+/** MUL_MAT for the matmul family: the plain operand access, no epilogue. */
+function snippet(c: OpCase): MatmulSnippet {
+  const { label: _label, ...g } = geometry(c);
+  return { ...g, ne02: c.srcs[0].ne[2], ne03: c.srcs[0].ne[3] };
 }
 
-function generate(s: Schedule, c: OpCase): KernelSpec {
-  const why = fits(s, c);
-  if (why.length) throw new OpCaseError(`schedule ${scheduleKey(s)} cannot take MUL_MAT ${c.label}: ${why.join('; ')}`);
-  const k = generateMatmul(s as MatmulSchedule, geometry(c));
-  return { label: `generated:MUL_MAT ${scheduleKey(s)}`, wgsl: k.wgsl, entryPoint: 'main', bindings: k.bindings, dispatch: k.dispatch };
-}
+const generated = generatedPath(MATMUL, snippet);
 
 export const MUL_MAT: OpDef = {
   name: 'MUL_MAT',
@@ -182,10 +179,10 @@ export const MUL_MAT: OpDef = {
   bytes: (c) => ({ readBytes: (nelements(c.srcs[0]) + nelements(c.srcs[1])) * 4, writeBytes: nelements(c.dst) * 4 }),
   features: (c) => ({ M: c.dst.ne[0], N: c.dst.ne[1], K: c.srcs[0].ne[0], batch: c.dst.ne[2] * c.dst.ne[3] }),
   native,
-  family: 'matmul',
+  family: generated.family,
   // The generated path takes every case makeCase builds (vec4 limits are fits(), not the contract).
   // Every layout ggml allows is taken; only the shared limits (binding size, u32 indices) decline.
   require: (c, adapter) => commonRejection(c, adapter),
-  fits,
-  generate,
+  fits: generated.fits,
+  generate: generated.generate,
 };

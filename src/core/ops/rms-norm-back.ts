@@ -5,11 +5,11 @@
 //   rrms = 1/sqrt(mean_eps), dx = (x · (−sum_xdz/sum_eps) + dz) · rrms
 // ggml has no in-place variant of this op.
 import nativeWgsl from '../../../kernels/RMS_NORM_BACK/rms_norm_back.wgsl?raw';
-import { generateNorm, normFits } from '../codegen/norm';
+import { NORM, type NormSnippet } from '../families/norm';
+import { generatedPath } from '../families/types';
 import { f } from '../codegen/wgsl';
 import { deviceOffsetElements, gather } from '../hostdata';
 import { f32Bits, grid2d, type KernelSpec, nativeKernel, packParams } from '../kernel';
-import { scheduleKey, type NormSchedule, type Schedule } from '../schedule/schedule';
 import { contiguous, elementStrides, nelements, nrows, permute, rowsContiguous, sameShape, stridedRows } from '../tensor';
 import { NORM_PARAMS, normDims } from './rms-norm';
 import { commonRejection } from './contract';
@@ -102,39 +102,29 @@ function native(c: OpCase): KernelSpec {
   return nativeKernel('RMS_NORM_BACK/rms_norm_back.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], grid2d(nrows(c.dst)), nativeParams(c));
 }
 
-function fits(s: Schedule, c: OpCase): string[] {
-  return normFits('RMS_NORM_BACK', s, [
-    { name: 'src0 (dz)', tensor: c.srcs[0] },
-    { name: 'src1 (x)', tensor: c.srcs[1] },
-    { name: 'dst', tensor: c.dst },
-  ]);
-}
-
-function generate(s: Schedule, c: OpCase): KernelSpec {
-  const why = fits(s, c);
-  if (why.length) throw new OpCaseError(`schedule ${scheduleKey(s)} cannot take RMS_NORM_BACK ${c.label}: ${why.join('; ')}`);
+/** RMS_NORM_BACK for the row family: Σx² and Σx·dz together, then ggml's formula per element. */
+function snippet(c: OpCase): NormSnippet {
   const ne0 = c.dst.ne[0];
   const eps = c.params.eps;
-  return generateNorm(s as NormSchedule, {
-    op: 'RMS_NORM_BACK',
-    caseLabel: c.label,
-    dst: c.dst,
+  return {
     operands: [
-      { value: 'dz', role: 'src0', tensor: c.srcs[0] },
-      { value: 'x', role: 'src1', tensor: c.srcs[1] },
+      { name: 'dz', binding: 'src0', tensor: c.srcs[0] },
+      { name: 'x', binding: 'src1', tensor: c.srcs[1] },
     ],
-    sums: [
-      { name: 'sum_xx', a: 'x', b: 'x' },
-      { name: 'sum_xdz', a: 'x', b: 'dz' },
+    reductions: [
+      { name: 'sum_xx', map: 'x * x', combine: 'sum' },
+      { name: 'sum_xdz', map: 'x * dz', combine: 'sum' },
     ],
     finish: [
       `let rrms = inverseSqrt(sum_xx / ${f(ne0)} + ${f(eps)});`,
       // eps·ne0 folded in f64, then rounded once, as ggml adds it in double.
       `let k = -sum_xdz / (sum_xx + ${f(Math.fround(eps) * ne0)});`,
     ],
-    output: (v) => `(${v('x')} * k + ${v('dz')}) * rrms`,
-  });
+    output: { kind: 'row', tensor: c.dst, expr: '(x * k + dz) * rrms' },
+  };
 }
+
+const generated = generatedPath(NORM, snippet);
 
 export const RMS_NORM_BACK: OpDef = {
   name: 'RMS_NORM_BACK',
@@ -160,10 +150,10 @@ export const RMS_NORM_BACK: OpDef = {
   bytes: (c) => ({ readBytes: (nelements(c.srcs[0]) + nelements(c.srcs[1])) * 4, writeBytes: nelements(c.dst) * 4 }),
   features: rowFeatures,
   native,
-  family: 'norm',
+  family: generated.family,
   // Every case makeCase builds has contiguous rows, which is all the generated kernel needs.
   // Every layout ggml allows is taken; only the shared limits (binding size, u32 indices) decline.
   require: (c, adapter) => commonRejection(c, adapter),
-  fits,
-  generate,
+  fits: generated.fits,
+  generate: generated.generate,
 };

@@ -3,11 +3,11 @@
 // Like ggml's CPU kernel (which asserts nb00 == sizeof(float)), src0 rows must be contiguous.
 import nativeWgsl from '../../../kernels/RMS_NORM/rms_norm.wgsl?raw';
 import nativeInplaceWgsl from '../../../kernels/RMS_NORM/rms_norm_inplace.wgsl?raw';
-import { generateNorm, normFits } from '../codegen/norm';
+import { NORM, type NormSnippet } from '../families/norm';
+import { generatedPath } from '../families/types';
 import { f } from '../codegen/wgsl';
 import { deviceOffsetElements, gather } from '../hostdata';
 import { f32Bits, grid2d, type KernelSpec, nativeKernel, packParams } from '../kernel';
-import { scheduleKey, type NormSchedule, type Schedule } from '../schedule/schedule';
 import { contiguous, elementStrides, nelements, nrows, permute, rowsContiguous, stridedRows } from '../tensor';
 import { commonRejection } from './contract';
 import { caseLabel, OpCaseError, paramsLabel, parseParams, rowFeatures, type OpCase, type OpDef, type ParamSpec } from './types';
@@ -96,28 +96,17 @@ function native(c: OpCase): KernelSpec {
   return nativeKernel('RMS_NORM/rms_norm.wgsl', nativeWgsl, ['src0', 'dst', 'params'], dispatch, nativeParams(c));
 }
 
-function fits(s: Schedule, c: OpCase): string[] {
-  return normFits('RMS_NORM', s, [
-    { name: 'src0', tensor: c.srcs[0] },
-    { name: 'dst', tensor: c.dst },
-  ]);
+/** RMS_NORM for the row family: Σx², then x · scale; in place, x is read from dst's own binding. */
+function snippet(c: OpCase): NormSnippet {
+  return {
+    operands: [{ name: 'x', binding: c.inplace ? 'dst' : 'src0', tensor: c.srcs[0] }],
+    reductions: [{ name: 'sum', map: 'x * x', combine: 'sum' }],
+    finish: [`let scale = inverseSqrt(sum / ${f(c.dst.ne[0])} + ${f(c.params.eps)});`],
+    output: { kind: 'row', tensor: c.dst, expr: 'x * scale' },
+  };
 }
 
-function generate(s: Schedule, c: OpCase): KernelSpec {
-  const why = fits(s, c);
-  if (why.length) throw new OpCaseError(`schedule ${scheduleKey(s)} cannot take RMS_NORM ${c.label}: ${why.join('; ')}`);
-  const ne0 = c.dst.ne[0];
-  return generateNorm(s as NormSchedule, {
-    op: 'RMS_NORM',
-    caseLabel: c.label,
-    dst: c.dst,
-    // In place, x is read from dst's own binding (one buffer, bound once).
-    operands: [{ value: 'x', role: c.inplace ? 'dst' : 'src0', tensor: c.srcs[0] }],
-    sums: [{ name: 'sum', a: 'x', b: 'x' }],
-    finish: [`let scale = inverseSqrt(sum / ${f(ne0)} + ${f(c.params.eps)});`],
-    output: (v) => `${v('x')} * scale`,
-  });
-}
+const generated = generatedPath(NORM, snippet);
 
 export const RMS_NORM: OpDef = {
   name: 'RMS_NORM',
@@ -144,10 +133,10 @@ export const RMS_NORM: OpDef = {
   bytes: (c) => ({ readBytes: nelements(c.srcs[0]) * 4, writeBytes: nelements(c.dst) * 4 }),
   features: rowFeatures,
   native,
-  family: 'norm',
+  family: generated.family,
   // Every case makeCase builds has contiguous rows, which is all the generated kernel needs.
   // Every layout ggml allows is taken; only the shared limits (binding size, u32 indices) decline.
   require: (c, adapter) => commonRejection(c, adapter),
-  fits,
-  generate,
+  fits: generated.fits,
+  generate: generated.generate,
 };
