@@ -8,7 +8,7 @@ import type { ProgressFn } from '../core/progress';
 import type { Level1Request } from '../core/requests';
 import { buildCase, resolveKernel } from '../core/resolve-kernel';
 import type { LaneRequest, SweepRequest } from '../core/results';
-import type { CodegenPreview, LabApi } from '../worker/api';
+import type { CodegenPreview, LabApi } from '../core/lab-api';
 import { openDevice, type GpuContext } from './device';
 import { runLane } from './lane';
 import { runLevel1 } from './level1';
