@@ -1,7 +1,9 @@
 // What codegen and the native kernels hand to the GPU layer: plain data, no GPU objects.
+import { renderTemplate, type TemplateDefines } from './codegen/template';
+import { packUniforms, uniformStruct, type UniformSchema } from './codegen/uniforms';
 
 /** Which buffer a binding reads: an op's sources, its destination, or the uniform params. */
-export type BindingRole = 'src0' | 'src1' | 'src2' | 'dst' | 'params';
+export type BindingRole = 'src0' | 'src1' | 'src2' | 'src3' | 'src4' | 'src5' | 'dst' | 'params';
 
 export interface BindingSpec {
   readonly binding: number;
@@ -70,4 +72,24 @@ export function nativeKernel(file: string, wgsl: string, roles: readonly Binding
     dispatch,
     ...(uniforms ? { uniforms } : {}),
   };
+}
+
+/**
+ * A hand-written kernel from its templated source: the PARAMS placeholder becomes the schema's
+ * struct, `params` its bytes, and `defines` pick the variant (INPLACE, WG…). The label names
+ * the true-valued flags: 'native:ADD/add.wgsl [INPLACE]'.
+ */
+export function nativeTemplated(
+  file: string,
+  source: string,
+  roles: readonly BindingRole[],
+  dispatch: readonly [number, number, number],
+  schema: UniformSchema,
+  params: Readonly<Record<string, number>>,
+  defines: TemplateDefines = {},
+): KernelSpec {
+  const wgsl = renderTemplate(source, { ...defines, PARAMS: uniformStruct(schema) }, file);
+  const flags = Object.entries(defines).filter(([, v]) => v === true).map(([k]) => k);
+  const spec = nativeKernel(file, wgsl, roles, dispatch, packUniforms(schema, params));
+  return flags.length ? { ...spec, label: `${spec.label} [${flags.join(', ')}]` } : spec;
 }

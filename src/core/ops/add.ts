@@ -2,11 +2,11 @@
 // a's shape; ggml_add_inplace makes dst a view of a. Like ggml's CPU kernel, dst and src0 rows
 // must be contiguous; src1 may have any strides.
 import nativeWgsl from '../../../kernels/ADD/add.wgsl?raw';
-import nativeInplaceWgsl from '../../../kernels/ADD/add_inplace.wgsl?raw';
 import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
 import { generatedPath } from '../families/types';
 import { deviceOffsetElements, gather } from '../hostdata';
-import { grid2d, type KernelSpec, nativeKernel, packParams } from '../kernel';
+import { uniformSchema } from '../codegen/uniforms';
+import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
 import { canRepeat, contiguous, elementStrides, nelements, permute, rowsContiguous, stridedRows } from '../tensor';
 import { commonRejection } from './contract';
 import { caseLabel, OpCaseError, parseParams, rowFeatures, type OpCase, type OpDef } from './types';
@@ -78,28 +78,25 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
   return { ref, epsFloor, terms: 1 };
 }
 
-function nativeParams(c: OpCase): Uint32Array {
-  const [src0, src1] = c.srcs;
-  const dst = c.dst;
-  return packParams([
-    ...dst.ne,
-    ...elementStrides(src0),
-    ...src1.ne,
-    ...elementStrides(src1),
-    ...elementStrides(dst),
-    deviceOffsetElements(src0),
-    deviceOffsetElements(src1),
-    deviceOffsetElements(dst),
-    nelements(dst),
-  ]);
-}
+const NATIVE_WG = 256;
+
+/** The native kernel's uniform: shapes, element strides and offsets of the three tensors. */
+const PARAMS = uniformSchema('Params', Object.fromEntries(
+  ['ne0', 'ne1', 'ne2', 'ne3', 's00', 's01', 's02', 's03', 'ne10', 'ne11', 'ne12', 'ne13', 's10', 's11', 's12', 's13', 's0', 's1', 's2', 's3', 'off0', 'off1', 'offd', 'n'].map((k) => [k, 'u32' as const]),
+));
 
 function native(c: OpCase): KernelSpec {
-  const dispatch = grid2d(Math.ceil(nelements(c.dst) / 256));
-  if (c.inplace) {
-    return nativeKernel('ADD/add_inplace.wgsl', nativeInplaceWgsl, ['dst', 'src1', 'params'], dispatch, nativeParams(c));
-  }
-  return nativeKernel('ADD/add.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], dispatch, nativeParams(c));
+  const [src0, src1] = c.srcs;
+  const dst = c.dst;
+  const [s00, s01, s02, s03] = elementStrides(src0);
+  const [s10, s11, s12, s13] = elementStrides(src1);
+  const [s0, s1, s2, s3] = elementStrides(dst);
+  const [ne0, ne1, ne2, ne3] = dst.ne;
+  const [ne10, ne11, ne12, ne13] = src1.ne;
+  const values = { ne0, ne1, ne2, ne3, s00, s01, s02, s03, ne10, ne11, ne12, ne13, s10, s11, s12, s13, s0, s1, s2, s3, off0: deviceOffsetElements(src0), off1: deviceOffsetElements(src1), offd: deviceOffsetElements(dst), n: nelements(dst) };
+  const dispatch = grid2d(Math.ceil(nelements(dst) / NATIVE_WG));
+  const roles = c.inplace ? (['dst', 'src1', 'params'] as const) : (['src0', 'src1', 'dst', 'params'] as const);
+  return nativeTemplated('ADD/add.wgsl', nativeWgsl, roles, dispatch, PARAMS, values, { INPLACE: c.inplace, WG: NATIVE_WG });
 }
 
 /** ADD for the elementwise family: src1 broadcast over src0 by modulo; in place, src0 is dst's buffer. */

@@ -7,7 +7,8 @@ import type { MatmulGeometry, MatmulOperand } from '../codegen/matmul';
 import { MATMUL, type MatmulSnippet } from '../families/matmul';
 import { generatedPath } from '../families/types';
 import { deviceOffsetElements, gather } from '../hostdata';
-import { type KernelSpec, MAX_WORKGROUPS_PER_DIM, nativeKernel, packParams } from '../kernel';
+import { uniformSchema } from '../codegen/uniforms';
+import { type KernelSpec, MAX_WORKGROUPS_PER_DIM, nativeTemplated } from '../kernel';
 import { contiguous, elementStrides, isTransposed, nelements, permute, rowsContiguous, stridedRows, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
 import { caseLabel, OpCaseError, parseParams, type OpCase, type OpDef, type OracleResult } from './types';
@@ -133,18 +134,23 @@ function geometry(c: OpCase): MatmulGeometry {
   };
 }
 
+/** Sizes, broadcast ratios, row and batch strides (elements) and offsets of the three tensors. */
+const PARAMS = uniformSchema('Params', Object.fromEntries(
+  ['M', 'N', 'K', 'ne12', 'r2', 'r3', 's01', 's02', 's03', 's11', 's12', 's13', 'sd1', 'sd2', 'sd3', 'off0', 'off1', 'offd'].map((k) => [k, 'u32' as const]),
+));
+
 function native(c: OpCase): KernelSpec {
   const g = geometry(c);
   // 64×64 tiles, one workgroup per tile and batch.
   const dispatch: [number, number, number] = [Math.ceil(g.M / 64), Math.ceil(g.N / 64), g.ne12 * g.ne13];
-  const params = packParams([
-    g.M, g.N, g.K, g.ne12,
-    g.r2, g.r3, g.src0.rowStride, g.src0.batchStride2,
-    g.src0.batchStride3, g.src1.rowStride, g.src1.batchStride2, g.src1.batchStride3,
-    g.dst.rowStride, g.dst.batchStride2, g.dst.batchStride3, g.src0.offset,
-    g.src1.offset, g.dst.offset,
-  ]);
-  return nativeKernel('MUL_MAT/mul_mat.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], dispatch, params);
+  const values = {
+    M: g.M, N: g.N, K: g.K, ne12: g.ne12, r2: g.r2, r3: g.r3,
+    s01: g.src0.rowStride, s02: g.src0.batchStride2, s03: g.src0.batchStride3,
+    s11: g.src1.rowStride, s12: g.src1.batchStride2, s13: g.src1.batchStride3,
+    sd1: g.dst.rowStride, sd2: g.dst.batchStride2, sd3: g.dst.batchStride3,
+    off0: g.src0.offset, off1: g.src1.offset, offd: g.dst.offset,
+  };
+  return nativeTemplated('MUL_MAT/mul_mat.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], dispatch, PARAMS, values);
 }
 
 /** MUL_MAT for the matmul family: the plain operand access, no epilogue. */

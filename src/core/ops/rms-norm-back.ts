@@ -9,7 +9,8 @@ import { NORM, type NormSnippet } from '../families/norm';
 import { generatedPath } from '../families/types';
 import { f } from '../codegen/wgsl';
 import { deviceOffsetElements, gather } from '../hostdata';
-import { f32Bits, grid2d, type KernelSpec, nativeKernel, packParams } from '../kernel';
+import { uniformSchema } from '../codegen/uniforms';
+import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
 import { contiguous, elementStrides, nelements, nrows, permute, rowsContiguous, sameShape, stridedRows } from '../tensor';
 import { NORM_PARAMS, normDims } from './rms-norm';
 import { commonRejection } from './contract';
@@ -83,23 +84,31 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
   return { ref, epsFloor, terms: ne0 };
 }
 
-function nativeParams(c: OpCase): Uint32Array {
+const NATIVE_WG = 256;
+
+/** Row/plane strides and offsets in elements (dz, x, dx) and eps. */
+const PARAMS = uniformSchema('Params', {
+  ne0: 'u32', ne1: 'u32', ne2: 'u32', nrows: 'u32',
+  s01: 'u32', s02: 'u32', s03: 'u32', off0: 'u32',
+  s11: 'u32', s12: 'u32', s13: 'u32', off1: 'u32',
+  s1: 'u32', s2: 'u32', s3: 'u32', offd: 'u32',
+  eps: 'f32',
+});
+
+function native(c: OpCase): KernelSpec {
   const [dz, x] = c.srcs;
   const [, s01, s02, s03] = elementStrides(dz);
   const [, s11, s12, s13] = elementStrides(x);
   const [, s1, s2, s3] = elementStrides(c.dst);
   const [ne0, ne1, ne2] = c.dst.ne;
-  return packParams([
-    ne0, ne1, ne2, nrows(c.dst),
-    s01, s02, s03, deviceOffsetElements(dz),
-    s11, s12, s13, deviceOffsetElements(x),
-    s1, s2, s3, deviceOffsetElements(c.dst),
-    f32Bits(c.params.eps),
-  ]);
-}
-
-function native(c: OpCase): KernelSpec {
-  return nativeKernel('RMS_NORM_BACK/rms_norm_back.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], grid2d(nrows(c.dst)), nativeParams(c));
+  const values = {
+    ne0, ne1, ne2, nrows: nrows(c.dst),
+    s01, s02, s03, off0: deviceOffsetElements(dz),
+    s11, s12, s13, off1: deviceOffsetElements(x),
+    s1, s2, s3, offd: deviceOffsetElements(c.dst),
+    eps: c.params.eps,
+  };
+  return nativeTemplated('RMS_NORM_BACK/rms_norm_back.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], grid2d(nrows(c.dst)), PARAMS, values, { WG: NATIVE_WG });
 }
 
 /** RMS_NORM_BACK for the row family: Σx² and Σx·dz together, then ggml's formula per element. */

@@ -203,13 +203,16 @@ describe('RMS_NORM native kernel', () => {
     // ne0 ne1 ne2 nrows | s01 s02 s03 off0 | s1 s2 s3 offd | eps
     expect(Array.from(k.uniforms!.slice(0, 13))).toEqual([4096, 128, 1, 128, 4099, 4099 * 128, 4099 * 128, 65, 4096, 4096 * 128, 4096 * 128, 64, f32Bits(1e-5)]);
     expect(k.dispatch).toEqual([128, 1, 1]);
-    expect(k.wgsl).toContain('bitcast<f32>(p.eps_bits)');
+    expect(k.wgsl).toContain('  eps: f32,\n};');
+    expect(k.wgsl).toContain('+ p.eps);');
+    expect(k.wgsl).not.toMatch(/\{\{|#if|#else|#endif/);
     expect(k.bindings.map((b) => b.role)).toEqual(['src0', 'dst', 'params']);
   });
 
   it('inplace binds the one buffer once, read_write', () => {
     const k = RMS_NORM.native(RMS_NORM.makeCase([64, 8], 'inplace'));
-    expect(k.label).toBe('native:RMS_NORM/rms_norm_inplace.wgsl');
+    expect(k.label).toBe('native:RMS_NORM/rms_norm.wgsl [INPLACE]');
+    expect(k.wgsl).not.toContain('var<storage, read> src0');
     expect(k.bindings).toEqual([
       { binding: 0, role: 'dst', access: 'read_write' },
       { binding: 1, role: 'params', access: 'uniform' },
@@ -236,7 +239,7 @@ describe('RMS_NORM generated kernel', () => {
   it('inplace reads and writes dst through one read_write binding', () => {
     const k = RMS_NORM.generate(norm(), RMS_NORM.makeCase([8, 4], 'inplace'));
     expect(k.bindings).toEqual([{ binding: 0, role: 'dst', access: 'read_write' }]);
-    expect(k.wgsl).not.toContain('src0');
+    expect(k.wgsl).not.toContain('var<storage, read> src0');
   });
 
   it("subgroup reduction declares the feature and enables it", () => {

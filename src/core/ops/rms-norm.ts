@@ -2,12 +2,12 @@
 // scale = 1/sqrt(Σx²/ne0 + eps); dst has a's shape; ggml_rms_norm_inplace makes dst a view of a.
 // Like ggml's CPU kernel (which asserts nb00 == sizeof(float)), src0 rows must be contiguous.
 import nativeWgsl from '../../../kernels/RMS_NORM/rms_norm.wgsl?raw';
-import nativeInplaceWgsl from '../../../kernels/RMS_NORM/rms_norm_inplace.wgsl?raw';
 import { NORM, type NormSnippet } from '../families/norm';
 import { generatedPath } from '../families/types';
 import { f } from '../codegen/wgsl';
 import { deviceOffsetElements, gather } from '../hostdata';
-import { f32Bits, grid2d, type KernelSpec, nativeKernel, packParams } from '../kernel';
+import { uniformSchema } from '../codegen/uniforms';
+import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
 import { contiguous, elementStrides, nelements, nrows, permute, rowsContiguous, stridedRows } from '../tensor';
 import { commonRejection } from './contract';
 import { caseLabel, OpCaseError, paramsLabel, parseParams, rowFeatures, type OpCase, type OpDef, type ParamSpec } from './types';
@@ -80,20 +80,24 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
   return { ref, epsFloor: new Float64Array(x.length), terms: ne0 };
 }
 
-function nativeParams(c: OpCase): Uint32Array {
+const NATIVE_WG = 256;
+
+/** Row/plane strides and offsets in elements (src0, then dst) and eps. */
+export const NORM_PARAMS_SCHEMA = uniformSchema('Params', {
+  ne0: 'u32', ne1: 'u32', ne2: 'u32', nrows: 'u32',
+  s01: 'u32', s02: 'u32', s03: 'u32', off0: 'u32',
+  s1: 'u32', s2: 'u32', s3: 'u32', offd: 'u32',
+  eps: 'f32',
+});
+
+function native(c: OpCase): KernelSpec {
   const [src0] = c.srcs;
   const [, s01, s02, s03] = elementStrides(src0);
   const [, s1, s2, s3] = elementStrides(c.dst);
   const [ne0, ne1, ne2] = c.dst.ne;
-  return packParams([ne0, ne1, ne2, nrows(c.dst), s01, s02, s03, deviceOffsetElements(src0), s1, s2, s3, deviceOffsetElements(c.dst), f32Bits(c.params.eps)]);
-}
-
-function native(c: OpCase): KernelSpec {
-  const dispatch = grid2d(nrows(c.dst));
-  if (c.inplace) {
-    return nativeKernel('RMS_NORM/rms_norm_inplace.wgsl', nativeInplaceWgsl, ['dst', 'params'], dispatch, nativeParams(c));
-  }
-  return nativeKernel('RMS_NORM/rms_norm.wgsl', nativeWgsl, ['src0', 'dst', 'params'], dispatch, nativeParams(c));
+  const values = { ne0, ne1, ne2, nrows: nrows(c.dst), s01, s02, s03, off0: deviceOffsetElements(src0), s1, s2, s3, offd: deviceOffsetElements(c.dst), eps: c.params.eps };
+  const roles = c.inplace ? (['dst', 'params'] as const) : (['src0', 'dst', 'params'] as const);
+  return nativeTemplated('RMS_NORM/rms_norm.wgsl', nativeWgsl, roles, grid2d(nrows(c.dst)), NORM_PARAMS_SCHEMA, values, { INPLACE: c.inplace, WG: NATIVE_WG });
 }
 
 /** RMS_NORM for the row family: Σx², then x · scale; in place, x is read from dst's own binding. */
