@@ -20,6 +20,7 @@ export interface Level1Result {
   readonly variant: 'native' | 'generated';
   readonly scheduleKey: string | null;
   readonly schedule: Schedule | null;
+  /** Why 'auto' ran native: a contract rejection, 'no-schedule', or the op's state ('native-only', 'retired'). */
   readonly fallback: { code: string; reason: string } | null;
   readonly correct: boolean;
   readonly maxErr: number;
