@@ -24,6 +24,11 @@ export interface KernelSpec {
   readonly uniforms?: Uint32Array;
   /** Device features the WGSL needs (e.g. 'subgroups'). */
   readonly features?: readonly string[];
+  /**
+   * A templated native kernel's defines (PARAMS struct included): an edited copy of its source
+   * file (`--wgsl FILE`, the page's editor) is rendered with them, so it gets the same variant.
+   */
+  readonly templateDefines?: TemplateDefines;
   /** Dispatches per run (default 1): the lane's planted slow control repeats the same work. */
   readonly repeat?: number;
 }
@@ -88,8 +93,18 @@ export function nativeTemplated(
   params: Readonly<Record<string, number>>,
   defines: TemplateDefines = {},
 ): KernelSpec {
-  const wgsl = renderTemplate(source, { ...defines, PARAMS: uniformStruct(schema) }, file);
+  const templateDefines = { ...defines, PARAMS: uniformStruct(schema) };
+  const wgsl = renderTemplate(source, templateDefines, file);
   const flags = Object.entries(defines).filter(([, v]) => v === true).map(([k]) => k);
-  const spec = nativeKernel(file, wgsl, roles, dispatch, packUniforms(schema, params));
+  const spec = { ...nativeKernel(file, wgsl, roles, dispatch, packUniforms(schema, params)), templateDefines };
   return flags.length ? { ...spec, label: `${spec.label} [${flags.join(', ')}]` } : spec;
+}
+
+/**
+ * The native kernel with its WGSL replaced by an edit: a copy of the templated source is
+ * rendered with the kernel's own defines (plain WGSL passes through unchanged).
+ */
+export function editedNative(kernel: KernelSpec, text: string): KernelSpec {
+  const wgsl = kernel.templateDefines ? renderTemplate(text, kernel.templateDefines, `${kernel.label} (edited)`) : text;
+  return { ...kernel, wgsl, label: `${kernel.label} (edited)` };
 }

@@ -3,7 +3,7 @@
 // the lane and the engine's codegen preview all decide here.
 import type { AdapterDescriptor } from './adapter';
 import { ScheduleRefusal } from './errors';
-import type { KernelSpec } from './kernel';
+import { editedNative, type KernelSpec } from './kernel';
 import { variantForState, type AdapterIdentity } from './ops/promotion';
 import { opByName, registryEntry, registryStateFor, schedulesFor, type PromotionState, type ShapeRule } from './ops/registry';
 import type { OpCase, OpDef } from './ops/types';
@@ -61,7 +61,7 @@ export function buildCase(req: Pick<Level1Request, 'op' | 'dims' | 'layout' | 'p
 export function resolveKernel(op: OpDef, c: OpCase, variant: VariantRequest, adapter: ResolveAdapter, opts: ResolveOptions = {}): ResolvedKernel {
   if (variant.kind === 'native') {
     const native = op.native(c);
-    const kernel = variant.wgsl === undefined ? native : { ...native, wgsl: variant.wgsl, label: `${native.label} (edited)` };
+    const kernel = variant.wgsl === undefined ? native : editedNative(native, variant.wgsl);
     return { variant: 'native', schedule: null, scheduleKey: null, kernel, fallback: null };
   }
   const rejection = op.require(c, adapter);

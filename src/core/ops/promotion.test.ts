@@ -24,9 +24,9 @@ describe('promotion per adapter class', () => {
     expect(() => stateFor({ op: 'Y', states: { 'apple/*': entry.states['apple/*'] } }, { vendor: 'x', architecture: 'y' })).toThrow(/Y has no 'default'/);
   });
 
-  it('auto runs native for native-only and retired, generated otherwise', () => {
-    expect(variantForState('native-only').variant).toBe('native');
-    expect(variantForState('retired').variant).toBe('native');
+  it('auto runs native for native-only; retired (native deleted, DESIGN.md) and the rest run generated', () => {
+    expect(variantForState('native-only')).toEqual({ variant: 'native', reason: 'the registry keeps the native kernel for this op on this adapter class' });
+    expect(variantForState('retired').variant).toBe('generated');
     expect(variantForState('observe')).toEqual({ variant: 'generated', reason: null });
     expect(variantForState('prefer').variant).toBe('generated');
   });

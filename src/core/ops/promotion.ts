@@ -51,13 +51,16 @@ export function stateFor(entry: { readonly op: string; readonly states: Readonly
   return { adapterClass: cls, ...picked };
 }
 
-/** What `auto` runs for a state: 'generated' (if the contract and a rule take the case) or 'native', and why. */
+/**
+ * What `auto` runs for a state: 'native' with the reason, or 'generated' (where the contract
+ * and a shape rule take the case). `retired` means the native kernel is deleted (DESIGN.md's
+ * registry row), so there the generated kernel is all there is.
+ */
 export function variantForState(state: PromotionState): { variant: 'native' | 'generated'; reason: string | null } {
   switch (state) {
     case 'native-only':
-      return { variant: 'native', reason: 'native-only: the registry keeps the native kernel for this op on this adapter class' };
+      return { variant: 'native', reason: 'the registry keeps the native kernel for this op on this adapter class' };
     case 'retired':
-      return { variant: 'native', reason: "retired: the generated path is withdrawn; auto runs the native kernel" };
     case 'observe':
     case 'prefer':
       return { variant: 'generated', reason: null };
