@@ -17,6 +17,8 @@ export interface Level1Result {
   readonly shape: string;
   readonly layout: string;
   readonly label: string;
+  /** The case's params, every declared one (defaults included); {} for an op without params. */
+  readonly params?: Readonly<Record<string, number>>;
   readonly variant: 'native' | 'generated';
   readonly scheduleKey: string | null;
   readonly schedule: Schedule | null;
@@ -71,6 +73,8 @@ export interface LaneShape {
   readonly shape: string;
   readonly dims: readonly number[];
   readonly layout: string;
+  /** The case's params (defaults included); the label names the non-default ones. */
+  readonly params?: Readonly<Record<string, number>>;
   readonly scheduleKey: string | null;
   readonly nativeMedianNs: number | null;
   readonly generatedMedianNs: number | null;
