@@ -4,11 +4,9 @@
 // CPU kernel. One pass per row: each thread keeps a running max and exp-sum (rescaled when its
 // max grows), Σx·y and Σy; the row's loss is Σx·y − (max + log Σexp)·Σy. WGSL has no float
 // atomics and a dispatch cannot zero its own output first, so one workgroup walks every row.
+// Templated: the PARAMS placeholder is the uniform struct of cross-entropy-loss.ts; WG the workgroup size (a power of two).
 
-struct Params {
-  nc: u32, nr: u32, s01: u32, s11: u32,   // row length, rows, row strides in elements
-  off0: u32, off1: u32, offd: u32,
-};
+{{PARAMS}}
 
 @group(0) @binding(0) var<storage, read> src0: array<f32>;
 @group(0) @binding(1) var<storage, read> src1: array<f32>;
@@ -18,12 +16,12 @@ struct Params {
 // The lowest finite f32, a "−∞" that keeps exp(LOWEST − m) at 0 instead of NaN.
 const LOWEST = bitcast<f32>(0xff7fffffu);
 
-var<workgroup> wm: array<f32, 256>;
-var<workgroup> ws: array<f32, 256>;
-var<workgroup> wxy: array<f32, 256>;
-var<workgroup> wy: array<f32, 256>;
+var<workgroup> wm: array<f32, {{WG}}>;
+var<workgroup> ws: array<f32, {{WG}}>;
+var<workgroup> wxy: array<f32, {{WG}}>;
+var<workgroup> wy: array<f32, {{WG}}>;
 
-@compute @workgroup_size(256)
+@compute @workgroup_size({{WG}})
 fn main(@builtin(local_invocation_index) lid: u32) {
   var total = 0.0;
   for (var r = 0u; r < p.nr; r++) {
@@ -33,7 +31,7 @@ fn main(@builtin(local_invocation_index) lid: u32) {
     var s = 0.0;
     var xy = 0.0;
     var ysum = 0.0;
-    for (var i = lid; i < p.nc; i += 256u) {
+    for (var i = lid; i < p.nc; i += {{WG}}u) {
       let x = src0[x_row + i];
       let y = src1[y_row + i];
       if (x > m) {
@@ -49,7 +47,7 @@ fn main(@builtin(local_invocation_index) lid: u32) {
     wxy[lid] = xy;
     wy[lid] = ysum;
     workgroupBarrier();
-    for (var h = 128u; h > 0u; h >>= 1u) {
+    for (var h = {{WG}}u / 2u; h > 0u; h >>= 1u) {
       if (lid < h) {
         let m2 = max(wm[lid], wm[lid + h]);
         ws[lid] = ws[lid] * exp(wm[lid] - m2) + ws[lid + h] * exp(wm[lid + h] - m2);

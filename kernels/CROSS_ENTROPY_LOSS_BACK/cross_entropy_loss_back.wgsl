@@ -3,11 +3,9 @@
 // grad is the forward loss's scalar gradient (src0), x the logits (src1), y the labels (src2);
 // ggml asserts every tensor contiguous. One workgroup per row: a running max and exp-sum per
 // thread meet in a shared-memory tree, then each thread writes its elements.
+// Templated: the PARAMS placeholder is the uniform struct of cross-entropy-loss-back.ts; WG the workgroup size (a power of two).
 
-struct Params {
-  nc: u32, nr: u32, offg: u32, off1: u32,   // row length, rows; offsets in elements
-  off2: u32, offd: u32,
-};
+{{PARAMS}}
 
 @group(0) @binding(0) var<storage, read> src0: array<f32>;
 @group(0) @binding(1) var<storage, read> src1: array<f32>;
@@ -18,10 +16,10 @@ struct Params {
 // The lowest finite f32, a "−∞" that keeps exp(LOWEST − m) at 0 instead of NaN.
 const LOWEST = bitcast<f32>(0xff7fffffu);
 
-var<workgroup> wm: array<f32, 256>;
-var<workgroup> ws: array<f32, 256>;
+var<workgroup> wm: array<f32, {{WG}}>;
+var<workgroup> ws: array<f32, {{WG}}>;
 
-@compute @workgroup_size(256)
+@compute @workgroup_size({{WG}})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
   let r = wid.y * nwg.x + wid.x;
@@ -31,7 +29,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let row = r * p.nc;
   var m = LOWEST;
   var s = 0.0;
-  for (var i = lid; i < p.nc; i += 256u) {
+  for (var i = lid; i < p.nc; i += {{WG}}u) {
     let x = src1[p.off1 + row + i];
     if (x > m) {
       s = s * exp(m - x);
@@ -42,7 +40,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   wm[lid] = m;
   ws[lid] = s;
   workgroupBarrier();
-  for (var h = 128u; h > 0u; h >>= 1u) {
+  for (var h = {{WG}}u / 2u; h > 0u; h >>= 1u) {
     if (lid < h) {
       let m2 = max(wm[lid], wm[lid + h]);
       ws[lid] = ws[lid] * exp(wm[lid] - m2) + ws[lid + h] * exp(wm[lid + h] - m2);
@@ -53,7 +51,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let row_max = wm[0];
   let inv_sum = 1.0 / ws[0];
   let d_by_nr = src0[p.offg] / f32(p.nr);
-  for (var i = lid; i < p.nc; i += 256u) {
+  for (var i = lid; i < p.nc; i += {{WG}}u) {
     let sm = exp(src1[p.off1 + row + i] - row_max) * inv_sum;
     dst[p.offd + row + i] = (sm - src2[p.off2 + row + i]) * d_by_nr;
   }

@@ -1,23 +1,19 @@
 // GET_ROWS, hand-written (ggml_get_rows): dst[i0, i10, i11, i12] = src0[i0, rows[i10, i11, i12], i11, i12].
 // src0 rows are contiguous (ggml asserts nb00 == sizeof(float)); the i32 row indices are read
 // through their strides, as ggml does. One dst element per thread; dst is packed.
+// Templated: the PARAMS placeholder is the uniform struct of get-rows.ts.
 
-struct Params {
-  ne00: u32, ne10: u32, ne11: u32, n: u32,   // row length, indices per plane, planes; dst elements
-  s01: u32, s02: u32, s03: u32, off0: u32,   // src0 row/plane strides and offset, in elements
-  s10: u32, s11: u32, s12: u32, off1: u32,   // src1 (indices) strides and offset
-  offd: u32,
-};
+{{PARAMS}}
 
 @group(0) @binding(0) var<storage, read> src0: array<f32>;
 @group(0) @binding(1) var<storage, read> src1: array<i32>;
 @group(0) @binding(2) var<storage, read_write> dst: array<f32>;
 @group(0) @binding(3) var<uniform> p: Params;
 
-@compute @workgroup_size(256)
+@compute @workgroup_size({{WG}})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
-  let k = (wid.y * nwg.x + wid.x) * 256u + lid;
+  let k = (wid.y * nwg.x + wid.x) * {{WG}}u + lid;
   if (k >= p.n) {
     return;
   }

@@ -1,14 +1,13 @@
 // CONT — ggml_cont(a): a new packed tensor of a's shape and type holding a's elements in ggml
 // order (ggml_compute_forward_cont is ggml_compute_forward_dup, as for CPY). The op that makes a
 // permuted or transposed view usable by kernels that need packed rows. The oracle and the native
-// kernel are CPY's; only the cases differ (dst is always new, packed, f32 here).
-import { commonRejection } from './contract';
-import { copyBytes, copyDims, copyFeatures, copyNative, copyOracle, noGeneratedPath, rejectParams, sourceView } from './cpy';
+// kernel and its elementwise snippet are CPY's; only the cases differ (dst is always new, packed, f32 here).
+import { copyBytes, copyDims, copyFeatures, copyGenerated, copyNative, copyOracle, copyRejection, sourceView } from './cpy';
 import { contiguous, view } from '../tensor';
-import { caseLabel, OpCaseError, type OpCase, type OpDef } from './types';
+import { caseLabel, OpCaseError, parseParams, type OpCase, type OpDef, type ParamSpec } from './types';
 
 /** CONT has no op_params. */
-export const PARAMS = [] as const;
+export const PARAMS: readonly ParamSpec[] = [];
 
 const LAYOUTS = [
   { name: 'src-permuted', doc: 'a is permute(0,2,1,3) of a packed tensor (heads back to tokens after attention)' },
@@ -20,7 +19,7 @@ const LAYOUTS = [
 
 function makeCase(dims: readonly number[], layout: string = 'src-permuted', params: Readonly<Record<string, number>> = {}): OpCase {
   const ne = copyDims('CONT', dims);
-  rejectParams('CONT', params);
+  parseParams('CONT', PARAMS, params);
   let src = sourceView(ne, layout);
   if (layout === 'src-slice') {
     const [ne0, ne1, ne2, ne3] = ne;
@@ -37,6 +36,7 @@ export const CONT: OpDef = {
   summary: "dst = a packed copy of a's elements in ggml order, a any f32 view (ggml_cont)",
   shapeSyntax: 'ne0xne1[xne2xne3] of a (and of dst)',
   layouts: LAYOUTS,
+  params: PARAMS,
   matrix: [
     { dims: [128, 33, 8], layout: 'src-permuted' },
     { dims: [64, 7, 32, 2], layout: 'src-permuted' },
@@ -51,7 +51,8 @@ export const CONT: OpDef = {
   bytes: copyBytes,
   features: copyFeatures,
   native: copyNative,
-  family: 'elementwise',
-  require: (c, adapter) => commonRejection(c, adapter),
-  ...noGeneratedPath('CONT'),
+  family: copyGenerated.family,
+  require: copyRejection,
+  fits: copyGenerated.fits,
+  generate: copyGenerated.generate,
 };

@@ -80,32 +80,50 @@ describe('CPY oracle', () => {
 });
 
 describe('CPY native', () => {
-  it('f32: one thread per element, both shapes and strides in the uniform', () => {
+  it('f32: one thread per element, both shapes and strides in the named uniform', () => {
     const c = CPY.makeCase([128, 37, 4], 'dst-view');
     const k = CPY.native(c);
     expect(k.label).toBe('native:CPY/cpy.wgsl');
     expect(k.bindings.map((b) => b.role)).toEqual(['src0', 'dst', 'params']);
     expect(k.dispatch).toEqual([Math.ceil((128 * 37 * 4) / 256), 1, 1]);
+    expect(k.wgsl).toContain('struct Params {\n  ne00: u32,');
+    expect(k.wgsl).toContain('dst: array<f32>');
     const n = 128 * 37 * 4;
-    // src ne00..02, n, src strides, dst ne0..2, src offset, dst strides, dst offset (64 + 133 elements in).
-    expect([...k.uniforms!.slice(0, 17)]).toEqual([128, 37, 4, n, 1, 128, 128 * 37, 128 * 37 * 4, n, 1, 1, 64, 1, n, n, n, 64 + 133]);
+    // src ne00..02, n, src strides, src offset, dst ne0..2, dst strides, dst offset (64 + 133 elements in), words.
+    expect([...k.uniforms!.slice(0, 18)]).toEqual([128, 37, 4, n, 1, 128, 128 * 37, 128 * 37 * 4, 64, n, 1, 1, 1, n, n, n, 64 + 133, 0]);
   });
 
   it('f16: one thread per u32 word; an odd count leaves the last word half covered', () => {
     const c = CPY.makeCase([5], 'to-f16');
     const k = CPY.native(c);
-    expect(k.label).toBe('native:CPY/cpy_f16.wgsl');
+    expect(k.label).toBe('native:CPY/cpy.wgsl [F16]');
+    expect(k.wgsl).toContain('dst: array<u32>');
     // Offset 256 B = 128 halves = word 64; five halves touch words 64, 65, 66.
-    expect([...k.uniforms!.slice(0, 11)]).toEqual([5, 1, 1, 5, 1, 5, 5, 5, 64, 128, 3]);
+    const u = k.uniforms!;
+    expect([u[3], u[16], u[17]]).toEqual([5, 128, 3]);
     expect(k.dispatch).toEqual([1, 1, 1]);
   });
 
-  it('no generated path yet: fits says so, auto finds no schedule, generate refuses', () => {
-    const c = CPY.makeCase([64, 8]);
-    expect(CPY.fits(elementwise, c)[0]).toMatch(/CPY has no generated kernel yet/);
-    expect(schedulesFor('CPY', c, adapter)).toBeNull();
-    expect(() => CPY.generate(elementwise, c)).toThrow(/no generated kernel \(native-only\)/);
-    expect(CPY.require(c, adapter)).toBeNull();
+  it('generated: the elementwise family, the source by its strides or through dst\'s linear index', () => {
+    const c = CPY.makeCase([250, 129], 'src-transposed');
+    const s = schedulesFor('CPY', c, adapter)!;
+    expect(s).toMatchObject({ family: 'elementwise', vectorWidth: 1 });
+    expect(CPY.generate(s, c).wgsl).toContain('let x_v = src0[64u + i0 * 129u + i1 * 1u];');
+    // vec4 needs contiguous rows: the transposed source says so.
+    expect(CPY.fits({ ...elementwise, vectorWidth: 4 }, c).join()).toMatch(/vectorWidth 4 needs x's rows contiguous/);
+    const v = CPY.makeCase([128, 37, 4], 'dst-view');
+    const k = CPY.generate(schedulesFor('CPY', v, adapter)!, v);
+    // dst is 1-D: k = i0; src [128, 37, 4] packed: its coordinates of k, by its strides.
+    expect(k.wgsl).toContain('let x_v = src0[64u + ((i0) % 128u) * 1u + (((i0) / 128u) % 37u) * 128u + (((i0) / 4736u) % 4u) * 4736u];');
+    expect(k.wgsl).toContain('dst[197u + i0] = x_v;');
+  });
+
+  it('an f16 dst is a declared fallback to native; bad schedules are refused with reasons', () => {
+    const c = CPY.makeCase([64, 8], 'to-f16');
+    expect(CPY.require(c, adapter)).toMatchObject({ code: 'dst-f16' });
+    expect(CPY.require(CPY.makeCase([64, 8]), adapter)).toBeNull();
+    expect(CPY.fits({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 1 }, c)).toEqual(['CPY takes a elementwise schedule, not norm']);
+    expect(() => CPY.generate({ ...elementwise, vectorWidth: 4 }, CPY.makeCase([63, 7]))).toThrow(/cannot take CPY 63x7: vectorWidth 4 needs the element count 441/);
   });
 
   it('bytes: one read of src and one write of dst, in their types', () => {

@@ -7,16 +7,18 @@
 // CONT (cont.ts) is the same copy into a new packed tensor of a's shape: it shares this file's
 // oracle and native kernel, as ggml_compute_forward_cont calls ggml_compute_forward_dup.
 import nativeWgsl from '../../../kernels/CPY/cpy.wgsl?raw';
-import nativeF16Wgsl from '../../../kernels/CPY/cpy_f16.wgsl?raw';
+import { u } from '../codegen/wgsl';
+import { uniformSchema } from '../codegen/uniforms';
+import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
+import { generatedPath } from '../families/types';
 import { deviceOffsetElements, f16BitsToF32, f32ToF16Bits, gather } from '../hostdata';
-import { grid2d, type KernelSpec, nativeKernel, packParams } from '../kernel';
-import type { Schedule } from '../schedule/schedule';
-import { contiguous, elementStrides, nelements, nrows, permute, stridedRows, transpose, view, typeSizeBytes, type TensorDesc } from '../tensor';
+import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
+import { contiguous, elementStrides, nelements, nrows, permute, sameShape, stridedRows, transpose, view, typeSizeBytes, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
-import { caseLabel, OpCaseError, type OpCase, type OpDef } from './types';
+import { caseLabel, OpCaseError, parseParams, type OpCase, type OpDef, type ParamSpec, type Rejection } from './types';
 
 /** CPY has no op_params. */
-export const PARAMS = [] as const;
+export const PARAMS: readonly ParamSpec[] = [];
 
 const LAYOUTS = [
   { name: 'contiguous', doc: 'packed f32 src → packed f32 dst, same shape' },
@@ -32,11 +34,6 @@ const LAYOUTS = [
 export function copyDims(op: string, dims: readonly number[]): number[] {
   if (dims.length < 1 || dims.length > 4) throw new OpCaseError(`${op} takes 1 to 4 dims (ne0xne1[xne2xne3] of src), got ${dims.length}`);
   return [1, 1, 1, 1].map((one, i) => dims[i] ?? one);
-}
-
-export function rejectParams(op: string, params: Readonly<Record<string, number>>): void {
-  const names = Object.keys(params);
-  if (names.length) throw new OpCaseError(`${op} takes no params, got ${names.join(', ')}`);
 }
 
 /** The source views copies read; `null` for a layout that is not a source view. */
@@ -58,7 +55,7 @@ export function sourceView(ne: readonly number[], layout: string): TensorDesc | 
 
 function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
   const ne = copyDims('CPY', dims);
-  rejectParams('CPY', params);
+  parseParams('CPY', PARAMS, params);
   const n = nelements(contiguous('f32', ne));
   let src = sourceView(ne, layout);
   let dst: TensorDesc;
@@ -103,23 +100,70 @@ export function copyOracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
   return { ref, epsFloor: new Float64Array(x.length), terms: 1 };
 }
 
+const NATIVE_WG = 256;
+
+/** src shape (ne03 follows from n), strides and offset; dst shape, strides and offset (f32) or its words (f16). */
+const COPY_PARAMS = uniformSchema('Params', Object.fromEntries(
+  ['ne00', 'ne01', 'ne02', 'n', 's00', 's01', 's02', 's03', 'off0', 'ne0', 'ne1', 'ne2', 's0', 's1', 's2', 's3', 'offd', 'words'].map((k) => [k, 'u32' as const]),
+));
+
 /** The native copy: one thread per dst element (f32) or per dst u32 word (two f16 halves). */
 export function copyNative(c: OpCase): KernelSpec {
   const [src] = c.srcs;
   const dst = c.dst;
   const n = nelements(dst);
+  const [s00, s01, s02, s03] = elementStrides(src);
+  const [s0, s1, s2, s3] = dst.type === 'f16' ? [0, 0, 0, 0] : elementStrides(dst);
+  const offd = deviceOffsetElements(dst);
+  const f16 = dst.type === 'f16';
+  const words = f16 ? Math.floor((offd + n - 1) / 2) - Math.floor(offd / 2) + 1 : 0;
   const [ne00, ne01, ne02] = src.ne;
-  const srcPart = [ne00, ne01, ne02, n, ...elementStrides(src)];
-  if (dst.type === 'f16') {
-    const offd = deviceOffsetElements(dst);
-    const words = Math.floor((offd + n - 1) / 2) - Math.floor(offd / 2) + 1;
-    const uniforms = packParams([...srcPart, deviceOffsetElements(src), offd, words]);
-    return nativeKernel('CPY/cpy_f16.wgsl', nativeF16Wgsl, ['src0', 'dst', 'params'], grid2d(Math.ceil(words / 256)), uniforms);
-  }
   const [ne0, ne1, ne2] = dst.ne;
-  const uniforms = packParams([...srcPart, ne0, ne1, ne2, deviceOffsetElements(src), ...elementStrides(dst), deviceOffsetElements(dst)]);
-  return nativeKernel('CPY/cpy.wgsl', nativeWgsl, ['src0', 'dst', 'params'], grid2d(Math.ceil(n / 256)), uniforms);
+  const values = { ne00, ne01, ne02, n, s00, s01, s02, s03, off0: deviceOffsetElements(src), ne0, ne1, ne2, s0, s1, s2, s3, offd, words };
+  const threads = f16 ? words : n;
+  return nativeTemplated('CPY/cpy.wgsl', nativeWgsl, ['src0', 'dst', 'params'], grid2d(Math.ceil(threads / NATIVE_WG)), COPY_PARAMS, values, { F16: f16, WG: NATIVE_WG });
 }
+
+/**
+ * The copy for the elementwise family: dst's coordinates walk dst; the source is read by its
+ * strides when it has dst's shape, else through its own coordinates of dst's linear index.
+ */
+export function copySnippet(c: OpCase): ElementwiseSnippet {
+  const [src] = c.srcs;
+  const dst = c.dst;
+  return {
+    sources: [{ name: 'x', tensor: src, binding: 'src0', ...(sameShape(src, dst) ? {} : { index: reshapedIndex(src, dst) }) }],
+    outputs: [{ tensor: dst, binding: 'dst', expr: 'x' }],
+  };
+}
+
+/** src's element index (device buffer) of dst's linear index k: ggml_dup's element correspondence. */
+function reshapedIndex(src: TensorDesc, dst: TensorDesc): string {
+  // k = i0 + ne0·(i1 + ne1·(i2 + ne2·i3)) over dst's shape; then src's coordinates of k.
+  let below = 1;
+  const kTerms: string[] = [];
+  for (let d = 0; d < 4; d++) {
+    if (dst.ne[d] > 1) kTerms.push(below === 1 ? `i${d}` : `i${d} * ${u(below)}`);
+    below *= dst.ne[d];
+  }
+  const k = kTerms.join(' + ') || '0u';
+  const st = elementStrides(src);
+  const parts = [u(deviceOffsetElements(src))];
+  below = 1;
+  for (let d = 0; d < 4; d++) {
+    const q = below === 1 ? `(${k})` : `((${k}) / ${u(below)})`;
+    if (src.ne[d] > 1) parts.push(`${d === 3 ? q : `(${q} % ${u(src.ne[d])})`} * ${u(st[d])}`);
+    below *= src.ne[d];
+  }
+  return parts.join(' + ');
+}
+
+/** The family writes f32 outputs: an f16 dst stays with the native kernel (declared). */
+export function copyRejection(c: OpCase, adapter: Parameters<OpDef['require']>[1]): Rejection | null {
+  return commonRejection(c, adapter) ?? (c.dst.type === 'f16' ? { code: 'dst-f16', reason: 'dst is f16: the elementwise family writes f32 outputs (the native kernel packs f16 pairs)' } : null);
+}
+
+export const copyGenerated = generatedPath(ELEMENTWISE, copySnippet);
 
 /** Copies move every element once each way. */
 export function copyBytes(c: OpCase) {
@@ -132,21 +176,12 @@ export function copyFeatures(c: OpCase): Readonly<Record<string, number>> {
   return { ne0: src.ne[0], rows: nrows(src), n: nelements(src), srcRowsContiguous: src.nb[0] === typeSizeBytes[src.type] ? 1 : 0 };
 }
 
-/** Until the copy is expressed through a schedule family, no schedule takes it (native-only). */
-export function noGeneratedPath(op: string) {
-  return {
-    fits: (_s: Schedule, _c: OpCase): string[] => [`${op} has no generated kernel yet: it is native-only until it is expressed through a schedule family`],
-    generate: (_s: Schedule, c: OpCase): KernelSpec => {
-      throw new OpCaseError(`${op} ${c.label}: no generated kernel (native-only)`);
-    },
-  };
-}
-
 export const CPY: OpDef = {
   name: 'CPY',
   summary: "dst = src's elements in ggml order, any f32 view into a packed f32 or f16 tensor (ggml_cpy)",
   shapeSyntax: 'ne0xne1[xne2xne3] of src',
   layouts: LAYOUTS,
+  params: PARAMS,
   matrix: [
     { dims: [4096, 9], layout: 'contiguous' },
     { dims: [4093, 7], layout: 'contiguous' },
@@ -163,7 +198,8 @@ export const CPY: OpDef = {
   bytes: copyBytes,
   features: copyFeatures,
   native: copyNative,
-  family: 'elementwise',
-  require: (c, adapter) => commonRejection(c, adapter),
-  ...noGeneratedPath('CPY'),
+  family: copyGenerated.family,
+  require: copyRejection,
+  fits: copyGenerated.fits,
+  generate: copyGenerated.generate,
 };

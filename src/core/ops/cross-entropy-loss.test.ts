@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from '../adapter';
 import { contiguous, forEachElement, permute, stridedRows } from '../tensor';
 import { CROSS_ENTROPY_LOSS, checkRowsEvenlySpaced, labelsBuffer, LOGIT_SCALE } from './cross-entropy-loss';
 import { CROSS_ENTROPY_LOSS_BACK } from './cross-entropy-loss-back';
+import { registryEntry, schedulesFor } from './registry';
 import { bufferFor } from './test-buffers';
 import { OpCaseError } from './types';
 
@@ -142,5 +144,34 @@ describe('CROSS_ENTROPY_LOSS_BACK', () => {
     expect(() => CROSS_ENTROPY_LOSS_BACK.makeCase([8, 2], 'src0-rows-strided')).toThrow(/ggml asserts the gradient, logits, labels and dst contiguous/);
     expect(() => CROSS_ENTROPY_LOSS_BACK.makeCase([8, 2], 'contiguous', { scale: 2 })).toThrow(/takes no params, got scale/);
     expect(() => CROSS_ENTROPY_LOSS_BACK.makeCase([])).toThrow(/takes 1 to 4 dims/);
+  });
+});
+
+describe('the generated paths', () => {
+  const adapter = { limits: DEFAULT_LIMITS, features: [] as string[] };
+  const norm = { family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 1 } as const;
+
+  it('CROSS_ENTROPY_LOSS_BACK: the row family, max then Σexp(x − max), grad read once per row', () => {
+    const c = CROSS_ENTROPY_LOSS_BACK.makeCase([4093, 7]);
+    const s = schedulesFor('CROSS_ENTROPY_LOSS_BACK', c, adapter)!;
+    expect(s).toMatchObject({ family: 'norm', vectorWidth: 1 });
+    const k = CROSS_ENTROPY_LOSS_BACK.generate(s, c);
+    expect(k.bindings.map((b) => b.role)).toEqual(['src0', 'src1', 'src2', 'dst']);
+    expect(k.wgsl).toContain('var<storage, read> src0: array<f32>;');
+    expect(k.wgsl).toContain('let grad = src0[64u];');
+    expect(k.wgsl).toContain('let d_by_nr = grad / 7.00000000;');
+    // The max pass starts from the lowest f32 WGSL accepts; the second pass's loop index is not i1.
+    expect(k.wgsl).toContain('-3.40282346e+38');
+    expect(k.wgsl).toMatch(/var ri1 = lid;/);
+    expect(CROSS_ENTROPY_LOSS_BACK.fits({ ...norm, vectorWidth: 4 }, c).join()).toMatch(/vectorWidth 4 needs ne0 % 4 == 0, got ne0 = 4093/);
+  });
+
+  it('CROSS_ENTROPY_LOSS: native-only, its reason given by fits, generate and the registry', () => {
+    const c = CROSS_ENTROPY_LOSS.makeCase([4093, 7]);
+    expect(CROSS_ENTROPY_LOSS.fits(norm, c)[0]).toMatch(/^CROSS_ENTROPY_LOSS has no generated kernel: one scalar over every row/);
+    expect(schedulesFor('CROSS_ENTROPY_LOSS', c, adapter)).toBeNull();
+    expect(() => CROSS_ENTROPY_LOSS.generate(norm, c)).toThrow(OpCaseError);
+    expect(registryEntry('CROSS_ENTROPY_LOSS').state).toBe('native-only');
+    expect(registryEntry('CROSS_ENTROPY_LOSS').evidence).toContain('no float atomics');
   });
 });

@@ -6,15 +6,18 @@
 // r·nb1 for all nrows rows (ggml's "TODO: handle transposed/permuted matrices"), so a view whose
 // planes are not nb1 apart (nb2 ≠ ne1·nb1, nb3 ≠ ne2·nb2) gives another answer there: refused.
 import nativeWgsl from '../../../kernels/CROSS_ENTROPY_LOSS/cross_entropy_loss.wgsl?raw';
+import { uniformSchema } from '../codegen/uniforms';
 import { deviceOffsetElements, gather, prng, randomBuffer } from '../hostdata';
-import { type KernelSpec, nativeKernel, packParams } from '../kernel';
+import { inputSeed } from '../inputs';
+import { type KernelSpec, nativeTemplated } from '../kernel';
 import { contiguous, elementStrides, forEachElement, nelements, nrows, rowsContiguous, sameShape, stridedRows, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
-import { copyDims, noGeneratedPath, rejectParams } from './cpy';
-import { caseLabel, OpCaseError, type OpCase, type OpDef } from './types';
+import { copyDims } from './cpy';
+import { nativeOnlyPath } from './native-only';
+import { caseLabel, OpCaseError, parseParams, type OpCase, type OpDef, type ParamSpec } from './types';
 
 /** CROSS_ENTROPY_LOSS has no op_params. */
-export const PARAMS = [] as const;
+export const PARAMS: readonly ParamSpec[] = [];
 
 const LAYOUTS = [
   { name: 'contiguous', doc: 'logits and labels packed' },
@@ -37,7 +40,7 @@ export function checkRowsEvenlySpaced(op: string, name: string, t: TensorDesc): 
 
 function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
   const ne = copyDims('CROSS_ENTROPY_LOSS', dims);
-  rejectParams('CROSS_ENTROPY_LOSS', params);
+  parseParams('CROSS_ENTROPY_LOSS', PARAMS, params);
   let logits = contiguous('f32', ne);
   let labels = contiguous('f32', ne);
   switch (layout) {
@@ -91,7 +94,7 @@ export function labelsBuffer(t: TensorDesc, seed: number): ArrayBuffer {
 }
 
 function inputs(c: OpCase, seed: number): ArrayBuffer[] {
-  return [logitsBuffer(c.srcs[0], seed * 7919), labelsBuffer(c.srcs[1], seed * 7919 + 104729)];
+  return [logitsBuffer(c.srcs[0], inputSeed(seed, 0)), labelsBuffer(c.srcs[1], inputSeed(seed, 1))];
 }
 
 /** Per row of x: max and log Σ exp(x − max), the way ggml's CPU kernel forms log_softmax. */
@@ -125,17 +128,29 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
   return { ref: Float64Array.of(-total / nr), epsFloor: Float64Array.of(magnitude / nr), terms: nc * nr };
 }
 
+const NATIVE_WG = 256;
+
+/** Row length, rows, row strides; offsets, in elements. */
+const CE_PARAMS = uniformSchema('Params', { nc: 'u32', nr: 'u32', s01: 'u32', s11: 'u32', off0: 'u32', off1: 'u32', offd: 'u32' });
+
 function native(c: OpCase): KernelSpec {
   const [x, y] = c.srcs;
-  const uniforms = packParams([x.ne[0], nrows(x), elementStrides(x)[1], elementStrides(y)[1], deviceOffsetElements(x), deviceOffsetElements(y), deviceOffsetElements(c.dst)]);
-  return nativeKernel('CROSS_ENTROPY_LOSS/cross_entropy_loss.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], [1, 1, 1], uniforms);
+  const values = { nc: x.ne[0], nr: nrows(x), s01: elementStrides(x)[1], s11: elementStrides(y)[1], off0: deviceOffsetElements(x), off1: deviceOffsetElements(y), offd: deviceOffsetElements(c.dst) };
+  return nativeTemplated('CROSS_ENTROPY_LOSS/cross_entropy_loss.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], [1, 1, 1], CE_PARAMS, values, { WG: NATIVE_WG });
 }
+
+/** Why no family takes it (the registry's evidence says the same). */
+export const CROSS_ENTROPY_LOSS_NATIVE_ONLY =
+  "one scalar over every row: the row family reduces within a workgroup (one per row), and one dispatch cannot combine workgroups' partials (WGSL has no float atomics; a dispatch cannot zero its own output or a scratch buffer first)";
+
+const generated = nativeOnlyPath('CROSS_ENTROPY_LOSS', 'norm', CROSS_ENTROPY_LOSS_NATIVE_ONLY);
 
 export const CROSS_ENTROPY_LOSS: OpDef = {
   name: 'CROSS_ENTROPY_LOSS',
   summary: 'dst = −(1/nr)·Σ log_softmax(logits)·labels over all rows: a scalar (ggml_cross_entropy_loss)',
   shapeSyntax: 'ne0xne1[xne2xne3] of the logits (and labels): ne0 is the vocabulary',
   layouts: LAYOUTS,
+  params: PARAMS,
   matrix: [
     // The LM head's loss: a 32000 vocab over 2 tokens; odd vocabularies; a batch of planes.
     { dims: [32000, 2], layout: 'contiguous' },
@@ -152,7 +167,8 @@ export const CROSS_ENTROPY_LOSS: OpDef = {
   bytes: (c) => ({ readBytes: (nelements(c.srcs[0]) + nelements(c.srcs[1])) * 4, writeBytes: 4 }),
   features: (c) => ({ ne0: c.srcs[0].ne[0], rows: nrows(c.srcs[0]), n: nelements(c.srcs[0]) }),
   native,
-  family: 'norm',
+  family: generated.family,
   require: (c, adapter) => commonRejection(c, adapter),
-  ...noGeneratedPath('CROSS_ENTROPY_LOSS'),
+  fits: generated.fits,
+  generate: generated.generate,
 };

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from '../adapter';
 import { GET_ROWS_BACK } from './get-rows-back';
+import { registryEntry, schedulesFor } from './registry';
 import { bufferFor } from './test-buffers';
 
 describe('GET_ROWS_BACK makeCase', () => {
@@ -62,5 +64,15 @@ describe('GET_ROWS_BACK native', () => {
     expect(k.dispatch).toEqual([7, 1, 1]);
     expect([...k.uniforms!.slice(0, 7)]).toEqual([4093, 7, 11, 4096, 65, 64, 64]);
     expect(k.wgsl).toContain('workgroupUniformLoad');
+    expect(k.wgsl).toContain('var<workgroup> chunk: array<i32, 256>;');
+  });
+
+  it('native-only: the scatter-add has no family; fits, generate and the registry say why', () => {
+    const c = GET_ROWS_BACK.makeCase([64, 5, 300]);
+    const s = { family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 } as const;
+    expect(GET_ROWS_BACK.fits(s, c)[0]).toMatch(/^GET_ROWS_BACK has no generated kernel: a scatter-add/);
+    expect(schedulesFor('GET_ROWS_BACK', c, { limits: DEFAULT_LIMITS, features: [] })).toBeNull();
+    expect(() => GET_ROWS_BACK.generate(s, c)).toThrow(/64x5x300 has no generated kernel/);
+    expect(registryEntry('GET_ROWS_BACK').state).toBe('native-only');
   });
 });

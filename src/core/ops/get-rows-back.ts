@@ -7,15 +7,17 @@
 // ints, and checks no index: out of range it writes outside dst, so inputs() never draws one.
 // ggml reads a's rows 0..nIdx−1, so a has exactly nIdx rows here (fewer would read past a).
 import nativeWgsl from '../../../kernels/GET_ROWS_BACK/get_rows_back.wgsl?raw';
+import { uniformSchema } from '../codegen/uniforms';
 import { deviceOffsetElements, gather, randomBuffer, randomIntBuffer } from '../hostdata';
-import { grid2d, type KernelSpec, nativeKernel, packParams } from '../kernel';
+import { inputSeed } from '../inputs';
+import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
 import { contiguous, elementStrides, nelements, stridedRows } from '../tensor';
 import { commonRejection } from './contract';
-import { noGeneratedPath, rejectParams } from './cpy';
-import { caseLabel, OpCaseError, type OpCase, type OpDef } from './types';
+import { nativeOnlyPath } from './native-only';
+import { caseLabel, OpCaseError, parseParams, type OpCase, type OpDef, type ParamSpec } from './types';
 
 /** GET_ROWS_BACK has no op_params. */
-export const PARAMS = [] as const;
+export const PARAMS: readonly ParamSpec[] = [];
 
 const LAYOUTS = [
   { name: 'contiguous', doc: 'gradient and indices packed' },
@@ -23,7 +25,7 @@ const LAYOUTS = [
 ] as const;
 
 function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
-  rejectParams('GET_ROWS_BACK', params);
+  parseParams('GET_ROWS_BACK', PARAMS, params);
   if (dims.length !== 3) throw new OpCaseError(`GET_ROWS_BACK takes 3 dims (ne0 x rows x nIdx: dst [ne0, rows], gradient [ne0, nIdx], indices [nIdx]), got ${dims.length}`);
   const [ne0, rows, nIdx] = dims;
   let grad = contiguous('f32', [ne0, nIdx]);
@@ -44,7 +46,7 @@ function makeCase(dims: readonly number[], layout: string = 'contiguous', params
 /** The gradient at random in [-1, 1); every index a row of dst (duplicates likely, as in a batch of tokens). */
 function inputs(c: OpCase, seed: number): ArrayBuffer[] {
   const [grad, idx] = c.srcs;
-  return [randomBuffer(grad, seed * 7919), randomIntBuffer(idx, seed * 7919 + 104729, 0, c.dst.ne[1])];
+  return [randomBuffer(grad, inputSeed(seed, 0)), randomIntBuffer(idx, inputSeed(seed, 1), 0, c.dst.ne[1])];
 }
 
 /**
@@ -69,18 +71,30 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
   return { ref, epsFloor, terms: hits.reduce((m, h) => Math.max(m, h), 1) };
 }
 
+const NATIVE_WG = 256;
+
+/** Row length, dst rows, indices, the gradient's row stride; offsets, in elements. */
+const GET_ROWS_BACK_PARAMS = uniformSchema('Params', { ne0: 'u32', nrows: 'u32', nidx: 'u32', s01: 'u32', off0: 'u32', off1: 'u32', offd: 'u32' });
+
 function native(c: OpCase): KernelSpec {
   const [grad, idx] = c.srcs;
   const [ne0, rows] = c.dst.ne;
-  const uniforms = packParams([ne0, rows, idx.ne[0], elementStrides(grad)[1], deviceOffsetElements(grad), deviceOffsetElements(idx), deviceOffsetElements(c.dst)]);
-  return nativeKernel('GET_ROWS_BACK/get_rows_back.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], grid2d(rows), uniforms);
+  const values = { ne0, nrows: rows, nidx: idx.ne[0], s01: elementStrides(grad)[1], off0: deviceOffsetElements(grad), off1: deviceOffsetElements(idx), offd: deviceOffsetElements(c.dst) };
+  return nativeTemplated('GET_ROWS_BACK/get_rows_back.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], grid2d(rows), GET_ROWS_BACK_PARAMS, values, { WG: NATIVE_WG });
 }
+
+/** Why no family takes it (the registry's evidence says the same). */
+export const GET_ROWS_BACK_NATIVE_ONLY =
+  'a scatter-add (rows of the gradient summed into the rows their indices name): WGSL has no float atomics, so a dst row must gather its own matches in order, and neither the elementwise family (one expression per element, no loop) nor the row family (reductions along a row) expresses that search';
+
+const generated = nativeOnlyPath('GET_ROWS_BACK', 'elementwise', GET_ROWS_BACK_NATIVE_ONLY);
 
 export const GET_ROWS_BACK: OpDef = {
   name: 'GET_ROWS_BACK',
   summary: 'dst = zeros, then dst[:, idx[i]] += grad[:, i] in order (ggml_get_rows_back; the embedding gradient)',
   shapeSyntax: 'ne0 x rows x nIdx: dst [ne0, rows], gradient [ne0, nIdx], i32 indices [nIdx]',
   layouts: LAYOUTS,
+  params: PARAMS,
   matrix: [
     // An embedding gradient: 4096-wide rows, a 13-row table slice, 9 tokens (some repeat, some rows
     // none). Few dst rows: a row is a workgroup, and SwiftShader (CI's adapter) pays per workgroup.
@@ -99,7 +113,8 @@ export const GET_ROWS_BACK: OpDef = {
   bytes: (c) => ({ readBytes: (nelements(c.srcs[0]) + nelements(c.srcs[1])) * 4, writeBytes: nelements(c.dst) * 4 }),
   features: (c) => ({ ne0: c.dst.ne[0], rows: c.dst.ne[1], n: nelements(c.dst), nIdx: c.srcs[1].ne[0] }),
   native,
-  family: 'elementwise',
+  family: generated.family,
   require: (c, adapter) => commonRejection(c, adapter),
-  ...noGeneratedPath('GET_ROWS_BACK'),
+  fits: generated.fits,
+  generate: generated.generate,
 };

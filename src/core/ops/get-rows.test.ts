@@ -82,14 +82,25 @@ describe('GET_ROWS oracle', () => {
   });
 });
 
-describe('GET_ROWS native', () => {
-  it('one thread per dst element; strides of table and indices in the uniform', () => {
+describe('GET_ROWS native and generated', () => {
+  it('native: one thread per dst element; strides of table and indices in the named uniform', () => {
     const c = GET_ROWS.makeCase([4093, 11, 7], 'src0-rows-strided');
     const k = GET_ROWS.native(c);
     expect(k.bindings.map((b) => b.role)).toEqual(['src0', 'src1', 'dst', 'params']);
     expect(k.dispatch).toEqual([Math.ceil((4093 * 7) / 256), 1, 1]);
     expect([...k.uniforms!.slice(0, 13)]).toEqual([4093, 7, 1, 4093 * 7, 4096, 4096 * 11, 4096 * 11, 65, 1, 7, 7, 64, 64]);
-    expect(schedulesFor('GET_ROWS', c, adapter)).toBeNull();
     expect(GET_ROWS.bytes(c)).toEqual({ readBytes: 4093 * 7 * 4 + 28, writeBytes: 4093 * 7 * 4 });
+  });
+
+  it('generated: two gathers, the i32 index bound as array<i32>', () => {
+    const c = GET_ROWS.makeCase([64, 29, 31, 4], 'src1-transposed');
+    const s = schedulesFor('GET_ROWS', c, adapter)!;
+    expect(s).toMatchObject({ family: 'elementwise', vectorWidth: 1 });
+    const wgsl = GET_ROWS.generate(s, c).wgsl;
+    expect(wgsl).toContain('var<storage, read> src1: array<i32>;');
+    // Index [i1, i2] of the transposed [4, 31] tensor: nb10 = 4 elements, nb11 = 1.
+    expect(wgsl).toContain('let row_v = src1[64u + i1 * 4u + i2];');
+    expect(wgsl).toContain('let x_v = src0[64u + i0 + i2 * 1856u + u32(row_v) * 64u];');
+    expect(GET_ROWS.fits({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 1, vectorWidth: 4 }, c).join()).toMatch(/custom index \(use vectorWidth 1\)/);
   });
 });

@@ -6,15 +6,19 @@
 // The CPU kernel asserts nb00 == sizeof(float) and 0 <= index < ne01 (GGML_ASSERT), and reads b
 // through its strides. Out-of-range indices abort in ggml, so inputs() never draws one.
 import nativeWgsl from '../../../kernels/GET_ROWS/get_rows.wgsl?raw';
+import { u } from '../codegen/wgsl';
+import { uniformSchema } from '../codegen/uniforms';
+import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
+import { generatedPath } from '../families/types';
 import { deviceOffsetElements, gather, randomBuffer, randomIntBuffer } from '../hostdata';
-import { grid2d, type KernelSpec, nativeKernel, packParams } from '../kernel';
+import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
 import { contiguous, elementStrides, nelements, nrows, permute, rowsContiguous, stridedRows, transpose, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
-import { noGeneratedPath, rejectParams } from './cpy';
-import { caseLabel, OpCaseError, type OpCase, type OpDef } from './types';
+import { inputSeed } from '../inputs';
+import { caseLabel, OpCaseError, parseParams, type OpCase, type OpDef, type ParamSpec } from './types';
 
 /** GET_ROWS has no op_params. */
-export const PARAMS = [] as const;
+export const PARAMS: readonly ParamSpec[] = [];
 
 const LAYOUTS = [
   { name: 'contiguous', doc: 'table and indices packed' },
@@ -33,7 +37,7 @@ function parseGetRowsDims(dims: readonly number[]): { ne0: number[]; ne1: number
 }
 
 function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
-  rejectParams('GET_ROWS', params);
+  parseParams('GET_ROWS', PARAMS, params);
   const { ne0, ne1 } = parseGetRowsDims(dims);
   const [ne00, ne01, ne02, ne03] = ne0;
   const [ne10, ne11, ne12] = ne1;
@@ -73,7 +77,7 @@ export function checkGetRows(a: TensorDesc, b: TensorDesc): void {
 /** The table at random in [-1, 1); every index (gaps of a view included) a valid row. */
 function inputs(c: OpCase, seed: number): ArrayBuffer[] {
   const [table, rows] = c.srcs;
-  return [randomBuffer(table, seed * 7919), randomIntBuffer(rows, seed * 7919 + 104729, 0, table.ne[1])];
+  return [randomBuffer(table, inputSeed(seed, 0)), randomIntBuffer(rows, inputSeed(seed, 1), 0, table.ne[1])];
 }
 
 /** A gather copies: ref is the table's value itself, exact (k = 1, floor 0). */
@@ -96,20 +100,57 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
   return { ref, epsFloor: new Float64Array(ref.length), terms: 1 };
 }
 
+const NATIVE_WG = 256;
+
+/** Row length, indices per plane, planes, dst elements; table and index strides and offsets, in elements. */
+const GET_ROWS_PARAMS = uniformSchema('Params', Object.fromEntries(
+  ['ne00', 'ne10', 'ne11', 'n', 's01', 's02', 's03', 'off0', 's10', 's11', 's12', 'off1', 'offd'].map((k) => [k, 'u32' as const]),
+));
+
 function native(c: OpCase): KernelSpec {
   const [a, b] = c.srcs;
   const [, s01, s02, s03] = elementStrides(a);
   const [s10, s11, s12] = elementStrides(b);
   const n = nelements(c.dst);
-  const uniforms = packParams([a.ne[0], b.ne[0], b.ne[1], n, s01, s02, s03, deviceOffsetElements(a), s10, s11, s12, deviceOffsetElements(b), deviceOffsetElements(c.dst)]);
-  return nativeKernel('GET_ROWS/get_rows.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], grid2d(Math.ceil(n / 256)), uniforms);
+  const values = { ne00: a.ne[0], ne10: b.ne[0], ne11: b.ne[1], n, s01, s02, s03, off0: deviceOffsetElements(a), s10, s11, s12, off1: deviceOffsetElements(b), offd: deviceOffsetElements(c.dst) };
+  return nativeTemplated('GET_ROWS/get_rows.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], grid2d(Math.ceil(n / NATIVE_WG)), GET_ROWS_PARAMS, values, { WG: NATIVE_WG });
 }
+
+/** `offset + i1·s1 + …` over the dims of size > 1: dst coordinate names per tensor dim. */
+function indexOf(t: TensorDesc, coords: readonly (string | null)[]): string {
+  const st = elementStrides(t);
+  const parts = [u(deviceOffsetElements(t))];
+  coords.forEach((i, d) => {
+    if (i && t.ne[d] > 1) parts.push(st[d] === 1 ? i : `${i} * ${u(st[d])}`);
+  });
+  return parts.join(' + ');
+}
+
+/**
+ * GET_ROWS for the elementwise family: two gathers. dst (i0, i1, i2, i3) reads the index at
+ * b[i1, i2, i3], then the table at a[i0, row, i2, i3].
+ */
+function snippet(c: OpCase): ElementwiseSnippet {
+  const [a, b] = c.srcs;
+  const st = elementStrides(a);
+  const rowTerm = a.ne[1] > 1 ? [`u32(row) * ${u(st[1])}`] : [];
+  return {
+    sources: [
+      { name: 'row', tensor: b, binding: 'src1', index: indexOf(b, ['i1', 'i2', 'i3', null]) },
+      { name: 'x', tensor: a, binding: 'src0', index: [indexOf(a, ['i0', null, 'i2', 'i3']), ...rowTerm].join(' + ') },
+    ],
+    outputs: [{ tensor: c.dst, binding: 'dst', expr: 'x' }],
+  };
+}
+
+const generated = generatedPath(ELEMENTWISE, snippet);
 
 export const GET_ROWS: OpDef = {
   name: 'GET_ROWS',
   summary: 'dst rows = table rows picked by i32 indices, per plane (ggml_get_rows; the token embedding lookup)',
   shapeSyntax: 'ne0 x tableRows x nIdx[x ne2 x ne3]: table [ne0, tableRows, ne2, ne3], i32 indices [nIdx, ne2, ne3]',
   layouts: LAYOUTS,
+  params: PARAMS,
   matrix: [
     // An embedding lookup: 4096-wide rows of a 37-row table (a vocab slice), 9 tokens.
     { dims: [4096, 37, 9], layout: 'contiguous' },
@@ -126,7 +167,8 @@ export const GET_ROWS: OpDef = {
   bytes: (c) => ({ readBytes: nelements(c.dst) * 4 + nelements(c.srcs[1]) * 4, writeBytes: nelements(c.dst) * 4 }),
   features: (c) => ({ ne0: c.dst.ne[0], rows: nrows(c.dst), n: nelements(c.dst), tableRows: c.srcs[0].ne[1] }),
   native,
-  family: 'elementwise',
+  family: generated.family,
   require: (c, adapter) => commonRejection(c, adapter),
-  ...noGeneratedPath('GET_ROWS'),
+  fits: generated.fits,
+  generate: generated.generate,
 };
