@@ -11,6 +11,7 @@ import { computeMetrics, peaksFor } from '../core/metrics/roofline';
 import { checkOutput } from '../core/stats/correctness';
 import type { TimingSummary } from '../core/stats/timing';
 import type { GpuContext } from './device';
+import { assertCaseFits, assertIndicesFit } from '../core/input/case-contract';
 import type { Level1Result } from '../core/results';
 
 export type { Level1Result } from '../core/results';
@@ -90,6 +91,7 @@ export function oracleSample(op: OpDef, c: OpCase, seed = 1): Int32Array | undef
 
 /** Host inputs for a case: one packed buffer per source, seeded. */
 export function makeInputs(c: OpCase, seed = 1): ArrayBuffer[] {
+  assertIndicesFit(c);
   return c.srcs.map((t, i) => randomBuffer(t, seed * 7919 + i * 104729));
 }
 
@@ -97,6 +99,7 @@ export async function runLevel1(ctx: GpuContext, req: Level1Request): Promise<Le
   if (!Array.isArray(req.dims) || !req.dims.length) throw new UsageError('a Level 1 request needs dims');
   const startedAt = new Date().toISOString();
   const { op, c } = buildCase(req);
+  assertCaseFits(c, ctx.adapter); // the index and binding contract, before inputs and oracle
   const resolved = resolveKernel(op, c, req.variant, ctx.adapter);
   const inputs = makeInputs(c, req.seed ?? 1);
   const oracle = op.oracle(c, inputs, oracleSample(op, c, req.seed ?? 1));

@@ -15,7 +15,7 @@ export const MAX_IMPORT_FILE_BYTES = 32 * 1024 * 1024;
 export const MAX_IMPORT_RUNS = 5000;
 
 /** A schedule (the page's editor, --schedule, a proposal's rule). */
-export const SCHEDULE_BOUNDS: JsonBounds = { maxDepth: 2, maxValues: 64, maxStringChars: 64 };
+export const SCHEDULE_BOUNDS: JsonBounds = { maxDepth: 2, maxValues: 512, maxStringChars: 64 };
 /** Characters of a schedule's JSON text. */
 export const MAX_SCHEDULE_CHARS = 4096;
 

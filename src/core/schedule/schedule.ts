@@ -1,6 +1,7 @@
 // Schedules: frozen plain data per family, a space that enumerates them, validation that
 // returns reasons, and a key derived from the data (never assembled by hand).
 import type { AdapterDescriptor } from '../adapter';
+import { checkScheduleInput, checkSpaceInput } from '../input/schedule-input';
 import { stableJson } from './stable-json';
 
 export interface ElementwiseSchedule {
@@ -95,7 +96,9 @@ export function scheduleKey(s: Schedule): string {
  * returns a frozen schedule, or throws naming the first thing that is wrong.
  */
 export function parseSchedule(input: unknown, expectFamily?: Family): Schedule {
-  let value = input;
+  const checked = checkScheduleInput(input, SPACES); // own keys only, bounded, not empty
+  if ('error' in checked) throw new ScheduleError(checked.error);
+  let value: unknown = checked.value;
   if (typeof value === 'string') {
     try {
       value = JSON.parse(value);
@@ -151,7 +154,9 @@ export function spaceText(family: Family): string {
 
 /** A space restriction from JSON (text or parsed), checked knob by knob and value by value. */
 export function parseSpace(input: unknown, family: Family): SpaceRestriction {
-  let value = input;
+  const checked = checkSpaceInput(input, SPACES[family], family); // own keys only, bounded, not empty
+  if ('error' in checked) throw new ScheduleError(checked.error);
+  let value: unknown = checked.value;
   if (typeof value === 'string') {
     try {
       value = JSON.parse(value);
