@@ -8,7 +8,7 @@ import type { JsonBounds } from './bounded-json';
 export const RESULT_BOUNDS: JsonBounds = { maxDepth: 12, maxValues: 250_000, maxStringChars: 4096 };
 
 /** An import file: an export of many runs. */
-export const IMPORT_BOUNDS: JsonBounds = { maxDepth: 16, maxValues: 2_000_000, maxStringChars: 4096 };
+export const IMPORT_BOUNDS: JsonBounds = { maxDepth: 16, maxValues: 2_000_000, maxStringChars: 16 * 1024 };
 /** Bytes of an import file, checked before it is read. */
 export const MAX_IMPORT_FILE_BYTES = 32 * 1024 * 1024;
 /** Runs in one import file. */
