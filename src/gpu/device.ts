@@ -101,10 +101,50 @@ export async function openDevice(gpu: GPU | undefined, opts: OpenOptions): Promi
     calibration: null,
     lastGpuBusyMs: -Infinity,
   };
-  void device.lost.then((info) => {
-    ctx.lostReason = info.message || String(info.reason);
+  watchLoss(device.lost, (reason) => {
+    ctx.lostReason = reason;
   });
   return ctx;
+}
+
+/** Every device loss this runtime has seen, in order (its reason): errors in flight are named by it. */
+const losses: string[] = [];
+/** The lost promises of devices not lost yet. */
+const live = new Set<Promise<GPUDeviceLostInfo>>();
+
+function watchLoss(lost: Promise<GPUDeviceLostInfo>, onLost: (reason: string) => void): void {
+  live.add(lost);
+  void lost.then((info) => {
+    live.delete(lost);
+    const reason = info.message || String(info.reason);
+    losses.push(reason);
+    onLost(reason);
+  });
+}
+
+/** How many device losses this runtime has seen: read before a call, to tell whether one happened during it. */
+export function deviceLossCount(): number {
+  return losses.length;
+}
+
+/**
+ * The error a failed call should report: a DeviceLostError when a device was lost since
+ * `lossesBefore` (in a browser, a lost device first fails the work in flight — a map, a
+ * submit, "Buffer was unmapped" — and resolves device.lost only after, so this waits up to
+ * `graceMs` for a pending loss), else the error as it was.
+ */
+export async function namedDeviceLoss(e: unknown, lossesBefore: number, graceMs = 250): Promise<unknown> {
+  if ((e as { name?: unknown } | null)?.name === 'DeviceLostError') return e;
+  if (losses.length === lossesBefore && live.size) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([...live, new Promise((r) => (timer = setTimeout(r, graceMs)))]);
+    clearTimeout(timer);
+    await Promise.resolve(); // let the loss handlers run
+  }
+  if (losses.length === lossesBefore) return e;
+  const reason = losses[losses.length - 1];
+  const message = e instanceof Error ? e.message : String(e);
+  return new DeviceLostError(`the GPU device was lost (${reason}) while this ran; what failed with it: ${message}. Run again to open a new device`);
 }
 
 export function assertAlive(ctx: GpuContext): void {
