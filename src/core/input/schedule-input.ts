@@ -35,7 +35,7 @@ export function checkScheduleInput(input: unknown, spaces: Spaces): InputCheck {
   const family = r.value.family;
   if (!isOwnKey(spaces, family)) return { error: `schedule family ${describeBounded(family)} is not one of ${Object.keys(spaces).join(', ')}` };
   for (const key of Object.keys(r.value)) {
-    if (key !== 'family' && !isOwnKey(spaces[family], key)) return { error: `unknown knob '${key.slice(0, 64)}' for family ${family} (knobs: ${Object.keys(spaces[family]).join(', ')})` };
+    if (key !== 'family' && !isOwnKey(spaces[family], key)) return { error: `unknown knob '${String(key).slice(0, 64)}' for family ${family} (knobs: ${Object.keys(spaces[family]).join(', ')})` };
   }
   return r;
 }
@@ -45,7 +45,7 @@ export function checkSpaceInput(input: unknown, space: Readonly<Record<string, u
   const r = parsed(input, 'space', '{"workgroupSize": [64, 256]}');
   if ('error' in r) return r;
   for (const key of Object.keys(r.value)) {
-    if (!isOwnKey(space, key)) return { error: `unknown knob '${key.slice(0, 64)}' for family ${family} (knobs: ${Object.keys(space).join(', ')})` };
+    if (!isOwnKey(space, key)) return { error: `unknown knob '${String(key).slice(0, 64)}' for family ${family} (knobs: ${Object.keys(space).join(', ')})` };
   }
   return r;
 }
