@@ -27,10 +27,12 @@ export const MAX_TEXT_CHARS = 2000;
 /** The lane: pairs, shapes per pair, shapes over all pairs, speedups per shape and in all. */
 export const LANE_CAPS = { pairs: 32, shapesPerPair: 256, shapes: 1024, speedupsPerShape: 1000, speedups: 20_000, checklist: 16 } as const;
 /**
- * The sweep: its table is candidates × shapes cells, and its scatter one point per cell, so
- * the cells are capped, not only each list (1000 shapes × 300 candidates would be 300 000).
+ * The sweep: its table is candidates × shapes cells (each several columns), so the table is
+ * capped, not only each list (1000 shapes × 300 candidates would be 300 000 cells). 8192 keeps
+ * the largest real sweep (MUL_MAT: 648 candidates × 8 shapes = 5184) with room; the heaviest
+ * table it admits draws in about 4 s on the 2-core SwiftShader test machine (docs/input-limits.md).
  */
-export const SWEEP_CAPS = { shapes: 64, candidates: 4096, cells: 16_384, proposal: 256, conditions: 16, spaceValues: 64 } as const;
+export const SWEEP_CAPS = { shapes: 64, candidates: 4096, cells: 8192, proposal: 256, conditions: 16, spaceValues: 64 } as const;
 /** Level 1: correctness failures listed. */
 export const LEVEL1_CAPS = { failures: 1000 } as const;
 

@@ -3,10 +3,10 @@
 // wrong types, forged markdown, loose dates), and the heaviest result the caps still accept.
 // Used by the fuzz test (src/core/input/fuzz.test.ts) and the e2e check of that heaviest link.
 import { adapterFingerprint } from '../adapter';
-import { crc32, toBase64Url } from '../report/bytes';
-import { calibrationJson, type ResultJson, type SweepJson } from '../report/json';
+import { calibrationJson, type ResultJson } from '../report/json';
 import { sampleAdapter, sampleLane, sampleLevel1, sampleSweep } from '../report/sample-results';
-import { SWEEP_CAPS } from './caps';
+
+export { heaviestAcceptedSweep, linkFor, sweepOf } from './heavy-results';
 
 /** mulberry32: a small seeded generator, so a failing case replays from its seed. */
 export function seeded(seed: number): () => number {
@@ -160,28 +160,6 @@ export function mutateText(rng: Rng, text: string, m: TextMutation, alphabet: st
 
 export const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
-async function deflateRaw(bytes: Uint8Array): Promise<Uint8Array> {
-  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream('deflate-raw') as unknown as TransformStream<Uint8Array, Uint8Array>);
-  return new Uint8Array(await new Response(stream).arrayBuffer());
-}
-
-/**
- * A link for any JSON text, made as encodeShare lays one out (format 2: CRC-32 over header
- * then JSON) but with no cap or check on the way in: what a hostile link maker can send.
- */
-export async function linkFor(jsonText: string, header = '2.'): Promise<string> {
-  const json = new TextEncoder().encode(jsonText);
-  const head = new TextEncoder().encode(header);
-  const all = new Uint8Array(head.length + json.length);
-  all.set(head);
-  all.set(json, head.length);
-  const deflated = await deflateRaw(json);
-  const body = new Uint8Array(deflated.length + 4);
-  body.set(deflated);
-  new DataView(body.buffer).setUint32(deflated.length, header.startsWith('1') ? crc32(json) : crc32(all));
-  return `${header}${toBase64Url(body)}`;
-}
-
 /** A JSON text with `value`'s text nested `depth` lists deep at its key `key` (of an object text `{…}`). */
 export function deepText(objectText: string, key: string, depth: number): string {
   return `${objectText.slice(0, -1)},"${key}":${'['.repeat(depth)}1${']'.repeat(depth)}}`;
@@ -198,21 +176,3 @@ export function seedResults(): ResultJson[] {
   ];
 }
 
-/** A sweep of `shapes` × `candidates` cells built from the sample's, shaped as the lab writes one. */
-export function sweepOf(shapes: number, candidates: number, filled = true): SweepJson {
-  const base = sampleSweep();
-  const names = Array.from({ length: shapes }, (_, i) => `${i + 1}x16`);
-  const cell = (shape: string, i: number) => ({ shape, medianNs: 1000 + i, spread: 0.01, gain: 0.01, outcome: 'noise' as const, metrics: null });
-  return {
-    ...base,
-    shapes: names,
-    reference: names.map((shape) => ({ shape, variant: 'native', medianNs: 1000, spread: 0.01 })),
-    candidates: Array.from({ length: candidates }, (_, c) => ({ ...base.candidates[1], key: `elementwise{"elementsPerThread":${c + 1},"vectorWidth":4,"workgroupSize":64}`, schedule: { family: 'elementwise', workgroupSize: 64, elementsPerThread: c + 1, vectorWidth: 4 }, shapes: filled ? names.map((s, i) => cell(s, i + c)) : [] })),
-    proposal: [],
-  } as unknown as SweepJson;
-}
-
-/** The heaviest sweep the caps accept: 64 shapes × 256 candidates, every cell filled (16 384 cells). */
-export function heaviestAcceptedSweep(): SweepJson {
-  return sweepOf(SWEEP_CAPS.shapes, SWEEP_CAPS.cells / SWEEP_CAPS.shapes);
-}

@@ -18,7 +18,7 @@ import { DEFAULT_LIMITS } from '../adapter';
 import { runSummary } from '../../storage/history';
 import { exportFile, ImportError, parseImport, runRecord } from '../../storage/runs';
 import { checkStoredRun } from '../../storage/stored-runs';
-import { BASE64URL, deepText, JSON_MUTATIONS, linkFor, mutateJson, mutateText, seeded, seedResults, sweepOf, TEXT_MUTATIONS, type Rng } from './fuzz-corpus';
+import { BASE64URL, deepText, heaviestAcceptedSweep, JSON_MUTATIONS, linkFor, mutateJson, mutateText, seeded, seedResults, sweepOf, TEXT_MUTATIONS, type Rng } from './fuzz-corpus';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 1616);
 const BUDGET_MS = Number(process.env.FUZZ_MS ?? 2500);
@@ -100,8 +100,8 @@ async function fuzzLinks(rng: Rng, f: Figures): Promise<void> {
   // heaviest the caps accept, nesting no stringify survives, '~1' on exact data.
   const fixed: [string, () => Promise<string>][] = [
     ['sweep 1000 shapes x 300 empty candidates', async () => linkFor(JSON.stringify(sweepOf(1000, 300, false)))],
-    ['sweep 64 shapes x 256 candidates, all filled (the caps)', async () => linkFor(JSON.stringify(sweepOf(64, 256)))],
-    ['sweep 64 shapes x 257 candidates (one past the caps)', async () => linkFor(JSON.stringify(sweepOf(64, 257, false)))],
+    ['sweep 64 shapes x 128 candidates, all filled (the caps)', async () => linkFor(JSON.stringify(heaviestAcceptedSweep()))],
+    ['sweep 64 shapes x 129 candidates (one past the caps)', async () => linkFor(JSON.stringify(sweepOf(64, 129, false)))],
     ['a field nested 100 000 deep', async () => linkFor(deepText(JSON.stringify(seeds[1]), 'addedByANewerLab', 100_000))],
     ["'~1' on exact data", async () => linkFor(JSON.stringify(seeds[0]), '2~1.')],
   ];
@@ -174,7 +174,7 @@ function fuzzImports(rng: Rng, f: Figures): void {
   const heavyRun = (result: unknown) => JSON.stringify({ ...file, runs: [{ ...file.runs[2], result }] });
   const fixed: [string, string][] = [
     ['a run: sweep 1000 shapes x 300 empty candidates', heavyRun(sweepOf(1000, 300, false))],
-    ['a run: sweep 64 x 256, all filled (the caps)', heavyRun(sweepOf(64, 256))],
+    ['a run: sweep 64 x 128, all filled (the caps)', heavyRun(heaviestAcceptedSweep())],
     ['a file nested 100 000 deep', deepText(text, 'addedByANewerLab', 100_000)],
     ['5001 runs', JSON.stringify({ ...file, runs: Array.from({ length: 5001 }, () => file.runs[0]) })],
   ];

@@ -96,7 +96,7 @@ describe('validateResult', () => {
     const cell = (shape: string) => ({ shape, medianNs: 1000, spread: 0.01, gain: 0.01, outcome: 'noise', metrics: null });
     const candidate = (i: number) => ({ ...base.candidates[1], key: `elementwise{"n":${i}}`, shapes: shapes.map(cell) });
     const heavy = { ...base, shapes, reference: [], proposal: [], candidates: Array.from({ length: 300 }, (_, i) => candidate(i)) };
-    rejects(heavy, /candidates: 300 candidates × 60 shapes = 18000 table cells, over the cap of 16384/);
+    rejects(heavy, /candidates: 300 candidates × 60 shapes = 18000 table cells, over the cap of 8192/);
     // The issue's link: 1000 shapes × 300 candidates with no cells filled, 300 000 table cells to draw.
     const empty = { ...base, shapes: Array.from({ length: 1000 }, (_, i) => `${i + 1}x16`), reference: [], proposal: [], candidates: Array.from({ length: 300 }, (_, i) => ({ ...candidate(i), shapes: [] })) };
     rejects(empty, /shapes: 1000 items, over the cap of 64/);
