@@ -8,17 +8,8 @@ import { sampleAdapter, sampleLane, sampleLevel1, sampleSweep } from '../report/
 
 export { heaviestAcceptedSweep, linkFor, sweepOf } from './heavy-results';
 
-/** mulberry32: a small seeded generator, so a failing case replays from its seed. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The lab's seeded generator (mulberry32), so a failing case replays from its seed. */
+export { prng as seeded } from '../hostdata';
 
 export type Rng = () => number;
 const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)];

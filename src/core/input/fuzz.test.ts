@@ -129,42 +129,46 @@ async function fuzzLinks(rng: Rng, f: Figures): Promise<void> {
       link = await linkFor(JSON.stringify(mutated));
     }
     i++;
-    f.tried++;
-    const t0 = performance.now();
-    let r: ResultJson;
-    try {
-      r = await decodeShare(link);
-    } catch (e) {
-      const ms = performance.now() - t0;
-      if (ms > f.slowestDecodeMs) [f.slowestDecodeMs, f.slowestDecodeCase] = [ms, `${what} (refused)`];
-      if (e instanceof ShareLinkError && e.message && e.message.length < 2000) f.refused++;
-      else {
-        f.crashed++;
-        f.failures.push(`${what}: ${(e as Error)?.name}: ${String((e as Error)?.message).slice(0, 200)}`);
-      }
-      continue;
-    }
-    const decodeMs = performance.now() - t0;
-    if (decodeMs > f.slowestDecodeMs) [f.slowestDecodeMs, f.slowestDecodeCase] = [decodeMs, `${what} (accepted)`];
-    judge(f, what, r);
+    await trial(f, what, () => decodeShare(link), (e) => e instanceof ShareLinkError, renderProblem);
   }
 }
 
-function judge(f: Figures, what: string, r: ResultJson): void {
+/**
+ * One input through its decoder: refused by an error of the named kind (counted), or accepted,
+ * then checked and rendered by `check` (null: whole and valid). Anything else is a crash.
+ */
+async function trial<T>(f: Figures, what: string, decode: () => T | Promise<T>, named: (e: unknown) => boolean, check: (v: T) => string | null): Promise<void> {
+  f.tried++;
+  const crash = (e: unknown, when: string) => {
+    f.crashed++;
+    f.failures.push(`${what}: ${when}${(e as Error)?.name}: ${String((e as Error)?.message).slice(0, 200)}`);
+  };
+  const t0 = performance.now();
+  let value: T;
   try {
-    const [problem, ms] = timed(() => renderProblem(r));
-    if (ms > f.slowestRenderMs) [f.slowestRenderMs, f.slowestRenderCase] = [ms, what];
+    value = await decode();
+  } catch (e) {
+    const ms = performance.now() - t0;
+    if (ms > f.slowestDecodeMs) [f.slowestDecodeMs, f.slowestDecodeCase] = [ms, `${what} (refused)`];
+    if (named(e) && (e as Error).message && (e as Error).message.length < 2000) f.refused++;
+    else crash(e, '');
+    return;
+  }
+  const ms = performance.now() - t0;
+  if (ms > f.slowestDecodeMs) [f.slowestDecodeMs, f.slowestDecodeCase] = [ms, `${what} (accepted)`];
+  try {
+    const [problem, renderMs] = timed(() => check(value));
+    if (renderMs > f.slowestRenderMs) [f.slowestRenderMs, f.slowestRenderCase] = [renderMs, what];
     if (problem) {
       f.acceptedInvalid++;
       f.failures.push(`${what}: accepted but ${problem}`);
     } else f.acceptedValid++;
   } catch (e) {
-    f.crashed++;
-    f.failures.push(`${what}: accepted, then rendering threw ${(e as Error)?.name}: ${String((e as Error)?.message).slice(0, 200)}`);
+    crash(e, 'accepted, then rendering threw ');
   }
 }
 
-function fuzzImports(rng: Rng, f: Figures): void {
+async function fuzzImports(rng: Rng, f: Figures): Promise<void> {
   const seeds = seedResults();
   const records = [...seeds.map((r, i) => ({ ...runRecord(r.kind, { result: r }, `2026-03-0${i + 1}T10:00:00.000Z`), id: i + 1 })), { ...runRecord('level1', { error: { name: 'WgslCompileError', message: 'error at line 3:5' }, adapter: seeds[0].adapter, request: { op: 'ADD', dims: [64, 4] } }, '2026-03-09T10:00:00.000Z'), id: 9 }];
   const file = JSON.parse(JSON.stringify(exportFile(records)));
@@ -195,52 +199,24 @@ function fuzzImports(rng: Rng, f: Figures): void {
       what = `file json: ${m}`;
     }
     i++;
-    f.tried++;
-    const t0 = performance.now();
-    let runs;
-    try {
-      // The page parses first and refuses what is not JSON as an ImportError.
-      let value: unknown;
+    // The page parses first and refuses what is not JSON as an ImportError.
+    const parse = () => {
       try {
-        value = JSON.parse(input);
+        return JSON.parse(input) as unknown;
       } catch (e) {
         throw new ImportError(`not JSON: ${(e as Error).message}`);
       }
-      runs = parseImport(value);
-    } catch (e) {
-      const ms = performance.now() - t0;
-      if (ms > f.slowestDecodeMs) [f.slowestDecodeMs, f.slowestDecodeCase] = [ms, `${what} (refused)`];
-      if (e instanceof ImportError && e.message && e.message.length < 2000) f.refused++;
-      else {
-        f.crashed++;
-        f.failures.push(`${what}: ${(e as Error)?.name}: ${String((e as Error)?.message).slice(0, 200)}`);
+    };
+    await trial(f, what, () => parseImport(parse()), (e) => e instanceof ImportError, (runs) => {
+      for (const rec of runs) {
+        const c = checkStoredRun({ ...rec, id: nextId++ });
+        if (!('record' in c)) return `imported, it reads back damaged: ${c.damaged.problem}`;
+        runSummary(c.record);
+        const p = rec.result ? renderProblem(rec.result) : null;
+        if (p) return p;
       }
-      continue;
-    }
-    const ms = performance.now() - t0;
-    if (ms > f.slowestDecodeMs) [f.slowestDecodeMs, f.slowestDecodeCase] = [ms, `${what} (accepted)`];
-    try {
-      const [problem, renderMs] = timed(() => {
-        for (const rec of runs) {
-          const c = checkStoredRun({ ...rec, id: nextId++ });
-          if (!('record' in c)) return `imported, it reads back damaged: ${c.damaged.problem}`;
-          runSummary(c.record);
-          if (rec.result) {
-            const p = renderProblem(rec.result);
-            if (p) return p;
-          }
-        }
-        return null;
-      });
-      if (renderMs > f.slowestRenderMs) [f.slowestRenderMs, f.slowestRenderCase] = [renderMs, what];
-      if (problem) {
-        f.acceptedInvalid++;
-        f.failures.push(`${what}: accepted but ${problem}`);
-      } else f.acceptedValid++;
-    } catch (e) {
-      f.crashed++;
-      f.failures.push(`${what}: accepted, then rendering threw ${(e as Error)?.name}: ${String((e as Error)?.message).slice(0, 200)}`);
-    }
+      return null;
+    });
   }
 }
 
@@ -259,7 +235,7 @@ function scheduleProblem(s: ReturnType<typeof parseSchedule>): string | null {
   return null;
 }
 
-function fuzzSchedules(rng: Rng, f: Figures): void {
+async function fuzzSchedules(rng: Rng, f: Figures): Promise<void> {
   const seeds = FAMILIES.flatMap((fam) => enumerateSpace(fam).slice(0, 3));
   const deadline = performance.now() + BUDGET_MS;
   const fixed: [string, unknown][] = [
@@ -287,30 +263,8 @@ function fuzzSchedules(rng: Rng, f: Figures): void {
       what = `json: ${m}`;
     }
     i++;
-    f.tried++;
-    const expect = rng() < 0.3 ? seed.family : undefined;
-    const t0 = performance.now();
-    let s;
-    try {
-      s = parseSchedule(input, expect);
-    } catch (e) {
-      const ms = performance.now() - t0;
-      if (ms > f.slowestDecodeMs) [f.slowestDecodeMs, f.slowestDecodeCase] = [ms, `${what} (refused)`];
-      if (e instanceof ScheduleError && e.message && e.message.length < 2000) f.refused++;
-      else {
-        f.crashed++;
-        f.failures.push(`${what}: ${(e as Error)?.name}: ${String((e as Error)?.message).slice(0, 200)}`);
-      }
-      continue;
-    }
-    const ms = performance.now() - t0;
-    if (ms > f.slowestDecodeMs) [f.slowestDecodeMs, f.slowestDecodeCase] = [ms, `${what} (accepted)`];
-    const [problem, renderMs] = timed(() => scheduleProblem(s));
-    if (renderMs > f.slowestRenderMs) [f.slowestRenderMs, f.slowestRenderCase] = [renderMs, what];
-    if (problem) {
-      f.acceptedInvalid++;
-      f.failures.push(`${what}: accepted but ${problem}`);
-    } else f.acceptedValid++;
+    const family = rng() < 0.3 ? seed.family : undefined;
+    await trial(f, what, () => parseSchedule(input, family), (e) => e instanceof ScheduleError, scheduleProblem);
   }
 }
 
@@ -331,15 +285,15 @@ describe(`fuzz (seed ${SEED}, ${BUDGET_MS} ms per corpus)`, () => {
     expectBounded(f);
   });
 
-  it('import files: each refused by name, or accepted, valid and rendered within bounds', { timeout: 60_000 }, () => {
+  it('import files: each refused by name, or accepted, valid and rendered within bounds', { timeout: 60_000 }, async () => {
     const f = tally('imports');
-    fuzzImports(seeded(SEED + 1), f);
+    await fuzzImports(seeded(SEED + 1), f);
     expectBounded(f);
   });
 
-  it('schedules: each refused by name, or accepted with exactly its family’s knobs', { timeout: 60_000 }, () => {
+  it('schedules: each refused by name, or accepted with exactly its family’s knobs', { timeout: 60_000 }, async () => {
     const f = tally('schedules');
-    fuzzSchedules(seeded(SEED + 2), f);
+    await fuzzSchedules(seeded(SEED + 2), f);
     expectBounded(f);
   });
 });
