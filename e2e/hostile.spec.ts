@@ -23,7 +23,8 @@ test('the heaviest link the caps accept opens and draws within bounds; heavier o
   const rows = await page.getByTestId('sweep-row').count();
   console.log(`heaviest accepted link: ${payload.length} characters, 64 shapes × 128 candidates; shared report drawn in ${openMs} ms (${rows} rows); a 2 × 3 sweep link: ${smallMs} ms`);
   expect(rows).toBe(128);
-  expect(openMs).toBeLessThan(12_000);
+  // Bounded, with room for a shared CI machine: ~4.7 s beside 1.4 s for a tiny link when idle, 10.9 s beside 2.2 s under load 12.
+  expect(openMs).toBeLessThan(20_000);
 
   for (const [what, link, message] of [
     ['1000 shapes × 300 candidates', await linkFor(JSON.stringify(sweepOf(1000, 300, false))), /shapes: 1000 items, over the cap of 64/],
