@@ -127,6 +127,21 @@ export function deviceLossCount(): number {
   return losses.length;
 }
 
+/** Waits up to `graceMs` for a loss not yet reported (none when one already was, or no device is live). */
+export async function settleDeviceLoss(lossesBefore: number, graceMs = 250): Promise<void> {
+  if (losses.length !== lossesBefore || !live.size) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([...live, new Promise((r) => (timer = setTimeout(r, graceMs)))]);
+  clearTimeout(timer);
+  await Promise.resolve(); // let the loss handlers run
+}
+
+/** The DeviceLostError for a loss since `lossesBefore`, naming what failed with it; null when there was none. */
+export function lossSince(lossesBefore: number, what: string): DeviceLostError | null {
+  if (losses.length === lossesBefore) return null;
+  return new DeviceLostError(`the GPU device was lost (${losses[losses.length - 1]}) while this ran; ${what}. Run again to open a new device`);
+}
+
 /**
  * The error a failed call should report: a DeviceLostError when a device was lost since
  * `lossesBefore` (in a browser, a lost device first fails the work in flight — a map, a
@@ -135,16 +150,8 @@ export function deviceLossCount(): number {
  */
 export async function namedDeviceLoss(e: unknown, lossesBefore: number, graceMs = 250): Promise<unknown> {
   if ((e as { name?: unknown } | null)?.name === 'DeviceLostError') return e;
-  if (losses.length === lossesBefore && live.size) {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([...live, new Promise((r) => (timer = setTimeout(r, graceMs)))]);
-    clearTimeout(timer);
-    await Promise.resolve(); // let the loss handlers run
-  }
-  if (losses.length === lossesBefore) return e;
-  const reason = losses[losses.length - 1];
-  const message = e instanceof Error ? e.message : String(e);
-  return new DeviceLostError(`the GPU device was lost (${reason}) while this ran; what failed with it: ${message}. Run again to open a new device`);
+  await settleDeviceLoss(lossesBefore, graceMs);
+  return lossSince(lossesBefore, `what failed with it: ${e instanceof Error ? e.message : String(e)}`) ?? e;
 }
 
 export function assertAlive(ctx: GpuContext): void {

@@ -44,4 +44,18 @@ describe('lost device naming in the worker', () => {
     expect([e.name, e.message]).toEqual(['DeviceRejection', 'pipeline refused']);
     expect(performance.now() - t0).toBeLessThan(500);
   });
+
+  it('a lane that finished with a device rejection while the device was lost is not returned as a result', async () => {
+    const { gpu, lose } = fakeGpu();
+    await openDevice(gpu, { runtime: 'browser' });
+    const laneWithRejection = { kind: 'lane', pairs: [{ counters: { deviceRejections: 1 } }] };
+    const api = namingDeviceLoss({ ...apiFailingWith(new Error('unused')), lane: async () => (lose(20), laneWithRejection) } as unknown as LabApi, 500);
+    const e = (await api.lane({}).catch((x) => x)) as Error;
+    expect([e.name, e.message]).toEqual(['DeviceLostError', expect.stringMatching(/lost \(GPU process crashed\) while this ran; its result is not kept/)]);
+    // Without a loss the same result comes back as it is.
+    const { gpu: other } = fakeGpu();
+    await openDevice(other, { runtime: 'browser' });
+    const calm = namingDeviceLoss({ ...apiFailingWith(new Error('unused')), lane: async () => laneWithRejection } as unknown as LabApi, 30);
+    expect(await calm.lane({})).toBe(laneWithRejection);
+  });
 });
