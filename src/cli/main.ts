@@ -1,6 +1,9 @@
 // `npm run lab -- <command>`: the lab headless. Exit 0 on success, 1 when a gate fails, 2 on
 // usage errors (unknown op, malformed shape or schedule, missing adapter).
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { readCappedText } from './read-capped';
+import { MAX_JSON_FILE_BYTES, MAX_WGSL_FILE_BYTES } from '../core/input/caps';
+import { validateResult } from '../core/report/validate';
 import { join } from 'node:path';
 import { projectRoot } from './project-root';
 import { serveStatic } from './static-server';
@@ -118,23 +121,23 @@ function parse<T extends Record<string, { type: 'string' | 'boolean'; default?: 
   }
 }
 
-function readText(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new UsageError(`cannot read ${path}: ${(e as Error).message}`);
-  }
-}
 
 /** A sweep's JSON (`sweep --json FILE`): its proposal's rules, checked before any device work. */
 function readProposal(path: string): { op: string; when: Condition[]; schedule: unknown }[] {
-  let json: { kind?: string; op?: string; proposal?: { when: Condition[]; schedule: unknown }[] };
+  let parsed: unknown;
+  const text = readCappedText(path, MAX_JSON_FILE_BYTES, '--proposal');
   try {
-    json = JSON.parse(readText(path));
+    parsed = JSON.parse(text);
   } catch (e) {
     throw new UsageError(`--proposal ${path} is not JSON: ${(e as Error).message}`);
   }
-  if (json.kind !== 'sweep' || typeof json.op !== 'string' || !Array.isArray(json.proposal)) throw new UsageError(`--proposal ${path} is not a sweep result (npm run lab -- sweep --op OP --json FILE)`);
+  if ((parsed as { kind?: unknown } | null)?.kind !== 'sweep') throw new UsageError(`--proposal ${path} is not a sweep result (npm run lab -- sweep --op OP --json FILE)`);
+  let json: { op: string; proposal: { when: Condition[]; schedule: unknown }[] };
+  try {
+    json = validateResult(parsed) as unknown as typeof json; // own properties, caps, depth
+  } catch (e) {
+    throw new UsageError(`--proposal ${path} is not a valid sweep result: ${(e as Error).message}`);
+  }
   const op = opByName(json.op);
   return json.proposal.map((p, i) => {
     if (!Array.isArray(p.when)) throw new UsageError(`--proposal ${path}: entry ${i} has no 'when' list`);
@@ -202,16 +205,16 @@ async function cmdTime(argv: string[]): Promise<number> {
   const base = shareBase(v['share-base'] as string | undefined);
   if (!v.op) throw new UsageError('time needs --op (one of ' + OPS.map((o) => o.name).join(', ') + ')');
   if (!v.shape) throw new UsageError('time needs --shape, e.g. --shape 4096x4096');
-  if (v.native && v.schedule) throw new UsageError('give --native or --schedule, not both');
+  if (v.native && v.schedule !== undefined) throw new UsageError('give --native or --schedule, not both');
   const op = opByName(v.op as string);
   const dims = parseDims(v.shape as string);
   const params = paramOptions(v);
   op.makeCase(dims, (v.layout as string | undefined) ?? op.layouts[0].name, params); // usage errors before any device work
-  if (v.wgsl && !v.native) throw new UsageError('--wgsl replaces the native kernel: give it with --native');
+  if (v.wgsl !== undefined && !v.native) throw new UsageError('--wgsl replaces the native kernel: give it with --native');
   const variant: VariantRequest = v.native
-    ? { kind: 'native', wgsl: v.wgsl ? readText(v.wgsl as string) : undefined }
-    : v.schedule
-      ? { kind: 'schedule', schedule: v.schedule }
+    ? { kind: 'native', wgsl: v.wgsl !== undefined ? readCappedText(v.wgsl as string, MAX_WGSL_FILE_BYTES, '--wgsl') : undefined }
+    : v.schedule !== undefined // '' is a schedule to refuse, not a request for the auto pick
+      ? { kind: 'schedule', schedule: parseSchedule(v.schedule as string, op.family) }
       : { kind: 'auto' };
   const out = output(v.json as string | undefined);
   const lab = await openRuntime(v.runtime as string);

@@ -1,6 +1,7 @@
 // Host inputs for a case: one buffer per source, filled from a seeded generator, so the same
 // seed gives the same bytes in every runtime (Node, the page's worker, headless Chromium).
 import { randomBuffer } from './hostdata';
+import { assertIndicesFit } from './input/case-contract';
 import type { OpCase, OpDef, OracleResult } from './ops/types';
 import { oracleSample } from './oracle-sample';
 
@@ -10,10 +11,12 @@ export function inputSeed(seed: number, srcIndex: number): number {
 }
 
 /**
- * One buffer per source, the whole of its backing buffer (a view's unread bytes included): the
- * op's own inputs() when it has one (row indices in range, labels), else uniform in [-1, 1).
+ * One buffer per source, the whole of its backing buffer (a view's unread bytes included). An op
+ * whose sources need other values than [-1, 1) (row indices in range, positions, labels) gives
+ * its own `inputs`.
  */
-export function makeInputs(c: OpCase, seed = 1, op?: OpDef): ArrayBuffer[] {
+export function makeInputs(c: OpCase, seed = 1, op?: Pick<OpDef, 'inputs'>): ArrayBuffer[] {
+  assertIndicesFit(c); // never build the inputs of a case no kernel can index
   if (op?.inputs) return op.inputs(c, seed);
   return c.srcs.map((t, i) => randomBuffer(t, inputSeed(seed, i)));
 }

@@ -1,6 +1,7 @@
 // Level 1: one kernel, timed alone, after its output has been checked against the oracle.
 import { UsageError } from '../core/errors';
 import { caseData } from '../core/inputs';
+import { assertCaseFits } from '../core/input/case-contract';
 import { computeMetrics, peaksFor } from '../core/metrics/roofline';
 import { ProgressTracker, type ProgressFn } from '../core/progress';
 import type { Level1Request } from '../core/requests';
@@ -18,6 +19,7 @@ export async function runLevel1(ctx: GpuContext, req: Level1Request, onProgress?
   if (!Array.isArray(req.dims) || !req.dims.length) throw new UsageError('a Level 1 request needs dims');
   const startedAt = new Date().toISOString();
   const { op, c } = buildCase(req);
+  assertCaseFits(c, ctx.adapter); // the index and binding contract, before inputs and oracle
   const resolved = resolveKernel(op, c, req.variant, ctx.adapter);
   const timed = !req.skipTiming;
   // Two units: the check, then the timing.

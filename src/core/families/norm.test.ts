@@ -165,3 +165,32 @@ describe('row family: reductions as data', () => {
     expect(w).toContain('if (lid == 0u) {\n    dst[dst_row] = total_x * half;\n  }');
   });
 });
+
+describe('row family: single values and multi-pass rows (compiled on SwiftShader through CROSS_ENTROPY_LOSS_BACK)', () => {
+  const rows = contiguous('f32', [300, 3, 2]);
+  const k: NormSnippet = {
+    operands: [{ name: 'x', binding: 'src1', tensor: rows }],
+    scalars: [{ name: 'g', binding: 'src0', tensor: contiguous('f32', [1]) }],
+    reductions: [
+      { name: 'mx', map: 'x', combine: 'max' },
+      { name: 'se', map: 'exp(x - mx)', combine: 'sum' },
+    ],
+    output: { kind: 'row', tensor: rows, expr: 'exp(x - mx) / se * g' },
+  };
+
+  it('a scalar is bound (as f32, read-only, ahead of the operands) and read once per row', () => {
+    const spec = generateNorm(norm({ workgroupSize: 64, vectorWidth: 4 }), k);
+    expect(spec.bindings.map((b) => `${b.role}:${b.access}`)).toEqual(['src0:read', 'src1:read', 'dst:read_write']);
+    expect(spec.wgsl).toContain('@group(0) @binding(0) var<storage, read> src0: array<f32>;');
+    expect(spec.wgsl).toContain('@group(0) @binding(1) var<storage, read> src1: array<vec4<f32>>;');
+    expect(spec.wgsl.match(/let g = src0\[64u\];/g)).toHaveLength(1);
+  });
+
+  it("a second pass's loop index never shadows the row index i1", () => {
+    const w = generateNorm(norm({ workgroupSize: 64 }), k).wgsl;
+    expect(w).toContain('let i1 = r % 3u;');
+    expect(w).toMatch(/for \(var i = lid; i < 300u; i \+= 64u\)/);
+    expect(w).toMatch(/for \(var ri1 = lid; ri1 < 300u; ri1 \+= 64u\)/);
+    expect(w).not.toMatch(/var i1 = lid/);
+  });
+});
