@@ -118,10 +118,25 @@ describe('CPY native', () => {
     expect(k.wgsl).toContain('dst[197u + i0] = x_v;');
   });
 
-  it('an f16 dst is a declared fallback to native; bad schedules are refused with reasons', () => {
+  it('an f16 dst: stored as f16 where the adapter has shader-f16, else a declared fallback to native', () => {
     const c = CPY.makeCase([64, 8], 'to-f16');
-    expect(CPY.require(c, adapter)).toMatchObject({ code: 'dst-f16' });
+    expect(CPY.require(c, adapter)).toMatchObject({ code: 'no-shader-f16' });
     expect(CPY.require(CPY.makeCase([64, 8]), adapter)).toBeNull();
+    const f16 = { limits: DEFAULT_LIMITS, features: ['shader-f16'] };
+    expect(CPY.require(c, f16)).toBeNull();
+    const k = CPY.generate(schedulesFor('CPY', c, f16)!, c);
+    expect(k.features).toEqual(['shader-f16']);
+    expect(k.wgsl).toMatch(/^\/\/ generated: CPY flat 64x8 to-f16.*\nenable f16;\n/);
+    expect(k.wgsl).toContain('var<storage, read_write> dst: array<vec4<f16>>;');
+    expect(k.wgsl).toContain('dst[32u + v] = vec4<f16>(x_v);');
+    const p = CPY.makeCase([63, 5, 2], 'permuted-to-f16');
+    const kp = CPY.generate(schedulesFor('CPY', p, f16)!, p);
+    expect(kp.wgsl).toContain('var<storage, read_write> dst: array<f16>;');
+    expect(kp.wgsl).toMatch(/dst\[128u \+ i0 \+ i1 \* 63u \+ i2 \* 315u\] = f16\(x_v\);/);
+  });
+
+  it('bad schedules are refused with reasons', () => {
+    const c = CPY.makeCase([64, 8]);
     expect(CPY.fits({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 1 }, c)).toEqual(['CPY takes a elementwise schedule, not norm']);
     expect(() => CPY.generate({ ...elementwise, vectorWidth: 4 }, CPY.makeCase([63, 7]))).toThrow(/cannot take CPY 63x7: vectorWidth 4 needs the element count 441/);
   });

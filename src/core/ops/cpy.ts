@@ -158,9 +158,14 @@ function reshapedIndex(src: TensorDesc, dst: TensorDesc): string {
   return parts.join(' + ');
 }
 
-/** The family writes f32 outputs: an f16 dst stays with the native kernel (declared). */
+/** An f16 dst is stored as f16 by the generated kernel: without shader-f16 it stays native (declared). */
 export function copyRejection(c: OpCase, adapter: Parameters<OpDef['require']>[1]): Rejection | null {
-  return commonRejection(c, adapter) ?? (c.dst.type === 'f16' ? { code: 'dst-f16', reason: 'dst is f16: the elementwise family writes f32 outputs (the native kernel packs f16 pairs)' } : null);
+  const common = commonRejection(c, adapter);
+  if (common) return common;
+  if (c.dst.type === 'f16' && !adapter.features.includes('shader-f16')) {
+    return { code: 'no-shader-f16', reason: "dst is f16 and this adapter has no 'shader-f16': the generated kernel stores f16 (the native one packs pairs with pack2x16float)" };
+  }
+  return null;
 }
 
 export const copyGenerated = generatedPath(ELEMENTWISE, copySnippet);

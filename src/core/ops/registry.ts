@@ -158,12 +158,12 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
   }),
   entry({
     op: 'CPY',
-    declaredRejections: ['dst-f16'],
+    declaredRejections: ['no-shader-f16'],
     rules: [
       { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 4 }) },
       { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
     ],
-    states: { default: { state: 'observe', evidence: 'new (issue 9): the elementwise family (strided source, or its coordinates of dst\'s linear index); an f16 dst is a declared fallback to native. SwiftShader lane 2026-12-01: correct on 6/6 timed shapes, faster 5 (3.18–9.71×), parity 1 (dst-view), 2 declared dst-f16 fallbacks; no GPU numbers yet' } },
+    states: { default: { state: 'observe', evidence: 'new (issue 9): the elementwise family (strided source, or its coordinates of dst\'s linear index); an f16 dst is stored as f16 (shader-f16; without it a declared fallback, no-shader-f16). SwiftShader lane 2026-12-01 (before the f16 path): correct on 6/6 timed shapes, faster 5 (3.18–9.71×), parity 1 (dst-view); no GPU numbers yet' } },
   }),
   entry({
     op: 'CONT',
