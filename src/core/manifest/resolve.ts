@@ -1,8 +1,8 @@
 // A loaded manifest against one case and one adapter: the claims first (an unclaimed case is a
 // declared refusal, never a run), then the device's limits and features, then every expression
 // evaluated into the passes the GPU layer runs in order.
-import type { BindingRole } from '../kernel';
 import type { OpCase } from '../ops/types';
+import type { KernelProgram, PassBinding, PassSpec } from '../program';
 import { ManifestError, ManifestRefusal } from './errors';
 import { evaluate, ExprError, type Scope } from './expr';
 import type { ManifestExpr, ManifestKernel, ManifestRole, TensorType } from './format';
@@ -12,15 +12,7 @@ import { caseScope, type ScopeAdapter } from './scope';
 /** The limit WebGPU gives workgroup_size's z (the lab's DeviceLimits does not carry it). */
 const MAX_WORKGROUP_SIZE_Z = 64;
 
-export interface UserBinding {
-  readonly binding: number;
-  /** An op tensor's role, or 'scratch' with the manifest buffer's name. */
-  readonly role: BindingRole | 'scratch';
-  readonly buffer?: string;
-  readonly access: 'read' | 'read_write' | 'uniform';
-}
-
-export interface UserPass {
+export interface UserPass extends PassSpec {
   /** 'user:lab-add/add': shows in errors and pipeline labels. */
   readonly label: string;
   readonly kernelName: string;
@@ -28,7 +20,7 @@ export interface UserPass {
   readonly wgsl: string;
   readonly entryPoint: string;
   readonly workgroupSize: readonly [number, number, number];
-  readonly bindings: readonly UserBinding[];
+  readonly bindings: readonly PassBinding[];
   readonly dispatch: readonly [number, number, number];
   /** The params uniform's bytes (16-byte multiple), when the kernel binds 'params'. */
   readonly uniforms?: Uint32Array;
@@ -36,7 +28,7 @@ export interface UserPass {
   readonly constants: Readonly<Record<string, number>>;
 }
 
-export interface UserKernelPlan {
+export interface UserKernelPlan extends KernelProgram {
   readonly name: string;
   readonly op: string;
   readonly caseLabel: string;
@@ -45,6 +37,7 @@ export interface UserKernelPlan {
   readonly scratch: readonly { readonly name: string; readonly sizeBytes: number }[];
   /** Run in this order, one after another, within one timed run. */
   readonly passes: readonly UserPass[];
+  readonly explicitLayout: true;
 }
 
 function value(e: ManifestExpr, scope: Scope): number {
@@ -63,7 +56,7 @@ function integer(e: ManifestExpr, scope: Scope, min: number, what: string): numb
 }
 
 /** Sources read, dst writes, params is the uniform; a scratch buffer as its WGSL declares it. */
-function access(role: ManifestRole, declared: string | undefined): UserBinding['access'] {
+function access(role: ManifestRole, declared: string | undefined): PassBinding['access'] {
   if (role === 'scratch') return declared === 'read' ? 'read' : 'read_write';
   return role === 'params' ? 'uniform' : role === 'dst' ? 'read_write' : 'read';
 }
@@ -91,6 +84,7 @@ function checkClaims(loaded: LoadedManifest, c: OpCase): void {
 
 function resolvePass(loaded: LoadedManifest, index: number, k: ManifestKernel, caseNames: Scope, adapter: ScopeAdapter, inplace: boolean): UserPass {
   const { manifest } = loaded;
+  const { features } = manifest;
   const { limits } = adapter;
   const path = `kernels[${index}]`;
   const label = `user:${manifest.name}/${k.name}`;
@@ -151,6 +145,7 @@ function resolvePass(loaded: LoadedManifest, index: number, k: ManifestKernel, c
     dispatch,
     ...(k.uniforms.length ? { uniforms: uniformBytes(k, path, scope) } : {}),
     constants,
+    ...(features.length ? { features } : {}),
   };
 }
 
@@ -209,5 +204,5 @@ export function resolveManifest(loaded: LoadedManifest, c: OpCase, adapter: Scop
     return { name: b.name, sizeBytes };
   });
   const passes = manifest.kernels.map((k, i) => resolvePass(loaded, i, k, scope, adapter, c.inplace));
-  return { name: manifest.name, op: manifest.op, caseLabel: c.label, features: manifest.features, scratch, passes };
+  return { label: `user:${manifest.name}`, name: manifest.name, op: manifest.op, caseLabel: c.label, features: manifest.features, scratch, passes, explicitLayout: true };
 }
