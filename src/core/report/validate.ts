@@ -115,14 +115,17 @@ const metrics = optional(
 const SHAPE_VERDICTS = ['faster', 'parity', 'within-tolerance', 'slower', 'too-slow', 'wrong', 'declared-fallback', 'undeclared-fallback', 'device-rejection'];
 const PROMOTION_STATES = ['native-only', 'observe', 'prefer', 'retired'];
 
+const userKernel = obj({ name: str, id: str, manifestSha256: str, wgsl: list(obj({ file: str, sha256: str }), 100) });
+
 const level1 = obj({
   ...stamps,
   op: str,
   shape: str,
   layout: str,
   label: optional(str),
-  variant: oneOf(['native', 'generated']),
+  variant: oneOf(['native', 'generated', 'user']),
   scheduleKey: nullable(str),
+  userKernel: optional(nullable(userKernel)),
   fallback,
   correct: bool,
   maxErr: nullable(num),
@@ -153,6 +156,24 @@ const laneShape = obj({
   note: nullable(str),
   nativeMetrics: metrics,
   generatedMetrics: metrics,
+  users: optional(
+    list(
+      obj({
+        kernel: userKernel,
+        verdict: oneOf(SHAPE_VERDICTS),
+        refusal: nullable(obj({ code: str, reason: str, declared: bool })),
+        correct: nullable(bool),
+        medianNs: nullable(nonNegative),
+        speedups: list(nonNegative, 10_000),
+        speedupMedian: nullable(nonNegative),
+        speedupMin: nullable(nonNegative),
+        speedupMax: nullable(nonNegative),
+        metrics,
+        note: nullable(str),
+      }),
+      16,
+    ),
+  ),
 });
 
 const lane = obj({
