@@ -25,6 +25,8 @@ import { parseSchedule, parseSpace } from '../core/schedule/schedule';
 import { parseCaseSpec, parseShapeList } from '../core/ops/shape-specs';
 import type { Condition } from '../core/schedule/shape-rules';
 import { formatSweep } from '../core/report/sweep-text';
+import { parseManifest } from '../core/manifest/format';
+import { readUserKernel } from './user-kernel-files';
 
 const HELP = `kernel-lab — decides, with evidence, when a generated WebGPU kernel may replace a native one
 
@@ -39,6 +41,9 @@ commands:
        [--layout NAME] [--native [--wgsl FILE] | --schedule JSON] [--seed N] [--min-runs N]
        [--markdown FILE] [--share-base URL]
                               --wgsl FILE runs your edit of the native kernel (same bindings)
+  time --kernel MANIFEST.json --shape SHAPE [--layout NAME]
+                              your own kernel: a manifest and its WGSL (docs/kernel-manifest.md);
+                              the op is the manifest's; refusals are named (exit 2)
 
   lane [--op OP]... [--shape OP:DIMS[:LAYOUT]]... [--repeat N] [--tolerance T]
        [--device NAME] [--markdown FILE] [--proposal SWEEP.json] [--share-base URL]
@@ -177,11 +182,16 @@ async function cmdTime(argv: string[]): Promise<number> {
     native: { type: 'boolean' },
     schedule: { type: 'string' },
     wgsl: { type: 'string' },
+    kernel: { type: 'string' },
     seed: { type: 'string' },
     'min-runs': { type: 'string' },
     ...SHARE_OPTIONS,
   });
   const base = shareBase(v['share-base'] as string | undefined);
+  if (v.kernel && (v.native || v.schedule || v.wgsl)) throw new UsageError('--kernel runs your manifest: give it without --native, --schedule or --wgsl');
+  const user = v.kernel ? readUserKernel(v.kernel as string) : null;
+  // A user kernel names its op; --op, when given, must agree (checked when it resolves).
+  if (!v.op && user) v.op = parseManifest(user.manifest).op;
   if (!v.op) throw new UsageError('time needs --op (one of ' + OPS.map((o) => o.name).join(', ') + ')');
   if (!v.shape) throw new UsageError('time needs --shape, e.g. --shape 4096x4096');
   if (v.native && v.schedule) throw new UsageError('give --native or --schedule, not both');
@@ -189,7 +199,9 @@ async function cmdTime(argv: string[]): Promise<number> {
   const dims = parseDims(v.shape as string);
   op.makeCase(dims, (v.layout as string | undefined) ?? op.layouts[0].name); // usage errors before any device work
   if (v.wgsl && !v.native) throw new UsageError('--wgsl replaces the native kernel: give it with --native');
-  const variant: VariantRequest = v.native
+  const variant: VariantRequest = user
+    ? { kind: 'user', ...user }
+    : v.native
     ? { kind: 'native', wgsl: v.wgsl ? readText(v.wgsl as string) : undefined }
     : v.schedule
       ? { kind: 'schedule', schedule: v.schedule }

@@ -4,6 +4,9 @@ import { ScheduleRefusal, UsageError } from '../core/errors';
 import { prng, randomBuffer } from '../core/hostdata';
 import { nelements } from '../core/tensor';
 import type { KernelSpec } from '../core/kernel';
+import { resolveUserKernel, type UserKernelSource } from '../core/manifest/source';
+import { type KernelProgram, programOf } from '../core/program';
+import { deviceAdapter } from './device';
 import { opByName, schedulesFor, type ShapeRule } from '../core/ops/registry';
 import type { OpCase, OpDef } from '../core/ops/types';
 import { parseSchedule, scheduleKey, validateSchedule, type Schedule } from '../core/schedule/schedule';
@@ -22,7 +25,9 @@ export type VariantRequest =
   /** `wgsl` replaces the native kernel's text (same bindings and dispatch): for editing a kernel in place. */
   | { kind: 'native'; wgsl?: string }
   | { kind: 'schedule'; schedule: unknown }
-  | { kind: 'auto' };
+  | { kind: 'auto' }
+  /** A user kernel: a manifest and its WGSL files (docs/kernel-manifest.md). */
+  | ({ kind: 'user' } & UserKernelSource);
 
 export interface Level1Request {
   op: string;
@@ -54,6 +59,7 @@ export function buildCase(req: Pick<Level1Request, 'op' | 'dims' | 'layout' | 'p
 
 /** Resolves the kernel a request names; refusals name the knob and the limit. */
 export function resolveKernel(op: OpDef, c: OpCase, variant: VariantRequest, adapter: Pick<AdapterDescriptor, 'limits' | 'features'>, rulesBefore: readonly ShapeRule[] = []): ResolvedKernel {
+  if (variant.kind === 'user') throw new UsageError('a user kernel resolves through resolveUserKernel (it needs the device and its hashes)');
   if (variant.kind === 'native') {
     const native = op.native(c);
     const kernel = variant.wgsl === undefined ? native : { ...native, wgsl: variant.wgsl, label: `${native.label} (edited)` };
@@ -97,7 +103,11 @@ export async function runLevel1(ctx: GpuContext, req: Level1Request): Promise<Le
   if (!Array.isArray(req.dims) || !req.dims.length) throw new UsageError('a Level 1 request needs dims');
   const startedAt = new Date().toISOString();
   const { op, c } = buildCase(req);
-  const resolved = resolveKernel(op, c, req.variant, ctx.adapter);
+  const user = req.variant.kind === 'user' ? await resolveUserKernel(req.variant, c, deviceAdapter(ctx)) : null;
+  const resolved: Omit<ResolvedKernel, 'variant' | 'kernel'> & { variant: Level1Result['variant']; kernel: KernelSpec | KernelProgram } = user
+    ? { variant: 'user', schedule: null, scheduleKey: null, kernel: user.plan, fallback: null }
+    : resolveKernel(op, c, req.variant, ctx.adapter);
+  const firstPass = programOf(resolved.kernel).passes[0];
   const inputs = makeInputs(c, req.seed ?? 1);
   const oracle = op.oracle(c, inputs, oracleSample(op, c, req.seed ?? 1));
   const session = await Session.prepare(ctx, resolved.kernel, c, inputs);
@@ -123,6 +133,7 @@ export async function runLevel1(ctx: GpuContext, req: Level1Request): Promise<Le
       variant: resolved.variant,
       scheduleKey: resolved.scheduleKey,
       schedule: resolved.schedule,
+      userKernel: user?.ref ?? null,
       fallback: resolved.fallback,
       correct: correctness.correct,
       maxErr: correctness.maxErr,
@@ -134,8 +145,8 @@ export async function runLevel1(ctx: GpuContext, req: Level1Request): Promise<Le
       writeBytes: bytes.writeBytes,
       metrics,
       adapter: ctx.adapter,
-      wgsl: resolved.kernel.wgsl,
-      dispatch: resolved.kernel.dispatch,
+      wgsl: firstPass.wgsl,
+      dispatch: firstPass.dispatch,
       startedAt,
     });
   } finally {

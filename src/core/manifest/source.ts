@@ -3,7 +3,11 @@
 import { OPS } from '../ops/registry';
 import type { ShapeVerdict } from '../stats/verdict';
 import type { Metrics } from '../metrics/roofline';
+import type { OpCase } from '../ops/types';
 import { type LoadedManifest, loadManifest } from './load';
+import { resolveManifest, type UserKernelPlan } from './resolve';
+import type { ScopeAdapter } from './scope';
+import { shortKernelId, userKernelIdentity } from './hash';
 import type { UserKernelIdentity } from './hash';
 
 export interface UserKernelSource {
@@ -21,6 +25,17 @@ export interface UserKernelRef extends UserKernelIdentity {
 export function loadUserKernel(src: UserKernelSource): LoadedManifest {
   const byBase = new Map(Object.entries(src.files).map(([k, v]) => [k.split(/[\\/]/).pop()!, v]));
   return loadManifest(src.manifest, (file) => src.files[file] ?? byBase.get(file.split(/[\\/]/).pop()!), OPS);
+}
+
+/**
+ * A source resolved for a case: the passes to run and which kernel it is (hashes included).
+ * Throws ManifestError (the manifest is wrong) or ManifestRefusal (not this case, not here).
+ */
+export async function resolveUserKernel(src: UserKernelSource, c: OpCase, adapter: ScopeAdapter): Promise<{ plan: UserKernelPlan; ref: UserKernelRef }> {
+  const loaded = loadUserKernel(src);
+  const plan = resolveManifest(loaded, c, adapter);
+  const identity = await userKernelIdentity(loaded);
+  return { plan, ref: { ...identity, id: shortKernelId(identity) } };
 }
 
 /** A user kernel's column in a lane shape: its own check, its passes against native, its verdict. */
