@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { deviceBufferSizeBytes, deviceOffsetElements, f16BitsToF32, f32ToF16Bits, gather, GUARD_BYTES, prng, randomBuffer, SENTINEL_U32, withGuards } from './hostdata';
+import { deviceBufferSizeBytes, deviceOffsetElements, f16BitsToF32, f32ToF16Bits, gather, GUARD_BYTES, prng, randomBuffer, randomIntBuffer, readElement, SENTINEL_U32, withGuards, writeElement } from './hostdata';
+import { checkOutput } from './stats/correctness';
 import { contiguous, stridedRows } from './tensor';
 
 describe('host data', () => {
@@ -46,5 +47,33 @@ describe('host data', () => {
     expect(u[GUARD_BYTES / 4 + 3]).toBe(SENTINEL_U32);
     expect(deviceOffsetElements(contiguous('f32', [4]))).toBe(64);
     expect(deviceOffsetElements(stridedRows('f32', [3, 2], 5, 1))).toBe(65);
+  });
+
+  it('carries i32 tensors exactly: seeded integers in a range, exact reads, an exact bound', () => {
+    const t = contiguous('i32', [5, 2]);
+    const buf = randomIntBuffer(t, 3, -2, 3);
+    const v = [...new Int32Array(buf)];
+    expect(v.length).toBe(10);
+    expect(v.every((x) => Number.isInteger(x) && x >= -2 && x < 3)).toBe(true);
+    expect([...new Int32Array(randomIntBuffer(t, 3, -2, 3))]).toEqual(v);
+    expect([...gather(t, buf)]).toEqual(v);
+    expect([...new Int32Array(randomBuffer(t, 1))].every((x) => x >= 0 && x < 8)).toBe(true);
+    const view = new DataView(new ArrayBuffer(4));
+    writeElement(view, 'i32', 0, -7);
+    expect(readElement(view, 'i32', 0)).toBe(-7);
+    expect(() => writeElement(view, 'i32', 0, 2.5)).toThrow(/not an i32/);
+    expect(deviceOffsetElements(t)).toBe(64);
+    // An integer output off by one is wrong: the bound for i32 is 0.
+    const dst = contiguous('i32', [2]);
+    const before = withGuards(new ArrayBuffer(8));
+    const after = before.slice(0);
+    new Int32Array(after, GUARD_BYTES, 2).set([4, 6]);
+    const oracle = { ref: Float64Array.from([4, 5]), epsFloor: new Float64Array(2), terms: 1 };
+    const report = checkOutput(dst, oracle, before, after);
+    expect(report.correct).toBe(false);
+    expect(report.outOfBound).toBe(1);
+    expect(report.maxErr).toBe(1);
+    new Int32Array(after, GUARD_BYTES, 2).set([4, 5]);
+    expect(checkOutput(dst, oracle, before, after).correct).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 // Host-side tensor bytes: deterministic inputs, element reads and writes by byte offset.
-import { type DType, type TensorDesc, forEachElement, nelements } from './tensor';
+import { type DType, type TensorDesc, forEachElement, nelements, typeSizeBytes } from './tensor';
 
 /** Bytes before and after every tensor on the device, filled with a sentinel to catch stray writes. */
 export const GUARD_BYTES = 256;
@@ -57,12 +57,37 @@ export function f32ToF16Bits(x: number): number {
 }
 
 export function readElement(view: DataView, type: DType, byteOffset: number): number {
-  return type === 'f32' ? view.getFloat32(byteOffset, true) : f16BitsToF32(view.getUint16(byteOffset, true));
+  switch (type) {
+    case 'f32':
+      return view.getFloat32(byteOffset, true);
+    case 'f16':
+      return f16BitsToF32(view.getUint16(byteOffset, true));
+    case 'i32':
+      return view.getInt32(byteOffset, true);
+  }
 }
 
 export function writeElement(view: DataView, type: DType, byteOffset: number, value: number): void {
-  if (type === 'f32') view.setFloat32(byteOffset, value, true);
-  else view.setUint16(byteOffset, f32ToF16Bits(value), true);
+  switch (type) {
+    case 'f32':
+      return view.setFloat32(byteOffset, value, true);
+    case 'f16':
+      return view.setUint16(byteOffset, f32ToF16Bits(value), true);
+    case 'i32':
+      if (!Number.isInteger(value) || value < -(2 ** 31) || value >= 2 ** 31) throw new RangeError(`${value} is not an i32`);
+      return view.setInt32(byteOffset, value, true);
+  }
+}
+
+/** Integers in [lo, hi), seeded: indices, positions and labels an op's own inputs() draws. */
+export function randomIntBuffer(t: TensorDesc, seed: number, lo: number, hi: number): ArrayBuffer {
+  if (t.type !== 'i32') throw new Error(`randomIntBuffer fills i32 tensors, not ${t.type}`);
+  if (!(Number.isInteger(lo) && Number.isInteger(hi) && hi > lo)) throw new Error(`randomIntBuffer needs integers lo < hi, got [${lo}, ${hi})`);
+  const buf = new ArrayBuffer(t.bufferSizeBytes);
+  const next = prng(seed);
+  const v = new Int32Array(buf);
+  for (let i = 0; i < v.length; i++) v[i] = lo + Math.floor(next() * (hi - lo));
+  return buf;
 }
 
 /**
@@ -71,6 +96,8 @@ export function writeElement(view: DataView, type: DType, byteOffset: number, va
  * wrong answer instead of a lucky zero.
  */
 export function randomBuffer(t: TensorDesc, seed: number): ArrayBuffer {
+  // i32 sources default to small non-negative integers; ops whose indices need a range give inputs().
+  if (t.type === 'i32') return randomIntBuffer(t, seed, 0, 8);
   const buf = new ArrayBuffer(t.bufferSizeBytes);
   const next = prng(seed);
   if (t.type === 'f32') {
@@ -116,7 +143,7 @@ export function deviceBufferSizeBytes(sizeBytes: number): number {
 /** Where a tensor's element [0,0,0,0] sits in its device buffer, in elements. */
 export function deviceOffsetElements(t: TensorDesc): number {
   const bytes = GUARD_BYTES + t.offsetBytes;
-  const ts = t.type === 'f32' ? 4 : 2;
+  const ts = typeSizeBytes[t.type];
   if (bytes % ts) throw new Error(`tensor offset ${t.offsetBytes} B is not a multiple of its element size`);
   return bytes / ts;
 }

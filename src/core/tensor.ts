@@ -1,12 +1,18 @@
 // ggml-style tensor descriptors: ne[4] element counts, nb[4] byte strides, a byte offset
 // into a packed buffer. Descriptors are plain frozen data; host data lives elsewhere.
 
-export type DType = 'f32' | 'f16';
+/** i32 holds indices and labels (GET_ROWS rows, ROPE positions, ARGMAX results): compared exactly. */
+export type DType = 'f32' | 'f16' | 'i32';
 
-export const typeSizeBytes: Readonly<Record<DType, number>> = Object.freeze({ f32: 4, f16: 2 });
+export const typeSizeBytes: Readonly<Record<DType, number>> = Object.freeze({ f32: 4, f16: 2, i32: 4 });
 
-/** Unit roundoff per type (the machine epsilon ggml's tests use: 2^-23 for f32, 2^-10 for f16). */
-export const epsOf: Readonly<Record<DType, number>> = Object.freeze({ f32: 2 ** -23, f16: 2 ** -10 });
+/** Unit roundoff per type (the machine epsilon ggml's tests use: 2^-23 for f32, 2^-10 for f16; 0 for integers). */
+export const epsOf: Readonly<Record<DType, number>> = Object.freeze({ f32: 2 ** -23, f16: 2 ** -10, i32: 0 });
+
+/** Integer types carry exact values: their bound is 0 and the oracle must give the exact integer. */
+export function isIntegerType(type: DType): boolean {
+  return type === 'i32';
+}
 
 export type Dims4 = readonly [number, number, number, number];
 

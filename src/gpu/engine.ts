@@ -19,8 +19,10 @@ export interface EngineOptions {
   /** Where calibrations persist (the Node CLI keeps them in a cache file per adapter). */
   loadCalibration?: (fingerprint: string) => Promise<Calibration | null> | Calibration | null;
   onCalibration?: (c: Calibration) => Promise<void> | void;
-  /** Stream-copy size for calibration, MiB (default: 512 on hardware). */
+  /** Stream-copy size for calibration, MiB (default: 1024 on hardware). */
   calibrationCopyMiB?: number;
+  /** Dawn toggles the runtime enabled (Node): named in the adapter's description. */
+  dawnToggles?: readonly string[];
 }
 
 export class Engine implements LabApi {

@@ -96,6 +96,8 @@ export function oracleSample(op: OpDef, c: OpCase, seed = 1): Int32Array | undef
 
 /** Host inputs for a case: one packed buffer per source, seeded. */
 export function makeInputs(c: OpCase, seed = 1): ArrayBuffer[] {
+  const def = opByName(c.op);
+  if (def.inputs) return def.inputs(c, seed);
   return c.srcs.map((t, i) => randomBuffer(t, seed * 7919 + i * 104729));
 }
 

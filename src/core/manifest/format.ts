@@ -1,6 +1,7 @@
 // The kernel manifest (docs/kernel-manifest.md): its parsed form and the parser. Every field is
 // checked here, before any case exists: unknown fields and roles, wrong types and expressions
 // that do not parse are ManifestErrors naming the field.
+import type { DType } from '../tensor';
 import { type Expr, ExprError, parseExprValue } from './expr';
 import { ManifestError } from './errors';
 
@@ -12,8 +13,8 @@ export const MANIFEST_ROLES: readonly ManifestRole[] = ['src0', 'src1', 'src2', 
 export type UniformType = 'u32' | 'i32' | 'f32';
 export const UNIFORM_TYPES: readonly UniformType[] = ['u32', 'i32', 'f32'];
 
-export type TensorType = 'f32' | 'f16';
-export const TENSOR_TYPES: readonly TensorType[] = ['f32', 'f16'];
+export type TensorType = DType;
+export const TENSOR_TYPES: readonly TensorType[] = ['f32', 'f16', 'i32'];
 
 /** Field names per object, in the order the docs list them (the schema test compares these). */
 export const FIELDS = {

@@ -82,6 +82,11 @@ export interface OpDef {
    * `indices`; an op that ignores it returns every element.
    */
   oracle(c: OpCase, srcs: readonly ArrayBuffer[], sample?: Int32Array): OracleResult;
+  /**
+   * Seeded host inputs, one packed buffer per source, when random values in [-1, 1) would be
+   * wrong for the op (row indices in range, positions, probability labels). Default: randomBuffer.
+   */
+  inputs?(c: OpCase, seed: number): ArrayBuffer[];
   /** Floating-point operations; null for memory-only ops (no GFLOP/s column). */
   flops(c: OpCase): number | null;
   bytes(c: OpCase): ByteCounts;

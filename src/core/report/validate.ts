@@ -230,6 +230,8 @@ const calibration = obj({
   copyGBps: nonNegative,
   f32Gflops: nonNegative,
   f16Gflops: nullable(nonNegative),
+  int8Gops: optional(nullable(nonNegative)),
+  copySpread: optional(nonNegative),
   emptyDispatchNs: nonNegative,
   measuredAt: isoTime,
   details: list(str, 1000),
