@@ -23,6 +23,7 @@ export interface Level1Result {
   readonly schedule: Schedule | null;
   /** For variant 'user': which kernel (name, manifest and WGSL hashes). */
   readonly userKernel?: UserKernelRef | null;
+  /** Why 'auto' ran native: a contract rejection, 'no-schedule', or the op's state ('native-only', 'retired'). */
   readonly fallback: { code: string; reason: string } | null;
   readonly correct: boolean;
   readonly maxErr: number;
@@ -58,7 +59,7 @@ export interface LaneRequest {
   /** Treat these rejection codes as undeclared for this run (what-if). */
   undeclare?: string[];
   /** Replace the ops' matrices with these cases. */
-  shapes?: { op: string; dims: number[]; layout?: string }[];
+  shapes?: { op: string; dims: number[]; layout?: string; params?: Record<string, number> }[];
   /**
    * Rules tried before the registry's for this run: a sweep's proposal taken through the lane
    * before anyone pastes it into the registry.
@@ -143,7 +144,7 @@ export interface SweepRequest {
   op: string;
   reps?: number;
   /** Shapes to sweep (default: the op's matrix, less the shapes its contract rejects). */
-  shapes?: { dims: number[]; layout?: string }[];
+  shapes?: { dims: number[]; layout?: string; params?: Record<string, number> }[];
   /** Restrict knobs to these values (default: the family's whole space). */
   space?: Record<string, (number | string)[]>;
   seed?: number;
