@@ -49,6 +49,9 @@ commands:
   lane [--op OP]... [--shape OP:DIMS[:LAYOUT][:k=v,…]]... [--repeat N] [--tolerance T]
        [--device NAME] [--markdown FILE] [--proposal SWEEP.json] [--share-base URL]
        [--prefer OP]... [--control aa|slow|stall|wrong] [--undeclare CODE]...
+       [--kernel MANIFEST.json]...  your kernels as further columns: checked, then timed in
+                              the same alternating passes; speedup = native ÷ yours (they never
+                              gate the lane); without --op/--shape the lane runs their ops
                               the promotion lane: native vs generated over each pair's shape
                               matrix; exit 0 green, 1 when a prefer gate fails, 2 on usage
                               errors or a missing adapter. --prefer gates an observe pair for
@@ -260,11 +263,15 @@ async function cmdLane(argv: string[]): Promise<number> {
     seed: { type: 'string' },
     shape: { type: 'string', multiple: true },
     proposal: { type: 'string' },
+    kernel: { type: 'string', multiple: true },
   });
   const base = shareBase(v['share-base'] as string | undefined);
   const proposal = v.proposal ? readProposal(v.proposal as string) : undefined;
   const shapes = ((v.shape as unknown as string[] | undefined) ?? []).map(parseCaseSpec);
+  const kernels = ((v.kernel as unknown as string[] | undefined) ?? []).map(readUserKernel);
   const ops = ((v.op as unknown as string[] | undefined) ?? []).map((o) => opByName(o).name);
+  // With --kernel and neither --op nor --shape, the lane runs the kernels' ops.
+  if (kernels.length && !ops.length && !shapes.length) ops.push(...new Set(kernels.map((k) => opByName(parseManifest(k.manifest).op).name)));
   const prefer = ((v.prefer as unknown as string[] | undefined) ?? []).map((o) => opByName(o).name);
   const tolerance = v.tolerance === undefined ? undefined : Number(v.tolerance);
   if (tolerance !== undefined && !(tolerance >= 0 && tolerance < 1)) throw new UsageError(`--tolerance must be a number in [0, 1), got '${v.tolerance}'`);
@@ -285,6 +292,7 @@ async function cmdLane(argv: string[]): Promise<number> {
         seed: intOption(v, 'seed'),
         shapes: shapes.length ? shapes : undefined,
         proposal,
+        kernels: kernels.length ? kernels : undefined,
       },
       progress.update,
     );

@@ -103,3 +103,45 @@ describe('user kernels (node runtime)', () => {
     expect(r.stderr).toMatch(/4 byte\(s\) outside the output changed \(out-of-bounds write\)/);
   });
 });
+
+describe('user kernels in the lane (node runtime)', () => {
+  it('times each kernel beside native and generated, repeatable, with its verdict and hashes; refusals are columns, not failures', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lab-lane-'));
+    const md = join(dir, 'lane.md');
+    const r = runCli([
+      'lane',
+      '--kernel', join(examples, 'add', 'manifest.json'),
+      '--kernel', join(examples, 'rms-norm-split', 'manifest.json'),
+      '--shape', 'ADD:1000x6',
+      '--shape', 'ADD:64x64:inplace',
+      '--shape', 'ADD:256x16:src1-transposed',
+      '--shape', 'RMS_NORM:3000x5',
+      '--repeat', '3',
+      '--json', '-',
+      '--markdown', md,
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    const json = JSON.parse(r.stdout);
+    const add = json.pairs.find((p: { op: string }) => p.op === 'ADD');
+    const users = add.shapes.map((s: { users: unknown[] }) => s.users[0]);
+    // timed beside native and generated: one native ÷ user ratio per pass
+    expect(users[0]).toMatchObject({ correct: true, refusal: null });
+    expect(users[0].speedups).toHaveLength(3);
+    expect(['faster', 'parity', 'within-tolerance', 'slower']).toContain(users[0].verdict);
+    expect(users[0].kernel.id).toMatch(/^lab-add@[0-9a-f]{12}$/);
+    // outside the kernel's claims: a declared refusal, never run
+    expect(users[1]).toMatchObject({ verdict: 'declared-fallback', refusal: { code: 'unclaimed-layout', declared: true }, medianNs: null });
+    // generated falls back here, the user kernel is still timed against native alone
+    expect(add.shapes[2].verdict).toBe('declared-fallback');
+    expect(users[2].speedups).toHaveLength(3);
+    const norm = json.pairs.find((p: { op: string }) => p.op === 'RMS_NORM');
+    expect(norm.shapes[0].users[0]).toMatchObject({ correct: true, kernel: { name: 'lab-rms-norm-split' } });
+    expect(norm.shapes[0].users[0].speedups).toHaveLength(3);
+    // user columns never gate: the lane's verdict is native against generated
+    expect(json.green).toBe(true);
+    expect(r.stderr).toMatch(/user kernels \(speedup = native ÷ user, same alternating passes\)/);
+    const markdown = readFileSync(md, 'utf8');
+    expect(markdown).toMatch(/\| 64x64 inplace \| `lab-add@[0-9a-f]{12}` \| — \| — \| declared-fallback \(unclaimed-layout\) \|/);
+    expect(markdown).toMatch(/- User kernel `lab-rms-norm-split@[0-9a-f]{12}`: manifest sha256 `[0-9a-f]{64}`, sumsq\.wgsl `[0-9a-f]{64}`, scale\.wgsl `[0-9a-f]{64}`/);
+  });
+});
