@@ -5,7 +5,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openLab, run, runError, variantRadio } from './lab-page';
+import { openLab, openTab, run, runError, runView, variantRadio } from './lab-page';
 
 const examples = join(process.cwd(), 'examples', 'kernels');
 
@@ -92,4 +92,23 @@ test('refusals are named: JSON, claims, compile error with line:col, a write out
   await expect(page.getByTestId('result-correct')).toHaveText('NO');
   await expect(page.getByTestId('result-failures')).toContainText('byte(s) outside the output changed (out-of-bounds write)');
   await expect(page.getByTestId('result-untimed')).toContainText('a wrong kernel is never timed');
+});
+
+test('the lane times a kept kernel beside native and generated, with its verdict', async ({ page }) => {
+  await openLab(page);
+  await useExample(page, 'add', '1000x6');
+  await run(page);
+  expect(await runError(page)).toBeNull();
+  await openTab(page, 'lane');
+  const tick = page.locator('[data-testid^="lane-kernel-lab-add@"]').first();
+  await tick.check();
+  await page.getByTestId('lane-shapes').fill('ADD:1000x6, ADD:64x64:inplace');
+  await page.getByTestId('lane-repeat').fill('2');
+  expect(await runView(page, 'lane-run', 'lane-result')).toBeNull();
+  const rows = page.getByTestId('lane-user-row');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toContainText(/lab-add@[0-9a-f]{12}/);
+  await expect(rows.nth(0)).toHaveAttribute('data-verdict', /^(faster|parity|within-tolerance|slower)$/);
+  await expect(rows.nth(1)).toHaveAttribute('data-verdict', 'declared-fallback');
+  await expect(rows.nth(1)).toContainText('unclaimed-layout');
 });

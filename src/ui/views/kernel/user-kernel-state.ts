@@ -10,7 +10,7 @@ import { loadUserKernel, type UserKernelRef, type UserKernelSource } from '../..
 import type { UserKernelRecord } from '../../../storage/db';
 import { listUserKernels, saveUserKernel, userKernelRecord } from '../../../storage/user-kernels';
 import { errorInfo } from '../../errors';
-import { labDb } from '../../run-store';
+import { labDb, storeChanged } from '../../run-store';
 import type { CaseOrError } from './kernel-form';
 
 export interface WgslFile {
@@ -105,6 +105,7 @@ export function createUserKernelState(caseOrError: Accessor<CaseOrError>, adapte
   const remember = async (ref: UserKernelRef, op: string, src: UserKernelSource) => {
     try {
       await saveUserKernel(await labDb(), userKernelRecord(adapter(), ref, op, src));
+      storeChanged();
       await refreshSaved();
     } catch {
       // a refused write (quota, no IndexedDB) loses only the convenience of restoring it
