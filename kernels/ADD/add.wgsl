@@ -31,8 +31,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let b = src1[p.off1 + (i0 % p.ne10) * p.s10 + (i1 % p.ne11) * p.s11 + (i2 % p.ne12) * p.s12 + (i3 % p.ne13) * p.s13];
   let d = p.offd + i0 * p.s0 + i1 * p.s1 + i2 * p.s2 + i3 * p.s3;
 #if INPLACE
-  dst[d] = dst[d] + b;
+  let a = dst[d];
 #else
-  dst[d] = src0[p.off0 + i0 * p.s00 + i1 * p.s01 + i2 * p.s02 + i3 * p.s03] + b;
+  let a = src0[p.off0 + i0 * p.s00 + i1 * p.s01 + i2 * p.s02 + i3 * p.s03];
 #endif
+  dst[d] = a + b;
 }

@@ -9,13 +9,18 @@ export function inputSeed(seed: number, srcIndex: number): number {
   return seed * 7919 + srcIndex * 104729;
 }
 
-/** One buffer per source, the whole of its backing buffer (a view's unread bytes included). */
-export function makeInputs(c: OpCase, seed = 1): ArrayBuffer[] {
+/**
+ * One buffer per source, the whole of its backing buffer (a view's unread bytes included). An op
+ * whose sources need other values than [-1, 1) (row indices in range, positions, labels) gives
+ * its own `inputs`.
+ */
+export function makeInputs(c: OpCase, seed = 1, op?: Pick<OpDef, 'inputs'>): ArrayBuffer[] {
+  if (op?.inputs) return op.inputs(c, seed);
   return c.srcs.map((t, i) => randomBuffer(t, inputSeed(seed, i)));
 }
 
 /** A case's inputs and the oracle's answer on them (sampled above FULL_ORACLE_MAX_TERMS). */
 export function caseData(op: OpDef, c: OpCase, seed = 1): { inputs: ArrayBuffer[]; oracle: OracleResult } {
-  const inputs = makeInputs(c, seed);
+  const inputs = makeInputs(c, seed, op);
   return { inputs, oracle: op.oracle(c, inputs, oracleSample(op, c, seed)) };
 }

@@ -18,6 +18,8 @@ export interface Level1Result {
   readonly shape: string;
   readonly layout: string;
   readonly label: string;
+  /** The case's params, every declared one (defaults included); {} for an op without params. */
+  readonly params?: Readonly<Record<string, number>>;
   readonly variant: 'native' | 'generated' | 'user';
   readonly scheduleKey: string | null;
   readonly schedule: Schedule | null;
@@ -76,6 +78,8 @@ export interface LaneShape {
   readonly shape: string;
   readonly dims: readonly number[];
   readonly layout: string;
+  /** The case's params (defaults included); the label names the non-default ones. */
+  readonly params?: Readonly<Record<string, number>>;
   readonly scheduleKey: string | null;
   readonly nativeMedianNs: number | null;
   readonly generatedMedianNs: number | null;

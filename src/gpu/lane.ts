@@ -110,6 +110,7 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
     shape: c.label,
     dims: c.dims,
     layout: c.layout,
+    params: c.params,
     flops: op.flops(c),
     readBytes: bytes.readBytes,
     writeBytes: bytes.writeBytes,

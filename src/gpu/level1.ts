@@ -50,6 +50,7 @@ export async function runLevel1(ctx: GpuContext, req: Level1Request, onProgress?
       shape: c.dims.join('x'),
       layout: c.layout,
       label: c.label,
+      params: c.params,
       variant: resolved.variant,
       scheduleKey: resolved.scheduleKey,
       schedule: resolved.schedule,

@@ -123,6 +123,7 @@ const level1 = obj({
   shape: str,
   layout: str,
   label: optional(str),
+  params: optional(record(num)),
   variant: oneOf(['native', 'generated', 'user']),
   scheduleKey: nullable(str),
   userKernel: optional(nullable(userKernel)),
@@ -144,6 +145,7 @@ const level1 = obj({
 const laneShape = obj({
   shape: str,
   layout: str,
+  params: optional(record(num)),
   scheduleKey: nullable(str),
   nativeMedianNs: nullable(nonNegative),
   generatedMedianNs: nullable(nonNegative),
