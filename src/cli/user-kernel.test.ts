@@ -37,7 +37,8 @@ describe('user kernels (node runtime)', () => {
     const name = JSON.parse(readFileSync(manifest, 'utf8')).name;
     expect(json).toMatchObject({ variant: 'user', layout, correct: true, scheduleKey: null });
     expect(json.correctness.guardViolations).toBe(0);
-    expect(json.timing.runs).toBeGreaterThanOrEqual(4);
+    expect(json.timing.runs).toBeGreaterThan(0);
+    expect(json.timing.medianNs).toBeGreaterThan(0);
     expect(json.userKernel).toEqual({
       name,
       id: `${name}@${sha256(manifest).slice(0, 12)}`,
