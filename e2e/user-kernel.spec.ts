@@ -112,3 +112,22 @@ test('the lane times a kept kernel beside native and generated, with its verdict
   await expect(rows.nth(1)).toHaveAttribute('data-verdict', 'declared-fallback');
   await expect(rows.nth(1)).toContainText('unclaimed-layout');
 });
+
+test('a share link of a user-kernel result names the kernel and its hashes', async ({ page, browser }) => {
+  await openLab(page);
+  await useExample(page, 'rms-norm-split', '3000x5');
+  await run(page);
+  expect(await runError(page)).toBeNull();
+  const id = (await page.getByTestId('result-user-kernel').innerText()).match(/lab-rms-norm-split@[0-9a-f]{12}/)![0];
+  await page.getByTestId('share-link-button').click();
+  await expect(page.getByTestId('share-link')).toHaveValue(/#r=1\./);
+  const link = await page.getByTestId('share-link').inputValue();
+  const fresh = await browser.newContext();
+  const other = await fresh.newPage();
+  await other.goto(link);
+  await expect(other.getByTestId('shared-notice')).toContainText('Shared copy, read-only.');
+  await expect(other.getByTestId('result')).toContainText(`RMS_NORM 3000x5 · user${id}`);
+  await expect(other.getByTestId('result-user-kernel')).toContainText(/sumsq\.wgsl [0-9a-f]{64}/);
+  await expect(other.getByTestId('result-user-kernel')).toContainText(/scale\.wgsl [0-9a-f]{64}/);
+  await fresh.close();
+});
