@@ -49,6 +49,15 @@ describe('user kernels (node runtime)', () => {
     expect(r.stderr).toMatch(/share link: http/);
   });
 
+  it('spreads a linear dispatch past 65535 workgroups over x and y, and the kernel skips the overhang', () => {
+    // One thread per workgroup: 70001 workgroups → 2 rows of 35001, the last one past the end.
+    const r = runCli(['time', '--kernel', edited('add', (m) => (m.kernels[0].workgroupSize = [1])), '--shape', '70001', '--min-runs', '2', '--json', '-']);
+    expect(r.status, r.stderr).toBe(0);
+    const json = JSON.parse(r.stdout);
+    expect(json.dispatch).toEqual([35001, 2, 1]);
+    expect(json).toMatchObject({ correct: true, correctness: { guardViolations: 0 } });
+  });
+
   it('refuses a case outside the claims, a missing feature and a dispatch over the limits, by name (exit 2)', () => {
     const layout = runCli(['time', '--kernel', join(examples, 'add', 'manifest.json'), '--shape', '64x8', '--layout', 'inplace']);
     expect(layout.status).toBe(2);
