@@ -20,7 +20,7 @@ import { BENCH_ITEMS, formatBench, runBench, type BenchSize } from './bench';
 import { progressPrinter } from './progress';
 import { formatLane } from '../core/report/lane-text';
 import { DEFAULT_SHARE_BASE, SHARE_BASE_ENV, SHARE_OPTIONS, shareBase, writeShareOutputs } from './share-output';
-import type { LaneControl } from '../gpu/lane';
+import { parseLaneControl } from '../core/lane/judgement';
 import { parseSchedule, parseSpace } from '../core/schedule/schedule';
 import { parseCaseSpec, parseShapeList } from '../core/ops/shape-specs';
 import type { Condition } from '../core/schedule/shape-rules';
@@ -256,8 +256,7 @@ async function cmdLane(argv: string[]): Promise<number> {
   const prefer = ((v.prefer as unknown as string[] | undefined) ?? []).map((o) => opByName(o).name);
   const tolerance = v.tolerance === undefined ? undefined : Number(v.tolerance);
   if (tolerance !== undefined && !(tolerance >= 0 && tolerance < 1)) throw new UsageError(`--tolerance must be a number in [0, 1), got '${v.tolerance}'`);
-  const control = v.control as string | undefined;
-  if (control !== undefined && !['aa', 'slow', 'stall', 'wrong'].includes(control)) throw new UsageError(`--control must be aa, slow, stall or wrong, got '${control}'`);
+  const control = v.control === undefined ? undefined : parseLaneControl(v.control as string);
   const out = output(v.json as string | undefined);
   const lab = await openRuntime(v.runtime as string, v.device as string | undefined);
   const progress = progressPrinter();
@@ -268,7 +267,7 @@ async function cmdLane(argv: string[]): Promise<number> {
         repeat: intOption(v, 'repeat'),
         tolerance,
         prefer,
-        control: control as LaneControl | undefined,
+        control,
         undeclare: (v.undeclare as unknown as string[] | undefined) ?? [],
         seed: intOption(v, 'seed'),
         shapes: shapes.length ? shapes : undefined,

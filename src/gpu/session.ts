@@ -117,6 +117,8 @@ export class Session {
     pass.setBindGroup(0, this.bindGroup);
     const [x, y, z] = this.kernel.dispatch;
     for (let r = 0; r < (this.kernel.repeat ?? 1); r++) pass.dispatchWorkgroups(x, y, z);
+    const extra = this.kernel.extraDispatch;
+    if (extra) pass.dispatchWorkgroups(extra[0], extra[1], extra[2]);
     pass.end();
   }
 

@@ -89,6 +89,7 @@ export function level1Json(r: Level1Result) {
       minNs: r.timing.minNs,
       medianNs: r.timing.medianNs,
       maxNs: r.timing.maxNs,
+      ...(r.timing.p20Ns !== undefined ? { p20Ns: r.timing.p20Ns, p80Ns: r.timing.p80Ns, noisy: r.timing.noisy } : {}),
       resolutionNs: r.timing.resolutionNs,
       method: r.timing.method,
       spanNs: r.timing.spanNs,

@@ -129,7 +129,7 @@ const level1 = obj({
   maxErr: nullable(num),
   bound: nullable(num),
   correctness: obj({ worstRatio: nullable(num), elements: nonNegative, outOfBound: nonNegative, nonFinite: nonNegative, guardViolations: nonNegative, failures: list(str, 1000) }),
-  timing: nullable(obj({ runs: nonNegative, minNs: nonNegative, medianNs: nonNegative, maxNs: nonNegative, resolutionNs: nonNegative, method: oneOf(['timestamp', 'timestamp-grouped', 'wallclock']), spanShort: bool, note: str })),
+  timing: nullable(obj({ runs: nonNegative, minNs: nonNegative, medianNs: nonNegative, maxNs: nonNegative, p20Ns: optional(nonNegative), p80Ns: optional(nonNegative), noisy: optional(bool), resolutionNs: nonNegative, method: oneOf(['timestamp', 'timestamp-grouped', 'wallclock']), spanShort: bool, note: str })),
   flops: nullable(nonNegative),
   readBytes: nonNegative,
   writeBytes: nonNegative,
