@@ -1,6 +1,9 @@
 // `npm run lab -- <command>`: the lab headless. Exit 0 on success, 1 when a gate fails, 2 on
 // usage errors (unknown op, malformed shape or schedule, missing adapter).
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { readCappedText } from './read-capped';
+import { MAX_JSON_FILE_BYTES, MAX_WGSL_FILE_BYTES } from '../core/input/caps';
+import { validateResult } from '../core/report/validate';
 import { join } from 'node:path';
 import { projectRoot } from './project-root';
 import { serveStatic } from './static-server';
@@ -25,6 +28,8 @@ import { parseSchedule, parseSpace } from '../core/schedule/schedule';
 import { parseCaseSpec, parseShapeList } from '../core/ops/shape-specs';
 import type { Condition } from '../core/schedule/shape-rules';
 import { formatSweep } from '../core/report/sweep-text';
+import { parseManifest } from '../core/manifest/format';
+import { readUserKernel } from './user-kernel-files';
 
 const HELP = `kernel-lab — decides, with evidence, when a generated WebGPU kernel may replace a native one
 
@@ -40,10 +45,16 @@ commands:
        [--seed N] [--min-runs N] [--markdown FILE] [--share-base URL]
                               --wgsl FILE runs your edit of the native kernel (same bindings);
                               --param sets an op parameter (e.g. --param eps=1e-5), repeatable
+  time --kernel MANIFEST.json --shape SHAPE [--layout NAME] [--param NAME=VALUE]...
+                              your own kernel: a manifest and its WGSL (docs/kernel-manifest.md);
+                              the op is the manifest's; refusals are named (exit 2)
 
   lane [--op OP]... [--shape OP:DIMS[:LAYOUT][:k=v,…]]... [--repeat N] [--tolerance T]
        [--device NAME] [--markdown FILE] [--proposal SWEEP.json] [--share-base URL]
        [--prefer OP]... [--control aa|slow|stall|wrong] [--undeclare CODE]...
+       [--kernel MANIFEST.json]...  your kernels as further columns: checked, then timed in
+                              the same alternating passes; speedup = native ÷ yours (they never
+                              gate the lane); without --op/--shape the lane runs their ops
                               the promotion lane: native vs generated over each pair's shape
                               matrix; exit 0 green, 1 when a prefer gate fails, 2 on usage
                               errors or a missing adapter. --prefer gates an observe pair for
@@ -118,23 +129,23 @@ function parse<T extends Record<string, { type: 'string' | 'boolean'; default?: 
   }
 }
 
-function readText(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new UsageError(`cannot read ${path}: ${(e as Error).message}`);
-  }
-}
 
 /** A sweep's JSON (`sweep --json FILE`): its proposal's rules, checked before any device work. */
 function readProposal(path: string): { op: string; when: Condition[]; schedule: unknown }[] {
-  let json: { kind?: string; op?: string; proposal?: { when: Condition[]; schedule: unknown }[] };
+  let parsed: unknown;
+  const text = readCappedText(path, MAX_JSON_FILE_BYTES, '--proposal');
   try {
-    json = JSON.parse(readText(path));
+    parsed = JSON.parse(text);
   } catch (e) {
     throw new UsageError(`--proposal ${path} is not JSON: ${(e as Error).message}`);
   }
-  if (json.kind !== 'sweep' || typeof json.op !== 'string' || !Array.isArray(json.proposal)) throw new UsageError(`--proposal ${path} is not a sweep result (npm run lab -- sweep --op OP --json FILE)`);
+  if ((parsed as { kind?: unknown } | null)?.kind !== 'sweep') throw new UsageError(`--proposal ${path} is not a sweep result (npm run lab -- sweep --op OP --json FILE)`);
+  let json: { op: string; proposal: { when: Condition[]; schedule: unknown }[] };
+  try {
+    json = validateResult(parsed) as unknown as typeof json; // own properties, caps, depth
+  } catch (e) {
+    throw new UsageError(`--proposal ${path} is not a valid sweep result: ${(e as Error).message}`);
+  }
   const op = opByName(json.op);
   return json.proposal.map((p, i) => {
     if (!Array.isArray(p.when)) throw new UsageError(`--proposal ${path}: entry ${i} has no 'when' list`);
@@ -195,23 +206,30 @@ async function cmdTime(argv: string[]): Promise<number> {
     native: { type: 'boolean' },
     schedule: { type: 'string' },
     wgsl: { type: 'string' },
+    kernel: { type: 'string' },
     seed: { type: 'string' },
     'min-runs': { type: 'string' },
     ...SHARE_OPTIONS,
   });
   const base = shareBase(v['share-base'] as string | undefined);
+  if (v.kernel && (v.native || v.schedule || v.wgsl)) throw new UsageError('--kernel runs your manifest: give it without --native, --schedule or --wgsl');
+  const user = v.kernel ? readUserKernel(v.kernel as string) : null;
+  // A user kernel names its op; --op, when given, must agree (checked when it resolves).
+  if (!v.op && user) v.op = parseManifest(user.manifest).op;
   if (!v.op) throw new UsageError('time needs --op (one of ' + OPS.map((o) => o.name).join(', ') + ')');
   if (!v.shape) throw new UsageError('time needs --shape, e.g. --shape 4096x4096');
-  if (v.native && v.schedule) throw new UsageError('give --native or --schedule, not both');
+  if (v.native && v.schedule !== undefined) throw new UsageError('give --native or --schedule, not both');
   const op = opByName(v.op as string);
   const dims = parseDims(v.shape as string);
   const params = paramOptions(v);
   op.makeCase(dims, (v.layout as string | undefined) ?? op.layouts[0].name, params); // usage errors before any device work
-  if (v.wgsl && !v.native) throw new UsageError('--wgsl replaces the native kernel: give it with --native');
-  const variant: VariantRequest = v.native
-    ? { kind: 'native', wgsl: v.wgsl ? readText(v.wgsl as string) : undefined }
-    : v.schedule
-      ? { kind: 'schedule', schedule: v.schedule }
+  if (v.wgsl !== undefined && !v.native) throw new UsageError('--wgsl replaces the native kernel: give it with --native');
+  const variant: VariantRequest = user
+    ? { kind: 'user', ...user }
+    : v.native
+    ? { kind: 'native', wgsl: v.wgsl !== undefined ? readCappedText(v.wgsl as string, MAX_WGSL_FILE_BYTES, '--wgsl') : undefined }
+    : v.schedule !== undefined // '' is a schedule to refuse, not a request for the auto pick
+      ? { kind: 'schedule', schedule: parseSchedule(v.schedule as string, op.family) }
       : { kind: 'auto' };
   const out = output(v.json as string | undefined);
   const lab = await openRuntime(v.runtime as string);
@@ -248,11 +266,15 @@ async function cmdLane(argv: string[]): Promise<number> {
     seed: { type: 'string' },
     shape: { type: 'string', multiple: true },
     proposal: { type: 'string' },
+    kernel: { type: 'string', multiple: true },
   });
   const base = shareBase(v['share-base'] as string | undefined);
   const proposal = v.proposal ? readProposal(v.proposal as string) : undefined;
   const shapes = ((v.shape as unknown as string[] | undefined) ?? []).map(parseCaseSpec);
+  const kernels = ((v.kernel as unknown as string[] | undefined) ?? []).map(readUserKernel);
   const ops = ((v.op as unknown as string[] | undefined) ?? []).map((o) => opByName(o).name);
+  // With --kernel and neither --op nor --shape, the lane runs the kernels' ops.
+  if (kernels.length && !ops.length && !shapes.length) ops.push(...new Set(kernels.map((k) => opByName(parseManifest(k.manifest).op).name)));
   const prefer = ((v.prefer as unknown as string[] | undefined) ?? []).map((o) => opByName(o).name);
   const tolerance = v.tolerance === undefined ? undefined : Number(v.tolerance);
   if (tolerance !== undefined && !(tolerance >= 0 && tolerance < 1)) throw new UsageError(`--tolerance must be a number in [0, 1), got '${v.tolerance}'`);
@@ -272,6 +294,7 @@ async function cmdLane(argv: string[]): Promise<number> {
         seed: intOption(v, 'seed'),
         shapes: shapes.length ? shapes : undefined,
         proposal,
+        kernels: kernels.length ? kernels : undefined,
       },
       progress.update,
     );
