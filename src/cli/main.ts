@@ -21,6 +21,7 @@ import type { VariantRequest } from '../gpu/level1';
 import type { LabApi } from '../worker/api';
 import { BENCH_ITEMS, formatBench, runBench, type BenchSize } from './bench';
 import { AGREEMENT_TOLERANCE, runAgreement } from './agreement';
+import { formatOpsBench, runOpsBench } from './bench-ops';
 import { adapterName } from '../core/adapter';
 import { fmtNs, textTable } from '../core/report/format';
 import { progressPrinter } from './progress';
@@ -80,7 +81,7 @@ commands:
                               of schedulesFor rules to review (nothing is written).
                               --space restricts knobs, e.g. '{"workgroupSize":[64,256]}';
                               --param sets a param on every shape (the matrix's if no --shapes)
-  bench [--size full|small] [--only ID|agreement]
+  bench [--size full|small] [--only ID|agreement|ops]
                               the engine's performance targets as a table (small shapes on
                               a software adapter; targets are judged on hardware only)
 
@@ -393,7 +394,8 @@ async function cmdBench(argv: string[]): Promise<number> {
   const v = parse(argv, { size: { type: 'string' }, only: { type: 'string' } });
   if (v.size !== undefined && v.size !== 'full' && v.size !== 'small') throw new UsageError(`--size must be full or small, got '${v.size}'`);
   if (v.only === 'agreement') return cmdAgreement(v);
-  if (v.only !== undefined && !BENCH_ITEMS.some((i) => i.id === v.only)) throw new UsageError(`--only must be one of ${[...BENCH_ITEMS.map((i) => i.id), 'agreement'].join(', ')}`);
+  if (v.only === 'ops') return cmdOpsBench(v);
+  if (v.only !== undefined && !BENCH_ITEMS.some((i) => i.id === v.only)) throw new UsageError(`--only must be one of ${[...BENCH_ITEMS.map((i) => i.id), 'agreement', 'ops'].join(', ')}`);
   const out = output(v.json as string | undefined);
   const lab = await openRuntime(v.runtime as string);
   try {
@@ -404,6 +406,22 @@ async function cmdBench(argv: string[]): Promise<number> {
     out.text(formatBench(report));
     out.json(report);
     return report.rows.some((r) => r.pass === false || !r.correct) ? 1 : 0;
+  } finally {
+    await lab.close();
+  }
+}
+
+/** `bench --only ops`: every op at a llama-sized case, native and generated. */
+async function cmdOpsBench(v: Record<string, unknown>): Promise<number> {
+  const out = output(v.json as string | undefined);
+  const lab = await openRuntime(v.runtime as string);
+  try {
+    const adapter = await lab.adapter();
+    const full = (v.size as string | undefined) !== 'small' && !adapter.isFallbackAdapter;
+    const rows = await runOpsBench(lab, full, (line) => process.stderr.write(`${line}\n`));
+    out.text(`${adapterName(adapter)}\n${formatOpsBench(rows, full)}`);
+    out.json({ kind: 'ops-bench', adapter, full, rows: rows.map((r) => ({ op: r.op, shape: r.shape, error: r.error, native: r.native && level1Json(r.native), generated: r.generated && level1Json(r.generated) })) });
+    return rows.some((r) => r.error || r.native?.correct === false || r.generated?.correct === false) ? 1 : 0;
   } finally {
     await lab.close();
   }
