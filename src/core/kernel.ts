@@ -1,7 +1,7 @@
 // What codegen and the native kernels hand to the GPU layer: plain data, no GPU objects.
 
 /** Which buffer a binding reads: an op's sources, its destination, or the uniform params. */
-export type BindingRole = 'src0' | 'src1' | 'src2' | 'dst' | 'params';
+export type BindingRole = 'src0' | 'src1' | 'src2' | 'src3' | 'src4' | 'dst' | 'params';
 
 export interface BindingSpec {
   readonly binding: number;

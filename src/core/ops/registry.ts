@@ -8,6 +8,9 @@ import { ADD } from './add';
 import { MUL_MAT } from './mul-mat';
 import { RMS_NORM } from './rms-norm';
 import { RMS_NORM_BACK } from './rms-norm-back';
+import { OPT_STEP_ADAMW } from './opt-step-adamw';
+import { OUT_PROD } from './out-prod';
+import { ROPE, ROPE_BACK } from './rope';
 import type { OpCase, OpDef } from './types';
 
 export type PromotionState = 'native-only' | 'observe' | 'prefer' | 'retired';
@@ -30,7 +33,7 @@ export interface RegistryEntry {
   readonly evidence: string;
 }
 
-export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK, MUL_MAT]);
+export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK, MUL_MAT, ROPE, ROPE_BACK, OUT_PROD, OPT_STEP_ADAMW]);
 
 const freezeSchedule = <S extends Schedule>(s: S): S => Object.freeze(s);
 
@@ -83,6 +86,34 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
     ],
     evidence:
       'lane 2026-11-29: H200 faster on 8/8 shapes (1.10–2.65×; 4096³ 38.1 vs 14.5 TFLOP/s), but SwiftShader slower on 129x7x33 (0.95×): observed; the work item is small-N shapes (a GEMV rule)',
+  },
+  {
+    op: 'ROPE',
+    state: 'native-only',
+    declaredRejections: [],
+    rules: [],
+    evidence: 'native-only until its generated path exists (issue 9 phase 2: the elementwise family with per-source index expressions)',
+  },
+  {
+    op: 'ROPE_BACK',
+    state: 'native-only',
+    declaredRejections: [],
+    rules: [],
+    evidence: 'native-only until its generated path exists (issue 9 phase 2: the elementwise family with per-source index expressions)',
+  },
+  {
+    op: 'OUT_PROD',
+    state: 'native-only',
+    declaredRejections: [],
+    rules: [],
+    evidence: 'native-only until its generated path exists (issue 9 phase 2: the matmul family with operand access)',
+  },
+  {
+    op: 'OPT_STEP_ADAMW',
+    state: 'native-only',
+    declaredRejections: [],
+    rules: [],
+    evidence: 'native-only until its generated path exists (issue 9 phase 2: the elementwise family with several outputs)',
   },
 ] satisfies RegistryEntry[]);
 

@@ -1,0 +1,151 @@
+// OUT_PROD — ggml_out_prod(a = src0, b = src1): src0 [M, K, ne02, ne03], src1 [N, K, ne12, ne13]
+// → dst [M, N, ne12, ne13] f32, dst[i0, i1, i2, i3] = Σ_k src0[i0, k, i2 / r2, i3 / r3] · src1[i1, k, i2, i3]
+// with r2 = ne12/ne02, r3 = ne13/ne03 (src0 broadcast over src1's batches, as ggml's dps2/dps3).
+// The sum runs over dim 1 of both: the backward of MUL_MAT (ggml_compute_backward) builds it as
+// out_prod(src1, grad) and out_prod(src0, transpose(grad)). Like ggml (d99724f2): ne01 == ne11,
+// src0 not transposed and its rows contiguous (nb00 == 4); src1 may have any strides.
+import nativeWgsl from '../../../kernels/OUT_PROD/out_prod.wgsl?raw';
+import { deviceOffsetElements, gather } from '../hostdata';
+import { type KernelSpec, MAX_WORKGROUPS_PER_DIM, nativeKernel, packParams } from '../kernel';
+import { contiguous, elementStrides, isTransposed, nelements, permute, rowsContiguous, stridedRows, transpose, type TensorDesc } from '../tensor';
+import { commonRejection } from './contract';
+import { caseLabel, OpCaseError, type OpCase, type OpDef, type OracleResult } from './types';
+
+const LAYOUTS = [
+  { name: 'contiguous', doc: "src0 [M, K, B] and src1 [N, K, B] packed (MUL_MAT's src0 gradient: out_prod(src1, grad))" },
+  { name: 'src1-transposed', doc: "src1 = transpose of a packed [K, N, B] (MUL_MAT's src1 gradient: out_prod(src0, transpose(grad)))" },
+  { name: 'batched-broadcast', doc: 'src1 has B batches (default 4), src0 B/2: ggml broadcasts src0 over them (r2 = 2)' },
+  { name: 'src0-rows-strided', doc: 'src0 rows M + 3 elements apart, one element in (a view of a wider tensor)' },
+  { name: 'src1-permuted', doc: 'src1 = permute(0,2,1,3) of a packed [N, B, K] (default B 2): k and batch strides swapped' },
+] as const;
+
+const DEFAULT_BATCHES: Readonly<Record<string, number>> = { 'batched-broadcast': 4, 'src1-permuted': 2 };
+
+/** ggml_out_prod's and its CPU kernel's asserts, as reasons (empty when the operands are acceptable). */
+export function outProdProblems(src0: TensorDesc, src1: TensorDesc): string[] {
+  const reasons: string[] = [];
+  if (src0.ne[1] !== src1.ne[1]) reasons.push(`src0 and src1 differ in dim 1 (K = ${src0.ne[1]} vs ${src1.ne[1]}; ggml_can_out_prod)`);
+  if (src1.ne[2] % src0.ne[2] || src1.ne[3] % src0.ne[3]) reasons.push(`src0 batches ${src0.ne[2]}x${src0.ne[3]} do not divide src1's ${src1.ne[2]}x${src1.ne[3]}`);
+  if (isTransposed(src0)) reasons.push('src0 is transposed (ggml asserts !ggml_is_transposed(a))');
+  if (!rowsContiguous(src0)) reasons.push(`src0 rows are not contiguous (ggml asserts nb00 == sizeof(float)), nb0 = ${src0.nb[0]} B`);
+  return reasons;
+}
+
+function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
+  if (dims.length < 3 || dims.length > 4) throw new OpCaseError(`OUT_PROD takes MxNxK or MxNxKxB (dst M x N, summed over K, B batches), got ${dims.length} dims`);
+  if (Object.keys(params).length) throw new OpCaseError(`OUT_PROD takes no params, got ${Object.keys(params).join(', ')}`);
+  if (!LAYOUTS.some((l) => l.name === layout)) throw new OpCaseError(`OUT_PROD has no layout '${layout}' (layouts: ${LAYOUTS.map((l) => l.name).join(', ')})`);
+  const [M, N, K] = dims;
+  const B = dims[3] ?? DEFAULT_BATCHES[layout] ?? 1;
+  if (B > MAX_WORKGROUPS_PER_DIM) throw new OpCaseError(`OUT_PROD: B = ${B} batches exceeds ${MAX_WORKGROUPS_PER_DIM} (one workgroup layer per batch along z)`);
+  let src0 = contiguous('f32', [M, K, B]);
+  let src1 = contiguous('f32', [N, K, B]);
+  switch (layout) {
+    case 'src1-transposed':
+      src1 = transpose(contiguous('f32', [K, N, B]));
+      break;
+    case 'batched-broadcast':
+      if (B % 2) throw new OpCaseError(`OUT_PROD batched-broadcast: B = ${B} must be even (src0 has B/2 batches, each shared by 2 of src1's)`);
+      src0 = contiguous('f32', [M, K, B / 2]);
+      break;
+    case 'src0-rows-strided':
+      src0 = stridedRows('f32', [M, K, B], M + 3, 1);
+      break;
+    case 'src1-permuted':
+      src1 = permute(contiguous('f32', [N, B, K]), [0, 2, 1, 3]);
+      break;
+  }
+  const problems = outProdProblems(src0, src1);
+  if (problems.length) throw new OpCaseError(`OUT_PROD ${dims.join('x')} ${layout}: ${problems.join('; ')}`);
+  const dst = contiguous('f32', [M, N, src1.ne[2], src1.ne[3]]);
+  return Object.freeze({ op: 'OUT_PROD', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous'), srcs: Object.freeze([src0, src1]), dst, inplace: false, params: Object.freeze({}) });
+}
+
+/** f64 sums over k; epsFloor = Σ|a·b| / sqrt(K) as MUL_MAT's. With `sample` only those dst elements. */
+function oracle(c: OpCase, srcs: readonly ArrayBuffer[], sample?: Int32Array): OracleResult {
+  const [s0, s1] = c.srcs;
+  const a = gather(s0, srcs[0]); // packed [M, K, ne02, ne03]
+  const b = gather(s1, srcs[1]); // packed [N, K, ne12, ne13]
+  const [M, N, ne2] = c.dst.ne;
+  const K = s0.ne[1];
+  const [, , ne02, ne03] = s0.ne;
+  const r2 = ne2 / ne02;
+  const r3 = c.dst.ne[3] / ne03;
+  const count = sample ? sample.length : nelements(c.dst);
+  const ref = new Float64Array(count);
+  const epsFloor = new Float64Array(count);
+  const rootK = Math.sqrt(K);
+  for (let s = 0; s < count; s++) {
+    const e = sample ? sample[s] : s;
+    const i0 = e % M;
+    const rest = (e - i0) / M;
+    const i1 = rest % N;
+    const batch = (rest - i1) / N;
+    const i2 = batch % ne2;
+    const i3 = (batch - i2) / ne2;
+    const aBase = i0 + M * K * (Math.floor(i2 / r2) + ne02 * Math.floor(i3 / r3));
+    const bBase = i1 + N * K * batch;
+    let sum = 0;
+    let mag = 0;
+    for (let k = 0; k < K; k++) {
+      const prod = a[aBase + k * M] * b[bBase + k * N];
+      sum += prod;
+      mag += Math.abs(prod);
+    }
+    ref[s] = sum;
+    epsFloor[s] = mag / rootK;
+  }
+  return sample ? { ref, epsFloor, terms: K, indices: sample } : { ref, epsFloor, terms: K };
+}
+
+function nativeParams(c: OpCase): Uint32Array {
+  const [src0, src1] = c.srcs;
+  const [, s01, s02, s03] = elementStrides(src0);
+  const [s10, s11, s12, s13] = elementStrides(src1);
+  const [, sd1, sd2, sd3] = elementStrides(c.dst);
+  const [M, N, ne2, ne3] = c.dst.ne;
+  return packParams([
+    M, N, src0.ne[1], ne2,
+    ne2 / src0.ne[2], ne3 / src0.ne[3], s01, s02,
+    s03, s10, s11, s12,
+    s13, sd1, sd2, sd3,
+    deviceOffsetElements(src0), deviceOffsetElements(src1), deviceOffsetElements(c.dst), 0,
+  ]);
+}
+
+function native(c: OpCase): KernelSpec {
+  const [M, N, ne2, ne3] = c.dst.ne;
+  // 64×64 tiles, one workgroup per tile and batch.
+  const dispatch: [number, number, number] = [Math.ceil(M / 64), Math.ceil(N / 64), ne2 * ne3];
+  return nativeKernel('OUT_PROD/out_prod.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], dispatch, nativeParams(c));
+}
+
+const NO_GENERATED = 'OUT_PROD has no generated path yet (issue 9 phase 2: the matmul family with operand access)';
+
+export const OUT_PROD: OpDef = {
+  name: 'OUT_PROD',
+  summary: 'dst[i0, i1] = Σ_k src0[i0, k] · src1[i1, k] per batch, src0 broadcast over batches (ggml_out_prod)',
+  shapeSyntax: 'MxNxK[xB]: dst M x N, summed over K, B batches',
+  layouts: LAYOUTS,
+  matrix: [
+    // Modest sizes: SwiftShader (CI's adapter, a CPU) runs ~0.2 GFLOP/s.
+    { dims: [256, 128, 64], layout: 'contiguous' },
+    { dims: [129, 67, 33], layout: 'contiguous' },
+    { dims: [200, 96, 50], layout: 'src1-transposed' },
+    { dims: [96, 40, 24, 4], layout: 'batched-broadcast' },
+    { dims: [130, 64, 40], layout: 'src0-rows-strided' },
+    { dims: [64, 33, 48, 2], layout: 'src1-permuted' },
+  ],
+  makeCase,
+  oracle,
+  flops: (c) => 2 * nelements(c.dst) * c.srcs[0].ne[1],
+  bytes: (c) => ({ readBytes: (nelements(c.srcs[0]) + nelements(c.srcs[1])) * 4, writeBytes: nelements(c.dst) * 4 }),
+  features: (c) => ({ M: c.dst.ne[0], N: c.dst.ne[1], K: c.srcs[0].ne[1], batch: c.dst.ne[2] * c.dst.ne[3] }),
+  native,
+  family: 'matmul',
+  require: (c, adapter) => commonRejection(c, adapter),
+  fits: () => [NO_GENERATED],
+  generate: () => {
+    throw new OpCaseError(NO_GENERATED);
+  },
+};
