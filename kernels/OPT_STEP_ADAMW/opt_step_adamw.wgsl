@@ -6,21 +6,17 @@
 // w, m and v live in one state buffer (dst, bound once read-write) at their own offsets; ggml
 // indexes grad, m and v with a's strides, and so does this kernel.
 
-struct Params {
-  ne0: u32, ne1: u32, ne2: u32, n: u32,
-  s1: u32, s2: u32, s3: u32, offw: u32,   // a's row, plane and batch strides, in elements
-  offg: u32, offm: u32, offv: u32, offp: u32,
-};
+{{PARAMS}}
 
 @group(0) @binding(0) var<storage, read_write> dst: array<f32>;
 @group(0) @binding(1) var<storage, read> grad: array<f32>;
 @group(0) @binding(2) var<storage, read> hp: array<f32>;
 @group(0) @binding(3) var<uniform> p: Params;
 
-@compute @workgroup_size(256)
+@compute @workgroup_size({{WG}})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
-  let i = (wid.y * nwg.x + wid.x) * 256u + lid;
+  let i = (wid.y * nwg.x + wid.x) * {{WG}}u + lid;
   if (i >= p.n) {
     return;
   }

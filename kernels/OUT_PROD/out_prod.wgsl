@@ -4,13 +4,7 @@
 // src1 may have any strides (the backward pass hands it ggml_transpose(grad)). A 64×64 dst tile
 // per workgroup, K staged 16 at a time, 256 threads each accumulating 4×4 outputs; batches over z.
 
-struct Params {
-  M: u32, N: u32, K: u32, ne2: u32,
-  r2: u32, r3: u32, s01: u32, s02: u32,       // src0: k stride (nb01), batch strides, in elements
-  s03: u32, s10: u32, s11: u32, s12: u32,     // src1: i1 stride (nb10), k stride (nb11), batch
-  s13: u32, sd1: u32, sd2: u32, sd3: u32,     // src1 batch 3; dst row and batch strides
-  off0: u32, off1: u32, offd: u32, pad: u32,
-};
+{{PARAMS}}
 
 @group(0) @binding(0) var<storage, read> src0: array<f32>;
 @group(0) @binding(1) var<storage, read> src1: array<f32>;

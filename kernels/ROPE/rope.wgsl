@@ -4,22 +4,33 @@
 // plane and batch strides (rows contiguous, as ggml asserts); per-op constants come from the host,
 // computed in f32 as ggml does (theta_scale, YaRN corr dims, mscale).
 
-struct Params {
-  ne0: u32, ne1: u32, ne2: u32, npairs: u32,
-  s01: u32, s02: u32, s03: u32, off0: u32,      // src0 strides and offset, in elements
-  s1: u32, s2: u32, s3: u32, offd: u32,         // dst
-  off_pos: u32, off_ff: u32, has_ff: u32, neox: u32,
-  n_dims: u32, n_offs: u32, ext: u32, pad0: u32,
-  theta_scale: f32, freq_scale: f32, ext_factor: f32, mscale: f32,
-  corr0: f32, corr1: f32, sin_sign: f32, pad1: f32,
-};
+{{PARAMS}}
 
+#if INPLACE
+// In place (ggml_rope_ext_inplace) dst is src0's own buffer, bound once read-write; each thread
+// reads its pair before writing it, so nothing is read after another thread wrote it.
+@group(0) @binding(0) var<storage, read_write> dst: array<f32>;
+@group(0) @binding(1) var<storage, read> pos: array<i32>;
+#if FF
+@group(0) @binding(2) var<storage, read> ff: array<f32>;
+@group(0) @binding(3) var<uniform> p: Params;
+#else
+@group(0) @binding(2) var<uniform> p: Params;
+#endif
+#else
 @group(0) @binding(0) var<storage, read> src0: array<f32>;
 @group(0) @binding(1) var<storage, read> pos: array<i32>;
+#if FF
 @group(0) @binding(2) var<storage, read> ff: array<f32>;
 @group(0) @binding(3) var<storage, read_write> dst: array<f32>;
 @group(0) @binding(4) var<uniform> p: Params;
+#else
+@group(0) @binding(2) var<storage, read_write> dst: array<f32>;
+@group(0) @binding(3) var<uniform> p: Params;
+#endif
+#endif
 
+// rope helpers: begin (the generated kernel takes these two functions from here)
 // b^e by squaring: at most e + log2(e) roundings, like ggml's running product theta *= theta_scale.
 fn powi(b: f32, e: u32) -> f32 {
   var r = 1.0;
@@ -49,11 +60,12 @@ fn cos_sin(t: f32) -> vec2<f32> {
   if (quadrant == 2) { return vec2<f32>(-cr, -sr); }
   return vec2<f32>(sr, -cr);
 }
+// rope helpers: end
 
-@compute @workgroup_size(256)
+@compute @workgroup_size({{WG}})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
-  let t = (wid.y * nwg.x + wid.x) * 256u + lid;
+  let t = (wid.y * nwg.x + wid.x) * {{WG}}u + lid;
   if (t >= p.npairs) {
     return;
   }
@@ -68,8 +80,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let q0 = p.n_offs / 2u;
   let nh = p.n_dims / 2u;
   if (q < q0 || q >= q0 + nh) {
-    dst[bd + 2u * q] = src0[b0 + 2u * q];
-    dst[bd + 2u * q + 1u] = src0[b0 + 2u * q + 1u];
+    dst[bd + 2u * q] = {{SRC}}[b0 + 2u * q];
+    dst[bd + 2u * q + 1u] = {{SRC}}[b0 + 2u * q + 1u];
     return;
   }
   let j = q - q0;
@@ -80,9 +92,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     e1 = e0 + nh;
   }
   var extrap = f32(pos[p.off_pos + i2]) * powi(p.theta_scale, j);
-  if (p.has_ff != 0u) {
-    extrap = extrap / ff[p.off_ff + j];
-  }
+#if FF
+  extrap = extrap / ff[p.off_ff + j];
+#endif
   var theta = p.freq_scale * extrap;
   if (p.ext != 0u) {
     let y = (f32(j) - p.corr0) / max(0.001, p.corr1 - p.corr0);
@@ -92,8 +104,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let cs = cos_sin(theta);
   let c = cs.x * p.mscale;
   let s = cs.y * p.mscale * p.sin_sign;
-  let x0 = src0[b0 + e0];
-  let x1 = src0[b0 + e1];
+  let x0 = {{SRC}}[b0 + e0];
+  let x1 = {{SRC}}[b0 + e1];
   dst[bd + e0] = x0 * c - x1 * s;
   dst[bd + e1] = x0 * s + x1 * c;
 }

@@ -32,13 +32,13 @@ describe('OPT_STEP_ADAMW makeCase', () => {
       expect(() => OPT_STEP_ADAMW.makeCase([8], 'inplace', params)).toThrow(OpCaseError);
       expect(() => OPT_STEP_ADAMW.makeCase([8], 'inplace', params)).toThrow(re);
     };
-    bad({ alpha: 0 }, /alpha must be a finite number > 0, got 0/);
-    bad({ beta1: 1 }, /beta1 must be a finite number ≥ 0 and ≤ 0.999999, got 1/);
-    bad({ beta2: -0.1 }, /beta2 must be .* got -0.1/);
-    bad({ eps: -1e-8 }, /eps must be a finite number ≥ 0/);
-    bad({ wd: 1.5 }, /wd must be a finite number ≥ 0 and ≤ 1, got 1.5/);
-    bad({ iter: 0 }, /iter must be an integer ≥ 1, got 0/);
-    bad({ lr: 1 }, /OPT_STEP_ADAMW has no param lr/);
+    bad({ alpha: 0 }, /alpha = 0 is out of range \(alpha is a finite number > 0; ggml-opt asserts it\)/);
+    bad({ beta1: 1 }, /beta1 = 1 is out of range \(beta1 is a finite number, 0 ≤ beta1 ≤ 0.999999\)/);
+    bad({ beta2: -0.1 }, /beta2 = -0.1 is out of range/);
+    bad({ eps: -1e-8 }, /eps = -1e-8 is out of range/);
+    bad({ wd: 1.5 }, /wd = 1.5 is out of range \(wd is a finite number, 0 ≤ wd ≤ 1\)/);
+    bad({ iter: 0 }, /iter = 0 is out of range/);
+    bad({ lr: 1 }, /OPT_STEP_ADAMW has no param 'lr'/);
     expect(() => OPT_STEP_ADAMW.makeCase([8], 'contiguous')).toThrow(/no layout 'contiguous' \(layouts: inplace\)/);
   });
 
@@ -105,7 +105,19 @@ describe('OPT_STEP_ADAMW native kernel', () => {
     expect(Array.from(k.uniforms!.slice(7, 12))).toEqual([64, 64, 64 + 4097, 64 + 2 * 4097, 64]);
   });
 
-  it('the contract takes every matrix case; no generated path yet', () => {
-    for (const m of OPT_STEP_ADAMW.matrix) expect(OPT_STEP_ADAMW.require(OPT_STEP_ADAMW.makeCase(m.dims, m.layout), { limits: DEFAULT_LIMITS, features: [] })).toBeNull();
+  it('the contract takes every matrix case', () => {
+    for (const m of OPT_STEP_ADAMW.matrix) expect(OPT_STEP_ADAMW.require(OPT_STEP_ADAMW.makeCase(m.dims, m.layout, m.params), { limits: DEFAULT_LIMITS, features: [] })).toBeNull();
+  });
+});
+
+describe('OPT_STEP_ADAMW generated (elementwise family, three outputs)', () => {
+  it('loads w, m and v from the state and the 7 hyperparameters from the params tensor, then stores all three', () => {
+    const k = OPT_STEP_ADAMW.generate({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 1, vectorWidth: 1 }, OPT_STEP_ADAMW.makeCase([4097]));
+    expect(k.bindings.map((b) => `${b.role}:${b.access}`)).toEqual(['dst:read_write', 'src1:read', 'src4:read']);
+    expect(k.wgsl).toMatch(/let beta1h_v = src4\[69u\];/); // params tensor at 64 + 5
+    const body = k.wgsl.slice(k.wgsl.indexOf('let pw_v'));
+    expect(body.indexOf('dst[64u + i0] =')).toBeGreaterThan(body.indexOf('let pv_v'));
+    expect(body).toMatch(/dst\[4161u \+ i0\] = \(pm_v \* beta1_v \+ pg_v \* \(1\.0 - beta1_v\)\);/); // m at 64 + 4097
+    expect(body).toMatch(/dst\[8258u \+ i0\] = \(pv_v \* beta2_v \+ pg_v \* pg_v \* \(1\.0 - beta2_v\)\);/);
   });
 });

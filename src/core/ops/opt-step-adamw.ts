@@ -13,20 +13,23 @@
 // state catch stray writes; a failure at [i0, i1, i2, 1] is an m element, [.., 2] a v element.
 import nativeWgsl from '../../../kernels/OPT_STEP_ADAMW/opt_step_adamw.wgsl?raw';
 import { deviceOffsetElements, gather, prng } from '../hostdata';
-import { grid2d, type KernelSpec, nativeKernel, packParams } from '../kernel';
+import { uniformSchema } from '../codegen/uniforms';
+import { u } from '../codegen/wgsl';
+import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
+import { generatedPath } from '../families/types';
+import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
 import { contiguous, elementStrides, nelements, nrows, rowsContiguous, sameShape, view, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
-import { checkParams, type ParamSpec } from './param-check';
-import { caseLabel, OpCaseError, type OpCase, type OpDef, type OracleResult } from './types';
+import { caseLabel, OpCaseError, paramsLabel, parseParams, type OpCase, type OpDef, type OracleResult, type ParamSpec } from './types';
 
 /** ggml-opt's defaults (ggml_opt_get_default_optimizer_params) and the ranges it asserts. */
 export const PARAMS: readonly ParamSpec[] = Object.freeze([
-  { name: 'alpha', type: 'f32', default: 0.001, min: 0, exclusiveMin: true, doc: 'learning rate (ggml-opt asserts alpha > 0)' },
+  { name: 'alpha', type: 'f32', default: 0.001, min: 0, doc: 'learning rate, > 0 (ggml-opt asserts alpha > 0)' },
   { name: 'beta1', type: 'f32', default: 0.9, min: 0, max: 0.999999, doc: 'first-moment decay; ggml-opt allows [0, 1], but beta1 = 1 makes beta1h = 1/(1 − beta1^iter) infinite' },
   { name: 'beta2', type: 'f32', default: 0.999, min: 0, max: 0.999999, doc: 'second-moment decay; < 1 for the same reason' },
   { name: 'eps', type: 'f32', default: 1e-8, min: 0, doc: 'added to sqrt(v̂) (ggml-opt asserts eps ≥ 0)' },
   { name: 'wd', type: 'f32', default: 0, min: 0, max: 1, doc: 'decoupled weight decay (ggml-opt asserts 0 ≤ wd ≤ 1)' },
-  { name: 'iter', type: 'i32', default: 1, min: 1, doc: 'the step number ggml-opt derives beta1h and beta2h from' },
+  { name: 'iter', type: 'u32', default: 1, min: 1, doc: 'the step number ggml-opt derives beta1h and beta2h from' },
 ]);
 
 const LAYOUTS = [{ name: 'inplace', doc: 'ggml_opt_step_adamw: a, m and v packed and updated in place (one state buffer [a | m | v]), grad and the params tensor packed' }] as const;
@@ -55,7 +58,8 @@ export function adamwProblems(a: TensorDesc, grad: TensorDesc, m: TensorDesc, v:
 function makeCase(dims: readonly number[], layout: string = 'inplace', params: Readonly<Record<string, number>> = {}): OpCase {
   if (dims.length < 1 || dims.length > 4) throw new OpCaseError(`OPT_STEP_ADAMW takes 1 to 4 dims (ne0xne1[xne2xne3] of the parameter a), got ${dims.length}`);
   if (!LAYOUTS.some((l) => l.name === layout)) throw new OpCaseError(`OPT_STEP_ADAMW has no layout '${layout}' (layouts: ${LAYOUTS.map((l) => l.name).join(', ')})`);
-  const p = checkParams('OPT_STEP_ADAMW', PARAMS, params);
+  const p = parseParams('OPT_STEP_ADAMW', PARAMS, params);
+  if (!(p.alpha > 0)) throw new OpCaseError(`OPT_STEP_ADAMW: alpha = ${p.alpha} is out of range (alpha is a finite number > 0; ggml-opt asserts it)`);
   const ne = [1, 1, 1, 1].map((one, i) => dims[i] ?? one);
   const n = ne[0] * ne[1] * ne[2] * ne[3];
   const state = contiguous('f32', [n, 3]);
@@ -70,7 +74,7 @@ function makeCase(dims: readonly number[], layout: string = 'inplace', params: R
   if (problems.length) throw new OpCaseError(`OPT_STEP_ADAMW ${dims.join('x')}: ${problems.join('; ')}`);
   // The checked output: the whole state, planes a | m | v (see the header).
   const dst = { ...contiguous('f32', [ne[0], ne[1], ne[2] * ne[3], 3]), layout: 'state[a|m|v]' };
-  return Object.freeze({ op: 'OPT_STEP_ADAMW', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'inplace'), srcs: Object.freeze([a, grad, m, v, hp]), dst, inplace: true, params: Object.freeze(p) });
+  return Object.freeze({ op: 'OPT_STEP_ADAMW', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'inplace', paramsLabel(PARAMS, p)), srcs: Object.freeze([a, grad, m, v, hp]), dst, inplace: true, params: p });
 }
 
 /**
@@ -124,30 +128,67 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]): OracleResult {
   return { ref, epsFloor, terms: 8 };
 }
 
-function nativeParams(c: OpCase): Uint32Array {
+/** a's shape and strides (grad, m and v share them, as ggml indexes them) and the five offsets, in elements. */
+const ADAMW_UNIFORMS = uniformSchema('Params', {
+  ne0: 'u32', ne1: 'u32', ne2: 'u32', n: 'u32',
+  s1: 'u32', s2: 'u32', s3: 'u32', offw: 'u32',
+  offg: 'u32', offm: 'u32', offv: 'u32', offp: 'u32',
+});
+
+const NATIVE_WG = 256;
+
+function native(c: OpCase): KernelSpec {
   const [a, grad, m, v, hp] = c.srcs;
   const [, s1, s2, s3] = elementStrides(a);
   const [ne0, ne1, ne2] = a.ne;
-  return packParams([ne0, ne1, ne2, nelements(a), s1, s2, s3, deviceOffsetElements(a), deviceOffsetElements(grad), deviceOffsetElements(m), deviceOffsetElements(v), deviceOffsetElements(hp)]);
+  const values = { ne0, ne1, ne2, n: nelements(a), s1, s2, s3, offw: deviceOffsetElements(a), offg: deviceOffsetElements(grad), offm: deviceOffsetElements(m), offv: deviceOffsetElements(v), offp: deviceOffsetElements(hp) };
+  return nativeTemplated('OPT_STEP_ADAMW/opt_step_adamw.wgsl', nativeWgsl, ['dst', 'src1', 'src4', 'params'], grid2d(Math.ceil(nelements(a) / NATIVE_WG)), ADAMW_UNIFORMS, values, { WG: NATIVE_WG });
 }
 
-function native(c: OpCase): KernelSpec {
-  return nativeKernel('OPT_STEP_ADAMW/opt_step_adamw.wgsl', nativeWgsl, ['dst', 'src1', 'src4', 'params'], grid2d(Math.ceil(nelements(c.srcs[0]) / 256)), nativeParams(c));
+const HYPER = ['alpha', 'beta1', 'beta2', 'eps', 'wd', 'beta1h', 'beta2h'] as const;
+
+/**
+ * The elementwise family with three outputs: a, m and v, all in the state buffer (dst), each
+ * thread loading its w, m and v before storing any. The hyperparameters are read from the params
+ * tensor at run time (custom-index loads), as ggml does: ggml-opt rewrites beta1h and beta2h
+ * every step without rebuilding the graph.
+ */
+function snippet(c: OpCase): ElementwiseSnippet {
+  const [a, grad, m, v, hp] = c.srcs;
+  const offp = deviceOffsetElements(hp);
+  const mNew = '(pm * beta1 + pg * (1.0 - beta1))';
+  const vNew = '(pv * beta2 + pg * pg * (1.0 - beta2))';
+  return {
+    sources: [
+      { name: 'pw', tensor: a, binding: 'dst' },
+      { name: 'pg', tensor: grad, binding: 'src1' },
+      { name: 'pm', tensor: m, binding: 'dst' },
+      { name: 'pv', tensor: v, binding: 'dst' },
+      ...HYPER.map((name, i) => ({ name, tensor: hp, binding: 'src4' as const, index: u(offp + i) })),
+    ],
+    outputs: [
+      { tensor: a, binding: 'dst', expr: `pw * (1.0 - alpha * wd) - alpha * (${mNew} * beta1h) / (sqrt(${vNew} * beta2h) + eps)` },
+      { tensor: m, binding: 'dst', expr: mNew },
+      { tensor: v, binding: 'dst', expr: vNew },
+    ],
+  };
 }
 
-const NO_GENERATED = 'OPT_STEP_ADAMW has no generated path yet (issue 9 phase 2: the elementwise family with several outputs)';
+const generated = generatedPath(ELEMENTWISE, snippet);
 
 export const OPT_STEP_ADAMW: OpDef = {
   name: 'OPT_STEP_ADAMW',
   summary: 'one AdamW step: a, m and v updated in place from grad and the 7-float params tensor (ggml_opt_step_adamw)',
   shapeSyntax: 'ne0xne1[xne2xne3] of the parameter a',
   layouts: LAYOUTS,
+  params: PARAMS,
   matrix: [
     { dims: [4096, 4], layout: 'inplace' },
     { dims: [4093, 3], layout: 'inplace' },
     { dims: [1000, 7, 3], layout: 'inplace' },
     { dims: [64, 64, 2, 2], layout: 'inplace' },
     { dims: [4097], layout: 'inplace' },
+    { dims: [1000, 7, 3], layout: 'inplace', params: { alpha: 0.01, beta1: 0.8, beta2: 0.99, eps: 1e-6, wd: 0.1, iter: 10 } },
   ],
   makeCase,
   oracle,
@@ -157,10 +198,8 @@ export const OPT_STEP_ADAMW: OpDef = {
   bytes: (c) => ({ readBytes: 4 * nelements(c.srcs[0]) * 4 + 7 * 4, writeBytes: 3 * nelements(c.srcs[0]) * 4 }),
   features: (c) => ({ ne0: c.srcs[0].ne[0], rows: nrows(c.srcs[0]), n: nelements(c.srcs[0]) }),
   native,
-  family: 'elementwise',
+  family: generated.family,
   require: (c, adapter) => commonRejection(c, adapter),
-  fits: () => [NO_GENERATED],
-  generate: () => {
-    throw new OpCaseError(NO_GENERATED);
-  },
+  fits: generated.fits,
+  generate: generated.generate,
 };

@@ -86,8 +86,26 @@ describe('OUT_PROD native kernel', () => {
     expect(OUT_PROD.native(OUT_PROD.makeCase([96, 40, 24, 4], 'batched-broadcast')).dispatch).toEqual([2, 1, 4]);
   });
 
-  it('the contract takes every matrix case; no generated path yet', () => {
+  it('the contract takes every matrix case', () => {
     for (const m of OUT_PROD.matrix) expect(OUT_PROD.require(OUT_PROD.makeCase(m.dims, m.layout), { limits: DEFAULT_LIMITS, features: [] })).toBeNull();
-    expect(OUT_PROD.layouts.every((l) => OUT_PROD.matrix.some((m) => m.layout === l.name))).toBe(true);
+  });
+});
+
+describe('OUT_PROD generated (matmul family with its operand access)', () => {
+  const s = { family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 1, staging: 'single' } as const;
+  it("A[m, k] = src0[m + k·nb01]: K strided by src0's row stride, rows walked by the lanes", () => {
+    const k = OUT_PROD.generate(s, OUT_PROD.makeCase([129, 67, 33]));
+    // src0 [129, 33]: k stride 129; K tail (33 % 16) clamps and zeroes.
+    expect(k.wgsl).toMatch(/let ag0 = base0 \+ min\(mBase \+ ar0, 128u\) \* 1u \+ ac0 \* 129u;/);
+    expect(k.wgsl).toMatch(/src0\[ag0 - ac0 \* 129u \+ min\(t \* 16u \+ ac0, 32u\) \* 129u\]/);
+    // src1-transposed: B[n, k] = src1[n·50 + k]: K contiguous, as MUL_MAT reads it.
+    const t = OUT_PROD.generate(s, OUT_PROD.makeCase([200, 96, 50], 'src1-transposed'));
+    expect(t.wgsl).toMatch(/let bg0 = base1 \+ min\(nBase \+ br0, 95u\) \* 50u \+ bc0;/);
+    expect(k.dispatch).toEqual([3, 2, 1]);
+  });
+
+  it('vectorWidth 4 is refused by name: K is not contiguous in src0 (nor in a packed src1)', () => {
+    expect(OUT_PROD.fits({ ...s, vectorWidth: 4 }, OUT_PROD.makeCase([128, 64, 32], 'src1-transposed'))).toEqual(['vectorWidth 4 needs K contiguous, but src0 has a K stride other than 1']);
+    expect(OUT_PROD.fits({ ...s, vectorWidth: 4 }, OUT_PROD.makeCase([128, 64, 32]))).toEqual(['vectorWidth 4 needs K contiguous, but src0 and src1 have a K stride other than 1']);
   });
 });

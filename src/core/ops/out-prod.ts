@@ -6,10 +6,13 @@
 // src0 not transposed and its rows contiguous (nb00 == 4); src1 may have any strides.
 import nativeWgsl from '../../../kernels/OUT_PROD/out_prod.wgsl?raw';
 import { deviceOffsetElements, gather } from '../hostdata';
-import { type KernelSpec, MAX_WORKGROUPS_PER_DIM, nativeKernel, packParams } from '../kernel';
+import { uniformSchema } from '../codegen/uniforms';
+import { MATMUL, type MatmulSnippet } from '../families/matmul';
+import { generatedPath } from '../families/types';
+import { type KernelSpec, MAX_WORKGROUPS_PER_DIM, nativeTemplated } from '../kernel';
 import { contiguous, elementStrides, isTransposed, nelements, permute, rowsContiguous, stridedRows, transpose, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
-import { caseLabel, OpCaseError, type OpCase, type OpDef, type OracleResult } from './types';
+import { caseLabel, OpCaseError, parseParams, type OpCase, type OpDef, type OracleResult } from './types';
 
 const LAYOUTS = [
   { name: 'contiguous', doc: "src0 [M, K, B] and src1 [N, K, B] packed (MUL_MAT's src0 gradient: out_prod(src1, grad))" },
@@ -33,7 +36,7 @@ export function outProdProblems(src0: TensorDesc, src1: TensorDesc): string[] {
 
 function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
   if (dims.length < 3 || dims.length > 4) throw new OpCaseError(`OUT_PROD takes MxNxK or MxNxKxB (dst M x N, summed over K, B batches), got ${dims.length} dims`);
-  if (Object.keys(params).length) throw new OpCaseError(`OUT_PROD takes no params, got ${Object.keys(params).join(', ')}`);
+  parseParams('OUT_PROD', [], params);
   if (!LAYOUTS.some((l) => l.name === layout)) throw new OpCaseError(`OUT_PROD has no layout '${layout}' (layouts: ${LAYOUTS.map((l) => l.name).join(', ')})`);
   const [M, N, K] = dims;
   const B = dims[3] ?? DEFAULT_BATCHES[layout] ?? 1;
@@ -98,35 +101,56 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[], sample?: Int32Array): O
   return sample ? { ref, epsFloor, terms: K, indices: sample } : { ref, epsFloor, terms: K };
 }
 
-function nativeParams(c: OpCase): Uint32Array {
+/** Element strides and offsets of both sources and dst, src0's broadcast ratios. */
+const OUT_PROD_UNIFORMS = uniformSchema('Params', {
+  M: 'u32', N: 'u32', K: 'u32', ne2: 'u32',
+  r2: 'u32', r3: 'u32', s01: 'u32', s02: 'u32',
+  s03: 'u32', s10: 'u32', s11: 'u32', s12: 'u32',
+  s13: 'u32', sd1: 'u32', sd2: 'u32', sd3: 'u32',
+  off0: 'u32', off1: 'u32', offd: 'u32',
+});
+
+function native(c: OpCase): KernelSpec {
   const [src0, src1] = c.srcs;
   const [, s01, s02, s03] = elementStrides(src0);
   const [s10, s11, s12, s13] = elementStrides(src1);
   const [, sd1, sd2, sd3] = elementStrides(c.dst);
   const [M, N, ne2, ne3] = c.dst.ne;
-  return packParams([
-    M, N, src0.ne[1], ne2,
-    ne2 / src0.ne[2], ne3 / src0.ne[3], s01, s02,
-    s03, s10, s11, s12,
-    s13, sd1, sd2, sd3,
-    deviceOffsetElements(src0), deviceOffsetElements(src1), deviceOffsetElements(c.dst), 0,
-  ]);
-}
-
-function native(c: OpCase): KernelSpec {
-  const [M, N, ne2, ne3] = c.dst.ne;
+  const values = {
+    M, N, K: src0.ne[1], ne2, r2: ne2 / src0.ne[2], r3: ne3 / src0.ne[3], s01, s02, s03, s10, s11, s12, s13, sd1, sd2, sd3,
+    off0: deviceOffsetElements(src0), off1: deviceOffsetElements(src1), offd: deviceOffsetElements(c.dst),
+  };
   // 64×64 tiles, one workgroup per tile and batch.
   const dispatch: [number, number, number] = [Math.ceil(M / 64), Math.ceil(N / 64), ne2 * ne3];
-  return nativeKernel('OUT_PROD/out_prod.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], dispatch, nativeParams(c));
+  return nativeTemplated('OUT_PROD/out_prod.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], dispatch, OUT_PROD_UNIFORMS, values);
 }
 
-const NO_GENERATED = 'OUT_PROD has no generated path yet (issue 9 phase 2: the matmul family with operand access)';
+/**
+ * The matmul family with OUT_PROD's operand access: A[m, k] = src0[m + k·nb01] (rows along m,
+ * K strided) and B[n, k] = src1[n·nb10 + k·nb11], any strides.
+ */
+function snippet(c: OpCase): MatmulSnippet {
+  const [src0, src1] = c.srcs;
+  const [, s01, s02, s03] = elementStrides(src0);
+  const [s10, s11, s12, s13] = elementStrides(src1);
+  const [, sd1, sd2, sd3] = elementStrides(c.dst);
+  const [M, N, ne12, ne13] = c.dst.ne;
+  return {
+    M, N, K: src0.ne[1], ne12, ne13, r2: ne12 / src0.ne[2], r3: ne13 / src0.ne[3], ne02: src0.ne[2], ne03: src0.ne[3],
+    src0: { offset: deviceOffsetElements(src0), rowStride: 1, kStride: s01, batchStride2: s02, batchStride3: s03 },
+    src1: { offset: deviceOffsetElements(src1), rowStride: s10, kStride: s11, batchStride2: s12, batchStride3: s13 },
+    dst: { offset: deviceOffsetElements(c.dst), rowStride: sd1, batchStride2: sd2, batchStride3: sd3 },
+  };
+}
+
+const generated = generatedPath(MATMUL, snippet);
 
 export const OUT_PROD: OpDef = {
   name: 'OUT_PROD',
   summary: 'dst[i0, i1] = Σ_k src0[i0, k] · src1[i1, k] per batch, src0 broadcast over batches (ggml_out_prod)',
   shapeSyntax: 'MxNxK[xB]: dst M x N, summed over K, B batches',
   layouts: LAYOUTS,
+  params: [],
   matrix: [
     // Modest sizes: SwiftShader (CI's adapter, a CPU) runs ~0.2 GFLOP/s.
     { dims: [256, 128, 64], layout: 'contiguous' },
@@ -142,10 +166,9 @@ export const OUT_PROD: OpDef = {
   bytes: (c) => ({ readBytes: (nelements(c.srcs[0]) + nelements(c.srcs[1])) * 4, writeBytes: nelements(c.dst) * 4 }),
   features: (c) => ({ M: c.dst.ne[0], N: c.dst.ne[1], K: c.srcs[0].ne[1], batch: c.dst.ne[2] * c.dst.ne[3] }),
   native,
-  family: 'matmul',
+  family: generated.family,
+  // Every layout ggml allows is taken; only the shared limits (binding size, u32 indices) decline.
   require: (c, adapter) => commonRejection(c, adapter),
-  fits: () => [NO_GENERATED],
-  generate: () => {
-    throw new OpCaseError(NO_GENERATED);
-  },
+  fits: generated.fits,
+  generate: generated.generate,
 };

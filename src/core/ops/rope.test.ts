@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../adapter';
-import { f32Bits } from '../kernel';
 import { ROPE, ROPE_BACK, ropeConstants, PARAMS } from './rope';
 import { bufferFor } from './test-buffers';
 import { OpCaseError, type OpCase } from './types';
@@ -56,13 +55,13 @@ describe('ROPE makeCase', () => {
     bad([8, 2, 2], { n_dims: 4, n_offs: 6 }, /n_offs \+ n_dims = 10 exceeds ne0 = 8/);
     bad([8, 2, 2], { n_dims: 4, n_offs: 1 }, /n_offs must be even/);
     bad([9, 2, 2], { n_dims: 4 }, /ne0 must be even, got 9 \(ggml copies the unrotated elements in pairs/);
-    bad([8, 2, 2], { mode: 1 }, /mode must be one of 0, 2, got 1/);
-    bad([8, 2, 2], { mode: 8 }, /mode must be one of 0, 2, got 8/);
-    bad([8, 2, 2], { freq_scale: 0 }, /freq_scale must be a finite number > 0, got 0/);
-    bad([8, 2, 2], { freq_base: -2 }, /freq_base must be a finite number > 0, got -2/);
-    bad([8, 2, 2], { ext_factor: -1 }, /ext_factor must be a finite number ≥ 0, got -1/);
-    bad([8, 2, 2], { n_ctx_orig: 1.5 }, /n_ctx_orig must be an integer ≥ 0, got 1.5/);
-    bad([8, 2, 2], { theta: 1 }, /ROPE has no param theta \(params: mode, n_dims/);
+    bad([8, 2, 2], { mode: 1 }, /mode = 1 is out of range \(mode one of 0 \(normal\), 2 \(neox\)\)/);
+    bad([8, 2, 2], { mode: 8 }, /mode = 8 is out of range/);
+    bad([8, 2, 2], { freq_scale: 0 }, /freq_scale = 0 is out of range \(freq_scale is a finite number > 0\)/);
+    bad([8, 2, 2], { freq_base: -2 }, /freq_base = -2 is out of range/);
+    bad([8, 2, 2], { ext_factor: -1 }, /ext_factor = -1 is out of range \(ext_factor is a finite number, 0 ≤ ext_factor\)/);
+    bad([8, 2, 2], { n_ctx_orig: 1.5 }, /n_ctx_orig = 1.5 is out of range \(n_ctx_orig is an integer ≥ 0\)/);
+    bad([8, 2, 2], { theta: 1 }, /ROPE has no param 'theta' \(params: mode, n_dims/);
     bad([8, 2, 2], { ext_factor: 1, n_ctx_orig: 0 }, /YaRN correction dims are \[.*\].*ggml would compute NaN angles/);
     bad([8, 2, 2], { ext_factor: 1, beta_fast: 0 }, /ggml would compute NaN angles/);
     bad([8, 2, 2], {}, /no layout 'diagonal'/, 'diagonal');
@@ -196,39 +195,62 @@ describe('ROPE inputs', () => {
 });
 
 describe('ROPE native kernel', () => {
-  it('one thread per pair; freq factors bound when present, positions standing in otherwise', () => {
+  it('one thread per pair; the freq factors bound only when present; in place dst alone', () => {
     const k = ROPE.native(ROPE.makeCase([128, 8, 32]));
     expect(k.label).toBe('native:ROPE/rope.wgsl');
-    expect(k.bindings.map((b) => `${b.role}:${b.access}`)).toEqual(['src0:read', 'src1:read', 'src1:read', 'dst:read_write', 'params:uniform']);
+    expect(k.bindings.map((b) => `${b.role}:${b.access}`)).toEqual(['src0:read', 'src1:read', 'dst:read_write', 'params:uniform']);
     expect(k.dispatch).toEqual([64, 1, 1]); // 128·8·32 / 2 pairs / 256
+    expect(k.wgsl).not.toMatch(/var<storage, read> ff/);
     const ff = ROPE.native(ROPE.makeCase([128, 3, 23], 'freq-factors'));
+    expect(ff.label).toBe('native:ROPE/rope.wgsl [FF]');
     expect(ff.bindings.map((b) => b.role)).toEqual(['src0', 'src1', 'src2', 'dst', 'params']);
+    expect(ff.wgsl).toMatch(/extrap = extrap \/ ff\[p.off_ff \+ j\];/);
     const inplace = ROPE.native(ROPE.makeCase([128, 4, 17], 'inplace'));
-    expect(inplace.label).toBe('native:ROPE/rope.wgsl (in place)');
-    expect(inplace.bindings.map((b) => b.role)).toEqual(['dst', 'src1', 'src1', 'params']);
-    // One source: the in-place text binds dst once, read-write, and reads the pair from it.
+    expect(inplace.label).toBe('native:ROPE/rope.wgsl [INPLACE]');
+    expect(inplace.bindings.map((b) => `${b.role}:${b.access}`)).toEqual(['dst:read_write', 'src1:read', 'params:uniform']);
     expect(inplace.wgsl).not.toMatch(/src0\[|var<storage, read> src0/);
-    expect(inplace.wgsl).toMatch(/@binding\(0\) var<storage, read_write> dst: array<f32>;\n@group\(0\) @binding\(1\) var<storage, read> pos[^\n]*\n[^\n]*binding\(2\) var<storage, read> ff[^\n]*\n@group\(0\) @binding\(3\) var<uniform> p: Params;/);
     expect(inplace.wgsl).toMatch(/let x0 = dst\[b0 \+ e0\];/);
   });
 
   it('uniform: shapes, neox flag, f32 constants; ROPE_BACK differs only in sin_sign', () => {
     const c = ROPE.makeCase([8, 2, 3], 'contiguous', { mode: 2, n_dims: 4, n_offs: 2 });
     const u = ROPE.native(c).uniforms!;
+    const f = new Float32Array(u.buffer);
     expect(Array.from(u.slice(0, 4))).toEqual([8, 2, 3, 24]);
-    expect(u[15]).toBe(1); // neox
-    expect([u[16], u[17]]).toEqual([4, 2]); // n_dims, n_offs
-    expect(u[20]).toBe(f32Bits(0.01)); // theta_scale
-    expect(u[26]).toBe(f32Bits(1)); // sin_sign
+    expect([u[14], u[15], u[16]]).toEqual([1, 4, 2]); // neox, n_dims, n_offs
+    expect(f[18]).toBe(F(0.01)); // theta_scale
+    expect(f[24]).toBe(1); // sin_sign
     const b = ROPE_BACK.native(ROPE_BACK.makeCase([8, 2, 3], 'contiguous', { mode: 2, n_dims: 4, n_offs: 2 })).uniforms!;
-    expect(b[26]).toBe(f32Bits(-1));
-    expect(Array.from(b.slice(0, 26))).toEqual(Array.from(u.slice(0, 26)));
+    expect(new Float32Array(b.buffer)[24]).toBe(-1);
+    expect(Array.from(b.slice(0, 24))).toEqual(Array.from(u.slice(0, 24)));
+  });
+});
+
+describe('ROPE generated (elementwise family)', () => {
+  const s = { family: 'elementwise', workgroupSize: 256, elementsPerThread: 1, vectorWidth: 1 } as const;
+  it('reads x, its partner, the position (i32) and the freq factor; turns with the baked constants', () => {
+    const k = ROPE.generate(s, ROPE.makeCase([8, 2, 3], 'freq-factors', { mode: 2, n_dims: 4, n_offs: 2 }));
+    expect(k.bindings.map((b) => b.role)).toEqual(['src0', 'src1', 'src2', 'dst']);
+    expect(k.wgsl).toMatch(/var<storage, read> src1: array<i32>;/);
+    expect(k.wgsl).toMatch(/fn cos_sin\(t: f32\)/); // taken from rope.wgsl
+    expect(k.wgsl).toMatch(/let xp_v = src0\[64u \+ select\(i0, select\(i0 - 2u, i0 \+ 2u, i0 < 4u\), i0 >= 2u && i0 < 6u\) \+ i1 \* 8u/);
+    expect(k.wgsl).toMatch(/dst\[[^\]]+\] = rope\(x_v, xp_v, f32\(pos_v\), ff_v, i0\);/);
+    expect(k.wgsl).toMatch(/var extrap = pos \* powi\(0\.00999999978, j\);/);
   });
 
-  it('the contract takes every matrix case; no generated path yet', () => {
+  it('the sign of sin is the only difference backward; vectorWidth 2 is refused by name', () => {
+    const fwd = ROPE.generate(s, ROPE.makeCase([8, 2, 3]));
+    const back = ROPE_BACK.generate(s, ROPE_BACK.makeCase([8, 2, 3]));
+    expect(back.wgsl.replace(/ROPE_BACK/g, 'ROPE').replace('* -1.00000000', '* 1.00000000')).toBe(fwd.wgsl);
+    expect(ROPE.fits({ ...s, vectorWidth: 2 }, ROPE.makeCase([8, 2, 3]))).toEqual([expect.stringMatching(/vectorWidth 2 needs strided addressing, but xp, pos have a custom index/)]);
+  });
+
+  it('the contract: every matrix case, in place declined with its code', () => {
     for (const op of [ROPE, ROPE_BACK]) {
-      for (const m of op.matrix) expect(op.require(op.makeCase(m.dims, m.layout), { limits: DEFAULT_LIMITS, features: [] })).toBeNull();
-      expect(op.fits({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 1, vectorWidth: 1 }, op.makeCase([8, 2, 2]))[0]).toMatch(/no generated path yet/);
+      for (const m of op.matrix) {
+        const r = op.require(op.makeCase(m.dims, m.layout, m.params), { limits: DEFAULT_LIMITS, features: [] });
+        expect(r?.code ?? null).toBe(m.layout === 'inplace' ? 'inplace-pairs' : null);
+      }
     }
   });
 });

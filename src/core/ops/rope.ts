@@ -13,20 +13,23 @@
 // (8, 24, 40) are not modelled.
 import nativeWgsl from '../../../kernels/ROPE/rope.wgsl?raw';
 import { deviceOffsetElements, gather, prng, randomBuffer, randomIntBuffer } from '../hostdata';
-import { f32Bits, grid2d, type KernelSpec, nativeKernel, packParams } from '../kernel';
+import { uniformSchema } from '../codegen/uniforms';
+import { f, u } from '../codegen/wgsl';
+import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
+import { generatedPath } from '../families/types';
+import { type BindingRole, grid2d, type KernelSpec, nativeTemplated } from '../kernel';
 import { contiguous, elementStrides, nelements, nrows, permute, rowsContiguous, view, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
-import { checkParams, type ParamSpec } from './param-check';
-import { caseLabel, OpCaseError, type OpCase, type OpDef, type OracleResult } from './types';
+import { caseLabel, OpCaseError, paramsLabel, parseParams, type OpCase, type OpDef, type OracleResult, type ParamSpec } from './types';
 
 /** llama.cpp's defaults (llama_context_params, llama_hparams) where ggml's builder has none. */
 export const PARAMS: readonly ParamSpec[] = Object.freeze([
-  { name: 'mode', type: 'enum', default: 0, values: [0, 2], doc: 'GGML_ROPE_TYPE_NORMAL (0): pairs (2j, 2j+1); GGML_ROPE_TYPE_NEOX (2): pairs (j, j + n_dims/2)' },
-  { name: 'n_dims', type: 'i32', default: 0, min: 0, doc: 'rotated elements per row, even, ≤ ne0 − n_offs; 0 means ne0 (llama: n_rot = head dim)' },
-  { name: 'n_offs', type: 'i32', default: 0, min: 0, doc: 'first rotated element (op_params[15], ggml_rope_set_offset), even' },
-  { name: 'n_ctx_orig', type: 'i32', default: 4096, min: 0, doc: "training context of the model (YaRN's correction dims)" },
-  { name: 'freq_base', type: 'f32', default: 10000, min: 0, exclusiveMin: true, doc: 'theta base (llama: rope_freq_base, 10000 or 500000)' },
-  { name: 'freq_scale', type: 'f32', default: 1, min: 0, exclusiveMin: true, doc: 'position scale (linear rope scaling: 1/factor)' },
+  { name: 'mode', type: 'enum', default: 0, values: [{ value: 0, name: 'normal' }, { value: 2, name: 'neox' }], doc: 'GGML_ROPE_TYPE_NORMAL (0): pairs (2j, 2j+1); GGML_ROPE_TYPE_NEOX (2): pairs (j, j + n_dims/2)' },
+  { name: 'n_dims', type: 'u32', default: 0, doc: 'rotated elements per row, even, ≤ ne0 − n_offs; 0 means ne0 (llama: n_rot = head dim)' },
+  { name: 'n_offs', type: 'u32', default: 0, doc: 'first rotated element (op_params[15], ggml_rope_set_offset), even' },
+  { name: 'n_ctx_orig', type: 'u32', default: 4096, doc: "training context of the model (YaRN's correction dims)" },
+  { name: 'freq_base', type: 'f32', default: 10000, min: 0, doc: 'theta base, > 0 (llama: rope_freq_base, 10000 or 500000)' },
+  { name: 'freq_scale', type: 'f32', default: 1, min: 0, doc: 'position scale, > 0 (linear rope scaling: 1/factor)' },
   { name: 'ext_factor', type: 'f32', default: 0, min: 0, doc: 'YaRN extrapolation mix (llama: 0 off, 1 for YaRN models)' },
   { name: 'attn_factor', type: 'f32', default: 1, doc: 'magnitude scale of cos and sin' },
   { name: 'beta_fast', type: 'f32', default: 32, doc: 'YaRN low correction dim (llama default 32)' },
@@ -34,19 +37,6 @@ export const PARAMS: readonly ParamSpec[] = Object.freeze([
 ]);
 
 const F = Math.fround;
-
-/**
- * ggml_rope_ext_inplace's kernel, from rope.wgsl: dst is src0's own buffer, bound once read-write
- * (WebGPU forbids one buffer bound read-only and writable in a dispatch); each thread reads its
- * pair before writing it, so nothing is read after another thread wrote it.
- */
-export function inplaceWgsl(wgsl: string): string {
-  const bindings = /@group\(0\) @binding\(0\) var<storage, read> src0: array<f32>;\n([\s\S]*?)@group\(0\) @binding\(3\) var<storage, read_write> dst: array<f32>;\n@group\(0\) @binding\(4\)/;
-  if (!bindings.test(wgsl)) throw new Error('rope.wgsl: the src0 … dst bindings the in-place variant rewrites are not where expected');
-  return wgsl
-    .replace(bindings, (_all, middle: string) => `@group(0) @binding(0) var<storage, read_write> dst: array<f32>;\n${middle}@group(0) @binding(3)`)
-    .replace(/\bsrc0\[/g, 'dst[');
-}
 
 /** Per-case constants ggml computes once per op in f32; shared by the oracle and the kernel's uniform. */
 export interface RopeConstants {
@@ -87,8 +77,11 @@ function yarnRamp(low: number, high: number, j: number): number {
 }
 
 /** The params and constants, checked the way ggml asserts (plus its hazards, named). */
-function checkRope(op: string, ne: readonly number[], params: Readonly<Record<string, number>>): { params: Record<string, number>; k: RopeConstants } {
-  const p = checkParams(op, PARAMS, params);
+function checkRope(op: string, ne: readonly number[], params: Readonly<Record<string, number>>): { params: Readonly<Record<string, number>>; k: RopeConstants } {
+  const p = parseParams(op, PARAMS, params);
+  for (const name of ['freq_base', 'freq_scale']) {
+    if (!(p[name] > 0)) throw new OpCaseError(`${op}: ${name} = ${p[name]} is out of range (${name} is a finite number > 0)`);
+  }
   const ne0 = ne[0];
   const nDims = p.n_dims || ne0;
   if (nDims % 2) throw new OpCaseError(`${op}: n_dims must be even (ggml asserts n_dims % 2 == 0), got ${nDims}`);
@@ -101,6 +94,86 @@ function checkRope(op: string, ne: readonly number[], params: Readonly<Record<st
     throw new OpCaseError(`${op}: with ext_factor ≠ 0 the YaRN correction dims are [${k.corrDims.join(', ')}] (n_ctx_orig ${p.n_ctx_orig}, beta_fast ${p.beta_fast}, beta_slow ${p.beta_slow}, freq_base ${p.freq_base}): ggml would compute NaN angles; give n_ctx_orig > 0, beta_fast > 0, beta_slow > 0 and freq_base ≠ 1`);
   }
   return { params: p, k };
+}
+
+const NATIVE_WG = 256;
+
+/** The native kernel's uniform: shapes and strides in elements, then the per-op constants. */
+const ROPE_UNIFORMS = uniformSchema('Params', {
+  ne0: 'u32', ne1: 'u32', ne2: 'u32', npairs: 'u32',
+  s01: 'u32', s02: 'u32', s03: 'u32', off0: 'u32',
+  s1: 'u32', s2: 'u32', s3: 'u32', offd: 'u32',
+  off_pos: 'u32', off_ff: 'u32', neox: 'u32', n_dims: 'u32',
+  n_offs: 'u32', ext: 'u32', theta_scale: 'f32', freq_scale: 'f32',
+  ext_factor: 'f32', mscale: 'f32', corr0: 'f32', corr1: 'f32',
+  sin_sign: 'f32',
+});
+
+/** powi and cos_sin, taken from the native source so both kernels turn by the same arithmetic. */
+const HELPERS = (() => {
+  const m = /\/\/ rope helpers: begin[^\n]*\n([\s\S]*?)\/\/ rope helpers: end/.exec(nativeWgsl);
+  if (!m) throw new Error('kernels/ROPE/rope.wgsl lost its "rope helpers: begin … end" markers');
+  return m[1];
+})();
+
+/**
+ * The generated path: one thread per element of dst (the elementwise family). Each element
+ * reads itself and its partner in the pair (a custom index), its token's position and, with
+ * freq factors, its pair's factor, and rotates with the per-op constants baked in.
+ */
+function snippet(c: OpCase, sinSign: number): ElementwiseSnippet {
+  const [src0, pos, ff] = c.srcs;
+  const p = c.params;
+  const k = ropeConstants(p, c.dst.ne[0]);
+  const nh = k.nDims / 2;
+  const lo = u(p.n_offs);
+  const hi = u(p.n_offs + k.nDims);
+  const neox = p.mode === 2;
+  const [, s01, s02, s03] = elementStrides(src0);
+  const rowAt = (i0: string) => `${u(deviceOffsetElements(src0))} + ${i0} + i1 * ${u(s01)} + i2 * ${u(s02)} + i3 * ${u(s03)}`;
+  const partner = neox ? `select(i0, select(i0 - ${u(nh)}, i0 + ${u(nh)}, i0 < ${u(p.n_offs + nh)}), i0 >= ${lo} && i0 < ${hi})` : '(i0 ^ 1u)';
+  // Pair index (u32 wrap below n_offs lands past nh − 1 and is clamped: an in-bounds read never used).
+  const pair = neox ? `(i0 - ${lo}) % ${u(nh)}` : `(i0 - ${lo}) / 2u`;
+  const first = neox ? `i0 < ${u(p.n_offs + nh)}` : '(i0 & 1u) == 0u';
+  const x = c.inplace ? 'dst' : 'src0';
+  const yarn = p.ext_factor !== 0
+    ? [
+        `  let y = (f32(j) - ${f(k.corrDims[0])}) / max(0.001, ${f(k.corrDims[1])} - ${f(k.corrDims[0])});`,
+        `  let mix = (1.0 - min(1.0, max(0.0, y))) * ${f(p.ext_factor)};`,
+        '  theta = theta * (1.0 - mix) + extrap * mix;',
+      ]
+    : [];
+  const fn = [
+    `// y for element i0 (x) given its pair's other element (xp), the token's position and the pair's freq factor`,
+    'fn rope(x: f32, xp: f32, pos: f32, ff: f32, i0: u32) -> f32 {',
+    `  if (i0 < ${lo} || i0 >= ${hi}) {`,
+    '    return x;',
+    '  }',
+    `  let j = ${pair};`,
+    `  var extrap = pos * powi(${f(k.thetaScale)}, j);`,
+    ...(ff ? ['  extrap = extrap / ff;'] : []),
+    `  var theta = ${f(p.freq_scale)} * extrap;`,
+    ...yarn,
+    '  let cs = cos_sin(theta);',
+    `  let c = cs.x * ${f(k.mscale)};`,
+    `  let s = cs.y * ${f(k.mscale)} * ${f(sinSign)};`,
+    `  if (${first}) {`,
+    '    return x * c - xp * s;',
+    '  }',
+    '  return xp * s + x * c;',
+    '}',
+  ];
+  return {
+    sources: [
+      { name: 'x', tensor: src0, binding: x },
+      { name: 'xp', tensor: src0, binding: x, index: rowAt(partner) },
+      { name: 'pos', tensor: pos, binding: 'src1', index: `${u(deviceOffsetElements(pos))} + i2` },
+      ...(ff ? [{ name: 'ff', tensor: ff, binding: 'src2' as const, index: `${u(deviceOffsetElements(ff))} + min(${pair}, ${u(nh - 1)})` }] : []),
+    ],
+    outputs: [{ tensor: c.dst, binding: 'dst', expr: `rope(x, xp, f32(pos), ${ff ? 'ff' : '1.0'}, i0)` }],
+    functions: `${HELPERS}
+${fn.join('\n')}`,
+  };
 }
 
 export interface RopeOpSpec {
@@ -143,7 +216,7 @@ function ropeDef(spec: RopeOpSpec): OpDef {
     const inplace = layout === 'inplace';
     const dst = inplace ? { ...src0, layout: 'inplace' } : contiguous('f32', ne);
     const srcs = ff ? [src0, pos, ff] : [src0, pos];
-    return Object.freeze({ op, dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous'), srcs: Object.freeze(srcs), dst, inplace, params: Object.freeze(p) });
+    return Object.freeze({ op, dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous', paramsLabel(PARAMS, p)), srcs: Object.freeze(srcs), dst, inplace, params: p });
   }
 
   /**
@@ -208,39 +281,32 @@ function ropeDef(spec: RopeOpSpec): OpDef {
     return { ref, epsFloor, terms: nDims };
   }
 
-  function nativeParams(c: OpCase): Uint32Array {
+  function native(c: OpCase): KernelSpec {
     const [src0, pos, ff] = c.srcs;
     const [, s01, s02, s03] = elementStrides(src0);
     const [, s1, s2, s3] = elementStrides(c.dst);
     const [ne0, ne1, ne2] = c.dst.ne;
     const p = c.params;
     const k = ropeConstants(p, ne0);
-    return packParams([
-      ne0, ne1, ne2, nrows(c.dst) * (ne0 / 2),
-      s01, s02, s03, deviceOffsetElements(src0),
-      s1, s2, s3, deviceOffsetElements(c.dst),
-      deviceOffsetElements(pos), ff ? deviceOffsetElements(ff) : 0, ff ? 1 : 0, p.mode === 2 ? 1 : 0,
-      k.nDims, p.n_offs, p.ext_factor !== 0 ? 1 : 0, 0,
-      f32Bits(k.thetaScale), f32Bits(p.freq_scale), f32Bits(p.ext_factor), f32Bits(k.mscale),
-      f32Bits(k.corrDims[0]), f32Bits(k.corrDims[1]), f32Bits(spec.sinSign), 0,
-    ]);
+    const npairs = nrows(c.dst) * (ne0 / 2);
+    const values = {
+      ne0, ne1, ne2, npairs, s01, s02, s03, off0: deviceOffsetElements(src0), s1, s2, s3, offd: deviceOffsetElements(c.dst),
+      off_pos: deviceOffsetElements(pos), off_ff: ff ? deviceOffsetElements(ff) : 0, neox: p.mode === 2 ? 1 : 0, n_dims: k.nDims,
+      n_offs: p.n_offs, ext: p.ext_factor !== 0 ? 1 : 0, theta_scale: k.thetaScale, freq_scale: p.freq_scale,
+      ext_factor: p.ext_factor, mscale: k.mscale, corr0: k.corrDims[0], corr1: k.corrDims[1], sin_sign: spec.sinSign,
+    };
+    const roles = [c.inplace ? 'dst' : 'src0', 'src1', ...(ff ? ['src2'] : []), ...(c.inplace ? [] : ['dst']), 'params'] as const;
+    return nativeTemplated('ROPE/rope.wgsl', nativeWgsl, roles as unknown as BindingRole[], grid2d(Math.ceil(npairs / NATIVE_WG)), ROPE_UNIFORMS, values, { INPLACE: c.inplace, FF: !!ff, WG: NATIVE_WG, SRC: c.inplace ? 'dst' : 'src0' });
   }
 
-  function native(c: OpCase): KernelSpec {
-    const dispatch = grid2d(Math.ceil((nrows(c.dst) * (c.dst.ne[0] / 2)) / 256));
-    // Without freq factors the ff binding still needs a buffer: positions stand in (never read).
-    const ffRole = c.srcs[2] ? 'src2' : 'src1';
-    if (c.inplace) return nativeKernel('ROPE/rope.wgsl (in place)', inplaceWgsl(nativeWgsl), ['dst', 'src1', ffRole, 'params'], dispatch, nativeParams(c));
-    return nativeKernel('ROPE/rope.wgsl', nativeWgsl, ['src0', 'src1', ffRole, 'dst', 'params'], dispatch, nativeParams(c));
-  }
-
-  const noGenerated = `${op} has no generated path yet (issue 9 phase 2: the elementwise family with per-source index expressions)`;
+  const generated = generatedPath(ELEMENTWISE, (c: OpCase) => snippet(c, spec.sinSign));
 
   return {
     name: op,
     summary: spec.summary,
     shapeSyntax: 'ne0xne1[xne2xne3] of src0: head dim, heads, tokens, sequences',
     layouts: spec.layouts,
+    params: PARAMS,
     matrix: spec.matrix,
     makeCase,
     oracle,
@@ -249,12 +315,12 @@ function ropeDef(spec: RopeOpSpec): OpDef {
     bytes: (c) => ({ readBytes: c.srcs.reduce((sum, t) => sum + nelements(t) * 4, 0), writeBytes: nelements(c.dst) * 4 }),
     features: (c) => ({ ne0: c.dst.ne[0], rows: nrows(c.dst), n: nelements(c.dst), nDims: c.params.n_dims || c.dst.ne[0] }),
     native,
-    family: 'elementwise',
-    require: (c, adapter) => commonRejection(c, adapter),
-    fits: () => [noGenerated],
-    generate: () => {
-      throw new OpCaseError(noGenerated);
-    },
+    family: generated.family,
+    require: (c, adapter) =>
+      commonRejection(c, adapter) ??
+      (c.inplace ? { code: 'inplace-pairs', reason: "the generated kernel gives each element its own thread, which reads the element's partner: in place another thread may already have overwritten it" } : null),
+    fits: generated.fits,
+    generate: generated.generate,
   };
 }
 
@@ -282,6 +348,10 @@ export const ROPE = ropeDef({
     { dims: [96, 5, 19], layout: 'src0-qkv-view' },
     { dims: [64, 6, 21], layout: 'src0-permuted' },
     { dims: [128, 3, 23], layout: 'freq-factors' },
+    { dims: [128, 8, 16], layout: 'contiguous', params: { mode: 2 } },
+    { dims: [128, 4, 17], layout: 'contiguous', params: { mode: 2, n_dims: 64, ext_factor: 1, freq_scale: 0.25, n_ctx_orig: 2048, beta_fast: 16, beta_slow: 2, attn_factor: 1.5, freq_base: 500000 } },
+    { dims: [96, 5, 19], layout: 'src0-qkv-view', params: { n_dims: 32, n_offs: 16 } },
+    { dims: [64, 4, 9], layout: 'inplace', params: { mode: 2 } },
   ],
 });
 
@@ -295,5 +365,8 @@ export const ROPE_BACK = ropeDef({
     { dims: [64, 7, 33, 2], layout: 'contiguous' },
     { dims: [64, 6, 21], layout: 'src0-permuted' },
     { dims: [128, 3, 23], layout: 'freq-factors' },
+    { dims: [128, 8, 16], layout: 'contiguous', params: { mode: 2 } },
+    { dims: [128, 4, 17], layout: 'freq-factors', params: { mode: 2, n_dims: 64, ext_factor: 1, freq_scale: 0.25, n_ctx_orig: 2048, beta_fast: 16, beta_slow: 2, attn_factor: 1.5, freq_base: 500000 } },
+    { dims: [96, 5, 19], layout: 'src0-permuted', params: { n_dims: 32, n_offs: 16 } },
   ],
 });
