@@ -125,25 +125,25 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
     // In place each element's partner may already be overwritten by its own thread: native there.
     declaredRejections: ['inplace-pairs'],
     rules: [{ when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 1, vectorWidth: 1 }), note: 'one element per thread: the partner and the position are custom-index reads (vectorWidth 1)' }],
-    states: { default: { state: 'observe', evidence: 'new in issue 9 (ggml d99724f2 semantics): observed until the lane has run it on the H200' } },
+    states: { default: { state: 'observe', evidence: 'new in issue 9 (ggml d99724f2 semantics); SwiftShader lane 2026-12-01 (a CPU shared with other jobs): parity on 7/9 timed shapes, slower on 128x3x23 freq-factors (0.41×, spread 0.18–0.90), in place a declared fallback ×2; generated and native match the oracle on every shape. Not yet run on a GPU: observed' } },
   }),
   entry({
     op: 'ROPE_BACK',
     declaredRejections: [],
     rules: [{ when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 1, vectorWidth: 1 }), note: 'as ROPE' }],
-    states: { default: { state: 'observe', evidence: 'new in issue 9 (ggml d99724f2 semantics): observed until the lane has run it on the H200' } },
+    states: { default: { state: 'observe', evidence: 'new in issue 9 (ggml d99724f2 semantics); SwiftShader lane 2026-12-01 (a CPU shared with other jobs): parity on 6/7 shapes, slower on 64x7x33x2 (0.87×, spread 0.12–0.89); generated and native match the oracle on every shape. Not yet run on a GPU: observed' } },
   }),
   entry({
     op: 'OUT_PROD',
     declaredRejections: [],
     rules: [{ when: [], schedule: freezeSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 1, staging: 'single' }), note: "scalar loads: src0's k stride is its row stride (vec4 needs k contiguous)" }],
-    states: { default: { state: 'observe', evidence: 'new in issue 9 (ggml d99724f2 semantics): observed until the lane has run it on the H200' } },
+    states: { default: { state: 'observe', evidence: 'new in issue 9 (ggml d99724f2 semantics); SwiftShader lane 2026-12-01 (a CPU shared with other jobs): faster on 2/6 shapes, parity on 4/6, none slower; generated and native match the oracle on every shape. Not yet run on a GPU: observed' } },
   }),
   entry({
     op: 'OPT_STEP_ADAMW',
     declaredRejections: [],
     rules: [{ when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 1, vectorWidth: 1 }), note: 'the 7 hyperparameters are custom-index reads of the params tensor (vectorWidth 1)' }],
-    states: { default: { state: 'observe', evidence: 'new in issue 9 (ggml d99724f2 semantics): observed until the lane has run it on the H200' } },
+    states: { default: { state: 'observe', evidence: 'new in issue 9 (ggml d99724f2 semantics); SwiftShader lane 2026-12-01 (a CPU shared with other jobs): faster on 3/6 shapes (1.21–1.48×), parity on 3/6, none slower; generated and native match the oracle on all three outputs (a, m, v) of every shape. Not yet run on a GPU: observed' } },
   }),
 ]);
 
