@@ -116,8 +116,17 @@ describe('OPT_STEP_ADAMW generated (elementwise family, three outputs)', () => {
     expect(k.bindings.map((b) => `${b.role}:${b.access}`)).toEqual(['dst:read_write', 'src1:read', 'src4:read']);
     expect(k.wgsl).toMatch(/let beta1h_v = src4\[69u\];/); // params tensor at 64 + 5
     const body = k.wgsl.slice(k.wgsl.indexOf('let pw_v'));
-    expect(body.indexOf('dst[64u + i0] =')).toBeGreaterThan(body.indexOf('let pv_v'));
-    expect(body).toMatch(/dst\[4161u \+ i0\] = \(pm_v \* beta1_v \+ pg_v \* \(1\.0 - beta1_v\)\);/); // m at 64 + 4097
-    expect(body).toMatch(/dst\[8258u \+ i0\] = \(pv_v \* beta2_v \+ pg_v \* pg_v \* \(1\.0 - beta2_v\)\);/);
+    expect(body.indexOf('dst[64u + v] =')).toBeGreaterThan(body.indexOf('let pv_v'));
+    expect(body).toMatch(/dst\[4161u \+ v\] = \(pm_v \* beta1_v \+ pg_v \* \(1\.0 - beta1_v\)\);/); // m at 64 + 4097
+    expect(body).toMatch(/dst\[8258u \+ v\] = \(pv_v \* beta2_v \+ pg_v \* pg_v \* \(1\.0 - beta2_v\)\);/);
+  });
+
+  it('vec4 when n % 4 == 0: the flat path, the hyperparameters splatted (uniform reads)', () => {
+    const c = OPT_STEP_ADAMW.makeCase([4096, 4]);
+    const k = OPT_STEP_ADAMW.generate({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 4 }, c);
+    expect(k.wgsl).toMatch(/^\/\/ generated: OPT_STEP_ADAMW flat/);
+    expect(k.wgsl).toContain('let beta1h_v = vec4<f32>(src4[69u]);');
+    expect(k.wgsl).toContain('let pm_v = dst[4112u + v];'); // (64 + 16384) / 4
+    expect(OPT_STEP_ADAMW.fits({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 4 }, OPT_STEP_ADAMW.makeCase([4093, 3]))).toEqual(['vectorWidth 4 needs the element count 12279 to be a multiple of 4']);
   });
 });

@@ -150,7 +150,7 @@ const HYPER = ['alpha', 'beta1', 'beta2', 'eps', 'wd', 'beta1h', 'beta2h'] as co
 /**
  * The elementwise family with three outputs: a, m and v, all in the state buffer (dst), each
  * thread loading its w, m and v before storing any. The hyperparameters are read from the params
- * tensor at run time (custom-index loads), as ggml does: ggml-opt rewrites beta1h and beta2h
+ * tensor at run time (uniform custom-index loads, splatted over vectors), as ggml does: ggml-opt rewrites beta1h and beta2h
  * every step without rebuilding the graph.
  */
 function snippet(c: OpCase): ElementwiseSnippet {
@@ -164,7 +164,7 @@ function snippet(c: OpCase): ElementwiseSnippet {
       { name: 'pg', tensor: grad, binding: 'src1' },
       { name: 'pm', tensor: m, binding: 'dst' },
       { name: 'pv', tensor: v, binding: 'dst' },
-      ...HYPER.map((name, i) => ({ name, tensor: hp, binding: 'src4' as const, index: u(offp + i) })),
+      ...HYPER.map((name, i) => ({ name, tensor: hp, binding: 'src4' as const, index: u(offp + i), uniform: true })),
     ],
     outputs: [
       { tensor: a, binding: 'dst', expr: `pw * (1.0 - alpha * wd) - alpha * (${mNew} * beta1h) / (sqrt(${vNew} * beta2h) + eps)` },
