@@ -35,6 +35,12 @@ export interface ElementwiseSource {
    * `u32(rows) * 4096u + i0`. Without it the source is read by its strides, broadcast by modulo.
    */
   readonly index?: string;
+  /**
+   * With `index`: the index names no coordinate, so every element reads the same value (a
+   * hyperparameter kept in a tensor, as OPT_STEP_ADAMW's). It is loaded as a scalar and splatted
+   * over vectors, so it neither blocks vectorWidth > 1 nor the flat path.
+   */
+  readonly uniform?: boolean;
 }
 
 export interface ElementwiseOutput {
@@ -51,6 +57,8 @@ export interface ElementwiseSnippet {
   readonly outputs: readonly ElementwiseOutput[];
   /** f32 constants baked as module-scope `const name: f32` (eps, scale, an op param). */
   readonly constants?: Readonly<Record<string, number>>;
+  /** Module-scope WGSL functions the expressions call (ROPE's rotation), emitted after the constants. */
+  readonly functions?: string;
 }
 
 const SPACE = {
@@ -62,7 +70,7 @@ const SPACE = {
 /** Every tensor packed with dst's shape and no custom index: one flat index serves them all. */
 function isFlat(k: ElementwiseSnippet): boolean {
   const ne = k.outputs[0].tensor.ne;
-  const all = [...k.sources.map((s) => (s.index ? null : s.tensor)), ...k.outputs.map((o) => o.tensor)];
+  const all = [...k.sources.filter((s) => !s.uniform).map((s) => (s.index ? null : s.tensor)), ...k.outputs.map((o) => o.tensor)];
   return all.every((t) => t !== null && isContiguous(t) && t.ne.every((n, i) => n === ne[i]));
 }
 
@@ -77,7 +85,7 @@ function fits(s: ElementwiseSchedule, k: ElementwiseSnippet): string[] {
   const reasons: string[] = [];
   const ints = k.sources.filter((src) => src.tensor.type === 'i32' && !src.index).map((src) => src.name);
   if (ints.length) reasons.push(`vectorWidth ${vw} cannot load ${ints.join(', ')}: i32 sources are read one element at a time (use vectorWidth 1)`);
-  const gathers = k.sources.filter((src) => src.index).map((src) => src.name);
+  const gathers = k.sources.filter((src) => src.index && !src.uniform).map((src) => src.name);
   if (gathers.length) return [...reasons, `vectorWidth ${vw} needs strided addressing, but ${gathers.join(', ')} ${gathers.length > 1 ? 'have' : 'has'} a custom index (use vectorWidth 1)`];
   const dst = k.outputs[0].tensor;
   if (isFlat(k)) {
@@ -86,7 +94,7 @@ function fits(s: ElementwiseSchedule, k: ElementwiseSnippet): string[] {
   }
   if (dst.ne[0] % vw) reasons.push(`vectorWidth ${vw} needs ne0 % ${vw} == 0, got ne0 = ${dst.ne[0]}`);
   const aligned = (t: TensorDesc) => elementStrides(t).slice(1).every((st, d) => st % vw === 0 || t.ne[d + 1] === 1) && deviceOffsetElements(t) % vw === 0;
-  const named = [...k.sources.map((x) => ({ name: x.name, tensor: x.tensor, splat: isSplat(x, vw) })), ...k.outputs.map((o) => ({ name: o.binding, tensor: o.tensor, splat: false }))];
+  const named = [...k.sources.filter((x) => !x.uniform).map((x) => ({ name: x.name, tensor: x.tensor, splat: isSplat(x, vw) })), ...k.outputs.map((o) => ({ name: o.binding, tensor: o.tensor, splat: false }))];
   for (const { name, tensor, splat } of named) {
     if (splat) continue;
     if (elementStrides(tensor)[0] !== 1) reasons.push(`vectorWidth ${vw} needs ${name}'s rows contiguous (nb0 = ${tensor.nb[0]} B)`);
@@ -96,7 +104,10 @@ function fits(s: ElementwiseSchedule, k: ElementwiseSnippet): string[] {
   return reasons;
 }
 
-/** Buffers in order of first use (sources, then outputs): written ones read_write, splat-only ones f32. */
+/**
+ * Buffers in order of first use (sources, then outputs): written ones read_write, splat-only ones
+ * f32, i32 ones (positions, indices: every reader an i32 tensor) array<i32>.
+ */
 function bufferDecls(k: ElementwiseSnippet, vw: number) {
   const roles: BindingRole[] = [];
   for (const b of [...k.sources.map((x) => x.binding), ...k.outputs.map((o) => o.binding)]) if (!roles.includes(b)) roles.push(b);
@@ -148,6 +159,10 @@ function generate(s: ElementwiseSchedule, k: ElementwiseSnippet, c: CaseName): K
   const flat = isFlat(k);
   const names = k.sources.map((x) => x.name);
   const loads = k.sources.map((x, i) => {
+    if (x.index && x.uniform) {
+      const at = `${x.binding}[${valueNames(x.index, names.slice(0, i))}]`;
+      return `let ${x.name}_v = ${vw > 1 ? `${T}(${at})` : at};`;
+    }
     if (flat) return `let ${x.name}_v = ${x.binding}[${u(deviceOffsetElements(x.tensor) / vw)} + v];`;
     if (x.index) return `let ${x.name}_v = ${x.binding}[${valueNames(x.index, names.slice(0, i))}];`;
     const splat = isSplat(x, vw);
@@ -173,7 +188,7 @@ function generate(s: ElementwiseSchedule, k: ElementwiseSnippet, c: CaseName): K
   const consts = Object.entries(k.constants ?? {}).map(([name, value]) => `const ${name}: f32 = ${f(value)};`);
   const wgsl = `// generated: ${c.op} ${flat ? 'flat' : 'strided'} ${c.label}, ${scheduleKey(s)}
 ${halves ? 'enable f16;\n\n' : ''}${decls}
-${consts.length ? `\n${consts.join('\n')}\n` : ''}
+${consts.length ? `\n${consts.join('\n')}\n` : ''}${k.functions ? `\n${k.functions.trimEnd()}\n` : ''}
 @compute @workgroup_size(${s.workgroupSize})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
   let t = (wid.y * ${u(dispatch[0])} + wid.x) * ${u(s.workgroupSize)} + lid;

@@ -11,6 +11,7 @@ import { uniformSchema } from '../codegen/uniforms';
 import { type KernelSpec, MAX_WORKGROUPS_PER_DIM, nativeTemplated } from '../kernel';
 import { contiguous, elementStrides, isTransposed, nelements, permute, rowsContiguous, stridedRows, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
+import { dotOracle } from './dot-oracle';
 import { caseLabel, OpCaseError, parseParams, type OpCase, type OpDef, type OracleResult } from './types';
 
 const LAYOUTS = [
@@ -78,38 +79,8 @@ function makeCase(dims: readonly number[], layout: string = 'contiguous', params
 function oracle(c: OpCase, srcs: readonly ArrayBuffer[], sample?: Int32Array): OracleResult {
   const [s0, s1] = c.srcs;
   // gather() packs each source in ggml order, so every row is K contiguous f64s.
-  const a = gather(s0, srcs[0]);
-  const b = gather(s1, srcs[1]);
-  const [M, N, ne12] = c.dst.ne;
   const K = s0.ne[0];
-  const [, , ne02, ne03] = s0.ne;
-  const r2 = ne12 / ne02;
-  const r3 = c.dst.ne[3] / ne03;
-  const count = sample ? sample.length : nelements(c.dst);
-  const ref = new Float64Array(count);
-  const epsFloor = new Float64Array(count);
-  const rootK = Math.sqrt(K);
-  for (let s = 0; s < count; s++) {
-    const e = sample ? sample[s] : s;
-    const m = e % M;
-    const rest = (e - m) / M;
-    const n = rest % N;
-    const batch = (rest - n) / N;
-    const i2 = batch % ne12;
-    const i3 = (batch - i2) / ne12;
-    const aRow = K * (m + M * (Math.floor(i2 / r2) + ne02 * Math.floor(i3 / r3)));
-    const bRow = K * (n + N * batch);
-    let sum = 0;
-    let mag = 0;
-    for (let k = 0; k < K; k++) {
-      const p = a[aRow + k] * b[bRow + k];
-      sum += p;
-      mag += Math.abs(p);
-    }
-    ref[s] = sum;
-    epsFloor[s] = mag / rootK;
-  }
-  return sample ? { ref, epsFloor, terms: K, indices: sample } : { ref, epsFloor, terms: K };
+  return dotOracle(c.dst, K, [s0.ne[2], s0.ne[3]], gather(s0, srcs[0]), { row: K, k: 1 }, gather(s1, srcs[1]), { row: K, k: 1 }, sample);
 }
 
 /** The case as the generated path sees it: device offsets and element strides, plain numbers. */

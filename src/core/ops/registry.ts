@@ -14,6 +14,9 @@ import { GET_ROWS_BACK, GET_ROWS_BACK_NATIVE_ONLY } from './get-rows-back';
 import { MUL_MAT } from './mul-mat';
 import { RMS_NORM } from './rms-norm';
 import { RMS_NORM_BACK } from './rms-norm-back';
+import { OPT_STEP_ADAMW } from './opt-step-adamw';
+import { OUT_PROD } from './out-prod';
+import { ROPE, ROPE_BACK } from './rope';
 import { stateFor, type AdapterClass, type AdapterIdentity, type ClassState, type PromotionState, type StateEvidence } from './promotion';
 import type { OpCase, OpDef } from './types';
 
@@ -47,7 +50,7 @@ function entry(e: Omit<RegistryEntry, 'state' | 'evidence'>): RegistryEntry {
   return Object.freeze({ ...e, state: d.state, evidence: d.evidence });
 }
 
-export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK, MUL_MAT, CROSS_ENTROPY_LOSS, CROSS_ENTROPY_LOSS_BACK, GET_ROWS, GET_ROWS_BACK, CPY, CONT]);
+export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK, MUL_MAT, CROSS_ENTROPY_LOSS, CROSS_ENTROPY_LOSS_BACK, GET_ROWS, GET_ROWS_BACK, CPY, CONT, ROPE, ROPE_BACK, OUT_PROD, OPT_STEP_ADAMW]);
 
 const freezeSchedule = <S extends Schedule>(s: S): S => Object.freeze(s);
 
@@ -173,6 +176,34 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
       { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
     ],
     states: { default: { state: 'observe', evidence: 'new (issue 9): the elementwise family, as CPY. SwiftShader lane 2026-12-01: correct on 6/6 shapes, faster 3 (3.16–5.06×), parity 3; no GPU numbers yet' } },
+  }),
+  entry({
+    op: 'ROPE',
+    // In place each element's partner may already be overwritten by its own thread: native there.
+    declaredRejections: ['inplace-pairs'],
+    rules: [{ when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 1, vectorWidth: 1 }), note: 'one element per thread: the partner and the position are custom-index reads (vectorWidth 1)' }],
+    states: { default: { state: 'observe', evidence: 'new in issue 9 (ggml d99724f2 semantics); SwiftShader lane 2026-12-01 (a CPU shared with other jobs): parity on 7/9 timed shapes, slower on 128x3x23 freq-factors (0.41×, spread 0.18–0.90), in place a declared fallback ×2; generated and native match the oracle on every shape. Not yet run on a GPU: observed' } },
+  }),
+  entry({
+    op: 'ROPE_BACK',
+    declaredRejections: [],
+    rules: [{ when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 1, vectorWidth: 1 }), note: 'as ROPE' }],
+    states: { default: { state: 'observe', evidence: 'new in issue 9 (ggml d99724f2 semantics); SwiftShader lane 2026-12-01 (a CPU shared with other jobs): parity on 6/7 shapes, slower on 64x7x33x2 (0.87×, spread 0.12–0.89); generated and native match the oracle on every shape. Not yet run on a GPU: observed' } },
+  }),
+  entry({
+    op: 'OUT_PROD',
+    declaredRejections: [],
+    rules: [{ when: [], schedule: freezeSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 1, staging: 'single' }), note: "scalar loads: src0's k stride is its row stride (vec4 needs k contiguous)" }],
+    states: { default: { state: 'observe', evidence: 'new in issue 9 (ggml d99724f2 semantics); SwiftShader lane 2026-12-01 (a CPU shared with other jobs): faster on 2/6 shapes, parity on 4/6, none slower; generated and native match the oracle on every shape. Not yet run on a GPU: observed' } },
+  }),
+  entry({
+    op: 'OPT_STEP_ADAMW',
+    declaredRejections: [],
+    rules: [
+      { when: [{ feature: 'n', multipleOf: 4 }], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 4 }), note: "vec4 over packed a, grad, m, v (the planes of the state start on vec4s when n % 4 == 0); the 7 hyperparameters are uniform reads of the params tensor, splatted" },
+      { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 1, vectorWidth: 1 }) },
+    ],
+    states: { default: { state: 'observe', evidence: 'new in issue 9 (ggml d99724f2 semantics); SwiftShader lane 2026-12-01 (a CPU shared with other jobs), with the vec4 rule: faster on 5/6 shapes (1.48–2.83×), parity on 4097 (vectorWidth 1), none slower; generated and native match the oracle on all three outputs (a, m, v) of every shape. Not yet run on a GPU: observed' } },
   }),
 ]);
 
