@@ -77,7 +77,7 @@ class Builder {
     if (!isContiguous(a)) throw new Error('reshape of a non-contiguous tensor');
     return this.tensor('RESHAPE', a.type, ne, [a]);
   };
-  view4d = (a: GNode, ne: Ne, nb1: number, nb2: number, nb3: number, offset: number) => this.tensor('VIEW', a.type, ne, [a], [offset], { nb: [a.nb[0], nb1, nb2, nb3] });
+  view4d = (a: GNode, ne: Ne, nb1: number, nb2: number, nb3: number, offset: number) => this.tensor('VIEW', a.type, ne, [a], [offset, 0] /* a size_t: two words */, { nb: [a.nb[0], nb1, nb2, nb3] });
   permute = (a: GNode, ax: readonly [number, number, number, number]) => {
     const ne = [0, 0, 0, 0];
     const nb = [0, 0, 0, 0];
@@ -87,12 +87,13 @@ class Builder {
   transpose = (a: GNode) => this.tensor('TRANSPOSE', a.type, [a.ne[1], a.ne[0], a.ne[2], a.ne[3]], [a], [], { nb: [a.nb[1], a.nb[0], a.nb[2], a.nb[3]] });
   cont = (a: GNode, ne: readonly number[] = a.ne) => this.tensor('CONT', a.type, ne, [a]);
   rope = (op: 'ROPE' | 'ROPE_BACK', a: GNode, pos: GNode, c: ModelConfig) =>
-    // n_past, n_dims, mode (0 = normal, llama), n_ctx, n_ctx_orig, freq_base, freq_scale, ext_factor, attn_factor, beta_fast, beta_slow
-    this.tensor(op, 'f32', a.ne, [a, pos], [0, c.nRot, 0, 0, c.nCtx, c.ropeFreqBase, 1, 0, 1, 32, 1]);
+    // ggml_rope_impl's 16 words: n_past, n_dims, mode (0 = normal, llama), n_ctx, n_ctx_orig, freq_base,
+    // freq_scale, ext_factor, attn_factor, beta_fast, beta_slow, 4 mrope sections, n_offs
+    this.tensor(op, 'f32', a.ne, [a, pos], [0, c.nRot, 0, 0, c.nCtx, c.ropeFreqBase, 1, 0, 1, 32, 1, 0, 0, 0, 0, 0]);
   softMax = (a: GNode, mask: GNode, scale: number) => this.tensor('SOFT_MAX', 'f32', a.ne, [a, mask], [scale, 0]);
   softMaxBack = (g: GNode, y: GNode, scale: number) => this.tensor('SOFT_MAX_BACK', 'f32', g.ne, [g, y], [scale, 0]);
-  swiglu = (gate: GNode, up: GNode) => this.tensor('GLU', 'f32', gate.ne, [gate, up], [0 /* SWIGLU */, 0 /* not swapped */], { desc: 'SWIGLU' });
-  silu = (a: GNode) => this.tensor('UNARY', 'f32', a.ne, [a], [0], { desc: 'SILU' });
+  swiglu = (gate: GNode, up: GNode) => this.tensor('GLU', 'f32', gate.ne, [gate, up], [2 /* GGML_GLU_OP_SWIGLU */, 0 /* not swapped */], { desc: 'SWIGLU' });
+  silu = (a: GNode) => this.tensor('UNARY', 'f32', a.ne, [a], [10 /* GGML_UNARY_OP_SILU */], { desc: 'SILU' });
   siluBack = (g: GNode, x: GNode) => this.tensor('SILU_BACK', 'f32', g.ne, [g, x]);
   repeatBack = (a: GNode, like: GNode) => this.tensor('REPEAT_BACK', 'f32', like.ne, [a]);
   scale = (a: GNode, s: number) => this.tensor('SCALE', 'f32', a.ne, [a], [s, 0]);
