@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatCensus, labHas, takeCensus, typedBytes } from './census';
-import { formatGraphText, graphLines, parseGraphText } from './ggml-text';
+import { allLines, formatGraphText, graphLines, parseGraphText } from './ggml-text';
 import { buildTrainingGraph } from './graph';
 import { PRESETS } from './model-config';
 
@@ -30,8 +30,7 @@ describe('census', () => {
   });
 
   it('views are counted apart and move no bytes; the table names every op', () => {
-    const g = buildTrainingGraph(PRESETS.tiny);
-    const c = takeCensus(g.nodes.map((n) => ({ op: n.op, desc: n.desc, typeId: n.type === 'f32' ? 0 : n.type === 'i32' ? 26 : 27, ne: n.ne, srcs: n.srcs.map((s) => ({ typeId: s.type === 'f32' ? 0 : 26, ne: s.ne })) })));
+    const c = takeCensus(allLines(buildTrainingGraph(PRESETS.tiny)));
     expect(c.views).toEqual([
       { op: 'TRANSPOSE', nodes: 56 },
       { op: 'PERMUTE', nodes: 40 },

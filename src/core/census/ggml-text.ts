@@ -36,11 +36,14 @@ const f32 = new DataView(new ArrayBuffer(4));
 const floatToWord = (v: number) => (f32.setFloat32(0, v, true), f32.getInt32(0, true));
 const wordToFloat = (w: number) => (f32.setInt32(0, w, true), f32.getFloat32(0, true));
 
-/** The graph's computing nodes as lines. */
+/** The graph's computing nodes as lines (what export writes). */
 export function graphLines(g: TrainingGraph): GraphLine[] {
-  return g.nodes
-    .filter((n) => n.op !== 'NONE' && !VIEW_OPS.has(n.op))
-    .map((n) => ({
+  return allLines(g).filter((n) => n.op !== 'NONE' && !VIEW_OPS.has(n.op));
+}
+
+/** Every node of the graph, parameters and views included (what the census counts). */
+export function allLines(g: TrainingGraph): GraphLine[] {
+  return g.nodes.map((n) => ({
       op: n.op,
       desc: n.desc,
       typeId: ggmlTypeId(n.type),

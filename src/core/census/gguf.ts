@@ -75,7 +75,7 @@ const CHUNK_BYTES = 1 << 20;
 
 /** A forward cursor over a ByteSource with a read-ahead buffer. */
 class Cursor {
-  private buf = new Uint8Array(0);
+  private buf: Uint8Array = new Uint8Array(0);
   private bufStart = 0;
   pos = 0;
   constructor(private readonly src: ByteSource) {}

@@ -26,6 +26,7 @@ describe('model configs', () => {
     expect(PRESETS['7b']).toMatchObject({ nVocab: 32000, nEmbd: 4096, nHead: 32, nHeadKv: 32, nLayer: 32, nFf: 11008 });
     expect(() => presetByName('13b')).toThrow("unknown preset '13b' (presets: tiny, 1b, 7b)");
     expect(withRun(PRESETS.tiny, { nBatch: 2, nCtx: 64 })).toMatchObject({ nBatch: 2, nCtx: 64, nEmbd: 64 });
+    expect(withRun(PRESETS.tiny, { nBatch: undefined, nCtx: 32 })).toMatchObject({ nBatch: 1, nCtx: 32 });
   });
 
   it('reads llama.* hyperparameters from a GGUF header', async () => {

@@ -70,7 +70,7 @@ export function makeConfig(name: string, s: Shape & Partial<Pick<ModelConfig, 'r
 
 /** The same model at another batch or context (the CLI's --batch, --context). */
 export function withRun(c: ModelConfig, run: { nBatch?: number; nCtx?: number }): ModelConfig {
-  return makeConfig(c.name, { ...c, ...run });
+  return makeConfig(c.name, { ...c, ...(run.nBatch !== undefined ? { nBatch: run.nBatch } : {}), ...(run.nCtx !== undefined ? { nCtx: run.nCtx } : {}) });
 }
 
 /** A config from a GGUF header's general.architecture and <arch>.* keys; nCtx/nBatch from the run. */
