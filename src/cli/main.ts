@@ -37,6 +37,7 @@ import type { Condition } from '../core/schedule/shape-rules';
 import { formatSweep } from '../core/report/sweep-text';
 import { parseManifest } from '../core/manifest/format';
 import { readUserKernel } from './user-kernel-files';
+import { CENSUS_HELP, cmdCensus } from './census';
 
 const HELP = `kernel-lab — decides, with evidence, when a generated WebGPU kernel may replace a native one
 
@@ -81,7 +82,7 @@ commands:
                               of schedulesFor rules to review (nothing is written).
                               --space restricts knobs, e.g. '{"workgroupSize":[64,256]}';
                               --param sets a param on every shape (the matrix's if no --shapes)
-  bench [--size full|small] [--only ID|agreement|ops]
+${CENSUS_HELP}  bench [--size full|small] [--only ID|agreement|ops]
                               the engine's performance targets as a table (small shapes on
                               a software adapter; targets are judged on hardware only)
 
@@ -473,6 +474,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   bench: cmdBench,
   lane: cmdLane,
   sweep: cmdSweep,
+  census: cmdCensus,
 };
 
 export async function main(argv: string[]): Promise<number> {
