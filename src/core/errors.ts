@@ -35,5 +35,10 @@ export class DeviceLostError extends LabError {
   override name = 'DeviceLostError';
 }
 
+/** A quant format asked for what it cannot hold: unknown name, ragged block, NaN/Inf to encode. */
+export class QuantFormatError extends LabError {
+  override name = 'QuantFormatError';
+}
+
 /** Error names the CLI treats as usage errors (exit 2). */
-export const USAGE_ERROR_NAMES: readonly string[] = ['UsageError', 'GgufError', 'ModelConfigError', 'OpCaseError', 'ScheduleError', 'TensorError', 'AdapterError', 'ScheduleRefusal', 'ShapeContractError', 'ManifestError', 'ManifestRefusal'];
+export const USAGE_ERROR_NAMES: readonly string[] = ['UsageError', 'GgufError', 'ModelConfigError', 'OpCaseError', 'ScheduleError', 'TensorError', 'AdapterError', 'ScheduleRefusal', 'ShapeContractError', 'ManifestError', 'ManifestRefusal', 'QuantFormatError'];
