@@ -5,9 +5,15 @@ import { UsageError } from '../errors';
 import { validateSchedule, type Schedule } from '../schedule/schedule';
 import { allHold, type Condition } from '../schedule/shape-rules';
 import { ADD } from './add';
+import { ARGMAX } from './argmax';
+import { COUNT_EQUAL } from './count-equal';
 import { MUL_MAT } from './mul-mat';
 import { RMS_NORM } from './rms-norm';
+import { REPEAT_BACK } from './repeat-back';
 import { RMS_NORM_BACK } from './rms-norm-back';
+import { SOFT_MAX } from './soft-max';
+import { SOFT_MAX_BACK } from './soft-max-back';
+import { SUM_ROWS } from './sum-rows';
 import type { OpCase, OpDef } from './types';
 
 export type PromotionState = 'native-only' | 'observe' | 'prefer' | 'retired';
@@ -30,7 +36,7 @@ export interface RegistryEntry {
   readonly evidence: string;
 }
 
-export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK, MUL_MAT]);
+export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK, MUL_MAT, SOFT_MAX, SOFT_MAX_BACK, SUM_ROWS, REPEAT_BACK, ARGMAX, COUNT_EQUAL]);
 
 const freezeSchedule = <S extends Schedule>(s: S): S => Object.freeze(s);
 
@@ -83,6 +89,48 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
     ],
     evidence:
       'lane 2026-11-29: H200 faster on 8/8 shapes (1.10–2.65×; 4096³ 38.1 vs 14.5 TFLOP/s), but SwiftShader slower on 129x7x33 (0.95×): observed; the work item is small-N shapes (a GEMV rule)',
+  },
+  {
+    op: 'SOFT_MAX',
+    state: 'native-only',
+    declaredRejections: [],
+    rules: [],
+    evidence: 'new in issue 9 Part 2: native kernel only until the generalized rows family gives it a generated path',
+  },
+  {
+    op: 'SOFT_MAX_BACK',
+    state: 'native-only',
+    declaredRejections: [],
+    rules: [],
+    evidence: 'new in issue 9 Part 2: native kernel only until the generalized rows family gives it a generated path',
+  },
+  {
+    op: 'SUM_ROWS',
+    state: 'native-only',
+    declaredRejections: [],
+    rules: [],
+    evidence: 'new in issue 9 Part 2: native kernel only until the generalized rows family gives it a generated path',
+  },
+  {
+    op: 'REPEAT_BACK',
+    state: 'native-only',
+    declaredRejections: [],
+    rules: [],
+    evidence: 'new in issue 9 Part 2: native kernel only until the generalized rows family gives it a generated path',
+  },
+  {
+    op: 'ARGMAX',
+    state: 'native-only',
+    declaredRejections: [],
+    rules: [],
+    evidence: 'new in issue 9 Part 2: native kernel only until the generalized rows family gives it a generated path',
+  },
+  {
+    op: 'COUNT_EQUAL',
+    state: 'native-only',
+    declaredRejections: [],
+    rules: [],
+    evidence: 'new in issue 9 Part 2: native kernel only until the generalized rows family gives it a generated path',
   },
 ] satisfies RegistryEntry[]);
 
