@@ -1,23 +1,19 @@
 // COUNT_EQUAL, hand-written (ggml_count_equal): dst = the number of positions where the i32
 // tensors src0 and src1 (same shape, any strides) hold equal values, as ggml's I64 scalar:
 // two u32 words, low then high (its little-endian bytes), since WGSL has no 64-bit integers.
-// One workgroup of 256 threads walks every element (dst has one value, and a dispatch has no
+// One workgroup of {{WG}} threads walks every element (dst has one value, and a dispatch has no
 // grid-wide barrier to zero and then accumulate it); the per-thread counts meet in a
 // shared-memory tree of 64-bit (lo, hi) sums with an explicit carry.
+// Templated: PARAMS is count-equal.ts's uniform record, WG the threads.
 
-struct Params {
-  ne0: u32, ne1: u32, ne2: u32, n: u32,
-  s00: u32, s01: u32, s02: u32, s03: u32,  // src0 strides, in elements
-  s10: u32, s11: u32, s12: u32, s13: u32,  // src1 strides
-  off0: u32, off1: u32, offd: u32,         // offsets, in elements
-};
+{{PARAMS}}
 
 @group(0) @binding(0) var<storage, read> src0: array<i32>;
 @group(0) @binding(1) var<storage, read> src1: array<i32>;
 @group(0) @binding(2) var<storage, read_write> dst: array<u32>;
 @group(0) @binding(3) var<uniform> p: Params;
 
-var<workgroup> counts: array<vec2<u32>, 256>;
+var<workgroup> counts: array<vec2<u32>, {{WG}}>;
 
 /** (lo, hi) + (lo, hi) with the low word's carry into the high word. */
 fn add64(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
@@ -25,11 +21,11 @@ fn add64(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
   return vec2<u32>(lo, a.y + b.y + select(0u, 1u, lo < a.x));
 }
 
-@compute @workgroup_size(256)
+@compute @workgroup_size({{WG}})
 fn main(@builtin(local_invocation_index) lid: u32) {
   // n < 2^32 (u32 indices), so one thread's count fits its u32.
   var count = 0u;
-  for (var e = lid; e < p.n; e += 256u) {
+  for (var e = lid; e < p.n; e += {{WG}}u) {
     let i0 = e % p.ne0;
     let i1 = (e / p.ne0) % p.ne1;
     let i2 = (e / (p.ne0 * p.ne1)) % p.ne2;
@@ -40,7 +36,7 @@ fn main(@builtin(local_invocation_index) lid: u32) {
   }
   counts[lid] = vec2<u32>(count, 0u);
   workgroupBarrier();
-  for (var s = 128u; s > 0u; s >>= 1u) {
+  for (var s = {{WG}}u / 2u; s > 0u; s >>= 1u) {
     if (lid < s) {
       counts[lid] = add64(counts[lid], counts[lid + s]);
     }

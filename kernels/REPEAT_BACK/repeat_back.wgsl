@@ -3,23 +3,18 @@
 //   dst[k0, k1, k2, k3] = Σ src0[i0·ne0 + k0, i1·ne1 + k1, i2·ne2 + k2, i3·ne3 + k3]
 // over i_d < nr_d = ne0_d / ne_d. One thread per dst element, summing in ggml's loop order
 // (i3 outermost, i0 innermost). src0 rows are contiguous (ggml asserts nb00 == sizeof(float));
-// dst is packed.
+// dst is packed. Templated: PARAMS is repeat-back.ts's uniform record, WG the threads per workgroup.
 
-struct Params {
-  ne0: u32, ne1: u32, ne2: u32, n: u32,     // dst shape (ne3 = n / (ne0·ne1·ne2)) and elements
-  nr0: u32, nr1: u32, nr2: u32, nr3: u32,   // repeats per dimension
-  s01: u32, s02: u32, s03: u32, off0: u32,  // src0 strides and offset, in elements
-  offd: u32,
-};
+{{PARAMS}}
 
 @group(0) @binding(0) var<storage, read> src0: array<f32>;
 @group(0) @binding(1) var<storage, read_write> dst: array<f32>;
 @group(0) @binding(2) var<uniform> p: Params;
 
-@compute @workgroup_size(256)
+@compute @workgroup_size({{WG}})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
-  let e = (wid.y * nwg.x + wid.x) * 256u + lid;
+  let e = (wid.y * nwg.x + wid.x) * {{WG}}u + lid;
   if (e >= p.n) {
     return;
   }

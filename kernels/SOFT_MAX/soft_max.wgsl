@@ -1,41 +1,52 @@
 // SOFT_MAX, hand-written (ggml_soft_max_ext): per row, s = x·scale + slope·mask,
 // dst = exp(s − max) / Σ exp(s − max), with ALiBi's per-head slope when max_bias > 0 and the
-// sinks' per-head logit joining the max and the sum when present. One workgroup of 256
+// sinks' per-head logit joining the max and the sum when present. One workgroup of {{WG}}
 // threads per row: pass 1 the max, pass 2 the sum (both through shared-memory trees), pass 3
-// writes; s is recomputed each pass (the row stays in cache). Variants by the lab's
-// `// @if(FLAG)` lines: INPLACE (dst is src0, bound once), NO_MASK, MASK_F32, MASK_F16 (an f16 mask read as
-// u32 pairs and unpacked: no shader-f16 needed), SINKS. Masked entries are -inf, as llama.cpp
-// builds its KQ mask: exp(-inf) = 0 on IEEE hardware.
+// writes; s is recomputed each pass (the row stays in cache). Variants: INPLACE (dst is src0,
+// bound once), MASK (MASK_F16: an f16 mask read as u32 pairs and unpacked, no shader-f16
+// needed), SINKS; binding numbers come as B_* defines. Masked entries are -inf, as llama.cpp
+// builds its KQ mask: exp(-inf) = 0 on IEEE hardware. Templated: PARAMS is soft-max.ts's
+// uniform record (neg_inf_bits: -inf from the host, as WGSL has no infinite literal), WG the threads per row.
 
-struct Params {
-  ne0: u32, ne1: u32, ne2: u32, nrows: u32,
-  s01: u32, s02: u32, s03: u32, off0: u32,    // src0 strides and offset, in elements
-  s11: u32, s12: u32, s13: u32, off1: u32,    // mask strides and offset, in mask elements
-  ne12: u32, ne13: u32, off2: u32, n_head_log2: u32,  // mask broadcast; sinks offset; ALiBi
-  s1: u32, s2: u32, s3: u32, offd: u32,       // dst
-  scale: f32, max_bias: f32, m0: f32, m1: f32,
-  neg_inf: f32,                               // -inf from the host: WGSL has no infinite literal
-};
+{{PARAMS}}
 
-@group(0) @binding(0) var<storage, read> src0: array<f32>; // @if(!INPLACE)
-@group(0) @binding(1) var<storage, read> src1: array<f32>; // @if(MASK_F32)
-@group(0) @binding(1) var<storage, read> src1: array<u32>; // @if(MASK_F16)
-@group(0) @binding(2) var<storage, read> src2: array<f32>; // @if(SINKS)
-@group(0) @binding(3) var<storage, read_write> dst: array<f32>;
-@group(0) @binding(4) var<uniform> p: Params;
+#if !INPLACE
+@group(0) @binding({{B_SRC0}}) var<storage, read> src0: array<f32>;
+#endif
+#if MASK
+#if MASK_F16
+@group(0) @binding({{B_SRC1}}) var<storage, read> src1: array<u32>;
+#else
+@group(0) @binding({{B_SRC1}}) var<storage, read> src1: array<f32>;
+#endif
+#endif
+#if SINKS
+@group(0) @binding({{B_SRC2}}) var<storage, read> src2: array<f32>;
+#endif
+@group(0) @binding({{B_DST}}) var<storage, read_write> dst: array<f32>;
+@group(0) @binding({{B_PARAMS}}) var<uniform> p: Params;
 
-var<workgroup> red_max: array<f32, 256>;
-var<workgroup> red_sum: array<f32, 256>;
+var<workgroup> red_max: array<f32, {{WG}}>;
+var<workgroup> red_sum: array<f32, {{WG}}>;
 
 fn load_x(i: u32) -> f32 {
-  return src0[i]; // @if(!INPLACE)
-  return dst[i]; // @if(INPLACE)
+#if INPLACE
+  return dst[i];
+#else
+  return src0[i];
+#endif
 }
 
 fn load_mask(i: u32) -> f32 {
-  return src1[i]; // @if(MASK_F32)
-  return unpack2x16float(src1[i >> 1u])[i & 1u]; // @if(MASK_F16)
-  return 0.0; // @if(NO_MASK)
+#if MASK
+#if MASK_F16
+  return unpack2x16float(src1[i >> 1u])[i & 1u];
+#else
+  return src1[i];
+#endif
+#else
+  return 0.0;
+#endif
 }
 
 /** b^e by squaring: ggml's powf(m, e) to a few ulp, for ALiBi's integer exponents. */
@@ -53,7 +64,7 @@ fn powi(b: f32, e: u32) -> f32 {
   return result;
 }
 
-@compute @workgroup_size(256)
+@compute @workgroup_size({{WG}})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
   let r = wid.y * nwg.x + wid.x;
@@ -78,39 +89,43 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     }
   }
 
-  var mx = p.neg_inf; // ggml starts its max at -INFINITY
-  for (var i = lid; i < p.ne0; i += 256u) {
+  var mx = bitcast<f32>(p.neg_inf_bits); // ggml starts its max at -INFINITY
+  for (var i = lid; i < p.ne0; i += {{WG}}u) {
     mx = max(mx, load_x(x_row + i) * p.scale + slope * load_mask(m_row + i));
   }
   red_max[lid] = mx;
   workgroupBarrier();
-  for (var s = 128u; s > 0u; s >>= 1u) {
+  for (var s = {{WG}}u / 2u; s > 0u; s >>= 1u) {
     if (lid < s) {
       red_max[lid] = max(red_max[lid], red_max[lid + s]);
     }
     workgroupBarrier();
   }
   var row_max = red_max[0];
-  let sink = src2[p.off2 + i2]; // @if(SINKS)
-  row_max = max(row_max, sink); // @if(SINKS)
+#if SINKS
+  let sink = src2[p.off2 + i2];
+  row_max = max(row_max, sink);
+#endif
 
   var sum = 0.0;
-  for (var i = lid; i < p.ne0; i += 256u) {
+  for (var i = lid; i < p.ne0; i += {{WG}}u) {
     sum += exp(load_x(x_row + i) * p.scale + slope * load_mask(m_row + i) - row_max);
   }
   red_sum[lid] = sum;
   workgroupBarrier();
-  for (var s = 128u; s > 0u; s >>= 1u) {
+  for (var s = {{WG}}u / 2u; s > 0u; s >>= 1u) {
     if (lid < s) {
       red_sum[lid] += red_sum[lid + s];
     }
     workgroupBarrier();
   }
   var row_sum = red_sum[0];
-  row_sum += exp(sink - row_max); // @if(SINKS)
+#if SINKS
+  row_sum += exp(sink - row_max);
+#endif
   let inv = 1.0 / row_sum;
 
-  for (var i = lid; i < p.ne0; i += 256u) {
+  for (var i = lid; i < p.ne0; i += {{WG}}u) {
     dst[y_row + i] = exp(load_x(x_row + i) * p.scale + slope * load_mask(m_row + i) - row_max) * inv;
   }
 }

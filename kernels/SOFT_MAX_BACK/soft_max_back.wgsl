@@ -1,30 +1,34 @@
 // SOFT_MAX_BACK, hand-written (ggml_soft_max_ext_back): the gradient of SOFT_MAX. src0 = dy (the
 // incoming gradient), src1 = y (SOFT_MAX's output); per row dx = scale · y · (dy − Σ y·dy).
-// One workgroup of 256 threads per row: the dot product meets in a shared-memory tree, then
-// each thread writes its share. INPLACE (`// @if(INPLACE)` lines): dst is dy, bound once; each
-// element is read before the same thread overwrites it.
+// One workgroup of {{WG}} threads per row: the dot product meets in a shared-memory tree, then
+// each thread writes its share. INPLACE: dst is dy, bound once; each element is read before
+// the same thread overwrites it. Templated: PARAMS is soft-max-back.ts's uniform record, WG the
+// threads per row.
 
-struct Params {
-  ne0: u32, ne1: u32, ne2: u32, nrows: u32,
-  s01: u32, s02: u32, s03: u32, off0: u32,  // dy strides and offset, in elements
-  s11: u32, s12: u32, s13: u32, off1: u32,  // y
-  s1: u32, s2: u32, s3: u32, offd: u32,     // dx
-  scale: f32,
-};
+{{PARAMS}}
 
-@group(0) @binding(0) var<storage, read> src0: array<f32>; // @if(!INPLACE)
+#if INPLACE
+@group(0) @binding(0) var<storage, read> src1: array<f32>;
+@group(0) @binding(1) var<storage, read_write> dst: array<f32>;
+@group(0) @binding(2) var<uniform> p: Params;
+#else
+@group(0) @binding(0) var<storage, read> src0: array<f32>;
 @group(0) @binding(1) var<storage, read> src1: array<f32>;
 @group(0) @binding(2) var<storage, read_write> dst: array<f32>;
 @group(0) @binding(3) var<uniform> p: Params;
+#endif
 
-var<workgroup> sums: array<f32, 256>;
+var<workgroup> sums: array<f32, {{WG}}>;
 
 fn load_dy(i: u32) -> f32 {
-  return src0[i]; // @if(!INPLACE)
-  return dst[i]; // @if(INPLACE)
+#if INPLACE
+  return dst[i];
+#else
+  return src0[i];
+#endif
 }
 
-@compute @workgroup_size(256)
+@compute @workgroup_size({{WG}})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
   let r = wid.y * nwg.x + wid.x;
@@ -39,12 +43,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let dx_row = p.offd + i1 * p.s1 + i2 * p.s2 + i3 * p.s3;
 
   var dot = 0.0;
-  for (var i = lid; i < p.ne0; i += 256u) {
+  for (var i = lid; i < p.ne0; i += {{WG}}u) {
     dot += src1[y_row + i] * load_dy(dy_row + i);
   }
   sums[lid] = dot;
   workgroupBarrier();
-  for (var s = 128u; s > 0u; s >>= 1u) {
+  for (var s = {{WG}}u / 2u; s > 0u; s >>= 1u) {
     if (lid < s) {
       sums[lid] += sums[lid + s];
     }
@@ -52,7 +56,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   }
   let dot_y_dy = sums[0];
 
-  for (var i = lid; i < p.ne0; i += 256u) {
+  for (var i = lid; i < p.ne0; i += {{WG}}u) {
     dst[dx_row + i] = (load_dy(dy_row + i) - dot_y_dy) * src1[y_row + i] * p.scale;
   }
 }

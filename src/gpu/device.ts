@@ -4,7 +4,8 @@ import { adapterName, type AdapterDescriptor, type DeviceLimits, type Runtime } 
 import { AdapterError, DeviceLostError } from '../core/errors';
 import type { Calibration } from '../core/metrics/roofline';
 
-const WANTED_FEATURES = ['timestamp-query', 'subgroups', 'shader-f16'] as const;
+// subgroup-matrix is Chromium/Dawn's experimental name (needs allow_unsafe_apis in Dawn).
+const WANTED_FEATURES = ['timestamp-query', 'subgroups', 'shader-f16', 'chromium-experimental-subgroup-matrix'] as const;
 
 const WANTED_LIMITS: readonly (keyof DeviceLimits)[] = [
   'maxComputeInvocationsPerWorkgroup',
@@ -32,7 +33,7 @@ export interface GpuContext {
   lastGpuBusyMs: number;
 }
 
-export function describeAdapter(adapter: GPUAdapter, runtime: Runtime): AdapterDescriptor {
+export function describeAdapter(adapter: GPUAdapter, runtime: Runtime, dawnToggles: readonly string[] = []): AdapterDescriptor {
   const info = adapter.info ?? ({} as GPUAdapterInfo);
   const limits = {} as Record<string, number>;
   for (const k of WANTED_LIMITS) limits[k] = Number((adapter.limits as unknown as Record<string, number>)[k]);
@@ -42,7 +43,8 @@ export function describeAdapter(adapter: GPUAdapter, runtime: Runtime): AdapterD
     vendor: info.vendor ?? '',
     architecture: info.architecture ?? '',
     device: info.device ?? '',
-    description: info.description ?? '',
+    // A toggle changes what the adapter offers (shader-f16 on NVIDIA), so the description says so.
+    description: [info.description ?? '', dawnToggles.length ? `[dawn toggles: ${dawnToggles.join(', ')}]` : ''].filter(Boolean).join(' '),
     // Older implementations report the fallback flag on the adapter, newer on its info.
     isFallbackAdapter: Boolean(ext.isFallbackAdapter ?? (adapter as GPUAdapter & { isFallbackAdapter?: boolean }).isFallbackAdapter),
     runtime,
@@ -66,6 +68,8 @@ export interface OpenOptions {
   powerPreference?: GPUPowerPreference;
   /** false: do not ask for 'timestamp-query' (times then come from the wall clock, marked). */
   timestamps?: boolean;
+  /** Dawn toggles the Node runtime enabled, for the adapter's description. */
+  dawnToggles?: readonly string[];
 }
 
 export async function openDevice(gpu: GPU | undefined, opts: OpenOptions): Promise<GpuContext> {
@@ -78,7 +82,7 @@ export async function openDevice(gpu: GPU | undefined, opts: OpenOptions): Promi
   }
   const adapter = await gpu.requestAdapter({ powerPreference: opts.powerPreference ?? 'high-performance' });
   if (!adapter) throw new AdapterError('no WebGPU adapter: the browser or driver offers none (blocklisted GPU, or no Vulkan/Metal/D3D12 driver)');
-  const descriptor = describeAdapter(adapter, opts.runtime);
+  const descriptor = describeAdapter(adapter, opts.runtime, opts.dawnToggles);
   if (opts.deviceMatch && !adapterMatches(descriptor, opts.deviceMatch)) {
     throw new AdapterError(`requested adapter '${opts.deviceMatch}' is not present: this runtime offers ${adapterName(descriptor)}`);
   }

@@ -16,10 +16,10 @@ describe('ARGMAX makeCase', () => {
     expect(() => ARGMAX.makeCase([8, 3, 2])).toThrow(/must be a matrix \(ggml asserts ggml_is_matrix: ne2 == ne3 == 1\), got 8x3x2/);
     expect(() => ARGMAX.makeCase([8, 3, 1, 2])).toThrow(/must be a matrix/);
     expect(() => ARGMAX.makeCase([8], 'inplace')).toThrow(/no in-place argmax/);
-    expect(() => ARGMAX.makeCase([8], 'contiguous', { k: 1 })).toThrow(/ARGMAX has no param k/);
+    expect(() => ARGMAX.makeCase([8], 'contiguous', { k: 1 })).toThrow(/ARGMAX takes no params, got k/);
   });
   it('every matrix case builds', () => {
-    for (const m of ARGMAX.matrix) expect(() => ARGMAX.makeCase(m.dims, m.layout)).not.toThrow();
+    for (const m of ARGMAX.matrix) expect(() => ARGMAX.makeCase(m.dims, m.layout, m.params)).not.toThrow();
   });
 });
 
@@ -50,6 +50,21 @@ describe('ARGMAX oracle: ggml-cpu’s loop', () => {
     const row = [...f.slice(0, 4096)];
     const max = Math.max(...row);
     expect(row.filter((v) => v === max).length).toBeGreaterThan(10);
+  });
+});
+
+describe('ARGMAX generated (row family)', () => {
+  it('max, then the last INDEX at the max; dst bound as i32, row i1 writes element i1 (WGSL snapshot)', () => {
+    const s = { family: 'norm' as const, workgroupSize: 64, vectorWidth: 4, reduction: 'shared' as const, unroll: 1 };
+    const k = ARGMAX.generate(s, ARGMAX.makeCase([128, 3]));
+    expect(k.wgsl).toMatch(/var<storage, read_write> dst: array<i32>;/);
+    expect(k.wgsl).toMatch(/dst\[dst_row\] = i32\(last\);/);
+    expect(k.wgsl).toMatch(/let dst_row = 64u \+ i1 \* 1u;/);
+    expect(k.wgsl).toMatchSnapshot();
+  });
+  it('the tie expression is INDEX at the max and −1 below it', () => {
+    const tie = (index: number, x: number, max: number) => (index + 1) * (Math.sign(x - max) + 1) - 1;
+    expect([tie(7, 0.5, 0.5), tie(7, 0.25, 0.5), tie(0, 1, 1)]).toEqual([7, -1, 0]);
   });
 });
 

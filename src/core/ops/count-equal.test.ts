@@ -19,10 +19,10 @@ describe('COUNT_EQUAL makeCase', () => {
   it('errors name what is wrong', () => {
     expect(() => COUNT_EQUAL.makeCase([8], 'inplace')).toThrow(OpCaseError);
     expect(() => COUNT_EQUAL.makeCase([8], 'inplace')).toThrow(/no in-place count_equal/);
-    expect(() => COUNT_EQUAL.makeCase([8], 'contiguous', { n: 1 })).toThrow(/COUNT_EQUAL has no param n/);
+    expect(() => COUNT_EQUAL.makeCase([8], 'contiguous', { n: 1 })).toThrow(/COUNT_EQUAL takes no params, got n/);
   });
   it('every matrix case builds', () => {
-    for (const m of COUNT_EQUAL.matrix) expect(() => COUNT_EQUAL.makeCase(m.dims, m.layout)).not.toThrow();
+    for (const m of COUNT_EQUAL.matrix) expect(() => COUNT_EQUAL.makeCase(m.dims, m.layout, m.params)).not.toThrow();
   });
 });
 

@@ -8,12 +8,13 @@
 // CUDA kernel and the op's definition do.
 import nativeWgsl from '../../../kernels/COUNT_EQUAL/count_equal.wgsl?raw';
 import { deviceOffsetElements, gather, randomIntBuffer } from '../hostdata';
-import { type KernelSpec, nativeKernel, packParams } from '../kernel';
+import { uniformSchema } from '../codegen/uniforms';
+import { type KernelSpec, nativeTemplated } from '../kernel';
 import { scheduleKey, type Schedule } from '../schedule/schedule';
 import { contiguous, elementStrides, nelements, permute, sameShape, stridedRows, transpose } from '../tensor';
 import { commonRejection } from './contract';
-import { checkParams, dims4, layoutError, type ParamSpec } from './rows-common';
-import { caseLabel, OpCaseError, type OpCase, type OpDef } from './types';
+import { dims4, layoutError } from './rows-common';
+import { caseLabel, paramsLabel, parseParams, type ParamSpec, OpCaseError, type OpCase, type OpDef } from './types';
 
 const SYNTAX = 'ne0xne1[xne2xne3] of src0 and src1 (dst is one I64)';
 
@@ -29,7 +30,7 @@ export const PARAMS: readonly ParamSpec[] = Object.freeze([]);
 
 function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
   const ne = dims4('COUNT_EQUAL', dims, SYNTAX);
-  const checked = checkParams('COUNT_EQUAL', PARAMS, params);
+  const checked = parseParams('COUNT_EQUAL', PARAMS, params);
   const [ne0, ne1, ne2, ne3] = ne;
   let a = contiguous('i32', ne);
   let b = contiguous('i32', ne);
@@ -52,7 +53,7 @@ function makeCase(dims: readonly number[], layout: string = 'contiguous', params
   }
   if (!sameShape(a, b)) throw new OpCaseError(`COUNT_EQUAL: src0 ${a.ne.join('x')} and src1 ${b.ne.join('x')} must have the same shape (ggml asserts ggml_are_same_shape)`);
   const dst = { ...contiguous('i32', [2]), layout: 'i64-words' };
-  return Object.freeze({ op: 'COUNT_EQUAL', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous'), srcs: Object.freeze([a, b]), dst, inplace: false, params: checked });
+  return Object.freeze({ op: 'COUNT_EQUAL', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous', paramsLabel(PARAMS, checked)), srcs: Object.freeze([a, b]), dst, inplace: false, params: checked });
 }
 
 /** An I64 count as the two i32 elements the lab reads back: low word, then high word. */
@@ -74,14 +75,23 @@ function inputs(c: OpCase, seed: number): ArrayBuffer[] {
   return c.srcs.map((t, i) => randomIntBuffer(t, seed * 7919 + i * 104729, -2, 2));
 }
 
-function nativeParams(c: OpCase): Uint32Array {
-  const [a, b] = c.srcs;
-  const [ne0, ne1, ne2] = a.ne;
-  return packParams([ne0, ne1, ne2, nelements(a), ...elementStrides(a), ...elementStrides(b), deviceOffsetElements(a), deviceOffsetElements(b), deviceOffsetElements(c.dst)]);
-}
+const NATIVE_WG = 256;
+
+/** The shape, n = elements, both sources' four strides and the three offsets, in elements. */
+const PARAMS_SCHEMA = uniformSchema('Params', {
+  ne0: 'u32', ne1: 'u32', ne2: 'u32', n: 'u32',
+  s00: 'u32', s01: 'u32', s02: 'u32', s03: 'u32',
+  s10: 'u32', s11: 'u32', s12: 'u32', s13: 'u32',
+  off0: 'u32', off1: 'u32', offd: 'u32',
+});
 
 function native(c: OpCase): KernelSpec {
-  return nativeKernel('COUNT_EQUAL/count_equal.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], [1, 1, 1], nativeParams(c));
+  const [a, b] = c.srcs;
+  const [ne0, ne1, ne2] = a.ne;
+  const [s00, s01, s02, s03] = elementStrides(a);
+  const [s10, s11, s12, s13] = elementStrides(b);
+  const values = { ne0, ne1, ne2, n: nelements(a), s00, s01, s02, s03, s10, s11, s12, s13, off0: deviceOffsetElements(a), off1: deviceOffsetElements(b), offd: deviceOffsetElements(c.dst) };
+  return nativeTemplated('COUNT_EQUAL/count_equal.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], [1, 1, 1], PARAMS_SCHEMA, values, { WG: NATIVE_WG });
 }
 
 const NO_GENERATED = 'COUNT_EQUAL has no generated kernel yet (it comes with the generalized rows family, issue 9 Part 1)';
@@ -91,6 +101,7 @@ export const COUNT_EQUAL: OpDef = {
   summary: 'dst = #(src0 == src1) over all elements of two i32 tensors (ggml_count_equal; I64 output as two u32 words)',
   shapeSyntax: SYNTAX,
   layouts: LAYOUTS,
+  params: PARAMS,
   matrix: [
     { dims: [512], layout: 'contiguous' },
     { dims: [65535], layout: 'contiguous' },

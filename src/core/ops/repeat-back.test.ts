@@ -15,10 +15,10 @@ describe('REPEAT_BACK makeCase', () => {
     expect(() => REPEAT_BACK.makeCase([8, 1])).toThrow(OpCaseError);
     expect(() => REPEAT_BACK.makeCase([8, 1])).toThrow(/4 to 8 dims \(ne0xne1xne2xne3 of dst, then repeats/);
     expect(() => REPEAT_BACK.makeCase([8, 1, 1, 1], 'inplace')).toThrow(/no in-place repeat_back/);
-    expect(() => REPEAT_BACK.makeCase([8, 1, 1, 1], 'contiguous', { r1: 2 })).toThrow(/REPEAT_BACK has no param r1/);
+    expect(() => REPEAT_BACK.makeCase([8, 1, 1, 1], 'contiguous', { r1: 2 })).toThrow(/REPEAT_BACK takes no params, got r1/);
   });
   it('every matrix case builds', () => {
-    for (const m of REPEAT_BACK.matrix) expect(() => REPEAT_BACK.makeCase(m.dims, m.layout)).not.toThrow();
+    for (const m of REPEAT_BACK.matrix) expect(() => REPEAT_BACK.makeCase(m.dims, m.layout, m.params)).not.toThrow();
   });
 });
 

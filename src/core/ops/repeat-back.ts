@@ -9,12 +9,14 @@
 // a [4096, T] gradient summed into [4096].
 import nativeWgsl from '../../../kernels/REPEAT_BACK/repeat_back.wgsl?raw';
 import { deviceOffsetElements, gather } from '../hostdata';
-import { grid2d, type KernelSpec, nativeKernel, packParams } from '../kernel';
-import { scheduleKey, type Schedule } from '../schedule/schedule';
-import { canRepeat, contiguous, elementStrides, forEachElement, nelements, permute, rowsContiguous, stridedRows } from '../tensor';
+import { uniformSchema } from '../codegen/uniforms';
+import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
+import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
+import { generatedPath } from '../families/types';
+import { canRepeat, contiguous, elementStrides, forEachElement, nelements, permute, rowsContiguous, stridedRows, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
-import { checkParams, layoutError, type ParamSpec } from './rows-common';
-import { caseLabel, OpCaseError, type OpCase, type OpDef } from './types';
+import { layoutError } from './rows-common';
+import { caseLabel, paramsLabel, parseParams, type ParamSpec, OpCaseError, type OpCase, type OpDef, type Rejection } from './types';
 
 const SYNTAX = 'ne0xne1xne2xne3 of dst, then repeats r0[xr1xr2xr3] (src0 is ne·r; missing repeats are 1)';
 
@@ -29,7 +31,7 @@ export const PARAMS: readonly ParamSpec[] = Object.freeze([]);
 
 function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
   if (dims.length < 4 || dims.length > 8) throw new OpCaseError(`REPEAT_BACK takes 4 to 8 dims (${SYNTAX}), got ${dims.length}`);
-  const checked = checkParams('REPEAT_BACK', PARAMS, params);
+  const checked = parseParams('REPEAT_BACK', PARAMS, params);
   const ne = dims.slice(0, 4);
   const nr = [0, 1, 2, 3].map((d) => dims[4 + d] ?? 1);
   const srcNe = ne.map((n, d) => n * nr[d]);
@@ -52,7 +54,7 @@ function makeCase(dims: readonly number[], layout: string = 'contiguous', params
   const dst = contiguous('f32', ne);
   if (!canRepeat(dst, src0)) throw new OpCaseError(`REPEAT_BACK: dst ${ne.join('x')} does not repeat into src0 ${srcNe.join('x')} (ggml asserts ggml_can_repeat)`);
   if (!rowsContiguous(src0)) throw new OpCaseError(`REPEAT_BACK: src0 rows must be contiguous (ggml asserts nb00 == sizeof(float)), got nb0 = ${src0.nb[0]} B`);
-  return Object.freeze({ op: 'REPEAT_BACK', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous'), srcs: Object.freeze([src0]), dst, inplace: false, params: checked });
+  return Object.freeze({ op: 'REPEAT_BACK', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous', paramsLabel(PARAMS, checked)), srcs: Object.freeze([src0]), dst, inplace: false, params: checked });
 }
 
 /** Repeats per dimension: src0's extent over dst's. */
@@ -77,24 +79,70 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
   return { ref, epsFloor, terms: repeats(c).reduce((a, b) => a * b, 1) };
 }
 
-function nativeParams(c: OpCase): Uint32Array {
+const NATIVE_WG = 256;
+
+/** dst's shape and elements, the repeats, src0's strides and offset, dst's offset (elements). */
+const PARAMS_SCHEMA = uniformSchema('Params', {
+  ne0: 'u32', ne1: 'u32', ne2: 'u32', n: 'u32',
+  nr0: 'u32', nr1: 'u32', nr2: 'u32', nr3: 'u32',
+  s01: 'u32', s02: 'u32', s03: 'u32', off0: 'u32',
+  offd: 'u32',
+});
+
+function native(c: OpCase): KernelSpec {
   const [src0] = c.srcs;
   const [ne0, ne1, ne2] = c.dst.ne;
   const [, s01, s02, s03] = elementStrides(src0);
-  return packParams([ne0, ne1, ne2, nelements(c.dst), ...repeats(c), s01, s02, s03, deviceOffsetElements(src0), deviceOffsetElements(c.dst)]);
+  const [nr0, nr1, nr2, nr3] = repeats(c);
+  const values = { ne0, ne1, ne2, n: nelements(c.dst), nr0, nr1, nr2, nr3, s01, s02, s03, off0: deviceOffsetElements(src0), offd: deviceOffsetElements(c.dst) };
+  return nativeTemplated('REPEAT_BACK/repeat_back.wgsl', nativeWgsl, ['src0', 'dst', 'params'], grid2d(Math.ceil(nelements(c.dst) / NATIVE_WG)), PARAMS_SCHEMA, values, { WG: NATIVE_WG });
 }
 
-function native(c: OpCase): KernelSpec {
-  return nativeKernel('REPEAT_BACK/repeat_back.wgsl', nativeWgsl, ['src0', 'dst', 'params'], grid2d(Math.ceil(nelements(c.dst) / 256)), nativeParams(c));
+/** The generated kernel unrolls one load per tile: past this many tiles it runs native. */
+export const MAX_GENERATED_TILES = 64;
+
+/**
+ * The tiles of src0 that REPEAT copied dst into, in ggml's summation order (i3 outermost, i0
+ * innermost): each a view of src0 with dst's shape, src0's strides and the tile's offset.
+ */
+export function tiles(c: OpCase): TensorDesc[] {
+  const [src0] = c.srcs;
+  const [nr0, nr1, nr2, nr3] = repeats(c);
+  const out: TensorDesc[] = [];
+  for (let a3 = 0; a3 < nr3; a3++)
+    for (let a2 = 0; a2 < nr2; a2++)
+      for (let a1 = 0; a1 < nr1; a1++)
+        for (let a0 = 0; a0 < nr0; a0++) {
+          const a = [a0, a1, a2, a3];
+          const offsetBytes = src0.offsetBytes + a.reduce((sum, ad, d) => sum + ad * c.dst.ne[d] * src0.nb[d], 0);
+          out.push(Object.freeze({ ...src0, ne: c.dst.ne, offsetBytes, layout: `tile(${a.join(',')})` }));
+        }
+  return out;
 }
 
-const NO_GENERATED = 'REPEAT_BACK has no generated kernel yet (it comes with issue 9 Part 1’s families)';
+/** REPEAT_BACK for the elementwise family: dst = t0 + t1 + …, one strided source per tile of src0. */
+function snippet(c: OpCase): ElementwiseSnippet {
+  const ts = tiles(c);
+  return {
+    sources: ts.map((tensor, k) => ({ name: `t${k}`, tensor, binding: 'src0' as const })),
+    outputs: [{ tensor: c.dst, binding: 'dst', expr: ts.map((_, k) => `t${k}`).join(' + ') }],
+  };
+}
+
+const generated = generatedPath(ELEMENTWISE, snippet);
+
+function require(c: OpCase, adapter: Parameters<OpDef['require']>[1]): Rejection | null {
+  const n = nelements(c.srcs[0]) / nelements(c.dst);
+  if (n > MAX_GENERATED_TILES) return { code: 'repeats-over-64', reason: `${n} tiles: the generated kernel unrolls one load per tile, up to ${MAX_GENERATED_TILES}; more run native` };
+  return commonRejection(c, adapter);
+}
 
 export const REPEAT_BACK: OpDef = {
   name: 'REPEAT_BACK',
   summary: 'dst[k] = Σ over the tiles src0 repeats dst in (ggml_repeat_back, the gradient of REPEAT)',
   shapeSyntax: SYNTAX,
   layouts: LAYOUTS,
+  params: PARAMS,
   matrix: [
     // A norm weight's or bias's gradient: [ne0, T] summed over its T rows.
     { dims: [4096, 1, 1, 1, 1, 15], layout: 'contiguous' },
@@ -106,6 +154,8 @@ export const REPEAT_BACK: OpDef = {
     { dims: [4093, 1, 1, 1, 1, 7], layout: 'src0-rows-strided' },
     { dims: [31, 3, 1, 1, 2, 5, 3], layout: 'src0-rows-strided' },
     { dims: [128, 8, 1, 1, 1, 2, 4], layout: 'src0-permuted' },
+    // More tiles than the generated kernel unrolls: a declared fallback to native.
+    { dims: [256, 1, 1, 1, 1, 100], layout: 'contiguous' },
   ],
   makeCase,
   oracle,
@@ -113,10 +163,8 @@ export const REPEAT_BACK: OpDef = {
   bytes: (c) => ({ readBytes: nelements(c.srcs[0]) * 4, writeBytes: nelements(c.dst) * 4 }),
   features: (c) => ({ ne0: c.dst.ne[0], rows: c.dst.ne[1] * c.dst.ne[2] * c.dst.ne[3], n: nelements(c.dst), repeats: nelements(c.srcs[0]) / nelements(c.dst) }),
   native,
-  family: 'elementwise',
-  require: (c, adapter) => commonRejection(c, adapter),
-  fits: () => [NO_GENERATED],
-  generate: (s: Schedule, c: OpCase) => {
-    throw new OpCaseError(`schedule ${scheduleKey(s)} cannot take REPEAT_BACK ${c.label}: ${NO_GENERATED}`);
-  },
+  family: generated.family,
+  require,
+  fits: generated.fits,
+  generate: generated.generate,
 };

@@ -9,16 +9,16 @@ describe('SOFT_MAX_BACK makeCase', () => {
     expect(c.srcs).toHaveLength(2);
     expect(c.inplace).toBe(true);
     expect(c.dst.offsetBytes).toBe(c.srcs[0].offsetBytes);
-    expect(SOFT_MAX_BACK.makeCase([8]).params).toEqual({ scale: 1, max_bias: 0 });
+    expect(SOFT_MAX_BACK.makeCase([8]).params).toEqual({ scale: 1 });
   });
-  it('errors name what is wrong: max_bias ≠ 0 (ggml asserts it), views, params', () => {
+  it('errors name what is wrong: max_bias (ggml asserts 0: not a param), views, params', () => {
     expect(() => SOFT_MAX_BACK.makeCase([8], 'contiguous', { max_bias: 8 })).toThrow(OpCaseError);
-    expect(() => SOFT_MAX_BACK.makeCase([8], 'contiguous', { max_bias: 8 })).toThrow(/param max_bias must be a finite number in only 0, got 8/);
+    expect(() => SOFT_MAX_BACK.makeCase([8], 'contiguous', { max_bias: 8 })).toThrow(/SOFT_MAX_BACK has no param 'max_bias' \(params: scale\)/);
     expect(() => SOFT_MAX_BACK.makeCase([8], 'src0-rows-strided')).toThrow(/no layout 'src0-rows-strided': ggml asserts dy, y and dx contiguous/);
-    expect(() => SOFT_MAX_BACK.makeCase([8], 'contiguous', { scale: 2000 })).toThrow(/param scale must be a finite number in \[-1024, 1024\], got 2000/);
+    expect(() => SOFT_MAX_BACK.makeCase([8], 'contiguous', { scale: 2000 })).toThrow(/scale = 2000 is out of range/);
   });
   it('every matrix case builds', () => {
-    for (const m of SOFT_MAX_BACK.matrix) expect(() => SOFT_MAX_BACK.makeCase(m.dims, m.layout)).not.toThrow();
+    for (const m of SOFT_MAX_BACK.matrix) expect(() => SOFT_MAX_BACK.makeCase(m.dims, m.layout, m.params)).not.toThrow();
   });
 });
 
@@ -49,8 +49,18 @@ describe('SOFT_MAX_BACK native', () => {
   it('in place binds dy once, as dst; otherwise dy, y, dx', () => {
     expect(SOFT_MAX_BACK.native(SOFT_MAX_BACK.makeCase([8, 2])).bindings.map((b) => `${b.binding}:${b.role}`)).toEqual(['0:src0', '1:src1', '2:dst', '3:params']);
     const k = SOFT_MAX_BACK.native(SOFT_MAX_BACK.makeCase([8, 2], 'inplace'));
-    expect(k.bindings.map((b) => `${b.binding}:${b.role}`)).toEqual(['1:src1', '2:dst', '3:params']);
+    expect(k.bindings.map((b) => `${b.binding}:${b.role}`)).toEqual(['0:src1', '1:dst', '2:params']);
     expect(k.wgsl).not.toMatch(/var<storage, read> src0|src0\[/);
     expect(k.wgsl).toMatch(/return dst\[i\];/);
+  });
+});
+
+describe('SOFT_MAX_BACK generated (row family)', () => {
+  it('Σy·dy, then (dy − dot)·y·SCALE; in place dy is read from dst (WGSL snapshot)', () => {
+    const s = { family: 'norm' as const, workgroupSize: 64, vectorWidth: 4, reduction: 'shared' as const, unroll: 1 };
+    const k = SOFT_MAX_BACK.generate(s, SOFT_MAX_BACK.makeCase([64, 3], 'inplace', { scale: 0.125 }));
+    expect(k.bindings.map((b) => b.role)).toEqual(['dst', 'src1']);
+    expect(k.wgsl).toMatch(/const SCALE: f32 = 0\.125000000;/);
+    expect(k.wgsl).toMatchSnapshot();
   });
 });

@@ -3,16 +3,18 @@
 // src1 = y (SOFT_MAX's own output); dst = dx with dy's shape; *_inplace makes dst a view of dy.
 // Per row (ggml-cpu): dx = scale · y · (dy − Σ y·dy). The graph builder asserts nothing; the
 // CPU kernel asserts dy, y and dx contiguous and the same shape, and max_bias == 0 (as CUDA's
-// does): ALiBi has no backward in ggml, so max_bias is declared with the single value 0.
+// does): ALiBi has no backward in ggml, so max_bias is not a lab param (only 0 is allowed).
 // op_params: [scale, max_bias] as f32.
 import nativeWgsl from '../../../kernels/SOFT_MAX_BACK/soft_max_back.wgsl?raw';
 import { deviceOffsetElements, gather, randomBuffer } from '../hostdata';
-import { f32Bits, grid2d, type BindingSpec, type KernelSpec, packParams } from '../kernel';
-import { scheduleKey, type Schedule } from '../schedule/schedule';
+import { uniformSchema } from '../codegen/uniforms';
+import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
+import { NORM, type NormSnippet } from '../families/norm';
+import { generatedPath } from '../families/types';
 import { contiguous, elementStrides, nelements, nrows } from '../tensor';
 import { commonRejection } from './contract';
-import { checkParams, dims4, layoutError, type ParamSpec, wgslVariant } from './rows-common';
-import { caseLabel, rowFeatures, OpCaseError, type OpCase, type OpDef } from './types';
+import { dims4, layoutError } from './rows-common';
+import { caseLabel, paramsLabel, parseParams, type ParamSpec, rowFeatures, type OpCase, type OpDef } from './types';
 
 const SYNTAX = 'ne0xne1[xne2xne3] of dy, y and dx';
 
@@ -21,14 +23,17 @@ const LAYOUTS = [
   { name: 'inplace', doc: 'ggml_soft_max_ext_back_inplace: dx is dy itself' },
 ] as const;
 
+/**
+ * op_params are [scale, max_bias], but ggml (CPU and CUDA) asserts max_bias == 0 in the backward
+ * (ALiBi has no gradient there): only scale is a param; a max_bias is refused by name.
+ */
 export const PARAMS: readonly ParamSpec[] = Object.freeze([
   { name: 'scale', type: 'f32', default: 1, min: -1024, max: 1024, doc: 'the forward SOFT_MAX scale: multiplies the gradient' },
-  { name: 'max_bias', type: 'f32', default: 0, min: 0, max: 0, doc: 'the forward ALiBi max_bias: ggml (CPU and CUDA) asserts 0 in the backward' },
 ]);
 
 function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
   const ne = dims4('SOFT_MAX_BACK', dims, SYNTAX);
-  const checked = checkParams('SOFT_MAX_BACK', PARAMS, params);
+  const checked = parseParams('SOFT_MAX_BACK', PARAMS, params);
   const dy = contiguous('f32', ne);
   const y = contiguous('f32', ne);
   let inplace = false;
@@ -42,7 +47,7 @@ function makeCase(dims: readonly number[], layout: string = 'contiguous', params
       throw layoutError('SOFT_MAX_BACK', layout, LAYOUTS, layout.includes('strided') || layout.includes('permuted') ? 'ggml asserts dy, y and dx contiguous' : '');
   }
   const dst = inplace ? { ...dy, layout: 'inplace' } : contiguous('f32', ne);
-  return Object.freeze({ op: 'SOFT_MAX_BACK', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous'), srcs: Object.freeze([dy, y]), dst, inplace, params: checked });
+  return Object.freeze({ op: 'SOFT_MAX_BACK', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous', paramsLabel(PARAMS, checked)), srcs: Object.freeze([dy, y]), dst, inplace, params: checked });
 }
 
 /**
@@ -85,44 +90,56 @@ function inputs(c: OpCase, seed: number): ArrayBuffer[] {
   return [dy, y];
 }
 
-function nativeParams(c: OpCase): Uint32Array {
-  const [dy, y] = c.srcs;
-  const [ne0, ne1, ne2] = c.dst.ne;
-  const st = (t: typeof dy) => elementStrides(t).slice(1);
-  return packParams([ne0, ne1, ne2, nrows(c.dst), ...st(dy), deviceOffsetElements(dy), ...st(y), deviceOffsetElements(y), ...st(c.dst), deviceOffsetElements(c.dst), f32Bits(c.params.scale)]);
-}
+const NATIVE_WG = 256;
+
+/** Row/plane strides and offsets of dy, y and dx (elements), and scale. */
+const PARAMS_SCHEMA = uniformSchema('Params', {
+  ne0: 'u32', ne1: 'u32', ne2: 'u32', nrows: 'u32',
+  s01: 'u32', s02: 'u32', s03: 'u32', off0: 'u32',
+  s11: 'u32', s12: 'u32', s13: 'u32', off1: 'u32',
+  s1: 'u32', s2: 'u32', s3: 'u32', offd: 'u32',
+  scale: 'f32',
+});
 
 function native(c: OpCase): KernelSpec {
-  const bindings: BindingSpec[] = [
-    ...(c.inplace ? [] : [{ binding: 0, role: 'src0', access: 'read' } as const]),
-    { binding: 1, role: 'src1', access: 'read' },
-    { binding: 2, role: 'dst', access: 'read_write' },
-    { binding: 3, role: 'params', access: 'uniform' },
-  ];
+  const [dy, y] = c.srcs;
+  const [ne0, ne1, ne2] = c.dst.ne;
+  const [, s01, s02, s03] = elementStrides(dy);
+  const [, s11, s12, s13] = elementStrides(y);
+  const [, s1, s2, s3] = elementStrides(c.dst);
+  const values = { ne0, ne1, ne2, nrows: nrows(c.dst), s01, s02, s03, off0: deviceOffsetElements(dy), s11, s12, s13, off1: deviceOffsetElements(y), s1, s2, s3, offd: deviceOffsetElements(c.dst), scale: c.params.scale };
+  const roles = c.inplace ? (['src1', 'dst', 'params'] as const) : (['src0', 'src1', 'dst', 'params'] as const);
+  return nativeTemplated('SOFT_MAX_BACK/soft_max_back.wgsl', nativeWgsl, roles, grid2d(nrows(c.dst)), PARAMS_SCHEMA, values, { INPLACE: c.inplace, WG: NATIVE_WG });
+}
+
+/** SOFT_MAX_BACK for the row family: Σ y·dy, then (dy − dot)·y·scale; in place, dy is read from dst. */
+function snippet(c: OpCase): NormSnippet {
   return {
-    label: `native:SOFT_MAX_BACK/soft_max_back.wgsl${c.inplace ? '[inplace]' : ''}`,
-    wgsl: wgslVariant(nativeWgsl, { INPLACE: c.inplace }),
-    entryPoint: 'main',
-    bindings,
-    dispatch: grid2d(nrows(c.dst)),
-    uniforms: nativeParams(c),
+    operands: [
+      { name: 'dy', binding: c.inplace ? 'dst' : 'src0', tensor: c.srcs[0] },
+      { name: 'y', binding: 'src1', tensor: c.srcs[1] },
+    ],
+    reductions: [{ name: 'dot_y_dy', map: 'y * dy', combine: 'sum' }],
+    output: { kind: 'row', tensor: c.dst, expr: '(dy - dot_y_dy) * y * SCALE' },
+    constants: { SCALE: c.params.scale },
   };
 }
 
-const NO_GENERATED = 'SOFT_MAX_BACK has no generated kernel yet (it comes with the generalized rows family, issue 9 Part 1)';
+const generated = generatedPath(NORM, snippet);
 
 export const SOFT_MAX_BACK: OpDef = {
   name: 'SOFT_MAX_BACK',
   summary: 'dx = scale · y · (dy − Σ y·dy) per row; src0 = dy, src1 = y (ggml_soft_max_ext_back, *_inplace)',
   shapeSyntax: SYNTAX,
   layouts: LAYOUTS,
+  params: PARAMS,
   matrix: [
     { dims: [4096, 8], layout: 'contiguous' },
     { dims: [4093, 13], layout: 'contiguous' },
-    { dims: [1000, 11, 3], layout: 'contiguous' },
+    { dims: [1000, 11, 3], layout: 'contiguous', params: { scale: 0.125 } },
     { dims: [77, 9, 3, 2], layout: 'contiguous' },
     { dims: [4096, 4], layout: 'inplace' },
-    { dims: [255, 33, 2], layout: 'inplace' },
+    { dims: [255, 33, 2], layout: 'inplace', params: { scale: -2 } },
   ],
   makeCase,
   oracle,
@@ -131,10 +148,9 @@ export const SOFT_MAX_BACK: OpDef = {
   bytes: (c) => ({ readBytes: (nelements(c.srcs[0]) + nelements(c.srcs[1])) * 4, writeBytes: nelements(c.dst) * 4 }),
   features: rowFeatures,
   native,
-  family: 'norm',
+  family: generated.family,
+  // Every case makeCase builds is packed, which is all the generated kernel needs.
   require: (c, adapter) => commonRejection(c, adapter),
-  fits: () => [NO_GENERATED],
-  generate: (s: Schedule, c: OpCase) => {
-    throw new OpCaseError(`schedule ${scheduleKey(s)} cannot take SOFT_MAX_BACK ${c.label}: ${NO_GENERATED}`);
-  },
+  fits: generated.fits,
+  generate: generated.generate,
 };

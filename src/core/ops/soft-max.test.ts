@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { alibi, alibiSlope, nativeVariantWgsl, SOFT_MAX } from './soft-max';
+import { DEFAULT_LIMITS } from '../adapter';
+import { alibi, alibiSlope, SOFT_MAX } from './soft-max';
 import { bufferFor } from './rows-test-util';
 import { OpCaseError } from './types';
 
@@ -23,12 +24,12 @@ describe('SOFT_MAX makeCase', () => {
   it('errors name what is wrong', () => {
     expect(() => SOFT_MAX.makeCase([8, 2], 'contiguous', { max_bias: 8 })).toThrow(OpCaseError);
     expect(() => SOFT_MAX.makeCase([8, 2], 'contiguous', { max_bias: 8 })).toThrow(/max_bias 8 > 0 needs a mask \(ggml asserts it\)/);
-    expect(() => SOFT_MAX.makeCase([8, 2], 'mask', { max_bias: -1 })).toThrow(/param max_bias must be a finite number in \[0, 16\], got -1/);
-    expect(() => SOFT_MAX.makeCase([8, 2], 'mask', { eps: 1 })).toThrow(/SOFT_MAX has no param eps \(params: scale, max_bias\)/);
+    expect(() => SOFT_MAX.makeCase([8, 2], 'mask', { max_bias: -1 })).toThrow(/max_bias = -1 is out of range \(max_bias is a finite number, 0 ≤ max_bias ≤ 16\)/);
+    expect(() => SOFT_MAX.makeCase([8, 2], 'mask', { eps: 1 })).toThrow(/SOFT_MAX has no param 'eps' \(params: scale, max_bias\)/);
     expect(() => SOFT_MAX.makeCase([8, 2], 'src0-rows-strided')).toThrow(/no layout 'src0-rows-strided'/);
   });
   it('every matrix case builds', () => {
-    for (const m of SOFT_MAX.matrix) expect(() => SOFT_MAX.makeCase(m.dims, m.layout)).not.toThrow();
+    for (const m of SOFT_MAX.matrix) expect(() => SOFT_MAX.makeCase(m.dims, m.layout, m.params)).not.toThrow();
   });
 });
 
@@ -95,17 +96,45 @@ describe('SOFT_MAX oracle', () => {
 describe('SOFT_MAX native variants', () => {
   it('one source: each variant binds only what it has', () => {
     const roles = (layout: string) => SOFT_MAX.native(SOFT_MAX.makeCase([8, 2, 2], layout)).bindings.map((b) => `${b.binding}:${b.role}`);
-    expect(roles('contiguous')).toEqual(['0:src0', '3:dst', '4:params']);
-    expect(roles('inplace')).toEqual(['3:dst', '4:params']);
-    expect(roles('mask')).toEqual(['0:src0', '1:src1', '3:dst', '4:params']);
+    expect(roles('contiguous')).toEqual(['0:src0', '1:dst', '2:params']);
+    expect(roles('inplace')).toEqual(['0:dst', '1:params']);
+    expect(roles('mask')).toEqual(['0:src0', '1:src1', '2:dst', '3:params']);
     expect(roles('mask-sinks')).toEqual(['0:src0', '1:src1', '2:src2', '3:dst', '4:params']);
-    expect(roles('mask-inplace')).toEqual(['1:src1', '3:dst', '4:params']);
+    expect(roles('mask-inplace')).toEqual(['0:src1', '1:dst', '2:params']);
+    // The WGSL declares exactly those bindings.
+    const w = SOFT_MAX.native(SOFT_MAX.makeCase([8, 2, 2], 'mask-inplace')).wgsl;
+    expect([...w.matchAll(/@binding\((\d+)\) var<(\w+)(?:, (\w+))?> (\w+)/g)].map((m) => `${m[1]}:${m[4]}`)).toEqual(['0:src1', '1:dst', '2:p']);
   });
   it('the f16 mask is read as u32 pairs (no shader-f16)', () => {
-    const w = nativeVariantWgsl({ mask: 'f16', inplace: false, sinks: false });
-    expect(w).toMatch(/var<storage, read> src1: array<u32>;/);
-    expect(w).toMatch(/unpack2x16float/);
-    expect(w).not.toMatch(/enable f16/);
-    expect(w).not.toMatch(/@if\(!?[A-Z_0-9]+\)\s*$/m);
+    const k = SOFT_MAX.native(SOFT_MAX.makeCase([8, 2, 2], 'mask-f16-padded'));
+    expect(k.wgsl).toMatch(/var<storage, read> src1: array<u32>;/);
+    expect(k.wgsl).toMatch(/unpack2x16float/);
+    expect(k.wgsl).not.toMatch(/enable f16|#if|\{\{/);
+    expect(k.label).toBe('native:SOFT_MAX/soft_max.wgsl [MASK, MASK_F16]');
+  });
+});
+
+describe('SOFT_MAX generated (row family)', () => {
+  const adapter = { limits: DEFAULT_LIMITS, features: [] as string[] };
+  const norm = (vectorWidth: number, unroll = 1) => ({ family: 'norm' as const, workgroupSize: 64, vectorWidth, reduction: 'shared' as const, unroll });
+  it('max, then Σexp(s − max), then exp(s − max)·(1/Σ); ALiBi by head i2 (WGSL snapshot)', () => {
+    const c = SOFT_MAX.makeCase([8, 3, 12], 'mask-heads', { scale: 0.125, max_bias: 8 });
+    const k = SOFT_MAX.generate(norm(4), c);
+    expect(k.bindings.map((b) => b.role)).toEqual(['src0', 'src1', 'dst']);
+    expect(k.wgsl).toMatch(/select\(pow\(0\.707106769, f32\(2u \* \(i2 - 8u\) \+ 1u\)\), pow\(0\.500000000, f32\(i2 \+ 1u\)\), i2 < 8u\)/);
+    expect(k.wgsl).toMatchSnapshot();
+  });
+  it('one head or no ALiBi: the slope is a literal; no mask: no src1', () => {
+    const one = SOFT_MAX.generate(norm(1), SOFT_MAX.makeCase([8, 3], 'mask', { max_bias: 8 }));
+    expect(one.wgsl).toMatch(/x0 \* SCALE \+ 0\.00390625000 \* m0/); // m0^1 with n_head 1: 2^-8
+    const plain = SOFT_MAX.generate(norm(1), SOFT_MAX.makeCase([8, 3], 'inplace'));
+    expect(plain.bindings.map((b) => b.role)).toEqual(['dst']);
+  });
+  it('declared rejections: the f16 mask and the sinks run native; every other matrix case is taken', () => {
+    expect(SOFT_MAX.require(SOFT_MAX.makeCase([8, 3, 2], 'mask-f16-padded'), adapter)?.code).toBe('f16-mask');
+    expect(SOFT_MAX.require(SOFT_MAX.makeCase([8, 3, 2], 'mask-sinks'), adapter)?.code).toBe('sinks');
+    for (const m of SOFT_MAX.matrix.filter((e) => !['mask-f16-padded', 'mask-sinks'].includes(e.layout))) {
+      expect(SOFT_MAX.require(SOFT_MAX.makeCase(m.dims, m.layout, m.params), adapter)).toBeNull();
+    }
   });
 });

@@ -11,12 +11,15 @@
 // as u32 pairs and unpack.
 import nativeWgsl from '../../../kernels/SOFT_MAX/soft_max.wgsl?raw';
 import { deviceOffsetElements, gather, prng, randomBuffer, writeElement } from '../hostdata';
-import { f32Bits, grid2d, type KernelSpec, packParams, type BindingRole } from '../kernel';
-import { scheduleKey, type Schedule } from '../schedule/schedule';
+import { uniformSchema } from '../codegen/uniforms';
+import { f32Bits, grid2d, type BindingRole, type KernelSpec, nativeTemplated } from '../kernel';
+import { f, u } from '../codegen/wgsl';
+import { NORM, type NormSnippet } from '../families/norm';
+import { generatedPath } from '../families/types';
 import { contiguous, elementStrides, forEachElement, nelements, nrows, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
-import { checkParams, dims4, layoutError, type ParamSpec, wgslVariant } from './rows-common';
-import { caseLabel, OpCaseError, rowFeatures, type OpCase, type OpDef } from './types';
+import { dims4, layoutError } from './rows-common';
+import { caseLabel, paramsLabel, parseParams, type ParamSpec, OpCaseError, rowFeatures, type OpCase, type OpDef } from './types';
 
 const SYNTAX = 'ne0xne1[xne2xne3] of src0 and dst (ne0: keys, ne1: queries, ne2: heads)';
 
@@ -35,20 +38,9 @@ export const PARAMS: readonly ParamSpec[] = Object.freeze([
   { name: 'max_bias', type: 'f32', default: 0, min: 0, max: 16, doc: 'ALiBi maximum bias; 0 is no ALiBi, > 0 needs a mask (8 in the ALiBi paper)' },
 ]);
 
-interface Variant {
-  readonly mask: 'none' | 'f32' | 'f16';
-  readonly inplace: boolean;
-  readonly sinks: boolean;
-}
-
-function variantOf(c: OpCase): Variant {
-  const mask = c.srcs.length > 1 ? (c.srcs[1].type === 'f16' ? 'f16' : 'f32') : 'none';
-  return { mask, inplace: c.inplace, sinks: c.srcs.length > 2 };
-}
-
 function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
   const ne = dims4('SOFT_MAX', dims, SYNTAX);
-  const checked = checkParams('SOFT_MAX', PARAMS, params);
+  const checked = parseParams('SOFT_MAX', PARAMS, params);
   const [ne0, ne1, ne2] = ne;
   const src0 = contiguous('f32', ne);
   const srcs: TensorDesc[] = [src0];
@@ -89,7 +81,7 @@ function makeCase(dims: readonly number[], layout: string = 'contiguous', params
     throw new OpCaseError(`SOFT_MAX: max_bias ${checked.max_bias} > 0 needs a mask (ggml asserts it); take a mask layout or max_bias=0`);
   }
   const dst = inplace ? { ...src0, layout: 'inplace' } : contiguous('f32', ne);
-  return Object.freeze({ op: 'SOFT_MAX', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous'), srcs: Object.freeze(srcs), dst, inplace, params: checked });
+  return Object.freeze({ op: 'SOFT_MAX', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous', paramsLabel(PARAMS, checked)), srcs: Object.freeze(srcs), dst, inplace, params: checked });
 }
 
 /** ggml's ALiBi constants, in f32 as ggml computes them. */
@@ -184,69 +176,111 @@ function inputs(c: OpCase, seed: number): ArrayBuffer[] {
   return out;
 }
 
-function nativeParams(c: OpCase): Uint32Array {
+const NATIVE_WG = 256;
+
+/** Strides and offsets (elements) of src0, the mask (its broadcast ne12, ne13), the sinks and dst; ALiBi's constants. */
+const PARAMS_SCHEMA = uniformSchema('Params', {
+  ne0: 'u32', ne1: 'u32', ne2: 'u32', nrows: 'u32',
+  s01: 'u32', s02: 'u32', s03: 'u32', off0: 'u32',
+  s11: 'u32', s12: 'u32', s13: 'u32', off1: 'u32',
+  ne12: 'u32', ne13: 'u32', off2: 'u32', n_head_log2: 'u32',
+  s1: 'u32', s2: 'u32', s3: 'u32', offd: 'u32',
+  scale: 'f32', max_bias: 'f32', m0: 'f32', m1: 'f32',
+  neg_inf_bits: 'u32',
+});
+
+function native(c: OpCase): KernelSpec {
   const [src0, mask, sinks] = c.srcs;
   const [ne0, ne1, ne2] = c.dst.ne;
   const [, s01, s02, s03] = elementStrides(src0);
   const [, s11, s12, s13] = mask ? elementStrides(mask) : [0, 0, 0, 0];
   const [, s1, s2, s3] = elementStrides(c.dst);
   const { nHeadLog2, m0, m1 } = alibi(c.params.max_bias, ne2);
-  return packParams([
-    ne0, ne1, ne2, nrows(c.dst),
-    s01, s02, s03, deviceOffsetElements(src0),
-    s11, s12, s13, mask ? deviceOffsetElements(mask) : 0,
-    mask ? mask.ne[2] : 1, mask ? mask.ne[3] : 1, sinks ? deviceOffsetElements(sinks) : 0, nHeadLog2,
-    s1, s2, s3, deviceOffsetElements(c.dst),
-    f32Bits(c.params.scale), f32Bits(c.params.max_bias), f32Bits(m0), f32Bits(m1),
-    f32Bits(-Infinity),
-  ]);
+  const values = {
+    ne0, ne1, ne2, nrows: nrows(c.dst),
+    s01, s02, s03, off0: deviceOffsetElements(src0),
+    s11, s12, s13, off1: mask ? deviceOffsetElements(mask) : 0,
+    ne12: mask ? mask.ne[2] : 1, ne13: mask ? mask.ne[3] : 1, off2: sinks ? deviceOffsetElements(sinks) : 0, n_head_log2: nHeadLog2,
+    s1, s2, s3, offd: deviceOffsetElements(c.dst),
+    scale: c.params.scale, max_bias: c.params.max_bias, m0, m1,
+    neg_inf_bits: f32Bits(-Infinity),
+  };
+  // Bindings in order, present ones only: src0 (not in place), mask, sinks, dst, params.
+  const roles: BindingRole[] = [...(c.inplace ? [] : ['src0' as const]), ...(mask ? ['src1' as const] : []), ...(sinks ? ['src2' as const] : []), 'dst', 'params'];
+  const at = (role: BindingRole) => roles.indexOf(role);
+  const defines = {
+    INPLACE: c.inplace, MASK: !!mask, MASK_F16: mask?.type === 'f16', SINKS: !!sinks, WG: NATIVE_WG,
+    B_SRC0: at('src0'), B_SRC1: at('src1'), B_SRC2: at('src2'), B_DST: at('dst'), B_PARAMS: at('params'),
+  };
+  return nativeTemplated('SOFT_MAX/soft_max.wgsl', nativeWgsl, roles, grid2d(nrows(c.dst)), PARAMS_SCHEMA, values, defines);
 }
 
-/** The kernel's bindings: fixed numbers per role (src0 0, mask 1, sinks 2, dst 3, params 4). */
-function nativeBindings(v: Variant): { binding: number; role: BindingRole; access: 'read' | 'read_write' | 'uniform' }[] {
-  const list: { binding: number; role: BindingRole; access: 'read' | 'read_write' | 'uniform' }[] = [];
-  if (!v.inplace) list.push({ binding: 0, role: 'src0', access: 'read' });
-  if (v.mask !== 'none') list.push({ binding: 1, role: 'src1', access: 'read' });
-  if (v.sinks) list.push({ binding: 2, role: 'src2', access: 'read' });
-  list.push({ binding: 3, role: 'dst', access: 'read_write' }, { binding: 4, role: 'params', access: 'uniform' });
-  return list;
+/**
+ * The head's ALiBi slope as WGSL: a literal when every row has the same head, else ggml's
+ * formula in the head index i2 (pow of the f32 m0/m1 ggml computes; a few ulp from powf).
+ */
+function slopeExpr(c: OpCase): string {
+  const ne2 = c.dst.ne[2];
+  if (!(c.params.max_bias > 0) || ne2 === 1) return f(alibiSlope(c.params.max_bias, ne2, 0));
+  const { nHeadLog2, m0, m1 } = alibi(c.params.max_bias, ne2);
+  return `select(pow(${f(m1)}, f32(2u * (i2 - ${u(nHeadLog2)}) + 1u)), pow(${f(m0)}, f32(i2 + 1u)), i2 < ${u(nHeadLog2)})`;
 }
 
-export function nativeVariantWgsl(v: Variant): string {
-  return wgslVariant(nativeWgsl, { INPLACE: v.inplace, NO_MASK: v.mask === 'none', MASK_F32: v.mask === 'f32', MASK_F16: v.mask === 'f16', SINKS: v.sinks });
-}
-
-function native(c: OpCase): KernelSpec {
-  const v = variantOf(c);
-  const name = [v.inplace ? 'inplace' : '', v.mask !== 'none' ? `mask-${v.mask}` : '', v.sinks ? 'sinks' : ''].filter(Boolean).join(',');
+/**
+ * SOFT_MAX for the row family: the max of s = x·scale + slope·mask, then Σ exp(s − max), then
+ * exp(s − max)/Σ per element. In place, x is read from dst. The mask's row follows x's
+ * (i1; heads and batches broadcast where the mask has one).
+ */
+function snippet(c: OpCase): NormSnippet {
+  const mask = c.srcs[1];
+  const s = mask ? `(x * SCALE + ${slopeExpr(c)} * m)` : '(x * SCALE)';
   return {
-    label: `native:SOFT_MAX/soft_max.wgsl${name ? `[${name}]` : ''}`,
-    wgsl: nativeVariantWgsl(v),
-    entryPoint: 'main',
-    bindings: nativeBindings(v),
-    dispatch: grid2d(nrows(c.dst)),
-    uniforms: nativeParams(c),
+    operands: [
+      { name: 'x', binding: c.inplace ? 'dst' : 'src0', tensor: c.srcs[0] },
+      ...(mask ? [{ name: 'm', binding: 'src1' as const, tensor: mask }] : []),
+    ],
+    reductions: [
+      { name: 'row_max', map: s, combine: 'max' },
+      { name: 'row_sum', map: `exp(${s} - row_max)`, combine: 'sum' },
+    ],
+    finish: ['let inv = 1.0 / row_sum;'],
+    output: { kind: 'row', tensor: c.dst, expr: `exp(${s} - row_max) * inv` },
+    constants: { SCALE: c.params.scale },
   };
 }
 
-const NO_GENERATED = 'SOFT_MAX has no generated kernel yet (it comes with the generalized rows family, issue 9 Part 1)';
+const generated = generatedPath(NORM, snippet);
+
+/** The generated path reads f32 operands along rows: an f16 mask and per-head sinks are the native kernel's. */
+function require(c: OpCase, adapter: Parameters<OpDef['require']>[1]) {
+  const mask = c.srcs[1];
+  if (mask?.type === 'f16') return { code: 'f16-mask', reason: 'the row family reads f32 operands; the f16 mask runs native (it unpacks u32 pairs)' };
+  if (c.srcs[2]) return { code: 'sinks', reason: 'the row family has no per-row scalar operand for the sinks; they run native' };
+  if (mask && [1, 2, 3].some((d) => mask.ne[d] !== 1 && mask.ne[d] !== c.dst.ne[d])) {
+    return { code: 'mask-broadcast', reason: `mask ${mask.ne.join('x')} broadcasts by modulo (or is padded), which the row family's row addressing does not do` };
+  }
+  return commonRejection(c, adapter);
+}
 
 export const SOFT_MAX: OpDef = {
   name: 'SOFT_MAX',
   summary: 'dst = softmax(src0·scale + slope·mask) per row, sinks optional (ggml_soft_max_ext, *_inplace, ggml_soft_max_add_sinks)',
   shapeSyntax: SYNTAX,
   layouts: LAYOUTS,
+  params: PARAMS,
   matrix: [
+    // Few rows (≲ 100): SwiftShader pays per workgroup, and a workgroup is a row. 12 heads take
+    // ALiBi's second slope branch (n_head_log2 = 8).
     { dims: [4096, 8], layout: 'contiguous' },
-    { dims: [4093, 13], layout: 'contiguous', },
+    { dims: [4093, 13], layout: 'contiguous', params: { scale: 0.125 } },
     { dims: [1000, 11, 3], layout: 'inplace' },
-    { dims: [256, 32, 4], layout: 'mask' },
-    { dims: [129, 37, 2, 2], layout: 'mask' },
+    { dims: [256, 16, 4], layout: 'mask', params: { scale: 0.125 } },
+    { dims: [129, 17, 2, 2], layout: 'mask', params: { max_bias: 8 } },
     { dims: [200, 23, 5], layout: 'mask-f16-padded' },
-    { dims: [64, 64, 8], layout: 'mask-heads' },
-    { dims: [77, 9, 3, 2], layout: 'mask-heads' },
+    { dims: [64, 16, 4], layout: 'mask-heads', params: { scale: 0.125, max_bias: 8 } },
+    { dims: [77, 3, 12, 2], layout: 'mask-heads', params: { max_bias: 8 } },
     { dims: [300, 17, 2], layout: 'mask-inplace' },
-    { dims: [160, 20, 6], layout: 'mask-sinks' },
+    { dims: [160, 10, 6], layout: 'mask-sinks', params: { max_bias: 8 } },
   ],
   makeCase,
   oracle,
@@ -255,10 +289,8 @@ export const SOFT_MAX: OpDef = {
   bytes: (c) => ({ readBytes: c.srcs.reduce((n, t) => n + nelements(t) * (t.type === 'f16' ? 2 : 4), 0), writeBytes: nelements(c.dst) * 4 }),
   features: rowFeatures,
   native,
-  family: 'norm',
-  require: (c, adapter) => commonRejection(c, adapter),
-  fits: () => [NO_GENERATED],
-  generate: (s: Schedule, c: OpCase) => {
-    throw new OpCaseError(`schedule ${scheduleKey(s)} cannot take SOFT_MAX ${c.label}: ${NO_GENERATED}`);
-  },
+  family: generated.family,
+  require,
+  fits: generated.fits,
+  generate: generated.generate,
 };

@@ -20,11 +20,11 @@ describe('SUM_ROWS makeCase', () => {
     expect(() => SUM_ROWS.makeCase([8], 'inplace')).toThrow(OpCaseError);
     expect(() => SUM_ROWS.makeCase([8], 'inplace')).toThrow(/no layout 'inplace': ggml has no in-place sum_rows/);
     expect(() => SUM_ROWS.makeCase([8], 'transposed')).toThrow(/layouts: contiguous, src0-rows-strided, src0-permuted/);
-    expect(() => SUM_ROWS.makeCase([8], 'contiguous', { eps: 1 })).toThrow(/SUM_ROWS has no param eps \(params: none\)/);
+    expect(() => SUM_ROWS.makeCase([8], 'contiguous', { eps: 1 })).toThrow(/SUM_ROWS takes no params, got eps/);
     expect(() => SUM_ROWS.makeCase([1, 2, 3, 4, 5])).toThrow(/1 to 4 dims/);
   });
   it('every matrix case builds', () => {
-    for (const m of SUM_ROWS.matrix) expect(() => SUM_ROWS.makeCase(m.dims, m.layout)).not.toThrow();
+    for (const m of SUM_ROWS.matrix) expect(() => SUM_ROWS.makeCase(m.dims, m.layout, m.params)).not.toThrow();
   });
 });
 
@@ -53,6 +53,20 @@ describe('SUM_ROWS native', () => {
     expect([...k.uniforms!.slice(0, 12)]).toEqual([5, 3, 2, 6, 8, 24, 48, g + 1, 1, 3, 6, g]);
     expect(k.dispatch).toEqual([6, 1, 1]);
     expect(k.bindings.map((b) => b.role)).toEqual(['src0', 'dst', 'params']);
-    expect(SUM_ROWS.fits({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 1 }, c)[0]).toMatch(/no generated kernel yet/);
+    expect(SUM_ROWS.fits({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 1 }, c)).toEqual([]);
+    expect(SUM_ROWS.fits({ family: 'norm', workgroupSize: 256, vectorWidth: 4, reduction: 'shared', unroll: 1 }, c)).toEqual([
+      'vectorWidth 4 needs ne0 % 4 == 0, got ne0 = 5',
+      "vectorWidth 4 needs src0's rows to start on 4-element boundaries (offset 65 elements)",
+    ]);
+  });
+});
+
+describe('SUM_ROWS generated (row family)', () => {
+  it('one sum per row, written by thread 0 at the row of dst [1, ne1, ne2, ne3] (WGSL snapshot)', () => {
+    const s = { family: 'norm' as const, workgroupSize: 64, vectorWidth: 4, reduction: 'shared' as const, unroll: 2 };
+    const k = SUM_ROWS.generate(s, SUM_ROWS.makeCase([128, 3, 2], 'src0-permuted'));
+    expect(k.dispatch).toEqual([6, 1, 1]);
+    expect(k.wgsl).toMatch(/dst\[dst_row\] = sum;/);
+    expect(k.wgsl).toMatchSnapshot();
   });
 });
