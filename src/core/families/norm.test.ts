@@ -208,3 +208,21 @@ describe('norm family: INDEX in maps and an i32 scalar output', () => {
     expect(NORM.fits({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 1 }, long)).toEqual(['INDEX is an f32, exact only on rows of up to 2^24 elements, got ne0 = 16777217']);
   });
 });
+
+describe('norm family: i32 operands and several values per row', () => {
+  it('an i32 operand is bound and zero-filled as i32; extra values land after the first', () => {
+    const t = contiguous('i32', [6]);
+    const w = NORM.generate(
+      { family: 'norm', workgroupSize: 4, vectorWidth: 1, reduction: 'shared', unroll: 2 },
+      {
+        operands: [{ name: 'a', binding: 'src0', tensor: t }],
+        reductions: [{ name: 'n', map: 'select(0.0, 1.0, a == 3)', combine: 'sum' }],
+        output: { kind: 'scalar', tensor: contiguous('i32', [1]), expr: 'i32(n)', type: 'i32', extra: ['0', '7'] },
+      },
+      { op: 'TEST', label: 'case' },
+    ).wgsl;
+    expect(w).toMatch(/var<storage, read> src0: array<i32>;/);
+    expect(w).toMatch(/var a1 = i32\(\);/);
+    expect(w).toMatch(/dst\[dst_row \+ 1u\] = 0;\n\s*dst\[dst_row \+ 2u\] = 7;/);
+  });
+});

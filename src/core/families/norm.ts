@@ -48,7 +48,14 @@ export type RowOutput =
   /** dst row: one value per element, over operands, reductions, `finish` lets and constants. */
   | { readonly kind: 'row'; readonly tensor: TensorDesc; readonly expr: string }
   /** One value per row (dst ne0 = 1), written by thread 0; `type` 'i32' binds dst as i32 (expr an i32). */
-  | { readonly kind: 'scalar'; readonly tensor: TensorDesc; readonly expr: string; readonly type?: 'f32' | 'i32' };
+  | {
+      readonly kind: 'scalar';
+      readonly tensor: TensorDesc;
+      readonly expr: string;
+      readonly type?: 'f32' | 'i32';
+      /** Further values of the row, written at the elements after expr's (COUNT_EQUAL's I64 high word). */
+      readonly extra?: readonly string[];
+    };
 
 export interface NormSnippet {
   /** Read along the row; operands[0]'s shape gives the rows. In binding order. */
@@ -235,7 +242,14 @@ function generate(s: NormSchedule, k: NormSnippet, c: CaseName): KernelSpec {
   const out = k.output;
 
   const roles = [...new Set<BindingRole>([...k.operands.map((o) => o.binding), 'dst'])];
-  const { decls, bindings } = bindAll(roles.map((role) => ({ role, name: role, access: role === 'dst' ? 'read_write' : 'read', elem: role === 'dst' && out.kind === 'scalar' && !k.operands.some((o) => o.binding === 'dst') ? (out.type ?? 'f32') : T })));
+  // An i32 operand (labels, COUNT_EQUAL) is bound and loaded as i32 (vecN<i32>); maps see i32 values.
+  const typeOf = (t: TensorDesc) => (t.type === 'i32' ? (vw === 1 ? 'i32' : `vec${vw}<i32>`) : T);
+  const elemOf = (role: BindingRole) => {
+    const reader = k.operands.find((o) => o.binding === role);
+    if (reader) return typeOf(reader.tensor);
+    return out.kind === 'scalar' ? (out.type ?? 'f32') : T;
+  };
+  const { decls, bindings } = bindAll(roles.map((role) => ({ role, name: role, access: role === 'dst' ? 'read_write' : 'read', elem: elemOf(role) })));
 
   const slotIndex = (v: string, j: number) => (j === 0 ? v : `${v} + ${u(j * W)}`);
   const load = (o: RowOperand, v: string, j: number) => `${o.binding}[${o.name}_row + ${slotIndex(v, j)}]`;
@@ -269,7 +283,7 @@ function generate(s: NormSchedule, k: NormSnippet, c: CaseName): KernelSpec {
       const g = guard(j);
       if (!g) body.push(...k.operands.map((o) => `let ${o.name}${j} = ${load(o, 'lid', j)};`));
       else {
-        body.push(...k.operands.map((o) => `var ${o.name}${j} = ${T}();`), `if (${g}) {`);
+        body.push(...k.operands.map((o) => `var ${o.name}${j} = ${typeOf(o.tensor)}();`), `if (${g}) {`);
         body.push(...k.operands.map((o) => `  ${o.name}${j} = ${load(o, 'lid', j)};`), '}');
       }
     }
@@ -318,7 +332,7 @@ function generate(s: NormSchedule, k: NormSnippet, c: CaseName): KernelSpec {
       body.push(...rowLoop('j', nv, W, s.unroll, (slots) => [...loads('j', slots), ...Array.from({ length: slots }, (_, j) => store('j', j))]));
     }
   } else {
-    body.push('if (lid == 0u) {', `  dst[dst_row] = ${out.expr};`, '}');
+    body.push('if (lid == 0u) {', `  dst[dst_row] = ${out.expr};`, ...(out.extra ?? []).map((e, i) => `  dst[dst_row + ${u(i + 1)}] = ${e};`), '}');
   }
 
   const rowLines =

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from '../adapter';
 import { COUNT_EQUAL, i64Words } from './count-equal';
 import { bufferFor } from './rows-test-util';
 import { OpCaseError } from './types';
@@ -55,5 +56,24 @@ describe('COUNT_EQUAL native', () => {
     const k = COUNT_EQUAL.native(c);
     expect(k.dispatch).toEqual([1, 1, 1]);
     expect([...k.uniforms!.slice(0, 15)]).toEqual([3, 2, 1, 6, 2, 1, 6, 6, 1, 3, 6, 6, 64, 64, 64]);
+  });
+});
+
+describe('COUNT_EQUAL generated (row family)', () => {
+  const s = { family: 'norm' as const, workgroupSize: 64, vectorWidth: 1, reduction: 'shared' as const, unroll: 1 };
+  it('both packed tensors as one row of i32, an f32 count, the I64 words written as (count, 0) (WGSL snapshot)', () => {
+    const k = COUNT_EQUAL.generate(s, COUNT_EQUAL.makeCase([7, 5, 3, 2]));
+    expect(k.dispatch).toEqual([1, 1, 1]);
+    expect(k.wgsl).toMatch(/var<storage, read> src0: array<i32>;/);
+    expect(k.wgsl).toMatch(/var<storage, read_write> dst: array<i32>;/);
+    expect(k.wgsl).toMatch(/dst\[dst_row\] = i32\(count\);\n\s*dst\[dst_row \+ 1u\] = 0;/);
+    expect(k.wgsl).toMatchSnapshot();
+  });
+  it('declared rejections: views, and counts f32 cannot hold exactly; vectors are a fits reason', () => {
+    const adapter = { limits: DEFAULT_LIMITS, features: [] as string[] };
+    expect(COUNT_EQUAL.require(COUNT_EQUAL.makeCase([8, 3], 'src0-transposed'), adapter)?.code).toBe('not-contiguous');
+    expect(COUNT_EQUAL.require(COUNT_EQUAL.makeCase([4096, 4096]), adapter)?.code).toBe('count-over-2^24');
+    expect(COUNT_EQUAL.require(COUNT_EQUAL.makeCase([4096, 4095]), adapter)).toBeNull();
+    expect(COUNT_EQUAL.fits({ ...s, vectorWidth: 4 }, COUNT_EQUAL.makeCase([512]))).toEqual(["vectorWidth 4: COUNT_EQUAL's comparison map is scalar (vectorWidth 1)"]);
   });
 });

@@ -10,8 +10,10 @@ import nativeWgsl from '../../../kernels/COUNT_EQUAL/count_equal.wgsl?raw';
 import { deviceOffsetElements, gather, randomIntBuffer } from '../hostdata';
 import { uniformSchema } from '../codegen/uniforms';
 import { type KernelSpec, nativeTemplated } from '../kernel';
-import { scheduleKey, type Schedule } from '../schedule/schedule';
-import { contiguous, elementStrides, nelements, permute, sameShape, stridedRows, transpose } from '../tensor';
+import { NORM, type NormSnippet } from '../families/norm';
+import { generatedPath, scheduleKey } from '../families/types';
+import type { Schedule } from '../schedule/schedule';
+import { contiguous, elementStrides, isContiguous, nelements, permute, sameShape, stridedRows, transpose, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
 import { dims4, layoutError } from './rows-common';
 import { caseLabel, paramsLabel, parseParams, type ParamSpec, OpCaseError, type OpCase, type OpDef } from './types';
@@ -94,7 +96,43 @@ function native(c: OpCase): KernelSpec {
   return nativeTemplated('COUNT_EQUAL/count_equal.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], [1, 1, 1], PARAMS_SCHEMA, values, { WG: NATIVE_WG });
 }
 
-const NO_GENERATED = 'COUNT_EQUAL has no generated kernel yet (it comes with the generalized rows family, issue 9 Part 1)';
+/** A packed tensor seen as one row of all its elements. */
+function asOneRow(t: TensorDesc): TensorDesc {
+  const n = nelements(t);
+  return { ...t, ne: [n, 1, 1, 1], nb: [4, 4 * n, 4 * n, 4 * n] };
+}
+
+/**
+ * COUNT_EQUAL for the row family: both packed tensors as one row, Σ (a == b) in f32 (exact: the
+ * contract keeps counts below 2^24), written as the I64's two words (the high one 0).
+ */
+function snippet(c: OpCase): NormSnippet {
+  return {
+    operands: [
+      { name: 'a', binding: 'src0', tensor: asOneRow(c.srcs[0]) },
+      { name: 'b', binding: 'src1', tensor: asOneRow(c.srcs[1]) },
+    ],
+    reductions: [{ name: 'count', map: 'select(0.0, 1.0, a == b)', combine: 'sum' }],
+    output: { kind: 'scalar', tensor: { ...c.dst, ne: [1, 1, 1, 1] }, expr: 'i32(count)', type: 'i32', extra: ['0'] },
+  };
+}
+
+const generated = generatedPath(NORM, snippet);
+
+/** f32 counts every integer below 2^24 exactly. */
+export const MAX_GENERATED_COUNT = 2 ** 24;
+
+function require(c: OpCase, adapter: Parameters<OpDef['require']>[1]) {
+  if (!c.srcs.every(isContiguous)) return { code: 'not-contiguous', reason: 'the generated kernel reads both tensors as one packed row (as ggml’s CUDA kernel asserts); views run native' };
+  if (nelements(c.srcs[0]) >= MAX_GENERATED_COUNT) return { code: 'count-over-2^24', reason: `${nelements(c.srcs[0])} elements: the generated count is an f32 sum, exact below 2^24; more run native` };
+  return commonRejection(c, adapter);
+}
+
+/** The map compares scalars (i32 == i32): vectors would need a vector select. */
+function fits(s: Schedule, c: OpCase): string[] {
+  const why = generated.fits(s, c);
+  return s.family === 'norm' && s.vectorWidth !== 1 ? [...why, `vectorWidth ${s.vectorWidth}: COUNT_EQUAL's comparison map is scalar (vectorWidth 1)`] : why;
+}
 
 export const COUNT_EQUAL: OpDef = {
   name: 'COUNT_EQUAL',
@@ -118,10 +156,12 @@ export const COUNT_EQUAL: OpDef = {
   bytes: (c) => ({ readBytes: nelements(c.srcs[0]) * 8, writeBytes: 8 }),
   features: (c) => ({ ne0: c.srcs[0].ne[0], rows: c.srcs[0].ne[1] * c.srcs[0].ne[2] * c.srcs[0].ne[3], n: nelements(c.srcs[0]) }),
   native,
-  family: 'norm',
-  require: (c, adapter) => commonRejection(c, adapter),
-  fits: () => [NO_GENERATED],
+  family: generated.family,
+  require,
+  fits,
   generate: (s: Schedule, c: OpCase) => {
-    throw new OpCaseError(`schedule ${scheduleKey(s)} cannot take COUNT_EQUAL ${c.label}: ${NO_GENERATED}`);
+    const why = fits(s, c);
+    if (why.length) throw new OpCaseError(`schedule ${scheduleKey(s)} cannot take COUNT_EQUAL ${c.label}: ${why.join('; ')}`);
+    return generated.generate(s, c);
   },
 };

@@ -180,10 +180,10 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
   }),
   entry({
     op: 'COUNT_EQUAL',
-    declaredRejections: [],
-    rules: [],
+    declaredRejections: ['not-contiguous', 'count-over-2^24'],
+    rules: [{ when: [], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 4 }) }],
     states: {
-      default: { state: 'native-only', evidence: 'native only: the row family gives one f32 per row; COUNT_EQUAL is one exact I64 count over the whole tensor (integer accumulation with a carry, any strides)' },
+      default: { state: 'observe', evidence: 'new in issue 9 Part 2 (docs/ops-rows.md): generated through the row family (the packed tensors as one row, an f32 count below 2^24; views are a declared fallback); not yet measured on a GPU' },
     },
   }),
 ]);
