@@ -51,6 +51,12 @@ export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK
 
 const freezeSchedule = <S extends Schedule>(s: S): S => Object.freeze(s);
 
+/** The row ops' rules (SOFT_MAX, SOFT_MAX_BACK, SUM_ROWS, ARGMAX): vec4 where rows allow it; rows of up to 4096 stay in registers. */
+const ROW_RULES: readonly ShapeRule[] = Object.freeze([
+  { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 4, reduction: 'shared', unroll: 4 }) },
+  { when: [], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 4 }) },
+]);
+
 export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
   entry({
     op: 'ADD',
@@ -126,10 +132,7 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
   entry({
     op: 'SOFT_MAX',
     declaredRejections: ['f16-mask', 'sinks', 'mask-broadcast'],
-    rules: [
-      { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 4, reduction: 'shared', unroll: 4 }) },
-      { when: [], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 4 }) },
-    ],
+    rules: ROW_RULES,
     states: {
       default: { state: 'observe', evidence: 'new in issue 9 Part 2 (docs/ops-rows.md): generated through the row family; not yet measured on a GPU' },
     },
@@ -137,10 +140,7 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
   entry({
     op: 'SOFT_MAX_BACK',
     declaredRejections: [],
-    rules: [
-      { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 4, reduction: 'shared', unroll: 4 }) },
-      { when: [], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 4 }) },
-    ],
+    rules: ROW_RULES,
     states: {
       default: { state: 'observe', evidence: 'new in issue 9 Part 2 (docs/ops-rows.md): generated through the row family; not yet measured on a GPU' },
     },
@@ -148,10 +148,7 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
   entry({
     op: 'SUM_ROWS',
     declaredRejections: [],
-    rules: [
-      { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 4, reduction: 'shared', unroll: 4 }) },
-      { when: [], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 4 }) },
-    ],
+    rules: ROW_RULES,
     states: {
       default: { state: 'observe', evidence: 'new in issue 9 Part 2 (docs/ops-rows.md): generated through the row family; not yet measured on a GPU' },
     },
@@ -170,10 +167,7 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
   entry({
     op: 'ARGMAX',
     declaredRejections: [],
-    rules: [
-      { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 4, reduction: 'shared', unroll: 4 }) },
-      { when: [], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 4 }) },
-    ],
+    rules: ROW_RULES,
     states: {
       default: { state: 'observe', evidence: 'new in issue 9 Part 2 (docs/ops-rows.md): generated through the row family (max, then the last INDEX at the max); not yet measured on a GPU' },
     },
