@@ -134,7 +134,7 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
     declaredRejections: ['f16-mask', 'sinks', 'mask-broadcast'],
     rules: ROW_RULES,
     states: {
-      default: { state: 'observe', evidence: 'new in issue 9 Part 2 (docs/ops-rows.md): generated through the row family; not yet measured on a GPU' },
+      default: { state: 'observe', evidence: 'new in issue 9 Part 2 (docs/ops-rows.md), generated through the row family. SwiftShader lane 2026-12-01: green, 8 shapes timed: 2 faster (1.13–1.16×), 6 parity (0.79–1.36 medians), f16-mask and sinks declared fallbacks; checklist green. Not yet measured on a GPU' },
     },
   }),
   entry({
@@ -142,7 +142,7 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
     declaredRejections: [],
     rules: ROW_RULES,
     states: {
-      default: { state: 'observe', evidence: 'new in issue 9 Part 2 (docs/ops-rows.md): generated through the row family; not yet measured on a GPU' },
+      default: { state: 'observe', evidence: 'new in issue 9 Part 2 (docs/ops-rows.md), generated through the row family. SwiftShader lane 2026-12-01: green, parity on 6/6 shapes (0.86–1.16 medians); checklist green. Not yet measured on a GPU' },
     },
   }),
   entry({
@@ -150,7 +150,7 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
     declaredRejections: [],
     rules: ROW_RULES,
     states: {
-      default: { state: 'observe', evidence: 'new in issue 9 Part 2 (docs/ops-rows.md): generated through the row family; not yet measured on a GPU' },
+      default: { state: 'observe', evidence: 'new in issue 9 Part 2 (docs/ops-rows.md), generated through the row family. SwiftShader lane 2026-12-01: green, 2 faster (1.08–1.37×), 6 parity (1.09–1.35 medians); checklist green. Not yet measured on a GPU' },
     },
   }),
   entry({
@@ -161,7 +161,7 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
       { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 1, vectorWidth: 1 }) },
     ],
     states: {
-      default: { state: 'observe', evidence: 'new in issue 9 Part 2 (docs/ops-rows.md): generated through the elementwise family (one strided source per tile, up to 64 tiles; more are a declared fallback); not yet measured on a GPU' },
+      default: { state: 'observe', evidence: 'new in issue 9 Part 2 (docs/ops-rows.md), generated through the elementwise family (one strided source per tile, up to 64 tiles; more are a declared fallback). SwiftShader lane 2026-12-01: green, faster on 6/8 (1.99–10.45×), parity on 2 (wide spreads), repeats-over-64 declared fallback; an earlier run under CPU contention had one too-slow watchdog on 33x9x1x1x4. Not yet measured on a GPU' },
     },
   }),
   entry({
@@ -169,7 +169,7 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
     declaredRejections: [],
     rules: ROW_RULES,
     states: {
-      default: { state: 'observe', evidence: 'new in issue 9 Part 2 (docs/ops-rows.md): generated through the row family (max, then the last INDEX at the max); not yet measured on a GPU' },
+      default: { state: 'observe', evidence: 'new in issue 9 Part 2 (docs/ops-rows.md), generated through the row family (max, then the last INDEX at the max: two passes where the native kernel reduces (value, index) pairs in one). SwiftShader lane 2026-12-01 (two runs): green, correct on 7/7, but slower on 2/7 (4093x13 0.62×, 10x64 0.71×), parity on 5 (0.71–1.03 medians): the work item is a one-pass (value, index) combine. Not yet measured on a GPU' },
     },
   }),
   entry({
@@ -177,7 +177,7 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
     declaredRejections: ['not-contiguous', 'count-over-2^24'],
     rules: [{ when: [], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 4 }) }],
     states: {
-      default: { state: 'observe', evidence: 'new in issue 9 Part 2 (docs/ops-rows.md): generated through the row family (the packed tensors as one row, an f32 count below 2^24; views are a declared fallback); not yet measured on a GPU' },
+      default: { state: 'observe', evidence: 'new in issue 9 Part 2 (docs/ops-rows.md), generated through the row family (the packed tensors as one row, an f32 count below 2^24; views are a declared fallback). SwiftShader lane 2026-12-01: green, 1 faster (4.72×), 3 parity (1.27–3.14 medians), 3 not-contiguous declared fallbacks; checklist green. Not yet measured on a GPU' },
     },
   }),
 ]);
