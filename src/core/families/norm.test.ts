@@ -125,7 +125,7 @@ describe('row family: reductions as data', () => {
 
   it('max reduces with max from the lowest f32; each stage has its own partials and tree', () => {
     const w = generateNorm(norm({ workgroupSize: 64 }), softmax).wgsl;
-    expect(w).toContain('var acc0 = -3.4028234663852886e+38;');
+    expect(w).toContain('var acc0 = -3.40282346e+38;');
     expect(w).toContain('acc0 = max(acc0, x0);');
     expect(w).toContain('red[lid] = max(red[lid], red[lid + s]);');
     expect(w).toContain('let total = max(red[0], red[1]);');
@@ -140,7 +140,7 @@ describe('row family: reductions as data', () => {
     const small = contiguous('f32', [100]);
     const k: NormSnippet = { ...softmax, operands: [{ name: 'x', binding: 'src0', tensor: small }], output: { kind: 'row', tensor: small, expr: 'x' } };
     const w = generateNorm(norm({ workgroupSize: 64, unroll: 2 }), k).wgsl;
-    expect(w).toContain('let partial = max(x0, select(-3.4028234663852886e+38, x1, lid < 36u));');
+    expect(w).toContain('let partial = max(x0, select(-3.40282346e+38, x1, lid < 36u));');
     expect(w).toContain('let partial1 = exp(x0 - mx) + select(0.0, exp(x1 - mx), lid < 36u);');
   });
 
@@ -166,26 +166,32 @@ describe('row family: reductions as data', () => {
   });
 });
 
-describe('norm family: ordered stages over rows that are re-read', () => {
-  // A softmax-like snippet: max, then Σexp(x − max); rows of 4096 over 64 threads are re-read per stage.
-  const t = contiguous('f32', [4096, 3, 2]);
-  const snippet: NormSnippet = {
-    operands: [{ name: 'x', binding: 'src0', tensor: t }],
+describe('row family: single values and multi-pass rows (compiled on SwiftShader through CROSS_ENTROPY_LOSS_BACK)', () => {
+  const rows = contiguous('f32', [300, 3, 2]);
+  const k: NormSnippet = {
+    operands: [{ name: 'x', binding: 'src1', tensor: rows }],
+    scalars: [{ name: 'g', binding: 'src0', tensor: contiguous('f32', [1]) }],
     reductions: [
       { name: 'mx', map: 'x', combine: 'max' },
-      { name: 'sum', map: 'exp(x - mx)', combine: 'sum' },
+      { name: 'se', map: 'exp(x - mx)', combine: 'sum' },
     ],
-    output: { kind: 'row', tensor: t, expr: 'exp(x - mx) / sum' },
+    output: { kind: 'row', tensor: rows, expr: 'exp(x - mx) / se * g' },
   };
-  const wgsl = NORM.generate({ family: 'norm', workgroupSize: 64, vectorWidth: 1, reduction: 'shared', unroll: 2 }, snippet, { op: 'TEST', label: 'case' }).wgsl;
-  it("stage 1's loop index never shadows or redeclares the row indices i1, i2", () => {
-    expect(wgsl).toMatch(/let i1 = r % 3u;/);
-    expect(wgsl).toMatch(/var i_1 = lid;/);
-    expect(wgsl).not.toMatch(/var i1 = lid;/);
+
+  it('a scalar is bound (as f32, read-only, ahead of the operands) and read once per row', () => {
+    const spec = generateNorm(norm({ workgroupSize: 64, vectorWidth: 4 }), k);
+    expect(spec.bindings.map((b) => `${b.role}:${b.access}`)).toEqual(['src0:read', 'src1:read', 'dst:read_write']);
+    expect(spec.wgsl).toContain('@group(0) @binding(0) var<storage, read> src0: array<f32>;');
+    expect(spec.wgsl).toContain('@group(0) @binding(1) var<storage, read> src1: array<vec4<f32>>;');
+    expect(spec.wgsl.match(/let g = src0\[64u\];/g)).toHaveLength(1);
   });
-  it("max starts at -FLT_MAX written exactly (a rounder literal is past f32's range: WGSL refuses it)", () => {
-    expect(wgsl).toMatch(/var acc0 = -3\.4028234663852886e\+38;/);
-    expect(Math.fround(-3.4028234663852886e38)).toBe(-3.4028234663852886e38);
+
+  it("a second pass's loop index never shadows the row index i1", () => {
+    const w = generateNorm(norm({ workgroupSize: 64 }), k).wgsl;
+    expect(w).toContain('let i1 = r % 3u;');
+    expect(w).toMatch(/for \(var i = lid; i < 300u; i \+= 64u\)/);
+    expect(w).toMatch(/for \(var ri1 = lid; ri1 < 300u; ri1 \+= 64u\)/);
+    expect(w).not.toMatch(/var i1 = lid/);
   });
 });
 

@@ -2,7 +2,8 @@
 // operands read along the row, an ordered list of reductions over it (each a per-element map
 // and a combine, sum or max; a later map may use an earlier reduction's result, as SOFT_MAX's
 // Σexp(x − max) uses max), statements run once the row's results are known, and either a
-// per-element epilogue writing a dst row or one scalar per row (SUM_ROWS).
+// per-element epilogue writing a dst row or one scalar per row (SUM_ROWS). Single values (a
+// 1-element tensor such as a loss's gradient) may be read once per workgroup beside them.
 //
 // Each reduction stage (consecutive reductions with one combine that do not use each other
 // reduce together, as a vector) runs over the row, then meets through a shared-memory tree or
@@ -57,9 +58,19 @@ export type RowOutput =
       readonly extra?: readonly string[];
     };
 
+/** One f32 read once per workgroup (a ggml 1-element tensor, as a loss's incoming gradient). */
+export interface RowScalar {
+  /** Its value's name in `finish` and the output expression. */
+  readonly name: string;
+  readonly binding: BindingRole;
+  readonly tensor: TensorDesc;
+}
+
 export interface NormSnippet {
   /** Read along the row; operands[0]'s shape gives the rows. In binding order. */
   readonly operands: readonly RowOperand[];
+  /** Single values bound and read before the row's work (bound ahead of the operands). */
+  readonly scalars?: readonly RowScalar[];
   readonly reductions: readonly RowReduction[];
   /** WGSL statements run once every reduction is known (f32 lets named by the reductions). */
   readonly finish?: readonly string[];
@@ -70,8 +81,8 @@ export interface NormSnippet {
 
 /** Partials per thread the schedule's workgroup memory budgets for (all stages together). */
 const PARTIALS_PER_THREAD = 2;
-/** -FLT_MAX written exactly: a shorter literal rounds past f32's range, which WGSL refuses. */
-const LOWEST_F32 = '-3.4028234663852886e+38';
+// Just inside f32's range: WGSL refuses a literal that rounds past the largest finite f32.
+const LOWEST_F32 = '-3.40282346e+38';
 
 function elementStrides(t: TensorDesc): number[] {
   return t.nb.map((b) => b / typeSizeBytes[t.type]);
@@ -241,13 +252,15 @@ function generate(s: NormSchedule, k: NormSnippet, c: CaseName): KernelSpec {
   const stages = reductionStages(k.reductions);
   const out = k.output;
 
-  const roles = [...new Set<BindingRole>([...k.operands.map((o) => o.binding), 'dst'])];
+  const scalars = k.scalars ?? [];
+  const roles = [...new Set<BindingRole>([...scalars.map((x) => x.binding), ...k.operands.map((o) => o.binding), 'dst'])];
   // An i32 operand (labels, COUNT_EQUAL) is bound and loaded as i32 (vecN<i32>); maps see i32 values.
   const typeOf = (t: TensorDesc) => (t.type === 'i32' ? (vw === 1 ? 'i32' : `vec${vw}<i32>`) : T);
   const elemOf = (role: BindingRole) => {
     const reader = k.operands.find((o) => o.binding === role);
     if (reader) return typeOf(reader.tensor);
-    return out.kind === 'scalar' ? (out.type ?? 'f32') : T;
+    // A buffer no operand reads: a per-row scalar source (f32), or dst written once per row.
+    return role === 'dst' ? (out.kind === 'scalar' ? (out.type ?? 'f32') : T) : 'f32';
   };
   const { decls, bindings } = bindAll(roles.map((role) => ({ role, name: role, access: role === 'dst' ? 'read_write' : 'read', elem: elemOf(role) })));
 
@@ -276,7 +289,7 @@ function generate(s: NormSchedule, k: NormSnippet, c: CaseName): KernelSpec {
   const inRegisters = perThread <= s.unroll;
   // Slot j exists for lid < nv − j·W when the row is kept in registers.
   const guard = (j: number) => ((j + 1) * W <= nv ? null : `lid < ${u(nv - j * W)}`);
-  const body: string[] = [];
+  const body: string[] = scalars.map((x) => `let ${x.name} = ${x.binding}[${u(deviceOffsetElements(x.tensor))}];`);
   const decl: string[] = [];
   if (inRegisters) {
     for (let j = 0; j < perThread; j++) {
@@ -288,14 +301,15 @@ function generate(s: NormSchedule, k: NormSnippet, c: CaseName): KernelSpec {
       }
     }
   }
-  const loopVar = (si: number) => (si === 0 ? 'i' : `i_${si}`);
+  /** Stage si's loop index (not n('i'): a second stage's 'i1' would shadow the row index i1). */
+  const stageLoopVar = (si: number) => (si === 0 ? 'i' : `ri${si}`);
   stages.forEach((stage, si) => {
     const n = (x: string) => (si === 0 ? x : `${x}${si}`);
     const cb = COMBINES[stage[0].combine];
     const width = stage.length;
     const accT = width === 1 ? 'f32' : `vec${width}<f32>`;
     const zero = width === 1 ? cb.identity : `${accT}(${cb.identity})`;
-    const term = (j: number, v = inRegisters ? 'lid' : loopVar(si)) => (width === 1 ? reduceTerm(stage[0], j, v) : `${accT}(${stage.map((r) => reduceTerm(r, j, v)).join(', ')})`);
+    const term = (j: number, v = inRegisters ? 'lid' : stageLoopVar(si)) => (width === 1 ? reduceTerm(stage[0], j, v) : `${accT}(${stage.map((r) => reduceTerm(r, j, v)).join(', ')})`);
     if (inRegisters) {
       const terms = Array.from({ length: perThread }, (_, j) => {
         const g = guard(j);
@@ -306,10 +320,10 @@ function generate(s: NormSchedule, k: NormSnippet, c: CaseName): KernelSpec {
       // Independent accumulators per unroll slot, so the adds do not form one dependency chain.
       const acc = (j: number) => (si === 0 ? `acc${j}` : `s${si}acc${j}`);
       const accs = Array.from({ length: s.unroll }, (_, j) => acc(j));
+      const loopVar = stageLoopVar(si);
       body.push(
         ...accs.map((a) => `var ${a} = ${zero};`),
-        // Stage si's loop index is 'i' then 'i_1', 'i_2'…: never the row indices i1, i2, i3.
-        ...rowLoop(loopVar(si), nv, W, s.unroll, (slots) => [...loads(loopVar(si), slots), ...Array.from({ length: slots }, (_, j) => cb.accumulate(acc(j), term(j)))]),
+        ...rowLoop(loopVar, nv, W, s.unroll, (slots) => [...loads(loopVar, slots), ...Array.from({ length: slots }, (_, j) => cb.accumulate(acc(j), term(j)))]),
         `let ${n('partial')} = ${accs.reduce((a, b) => cb.join(a, b))};`,
       );
     }
