@@ -194,3 +194,41 @@ describe('row family: single values and multi-pass rows (compiled on SwiftShader
     expect(w).not.toMatch(/var i1 = lid/);
   });
 });
+
+describe('norm family: INDEX in maps and an i32 scalar output', () => {
+  const t = contiguous('f32', [16, 2]);
+  const snippet: NormSnippet = {
+    operands: [{ name: 'x', binding: 'src0', tensor: t }],
+    reductions: [{ name: 'at', map: 'INDEX * x', combine: 'max' }],
+    output: { kind: 'scalar', tensor: contiguous('i32', [1, 2]), expr: 'i32(at)', type: 'i32' },
+  };
+  it('INDEX is the element position: f32(v) scalar, 4·v + (0, 1, 2, 3) vectorized', () => {
+    const g = (vectorWidth: number, unroll: number) => NORM.generate({ family: 'norm', workgroupSize: 4, vectorWidth, reduction: 'shared', unroll }, snippet, { op: 'TEST', label: 'case' }).wgsl;
+    expect(g(1, 4)).toMatch(/f32\(lid \+ 4u\) \* x1/);
+    expect(g(1, 1)).toMatch(/f32\(i\) \* x0/);
+    expect(g(4, 1)).toMatch(/\(vec4<f32>\(f32\(4u \* \(lid\)\)\) \+ vec4<f32>\(0\.0, 1\.0, 2\.0, 3\.0\)\) \* x0/);
+    expect(g(1, 1)).toMatch(/var<storage, read_write> dst: array<i32>;/);
+  });
+  it('rows past 2^24 elements cannot use INDEX (f32 is exact below)', () => {
+    const long = { ...snippet, operands: [{ name: 'x', binding: 'src0' as const, tensor: contiguous('f32', [2 ** 24 + 1]) }] };
+    expect(NORM.fits({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 1 }, long)).toEqual(['INDEX is an f32, exact only on rows of up to 2^24 elements, got ne0 = 16777217']);
+  });
+});
+
+describe('norm family: i32 operands and several values per row', () => {
+  it('an i32 operand is bound and zero-filled as i32; extra values land after the first', () => {
+    const t = contiguous('i32', [6]);
+    const w = NORM.generate(
+      { family: 'norm', workgroupSize: 4, vectorWidth: 1, reduction: 'shared', unroll: 2 },
+      {
+        operands: [{ name: 'a', binding: 'src0', tensor: t }],
+        reductions: [{ name: 'n', map: 'select(0.0, 1.0, a == 3)', combine: 'sum' }],
+        output: { kind: 'scalar', tensor: contiguous('i32', [1]), expr: 'i32(n)', type: 'i32', extra: ['0', '7'] },
+      },
+      { op: 'TEST', label: 'case' },
+    ).wgsl;
+    expect(w).toMatch(/var<storage, read> src0: array<i32>;/);
+    expect(w).toMatch(/var a1 = i32\(\);/);
+    expect(w).toMatch(/dst\[dst_row \+ 1u\] = 0;\n\s*dst\[dst_row \+ 2u\] = 7;/);
+  });
+});

@@ -97,6 +97,10 @@ describe('the contract probe', () => {
     const add = opByName('ADD');
     expect(contractCheck({ ...add, require: () => null }, adapter)).toMatchObject({ pass: false, evidence: expect.stringMatching(/was accepted$/) });
     expect(contractCheck({ ...add, require: () => { throw new Error('boom'); } }, adapter)).toMatchObject({ pass: false, evidence: 'require threw: boom' });
+    // ARGMAX asserts ne0 ≤ INT32_MAX, so its probe grows the rows instead: [32000, 2·(2^31 + 1)].
+    const argmax = opByName('ARGMAX');
+    expect(contractProbe(argmax).srcs[0].ne.slice(0, 2)).toEqual([32000, 2 * (2 ** 31 + 1)]);
+    expect(contractCheck(argmax, adapter)).toMatchObject({ pass: true });
   });
 });
 

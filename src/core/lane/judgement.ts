@@ -6,7 +6,7 @@ import { UsageError } from '../errors';
 import type { KernelSpec } from '../kernel';
 import type { AdapterIdentity, ClassState } from '../ops/promotion';
 import { OPS, opByName, registryStateFor, type PromotionState } from '../ops/registry';
-import type { OpCase, OpDef } from '../ops/types';
+import { OpCaseError, type OpCase, type OpDef } from '../ops/types';
 import { caseOf, type CaseRequest } from '../resolve-kernel';
 import type { ChecklistItem, LaneControl, LaneCounters, LanePair, LaneRequest, LaneShape } from '../results';
 import { GATE_FAILURES, LANE_FAILURES } from '../stats/verdict';
@@ -113,7 +113,14 @@ export function contractProbe(op: OpDef): OpCase {
   const entry: CaseRequest = op.matrix[0];
   const base = caseOf(op, entry);
   const scale = Math.ceil(2 ** 32 / nelements(base.dst)) + 1;
-  return caseOf(op, { ...entry, dims: [entry.dims[0] * scale, ...entry.dims.slice(1)] });
+  const scaled = (d: number) => caseOf(op, { ...entry, dims: entry.dims.map((n, i) => (i === d ? n * scale : n)) });
+  try {
+    return scaled(0);
+  } catch (e) {
+    // An op may assert on its first dim (ARGMAX: ne0 ≤ INT32_MAX): then the last one grows.
+    if (!(e instanceof OpCaseError) || entry.dims.length < 2) throw e;
+    return scaled(entry.dims.length - 1);
+  }
 }
 
 /** require() must refuse the probe, with a code and a reason, and must not throw. */

@@ -5,6 +5,8 @@ import { UsageError } from '../errors';
 import { validateSchedule, type Schedule } from '../schedule/schedule';
 import { allHold, type Condition } from '../schedule/shape-rules';
 import { ADD } from './add';
+import { ARGMAX } from './argmax';
+import { COUNT_EQUAL } from './count-equal';
 import { CONT } from './cont';
 import { CPY } from './cpy';
 import { CROSS_ENTROPY_LOSS, CROSS_ENTROPY_LOSS_NATIVE_ONLY } from './cross-entropy-loss';
@@ -13,10 +15,14 @@ import { GET_ROWS } from './get-rows';
 import { GET_ROWS_BACK, GET_ROWS_BACK_NATIVE_ONLY } from './get-rows-back';
 import { MUL_MAT } from './mul-mat';
 import { RMS_NORM } from './rms-norm';
+import { REPEAT_BACK } from './repeat-back';
 import { RMS_NORM_BACK } from './rms-norm-back';
 import { OPT_STEP_ADAMW } from './opt-step-adamw';
 import { OUT_PROD } from './out-prod';
 import { ROPE, ROPE_BACK } from './rope';
+import { SOFT_MAX } from './soft-max';
+import { SOFT_MAX_BACK } from './soft-max-back';
+import { SUM_ROWS } from './sum-rows';
 import { stateFor, type AdapterClass, type AdapterIdentity, type ClassState, type PromotionState, type StateEvidence } from './promotion';
 import type { OpCase, OpDef } from './types';
 
@@ -50,9 +56,15 @@ function entry(e: Omit<RegistryEntry, 'state' | 'evidence'>): RegistryEntry {
   return Object.freeze({ ...e, state: d.state, evidence: d.evidence });
 }
 
-export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK, MUL_MAT, CROSS_ENTROPY_LOSS, CROSS_ENTROPY_LOSS_BACK, GET_ROWS, GET_ROWS_BACK, CPY, CONT, ROPE, ROPE_BACK, OUT_PROD, OPT_STEP_ADAMW]);
+export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK, MUL_MAT, CROSS_ENTROPY_LOSS, CROSS_ENTROPY_LOSS_BACK, GET_ROWS, GET_ROWS_BACK, CPY, CONT, ROPE, ROPE_BACK, OUT_PROD, OPT_STEP_ADAMW, SOFT_MAX, SOFT_MAX_BACK, SUM_ROWS, REPEAT_BACK, ARGMAX, COUNT_EQUAL]);
 
 const freezeSchedule = <S extends Schedule>(s: S): S => Object.freeze(s);
+
+/** The row ops' rules (SOFT_MAX, SOFT_MAX_BACK, SUM_ROWS, ARGMAX): vec4 where rows allow it; rows of up to 4096 stay in registers. */
+const ROW_RULES: readonly ShapeRule[] = Object.freeze([
+  { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 4, reduction: 'shared', unroll: 4 }) },
+  { when: [], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 4 }) },
+]);
 
 export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
   entry({
@@ -124,6 +136,57 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
         evidence:
           'lane 2026-11-29: H200 faster on 8/8 shapes (1.10–2.65×; 4096³ 38.1 vs 14.5 TFLOP/s), but SwiftShader slower on 129x7x33 (0.95×): observed; the work item is small-N shapes (a GEMV rule)',
       },
+    },
+  }),
+  entry({
+    op: 'SOFT_MAX',
+    declaredRejections: ['f16-mask', 'sinks', 'mask-broadcast'],
+    rules: ROW_RULES,
+    states: {
+      default: { state: 'observe', evidence: 'new in issue 9 Part 2 (docs/ops-rows.md), generated through the row family. SwiftShader lane 2026-12-01: green, 8 shapes timed: 2 faster (1.13–1.16×), 6 parity (0.79–1.36 medians), f16-mask and sinks declared fallbacks; checklist green. Not yet measured on a GPU' },
+    },
+  }),
+  entry({
+    op: 'SOFT_MAX_BACK',
+    declaredRejections: [],
+    rules: ROW_RULES,
+    states: {
+      default: { state: 'observe', evidence: 'new in issue 9 Part 2 (docs/ops-rows.md), generated through the row family. SwiftShader lane 2026-12-01: green, parity on 6/6 shapes (0.86–1.16 medians); checklist green. Not yet measured on a GPU' },
+    },
+  }),
+  entry({
+    op: 'SUM_ROWS',
+    declaredRejections: [],
+    rules: ROW_RULES,
+    states: {
+      default: { state: 'observe', evidence: 'new in issue 9 Part 2 (docs/ops-rows.md), generated through the row family. SwiftShader lane 2026-12-01: green, 2 faster (1.08–1.37×), 6 parity (1.09–1.35 medians); checklist green. Not yet measured on a GPU' },
+    },
+  }),
+  entry({
+    op: 'REPEAT_BACK',
+    declaredRejections: ['repeats-over-64'],
+    rules: [
+      { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 1, vectorWidth: 4 }) },
+      { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 1, vectorWidth: 1 }) },
+    ],
+    states: {
+      default: { state: 'observe', evidence: 'new in issue 9 Part 2 (docs/ops-rows.md), generated through the elementwise family (one strided source per tile, up to 64 tiles; more are a declared fallback). SwiftShader lane 2026-12-01: green, faster on 6/8 (1.99–10.45×), parity on 2 (wide spreads), repeats-over-64 declared fallback; an earlier run under CPU contention had one too-slow watchdog on 33x9x1x1x4. Not yet measured on a GPU' },
+    },
+  }),
+  entry({
+    op: 'ARGMAX',
+    declaredRejections: [],
+    rules: ROW_RULES,
+    states: {
+      default: { state: 'observe', evidence: 'new in issue 9 Part 2 (docs/ops-rows.md), generated through the row family (max, then the last INDEX at the max: two passes where the native kernel reduces (value, index) pairs in one). SwiftShader lane 2026-12-01 (two runs): green, correct on 7/7, but slower on 2/7 (4093x13 0.62×, 10x64 0.71×), parity on 5 (0.71–1.03 medians): the work item is a one-pass (value, index) combine. Not yet measured on a GPU' },
+    },
+  }),
+  entry({
+    op: 'COUNT_EQUAL',
+    declaredRejections: ['not-contiguous', 'count-over-2^24'],
+    rules: [{ when: [], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 4 }) }],
+    states: {
+      default: { state: 'observe', evidence: 'new in issue 9 Part 2 (docs/ops-rows.md), generated through the row family (the packed tensors as one row, an f32 count below 2^24; views are a declared fallback). SwiftShader lane 2026-12-01: green, 1 faster (4.72×), 3 parity (1.27–3.14 medians), 3 not-contiguous declared fallbacks; checklist green. Not yet measured on a GPU' },
     },
   }),
   entry({
