@@ -4,10 +4,16 @@ import type { AdapterDescriptor } from '../adapter';
 import { UsageError } from '../errors';
 import { validateSchedule, type Schedule } from '../schedule/schedule';
 import { allHold, type Condition } from '../schedule/shape-rules';
+import { ACC } from './acc';
 import { ADD } from './add';
+import { GELU } from './gelu';
+import { GLU } from './glu';
+import { MUL } from './mul';
 import { MUL_MAT } from './mul-mat';
 import { RMS_NORM } from './rms-norm';
 import { RMS_NORM_BACK } from './rms-norm-back';
+import { SILU } from './silu';
+import { SILU_BACK } from './silu-back';
 import type { OpCase, OpDef } from './types';
 
 export type PromotionState = 'native-only' | 'observe' | 'prefer' | 'retired';
@@ -30,7 +36,7 @@ export interface RegistryEntry {
   readonly evidence: string;
 }
 
-export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK, MUL_MAT]);
+export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK, MUL_MAT, MUL, SILU, SILU_BACK, GELU, GLU, ACC]);
 
 const freezeSchedule = <S extends Schedule>(s: S): S => Object.freeze(s);
 
@@ -83,6 +89,48 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
     ],
     evidence:
       'lane 2026-11-29: H200 faster on 8/8 shapes (1.10–2.65×; 4096³ 38.1 vs 14.5 TFLOP/s), but SwiftShader slower on 129x7x33 (0.95×): observed; the work item is small-N shapes (a GEMV rule)',
+  },
+  {
+    op: 'MUL',
+    state: 'native-only',
+    declaredRejections: [],
+    rules: [],
+    evidence: 'native kernel only so far: the generated path comes as an elementwise family snippet (issue 9 Part 2)',
+  },
+  {
+    op: 'SILU',
+    state: 'native-only',
+    declaredRejections: [],
+    rules: [],
+    evidence: 'native kernel only so far: the generated path comes as an elementwise family snippet (issue 9 Part 2)',
+  },
+  {
+    op: 'GELU',
+    state: 'native-only',
+    declaredRejections: [],
+    rules: [],
+    evidence: 'native kernel only so far: the generated path comes as an elementwise family snippet (issue 9 Part 2)',
+  },
+  {
+    op: 'SILU_BACK',
+    state: 'native-only',
+    declaredRejections: [],
+    rules: [],
+    evidence: 'native kernel only so far: the generated path comes as an elementwise family snippet (issue 9 Part 2)',
+  },
+  {
+    op: 'GLU',
+    state: 'native-only',
+    declaredRejections: [],
+    rules: [],
+    evidence: 'native kernel only so far: the generated path comes as an elementwise family snippet (issue 9 Part 2)',
+  },
+  {
+    op: 'ACC',
+    state: 'native-only',
+    declaredRejections: [],
+    rules: [],
+    evidence: 'native kernel only so far: the generated path comes as an elementwise family snippet (issue 9 Part 2)',
   },
 ] satisfies RegistryEntry[]);
 

@@ -1,0 +1,30 @@
+// GELU, hand-written: ggml_gelu_f32's tanh form, dst = 0.5·x·(1 + tanh(√(2/π)·x·(1 + 0.044715·x²))).
+// src0 may be any view with contiguous rows; dst is packed. One element per thread. tanh's argument
+// is clamped to ±9.010913, where f32 tanh is already ±1: tanh built on exp would give inf/inf = NaN.
+
+struct Params {
+  ne0: u32, ne1: u32, ne2: u32, ne3: u32,
+  s00: u32, s01: u32, s02: u32, s03: u32, off0: u32,
+  s0: u32, s1: u32, s2: u32, s3: u32, offd: u32,
+  n: u32,
+};
+
+@group(0) @binding(0) var<storage, read> src0: array<f32>;
+@group(0) @binding(1) var<storage, read_write> dst: array<f32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+@compute @workgroup_size(256)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+  let i = (wid.y * nwg.x + wid.x) * 256u + lid;
+  if (i >= p.n) {
+    return;
+  }
+  let i0 = i % p.ne0;
+  let i1 = (i / p.ne0) % p.ne1;
+  let i2 = (i / (p.ne0 * p.ne1)) % p.ne2;
+  let i3 = i / (p.ne0 * p.ne1 * p.ne2);
+  let x = src0[p.off0 + i0 * p.s00 + i1 * p.s01 + i2 * p.s02 + i3 * p.s03];
+  let u = clamp(0.7978845608 * x * (1.0 + 0.044715 * x * x), -9.010913, 9.010913);
+  dst[p.offd + i0 * p.s0 + i1 * p.s1 + i2 * p.s2 + i3 * p.s3] = 0.5 * x * (1.0 + tanh(u));
+}
