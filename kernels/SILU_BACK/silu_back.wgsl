@@ -1,26 +1,19 @@
 // SILU_BACK, hand-written: dx = dy · s · (1 + x · (1 − s)), s = 1 / (1 + exp(−x))
 // (ggml_silu_backward_f32). src0 = dy (the incoming gradient), src1 = x, same shape; each may be a
 // view with contiguous rows (ggml asserts ggml_is_contiguous_1); dst is packed. One element per
-// thread. The uniform is the two-source one (src1's ne equals dst's: no broadcast here).
+// thread. PARAMS: broadcast.ts's BINARY_UNIFORM (src1's ne equals dst's: no broadcast here).
 
-struct Params {
-  ne0: u32, ne1: u32, ne2: u32, ne3: u32,
-  s00: u32, s01: u32, s02: u32, s03: u32,
-  ne10: u32, ne11: u32, ne12: u32, ne13: u32,
-  s10: u32, s11: u32, s12: u32, s13: u32,
-  s0: u32, s1: u32, s2: u32, s3: u32,
-  off0: u32, off1: u32, offd: u32, n: u32,
-};
+{{PARAMS}}
 
 @group(0) @binding(0) var<storage, read> src0: array<f32>;
 @group(0) @binding(1) var<storage, read> src1: array<f32>;
 @group(0) @binding(2) var<storage, read_write> dst: array<f32>;
 @group(0) @binding(3) var<uniform> p: Params;
 
-@compute @workgroup_size(256)
+@compute @workgroup_size({{WG}})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
-  let i = (wid.y * nwg.x + wid.x) * 256u + lid;
+  let i = (wid.y * nwg.x + wid.x) * {{WG}}u + lid;
   if (i >= p.n) {
     return;
   }

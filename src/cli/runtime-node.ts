@@ -20,18 +20,26 @@ async function loadDawn(): Promise<DawnModule> {
   }
 }
 
-/** Dawn's flags: unquantized timestamps always; unsafe APIs only on request (experimental features). */
-export function dawnFlags(): string[] {
-  const flags = ['disable-dawn-features=timestamp_quantization'];
-  if (process.env.KERNEL_LAB_UNSAFE_APIS === '1') flags.push('enable-dawn-features=allow_unsafe_apis');
-  return flags;
+/**
+ * The Dawn toggles the lab enables: shader-f16 on NVIDIA always (Dawn hides it there by default;
+ * no effect elsewhere), and unsafe APIs — experimental features such as
+ * chromium-experimental-subgroup-matrix — only on request (--unsafe-apis or KERNEL_LAB_UNSAFE_APIS=1).
+ */
+export function dawnToggles(unsafeApis = process.env.KERNEL_LAB_UNSAFE_APIS === '1'): string[] {
+  return ['vulkan_enable_f16_on_nvidia', ...(unsafeApis ? ['allow_unsafe_apis'] : [])];
+}
+
+/** Dawn's flags: unquantized timestamps always, and the toggles above. */
+export function dawnFlags(toggles: readonly string[] = dawnToggles()): string[] {
+  return ['disable-dawn-features=timestamp_quantization', `enable-dawn-features=${toggles.join(',')}`];
 }
 
 export async function openNodeEngine(deviceMatch?: string, timestamps = true): Promise<Engine & { close(): Promise<void> }> {
   const dawn = await loadDawn();
   // WebGPU's enums (GPUBufferUsage…) are globals in a browser; Dawn hands them over here.
   for (const [k, v] of Object.entries(dawn.globals)) if (!(k in globalThis)) (globalThis as Record<string, unknown>)[k] = v;
-  const gpu = dawn.create(dawnFlags());
+  const toggles = dawnToggles();
+  const gpu = dawn.create(dawnFlags(toggles));
   const copyMiB = Number(process.env.KERNEL_LAB_COPY_MB) || undefined;
-  return new Engine(() => gpu, { runtime: 'node', deviceMatch, timestamps, loadCalibration, onCalibration: (c) => void saveCalibration(c), calibrationCopyMiB: copyMiB });
+  return new Engine(() => gpu, { runtime: 'node', deviceMatch, timestamps, loadCalibration, onCalibration: (c) => void saveCalibration(c), calibrationCopyMiB: copyMiB, dawnToggles: toggles });
 }

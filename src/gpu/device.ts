@@ -4,7 +4,8 @@ import { adapterName, type AdapterDescriptor, type DeviceLimits, type Runtime } 
 import { AdapterError, DeviceLostError } from '../core/errors';
 import type { Calibration } from '../core/metrics/roofline';
 
-const WANTED_FEATURES = ['timestamp-query', 'subgroups', 'shader-f16'] as const;
+// subgroup-matrix is Chromium/Dawn's experimental name (needs allow_unsafe_apis in Dawn).
+const WANTED_FEATURES = ['timestamp-query', 'subgroups', 'shader-f16', 'chromium-experimental-subgroup-matrix'] as const;
 
 const WANTED_LIMITS: readonly (keyof DeviceLimits)[] = [
   'maxComputeInvocationsPerWorkgroup',
@@ -32,7 +33,7 @@ export interface GpuContext {
   lastGpuBusyMs: number;
 }
 
-export function describeAdapter(adapter: GPUAdapter, runtime: Runtime): AdapterDescriptor {
+export function describeAdapter(adapter: GPUAdapter, runtime: Runtime, dawnToggles: readonly string[] = []): AdapterDescriptor {
   const info = adapter.info ?? ({} as GPUAdapterInfo);
   const limits = {} as Record<string, number>;
   for (const k of WANTED_LIMITS) limits[k] = Number((adapter.limits as unknown as Record<string, number>)[k]);
@@ -42,7 +43,8 @@ export function describeAdapter(adapter: GPUAdapter, runtime: Runtime): AdapterD
     vendor: info.vendor ?? '',
     architecture: info.architecture ?? '',
     device: info.device ?? '',
-    description: info.description ?? '',
+    // A toggle changes what the adapter offers (shader-f16 on NVIDIA), so the description says so.
+    description: [info.description ?? '', dawnToggles.length ? `[dawn toggles: ${dawnToggles.join(', ')}]` : ''].filter(Boolean).join(' '),
     // Older implementations report the fallback flag on the adapter, newer on its info.
     isFallbackAdapter: Boolean(ext.isFallbackAdapter ?? (adapter as GPUAdapter & { isFallbackAdapter?: boolean }).isFallbackAdapter),
     runtime,
@@ -66,6 +68,8 @@ export interface OpenOptions {
   powerPreference?: GPUPowerPreference;
   /** false: do not ask for 'timestamp-query' (times then come from the wall clock, marked). */
   timestamps?: boolean;
+  /** Dawn toggles the Node runtime enabled, for the adapter's description. */
+  dawnToggles?: readonly string[];
 }
 
 export async function openDevice(gpu: GPU | undefined, opts: OpenOptions): Promise<GpuContext> {
@@ -78,7 +82,7 @@ export async function openDevice(gpu: GPU | undefined, opts: OpenOptions): Promi
   }
   const adapter = await gpu.requestAdapter({ powerPreference: opts.powerPreference ?? 'high-performance' });
   if (!adapter) throw new AdapterError('no WebGPU adapter: the browser or driver offers none (blocklisted GPU, or no Vulkan/Metal/D3D12 driver)');
-  const descriptor = describeAdapter(adapter, opts.runtime);
+  const descriptor = describeAdapter(adapter, opts.runtime, opts.dawnToggles);
   if (opts.deviceMatch && !adapterMatches(descriptor, opts.deviceMatch)) {
     throw new AdapterError(`requested adapter '${opts.deviceMatch}' is not present: this runtime offers ${adapterName(descriptor)}`);
   }
@@ -101,10 +105,57 @@ export async function openDevice(gpu: GPU | undefined, opts: OpenOptions): Promi
     calibration: null,
     lastGpuBusyMs: -Infinity,
   };
-  void device.lost.then((info) => {
-    ctx.lostReason = info.message || String(info.reason);
+  watchLoss(device.lost, (reason) => {
+    ctx.lostReason = reason;
   });
   return ctx;
+}
+
+/** Every device loss this runtime has seen, in order (its reason): errors in flight are named by it. */
+const losses: string[] = [];
+/** The lost promises of devices not lost yet. */
+const live = new Set<Promise<GPUDeviceLostInfo>>();
+
+function watchLoss(lost: Promise<GPUDeviceLostInfo>, onLost: (reason: string) => void): void {
+  live.add(lost);
+  void lost.then((info) => {
+    live.delete(lost);
+    const reason = info.message || String(info.reason);
+    losses.push(reason);
+    onLost(reason);
+  });
+}
+
+/** How many device losses this runtime has seen: read before a call, to tell whether one happened during it. */
+export function deviceLossCount(): number {
+  return losses.length;
+}
+
+/** Waits up to `graceMs` for a loss not yet reported (none when one already was, or no device is live). */
+export async function settleDeviceLoss(lossesBefore: number, graceMs = 250): Promise<void> {
+  if (losses.length !== lossesBefore || !live.size) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([...live, new Promise((r) => (timer = setTimeout(r, graceMs)))]);
+  clearTimeout(timer);
+  await Promise.resolve(); // let the loss handlers run
+}
+
+/** The DeviceLostError for a loss since `lossesBefore`, naming what failed with it; null when there was none. */
+export function lossSince(lossesBefore: number, what: string): DeviceLostError | null {
+  if (losses.length === lossesBefore) return null;
+  return new DeviceLostError(`the GPU device was lost (${losses[losses.length - 1]}) while this ran; ${what}. Run again to open a new device`);
+}
+
+/**
+ * The error a failed call should report: a DeviceLostError when a device was lost since
+ * `lossesBefore` (in a browser, a lost device first fails the work in flight — a map, a
+ * submit, "Buffer was unmapped" — and resolves device.lost only after, so this waits up to
+ * `graceMs` for a pending loss), else the error as it was.
+ */
+export async function namedDeviceLoss(e: unknown, lossesBefore: number, graceMs = 250): Promise<unknown> {
+  if ((e as { name?: unknown } | null)?.name === 'DeviceLostError') return e;
+  await settleDeviceLoss(lossesBefore, graceMs);
+  return lossSince(lossesBefore, `what failed with it: ${e instanceof Error ? e.message : String(e)}`) ?? e;
 }
 
 export function assertAlive(ctx: GpuContext): void {

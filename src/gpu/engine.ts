@@ -4,11 +4,15 @@ import { adapterFingerprint, DEFAULT_LIMITS, type Runtime } from '../core/adapte
 import type { Calibration } from '../core/metrics/roofline';
 import { drainPool } from './buffer-pool';
 import { runCalibration } from './calibrate';
-import type { CodegenPreview, LabApi, ProgressFn } from '../worker/api';
+import type { ProgressFn } from '../core/progress';
+import type { Level1Request } from '../core/requests';
+import { buildCase, resolveKernel } from '../core/resolve-kernel';
+import type { LaneRequest, SweepRequest } from '../core/results';
+import type { CodegenPreview, LabApi } from '../core/lab-api';
 import { openDevice, type GpuContext } from './device';
-import { runLane, type LaneRequest } from './lane';
-import { buildCase, resolveKernel, runLevel1, type Level1Request } from './level1';
-import { runSweep, type SweepRequest } from './sweep';
+import { runLane } from './lane';
+import { runLevel1 } from './level1';
+import { runSweep } from './sweep';
 
 export interface EngineOptions {
   runtime: Runtime;
@@ -19,8 +23,10 @@ export interface EngineOptions {
   /** Where calibrations persist (the Node CLI keeps them in a cache file per adapter). */
   loadCalibration?: (fingerprint: string) => Promise<Calibration | null> | Calibration | null;
   onCalibration?: (c: Calibration) => Promise<void> | void;
-  /** Stream-copy size for calibration, MiB (default: 512 on hardware). */
+  /** Stream-copy size for calibration, MiB (default: 1024 on hardware). */
   calibrationCopyMiB?: number;
+  /** Dawn toggles the runtime enabled (Node): named in the adapter's description. */
+  dawnToggles?: readonly string[];
 }
 
 export class Engine implements LabApi {
@@ -69,13 +75,7 @@ export class Engine implements LabApi {
   }
 
   time(req: Level1Request, onProgress?: ProgressFn) {
-    return this.exclusive(async () => {
-      const ctx = await this.context();
-      onProgress?.({ label: `${req.op} ${req.dims.join('x')}`, fraction: 0, etaMs: null });
-      const result = await runLevel1(ctx, req);
-      onProgress?.({ label: `${req.op} ${req.dims.join('x')}`, fraction: 1, etaMs: 0 });
-      return result;
-    });
+    return this.exclusive(async () => runLevel1(await this.context(), req, onProgress));
   }
 
   lane(req: LaneRequest, onProgress?: ProgressFn) {

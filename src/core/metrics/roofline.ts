@@ -12,6 +12,10 @@ export interface Calibration {
   readonly copyGBps: number;
   readonly f32Gflops: number;
   readonly f16Gflops: number | null;
+  /** Packed int8 dot products (dot4I8Packed), G int ops/s; null or absent where not offered. */
+  readonly int8Gops?: number | null;
+  /** (max − min) / median of the copy rounds' medians; above 3% the bandwidth is unreliable. */
+  readonly copySpread?: number;
   /** Median time of an empty dispatch: the launch floor. */
   readonly emptyDispatchNs: number;
   readonly measuredAt: string;

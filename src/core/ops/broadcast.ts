@@ -1,11 +1,12 @@
 // Binary ops with ggml's broadcast (ggml_can_repeat(b, a): src1 repeats over src0, dst has src0's
 // shape; the *_inplace form makes dst a view of src0). ggml's binary-ops.cpp asserts nb0 and nb00
 // are the element size (dst and src0 rows contiguous); src1 may have any strides.
+import { uniformSchema } from '../codegen/uniforms';
 import { gather } from '../hostdata';
-import { grid2d, type KernelSpec, nativeKernel, packParams } from '../kernel';
+import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
 import { canRepeat, contiguous, nelements, permute, rowsContiguous, stridedRows } from '../tensor';
-import { dimsNe, noLayout, tensorFields } from './elementwise-case';
-import { caseLabel, OpCaseError, type LayoutSpec, type OpCase } from './types';
+import { dimsNe, noLayout, tensorUniform } from './elementwise-case';
+import { caseLabel, OpCaseError, paramsLabel, parseParams, type LayoutSpec, type OpCase, type ParamSpec } from './types';
 
 export const BROADCAST_LAYOUTS: readonly LayoutSpec[] = Object.freeze([
   { name: 'contiguous', doc: 'src0, src1 and dst packed, same shape' },
@@ -17,8 +18,9 @@ export const BROADCAST_LAYOUTS: readonly LayoutSpec[] = Object.freeze([
   { name: 'src1-transposed', doc: 'src1 is the transpose of a packed tensor (rows not contiguous)' },
 ]);
 
-export function makeBroadcastCase(op: string, dims: readonly number[], layout: string, params: Readonly<Record<string, number>>): OpCase {
+export function makeBroadcastCase(op: string, dims: readonly number[], layout: string, specs: readonly ParamSpec[], given: Readonly<Record<string, number>>): OpCase {
   const ne = dimsNe(op, dims, 'ne0xne1[xne2xne3] of dst');
+  const params = parseParams(op, specs, given);
   const [ne0, ne1, ne2, ne3] = ne;
   let src0 = contiguous('f32', ne);
   let src1 = contiguous('f32', ne);
@@ -32,7 +34,7 @@ export function makeBroadcastCase(op: string, dims: readonly number[], layout: s
   if (!rowsContiguous(src0)) throw new OpCaseError(`${op}: src0 rows must be contiguous (ggml asserts nb00 == sizeof(float)), got nb0 = ${src0.nb[0]} B`);
   const inplace = layout === 'inplace';
   const dst = inplace ? { ...src0, layout: 'inplace' } : contiguous('f32', ne);
-  return Object.freeze({ op, dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous'), srcs: Object.freeze([src0, src1]), dst, inplace, params });
+  return Object.freeze({ op, dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous', paramsLabel(specs, params)), srcs: Object.freeze([src0, src1]), dst, inplace, params });
 }
 
 /** f64 reference of dst = fn(a, b) with b repeated; `floor` gives each element's epsFloor. */
@@ -56,19 +58,28 @@ export function broadcastOracle(c: OpCase, srcs: readonly ArrayBuffer[], fn: (a:
   return { ref, epsFloor, terms: 1 };
 }
 
+/** The two-source native uniform (ADD's): dst ne, src0 strides, src1 ne and strides, dst strides, offsets, n. */
+export const BINARY_UNIFORM = uniformSchema('Params', Object.fromEntries(
+  ['ne0', 'ne1', 'ne2', 'ne3', 's00', 's01', 's02', 's03', 'ne10', 'ne11', 'ne12', 'ne13', 's10', 's11', 's12', 's13', 's0', 's1', 's2', 's3', 'off0', 'off1', 'offd', 'n'].map((k) => [k, 'u32' as const]),
+));
+
+const NATIVE_WG = 256;
+
 /**
- * A two-source native kernel, one element per thread over dst. Uniform: dst ne, src0 strides,
- * src1 ne and strides, dst strides, the three device offsets, the element count, then `extra`.
- * In place, dst (src0's own view) is bound once, read-write.
+ * A two-source native kernel, one element per thread over dst, on BINARY_UNIFORM; the WGSL is
+ * templated with INPLACE (dst is src0's own view, bound once, read-write) and WG.
  */
-export function binaryNative(c: OpCase, files: { plain: [string, string]; inplace?: [string, string] }, extra: readonly number[] = []): KernelSpec {
+export function binaryNative(c: OpCase, file: string, wgsl: string): KernelSpec {
   const [src0, src1] = c.srcs;
-  const [s0, s1, d] = [tensorFields(src0), tensorFields(src1), tensorFields(c.dst)];
-  const uniforms = packParams([...c.dst.ne, ...s0.slice(0, 4), ...src1.ne, ...s1.slice(0, 4), ...d.slice(0, 4), s0[4], s1[4], d[4], nelements(c.dst), ...extra]);
-  const dispatch = grid2d(Math.ceil(nelements(c.dst) / 256));
-  if (c.inplace) {
-    if (!files.inplace) throw new OpCaseError(`${c.op} has no in-place form`);
-    return nativeKernel(files.inplace[0], files.inplace[1], ['dst', 'src1', 'params'], dispatch, uniforms);
-  }
-  return nativeKernel(files.plain[0], files.plain[1], ['src0', 'src1', 'dst', 'params'], dispatch, uniforms);
+  const [ne0, ne1, ne2, ne3] = c.dst.ne;
+  const [ne10, ne11, ne12, ne13] = src1.ne;
+  const values = {
+    ne0, ne1, ne2, ne3, ne10, ne11, ne12, ne13,
+    ...tensorUniform(src0, ['s00', 's01', 's02', 's03'], 'off0'),
+    ...tensorUniform(src1, ['s10', 's11', 's12', 's13'], 'off1'),
+    ...tensorUniform(c.dst, ['s0', 's1', 's2', 's3'], 'offd'),
+    n: nelements(c.dst),
+  };
+  const roles = c.inplace ? (['dst', 'src1', 'params'] as const) : (['src0', 'src1', 'dst', 'params'] as const);
+  return nativeTemplated(file, wgsl, roles, grid2d(Math.ceil(nelements(c.dst) / NATIVE_WG)), BINARY_UNIFORM, values, { INPLACE: c.inplace, WG: NATIVE_WG });
 }

@@ -1,31 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contiguous, stridedRows, permute, view } from '../tensor';
-import { checkParams, expWidening, isContiguous1, spreadInputs, type ParamSpec } from './elementwise-case';
+import { expWidening, isContiguous1, spreadInputs } from './elementwise-case';
 import { SILU } from './silu';
-import { OpCaseError } from './types';
-
-const SPECS: readonly ParamSpec[] = [
-  { name: 's', type: 'f32', default: 1, doc: 'scale' },
-  { name: 'n', type: 'i32', default: 0, min: 0, max: 10, doc: 'count' },
-  { name: 'op', type: 'i32', default: 2, values: { 0: 'reglu', 2: 'swiglu' }, doc: 'enum' },
-];
-
-describe('checkParams', () => {
-  it('fills defaults and rounds f32 params as ggml stores them', () => {
-    expect(checkParams('X', SPECS, {})).toEqual({ s: 1, n: 0, op: 2 });
-    expect(checkParams('X', SPECS, { s: 0.1 }).s).toBe(Math.fround(0.1));
-  });
-
-  it('names an unknown param, a value out of range, a non-integer and a value outside the enum', () => {
-    expect(() => checkParams('X', SPECS, { eps: 1 })).toThrow("X has no param 'eps' (params: s, n, op)");
-    expect(() => checkParams('X', [], { eps: 1 })).toThrow('X takes no params, got eps');
-    expect(() => checkParams('X', SPECS, { n: 11 })).toThrow('X: param n must be an integer ≥ 0 ≤ 10, got 11');
-    expect(() => checkParams('X', SPECS, { n: 1.5 })).toThrow(/param n must be an integer/);
-    expect(() => checkParams('X', SPECS, { s: Infinity })).toThrow('X: param s must be a finite number, got Infinity');
-    expect(() => checkParams('X', SPECS, { op: 1 })).toThrow('X: param op must be 0 (reglu), 2 (swiglu), got 1');
-    expect(() => checkParams('X', SPECS, { n: -1 })).toThrow(OpCaseError);
-  });
-});
 
 describe('isContiguous1 (ggml_is_contiguous_1)', () => {
   it('allows a wide row stride with higher dims packed over it, refuses permuted planes and strided elements', () => {

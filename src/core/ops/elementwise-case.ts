@@ -1,53 +1,14 @@
 // What the elementwise training ops (MUL, SCALE, SILU, SILU_BACK, GELU, GLU, ACC) share: dims →
-// ne, declared params checked by name, type and range, the unary view layouts, the fields the
-// native kernels' uniforms carry per tensor, and the bound widening of exp-based formulas.
+// ne, the unary view layouts and ggml_is_contiguous_1, the unary ops' OpDef (case, oracle, native
+// uniform, generated snippet), seeded wide inputs, and the bound widening of exp-based formulas.
+import { uniformSchema, type UniformType } from '../codegen/uniforms';
+import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
+import { generatedPath } from '../families/types';
 import { deviceOffsetElements, gather, randomBuffer } from '../hostdata';
-import { grid2d, type KernelSpec, nativeKernel, packParams } from '../kernel';
+import { grid2d, nativeTemplated } from '../kernel';
 import { contiguous, elementStrides, nelements, permute, rowsContiguous, stridedRows, typeSizeBytes, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
-import { caseLabel, OpCaseError, rowFeatures, type LayoutSpec, type MatrixEntry, type OpCase, type OpDef } from './types';
-
-/** One op parameter as the op declares it (ggml keeps it in op_params). */
-export interface ParamSpec {
-  readonly name: string;
-  /** 'f32': any finite number in range, rounded to f32 as ggml stores it; 'i32': an integer. */
-  readonly type: 'f32' | 'i32';
-  readonly default: number;
-  readonly min?: number;
-  readonly max?: number;
-  /** An enum stored as ggml's integer: the allowed values and their names. */
-  readonly values?: Readonly<Record<number, string>>;
-  readonly doc: string;
-}
-
-function allowed(p: ParamSpec): string {
-  if (p.values) return Object.entries(p.values).map(([v, name]) => `${v} (${name})`).join(', ');
-  const lo = p.min === undefined ? '' : `≥ ${p.min}`;
-  const hi = p.max === undefined ? '' : `≤ ${p.max}`;
-  return [p.type === 'i32' ? 'an integer' : 'a finite number', lo, hi].filter(Boolean).join(' ');
-}
-
-/** The params record of a case: every declared param (defaults filled in), checked; unknown names refused. */
-export function checkParams(op: string, specs: readonly ParamSpec[], params: Readonly<Record<string, number>>): Readonly<Record<string, number>> {
-  const unknown = Object.keys(params).filter((k) => !specs.some((p) => p.name === k));
-  if (unknown.length) {
-    throw new OpCaseError(specs.length ? `${op} has no param ${unknown.map((k) => `'${k}'`).join(', ')} (params: ${specs.map((p) => p.name).join(', ')})` : `${op} takes no params, got ${unknown.join(', ')}`);
-  }
-  const out: Record<string, number> = {};
-  for (const p of specs) {
-    const v = params[p.name] ?? p.default;
-    const ok =
-      typeof v === 'number' &&
-      Number.isFinite(v) &&
-      (p.type !== 'i32' || Number.isInteger(v)) &&
-      (p.min === undefined || v >= p.min) &&
-      (p.max === undefined || v <= p.max) &&
-      (!p.values || v in p.values);
-    if (!ok) throw new OpCaseError(`${op}: param ${p.name} must be ${allowed(p)}, got ${v}`);
-    out[p.name] = p.type === 'f32' ? Math.fround(v) : v;
-  }
-  return Object.freeze(out);
-}
+import { caseLabel, OpCaseError, paramsLabel, parseParams, rowFeatures, type LayoutSpec, type MatrixEntry, type OpCase, type OpDef, type ParamSpec } from './types';
 
 /** 1 to 4 dims → ne[4], naming the op's shape syntax when the count is wrong. */
 export function dimsNe(op: string, dims: readonly number[], syntax: string): number[] {
@@ -80,8 +41,9 @@ export const UNARY_LAYOUTS: readonly LayoutSpec[] = Object.freeze([
 ]);
 
 /** A one-source case whose dst has src0's shape: a packed new tensor, or src0 itself in place. */
-export function makeUnaryCase(op: string, dims: readonly number[], layout: string, params: Readonly<Record<string, number>>, layouts: readonly LayoutSpec[] = UNARY_LAYOUTS): OpCase {
+export function makeUnaryCase(op: string, dims: readonly number[], layout: string, specs: readonly ParamSpec[], given: Readonly<Record<string, number>>, layouts: readonly LayoutSpec[] = UNARY_LAYOUTS): OpCase {
   const ne = dimsNe(op, dims, 'ne0xne1[xne2xne3] of dst');
+  const params = parseParams(op, specs, given);
   const [ne0, ne1, ne2, ne3] = ne;
   if (!layouts.some((l) => l.name === layout)) throw noLayout(op, layout, layouts);
   let src0 = contiguous('f32', ne);
@@ -90,45 +52,14 @@ export function makeUnaryCase(op: string, dims: readonly number[], layout: strin
   if (!rowsContiguous(src0)) throw new OpCaseError(`${op}: src0 rows must be contiguous (ggml asserts ggml_is_contiguous_rows), got nb0 = ${src0.nb[0]} B`);
   const inplace = layout === 'inplace';
   const dst = inplace ? { ...src0, layout: 'inplace' } : contiguous('f32', ne);
-  return Object.freeze({ op, dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, layouts[0].name), srcs: Object.freeze([src0]), dst, inplace, params });
+  const label = caseLabel(dims, layout, layouts[0].name, paramsLabel(specs, params));
+  return Object.freeze({ op, dims: Object.freeze([...dims]), layout, label, srcs: Object.freeze([src0]), dst, inplace, params });
 }
 
-/** A tensor's fields in a native kernel's uniform: element strides s0..s3, then its device offset. */
-export function tensorFields(t: TensorDesc): number[] {
-  return [...elementStrides(t), deviceOffsetElements(t)];
-}
-
-/**
- * How far an exp-based formula's bound widens: WGSL's f32 exp (and tanh, built on it) is
- * accurate to 3 + 2·|x| ULP, so 8 ULP of the element bound become 8 + 2·|arg| ULP.
- */
-export function expWidening(arg: number): number {
-  return 1 + Math.abs(arg) / 4;
-}
-
-/**
- * The generated path of an op that has none yet (registry state native-only until the
- * elementwise family takes op snippets): every schedule is refused with the reason.
- */
-export function noGeneratedPath(op: string): { fits: () => string[]; generate: () => never } {
-  const reason = `${op} has no generated kernel yet (native-only until the elementwise family takes its snippet)`;
-  return {
-    fits: () => [reason],
-    generate: () => {
-      throw new OpCaseError(reason);
-    },
-  };
-}
-
-/**
- * A unary op's native kernel: one element per thread over dst, uniform = dst ne, src0's and dst's
- * strides and offsets, the element count, then the op's own words (`extra`, e.g. f32 bits).
- */
-export function unaryNative(c: OpCase, files: { plain: [string, string]; inplace: [string, string] }, extra: readonly number[] = []): KernelSpec {
-  const uniforms = packParams([...c.dst.ne, ...tensorFields(c.srcs[0]), ...tensorFields(c.dst), nelements(c.dst), ...extra]);
-  const dispatch = grid2d(Math.ceil(nelements(c.dst) / 256));
-  const [file, wgsl] = c.inplace ? files.inplace : files.plain;
-  return nativeKernel(file, wgsl, c.inplace ? ['dst', 'params'] : ['src0', 'dst', 'params'], dispatch, uniforms);
+/** A tensor's fields in a native uniform, named with `prefix`: strides s<p>0..3 and off<p>. */
+export function tensorUniform(t: TensorDesc, strides: readonly string[], off: string): Record<string, number> {
+  const st = elementStrides(t);
+  return { ...Object.fromEntries(strides.map((name, d) => [name, st[d]])), [off]: deviceOffsetElements(t) };
 }
 
 /**
@@ -144,7 +75,15 @@ export function spreadInputs(c: OpCase, seed: number, scales: readonly number[])
   });
 }
 
-/** What a unary op (one source, dst of its shape) states; defineUnaryOp builds the rest of its OpDef. */
+/**
+ * How far an exp-based formula's bound widens: WGSL's f32 exp is accurate to 3 + 2·|x| ULP, so
+ * 8 ULP of the element bound become 8 + 2·|arg| ULP.
+ */
+export function expWidening(arg: number): number {
+  return 1 + Math.abs(arg) / 4;
+}
+
+/** What a unary op (one source x, dst of its shape) states; defineUnaryOp builds the rest of its OpDef. */
 export interface UnaryOpSpec {
   readonly name: string;
   readonly summary: string;
@@ -153,23 +92,39 @@ export interface UnaryOpSpec {
   readonly matrix: readonly MatrixEntry[];
   /** The f64 value of one element and the magnitude its rounding scales with (epsFloor). */
   readonly element: (x: number, params: Readonly<Record<string, number>>) => { ref: number; epsFloor: number };
-  /** Native WGSL [file, text], plain and in place. */
-  readonly wgsl: { plain: [string, string]; inplace: [string, string] };
-  /** Extra uniform words after the shared fields (f32 bits of params). */
-  readonly uniformExtra?: (c: OpCase) => number[];
-  /** Inputs uniform in [-inputScale, inputScale) (default 1). */
+  /** The generated kernel's value, a WGSL expression over x and the constants (f32 or vecN<f32>). */
+  readonly expr: (params: Readonly<Record<string, number>>) => string;
+  /** f32 constants of the expression (op params), baked by the family. */
+  readonly constants?: (params: Readonly<Record<string, number>>) => Readonly<Record<string, number>>;
+  /** The native kernel: [file, templated WGSL]; INPLACE selects the in-place bindings. */
+  readonly wgsl: readonly [string, string];
+  /** f32 uniform fields after the shared ones (op params, rounded to f32 by the uniform). */
+  readonly uniformF32?: readonly string[];
+  /** Inputs uniform in [-inputScale, inputScale) (default: the lab's [-1, 1)). */
   readonly inputScale?: number;
 }
 
+const NATIVE_WG = 256;
+const UNARY_U32 = ['ne0', 'ne1', 'ne2', 'ne3', 's00', 's01', 's02', 's03', 'off0', 's0', 's1', 's2', 's3', 'offd', 'n'];
+
 export function defineUnaryOp(spec: UnaryOpSpec): OpDef {
   const layouts = spec.layouts ?? UNARY_LAYOUTS;
+  const extra = spec.uniformF32 ?? [];
+  const schema = uniformSchema('Params', Object.fromEntries([...UNARY_U32.map((k) => [k, 'u32' as UniformType]), ...extra.map((k) => [k, 'f32' as UniformType])]));
+  const snippet = (c: OpCase): ElementwiseSnippet => ({
+    sources: [{ name: 'x', tensor: c.srcs[0], binding: c.inplace ? 'dst' : 'src0' }],
+    outputs: [{ tensor: c.dst, binding: 'dst', expr: spec.expr(c.params) }],
+    ...(spec.constants ? { constants: spec.constants(c.params) } : {}),
+  });
+  const generated = generatedPath(ELEMENTWISE, snippet);
   return {
     name: spec.name,
     summary: spec.summary,
     shapeSyntax: 'ne0xne1[xne2xne3] of dst',
     layouts,
+    params: spec.params,
     matrix: spec.matrix,
-    makeCase: (dims, layout = layouts[0].name, params = {}) => makeUnaryCase(spec.name, dims, layout, checkParams(spec.name, spec.params, params), layouts),
+    makeCase: (dims, layout = layouts[0].name, params = {}) => makeUnaryCase(spec.name, dims, layout, spec.params, params, layouts),
     oracle: (c, srcs) => {
       const x = gather(c.srcs[0], srcs[0]);
       const ref = new Float64Array(x.length);
@@ -185,9 +140,24 @@ export function defineUnaryOp(spec: UnaryOpSpec): OpDef {
     flops: () => null,
     bytes: (c) => ({ readBytes: nelements(c.srcs[0]) * 4, writeBytes: nelements(c.dst) * 4 }),
     features: rowFeatures,
-    native: (c) => unaryNative(c, spec.wgsl, spec.uniformExtra?.(c)),
-    family: 'elementwise',
+    native: (c) => {
+      const [ne0, ne1, ne2, ne3] = c.dst.ne;
+      const values = {
+        ne0,
+        ne1,
+        ne2,
+        ne3,
+        ...tensorUniform(c.srcs[0], ['s00', 's01', 's02', 's03'], 'off0'),
+        ...tensorUniform(c.dst, ['s0', 's1', 's2', 's3'], 'offd'),
+        n: nelements(c.dst),
+        ...Object.fromEntries(extra.map((k) => [k, Math.fround(c.params[k])])),
+      };
+      const roles = c.inplace ? (['dst', 'params'] as const) : (['src0', 'dst', 'params'] as const);
+      return nativeTemplated(spec.wgsl[0], spec.wgsl[1], roles, grid2d(Math.ceil(nelements(c.dst) / NATIVE_WG)), schema, values, { INPLACE: c.inplace, WG: NATIVE_WG });
+    },
+    family: generated.family,
     require: (c, adapter) => commonRejection(c, adapter),
-    ...noGeneratedPath(spec.name),
+    fits: generated.fits,
+    generate: generated.generate,
   };
 }

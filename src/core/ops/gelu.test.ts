@@ -35,10 +35,10 @@ describe('GELU (ggml_gelu, tanh form)', () => {
     expect(r.ref[0]).toBe(0);
     expect(r.ref[1]).toBeCloseTo(0.8411919966, 9);
     expect(r.epsFloor[0]).toBe(0);
-    // x = -6: 1 + tanh(u) cancels to ~1e-9, the terms are 0.5·6·(1 + ~1) = ~6, widened by 1 + 2·|u|/4 with u clamped to 9.010913.
+    // x = -6: 1 + tanh(u) cancels to ~1e-9, the terms are 0.5·6·(1 + ~1) = ~6, widened by 1 + 2·|u|/4.
     const u = gelu(-6).u;
-    expect(u).toBeLessThan(-9.010913);
-    expect(r.epsFloor[2]).toBeCloseTo(0.5 * 6 * (1 + Math.abs(Math.tanh(u))) * (1 + (2 * 9.010913) / 4), 9);
+    expect(u).toBeCloseTo(-12.4936, 3);
+    expect(r.epsFloor[2]).toBeCloseTo(0.5 * 6 * (1 + Math.abs(Math.tanh(u))) * (1 + (2 * Math.abs(u)) / 4), 9);
     expect(Math.abs(r.ref[2])).toBeLessThan(1e-8);
   });
 
@@ -61,8 +61,22 @@ describe('GELU (ggml_gelu, tanh form)', () => {
 
   it('has every unary layout and the in-place native kernel', () => {
     expect(GELU.layouts.map((l) => l.name)).toEqual(['contiguous', 'inplace', 'src0-rows-strided', 'src0-permuted']);
-    expect(GELU.native(GELU.makeCase([8], 'inplace')).label).toBe('native:GELU/gelu_inplace.wgsl');
-    expect(GELU.native(GELU.makeCase([8])).wgsl).toContain('clamp(0.7978845608 * x * (1.0 + 0.044715 * x * x), -9.010913, 9.010913)');
+    const inplace = GELU.native(GELU.makeCase([8], 'inplace'));
+    expect(inplace.label).toBe('native:GELU/gelu.wgsl [INPLACE]');
+    expect(inplace.bindings.map((b) => b.role)).toEqual(['dst', 'params']);
+    expect(GELU.native(GELU.makeCase([8])).wgsl).toContain('dst[d] = x / (1.0 + exp(-2.0 * u));');
+  });
+
+  it('computes the tanh form as x / (1 + exp(-2u)): equal, and finite where tanh would overflow', () => {
+    for (const x of [-9, -3, -0.5, 0.25, 1, 4]) {
+      const { u, y } = gelu(x);
+      expect(x / (1 + Math.exp(-2 * u))).toBeCloseTo(y, 14);
+    }
+    // f32 exp(-2u) overflows to +inf for x ≪ 0: the quotient is -0, not NaN.
+    expect(-60 / (1 + Math.fround(Math.exp(2 * 60 ** 3 * 0.0357)))).toBe(-0);
+    const k = GELU.generate({ family: 'elementwise', workgroupSize: 64, elementsPerThread: 1, vectorWidth: 4 }, GELU.makeCase([64]));
+    expect(k.wgsl).toContain('const gelu_k: f32 = 0.797884583;');
+    expect(k.wgsl).toContain('x_v / (1.0 + exp(-2.0 * (gelu_k * x_v * (1.0 + gelu_a * x_v * x_v))))');
   });
 
   it('refuses params and unknown layouts by name', () => {

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { parseSchedule } from '../schedule/schedule';
 import { GLU } from './glu';
+
+const vec4 = parseSchedule({ family: 'elementwise', workgroupSize: 64, elementsPerThread: 2, vectorWidth: 4 });
+const scalar = parseSchedule({ family: 'elementwise', workgroupSize: 64, elementsPerThread: 1, vectorWidth: 1 });
 
 const f32 = (xs: number[]) => new Float32Array(xs).buffer;
 const round = (xs: Float64Array) => [...xs].map((v) => +v.toFixed(6));
@@ -42,6 +46,7 @@ describe('GLU (ggml_glu, ggml_glu_split)', () => {
     // x starts nc = 2 elements into the row (past the 64-element guard), g at the row start.
     expect(k.uniforms![8]).toBe(66);
     expect(k.uniforms![13]).toBe(64);
+    expect(k.label).toBe('native:GLU/glu.wgsl [FUSED]');
     expect(k.bindings.map((b) => b.role)).toEqual(['src0', 'dst', 'params']);
   });
 
@@ -55,8 +60,9 @@ describe('GLU (ggml_glu, ggml_glu_split)', () => {
 
   it('refuses what ggml refuses or the lab does not offer, naming it', () => {
     expect(() => GLU.makeCase([4], 'split', { swapped: 1 })).toThrow('GLU: swapped applies to the fused form only');
-    expect(() => GLU.makeCase([4], 'split', { op: 3 })).toThrow('GLU: param op must be 0 (reglu), 1 (geglu), 2 (swiglu), 5 (geglu_quick), got 3');
-    expect(() => GLU.makeCase([4], 'split', { op: 4 })).toThrow(/param op must be/);
+    expect(() => GLU.makeCase([4], 'split', { op: 3 })).toThrow('GLU: op = 3 is out of range (op one of 0 (reglu), 1 (geglu), 2 (swiglu), 5 (geglu_quick))');
+    expect(() => GLU.makeCase([4], 'split', { op: 4 })).toThrow(/op = 4 is out of range/);
+    expect(() => GLU.makeCase([4, 2], 'fused', { swapped: 2 })).toThrow('GLU: swapped = 2 is out of range (swapped is 0 or 1)');
     expect(() => GLU.makeCase([1, 4], 'fused')).toThrow('GLU fused: ne0 = 1 has no halves');
     expect(() => GLU.makeCase([4], 'split', { alpha: 1 })).toThrow("GLU has no param 'alpha' (params: op, swapped)");
     expect(() => GLU.makeCase([4], 'interleaved')).toThrow("GLU has no layout 'interleaved'");
@@ -68,5 +74,17 @@ describe('GLU (ggml_glu, ggml_glu_split)', () => {
     const [x, g] = GLU.inputs!(GLU.makeCase([4096]), 1).map((b) => new Float32Array(b));
     expect(Math.max(...x.map(Math.abs))).toBeGreaterThan(7.9);
     expect(Math.max(...g.map(Math.abs))).toBeLessThan(1);
+  });
+  it('generated: the fused halves are views of one binding, vectorized when ne0 / 2 and the row stride align', () => {
+    const fused = GLU.makeCase([64, 4], 'fused', { swapped: 1 });
+    const k = GLU.generate(vec4, fused);
+    expect(k.bindings.map((b) => b.role)).toEqual(['src0', 'dst']);
+    // rows 64 elements = 16 vec4 apart past the 16-vec4 guard; swapped: x is the second half (8 vec4 in).
+    expect(k.wgsl).toContain('let x_v = src0[24u + i0 + i1 * 16u];');
+    expect(k.wgsl).toContain('let g_v = src0[16u + i0 + i1 * 16u];');
+    // nc = 1000 is a multiple of 4, but rows of 2001 elements are not.
+    expect(GLU.fits(vec4, GLU.makeCase([2001, 3], 'fused'))).toEqual(["vectorWidth 4 needs x's rows to start on 4-element boundaries", "vectorWidth 4 needs g's rows to start on 4-element boundaries"]);
+    expect(GLU.generate(scalar, GLU.makeCase([8], 'split', { op: 0 })).wgsl).toContain('(max(x_v, x_v * 0.0)) * g_v');
+    expect(GLU.generate(scalar, GLU.makeCase([8], 'split', { op: 1 })).wgsl).toContain('const gelu_a: f32');
   });
 });

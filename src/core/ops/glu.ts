@@ -8,23 +8,33 @@
 // table; see gelu.ts), SWIGLU silu, GEGLU_QUICK x·sigmoid(1.702·x) (the formula; the CPU uses an
 // f16 table for it as for GELU). SWIGLU_OAI (alpha and limit params) and GEGLU_ERF (erf has no
 // WGSL builtin) are not offered.
-import fusedWgsl from '../../../kernels/GLU/glu_fused.wgsl?raw';
-import splitWgsl from '../../../kernels/GLU/glu_split.wgsl?raw';
+import nativeWgsl from '../../../kernels/GLU/glu.wgsl?raw';
+import { uniformSchema } from '../codegen/uniforms';
+import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
+import { generatedPath } from '../families/types';
 import { gather } from '../hostdata';
-import { grid2d, type KernelSpec, nativeKernel, packParams } from '../kernel';
-import { contiguous, elementStrides, nelements, stridedRows, view, type TensorDesc } from '../tensor';
+import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
+import { contiguous, nelements, stridedRows, view, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
-import { checkParams, dimsNe, expWidening, isContiguous1, noGeneratedPath, noLayout, spreadInputs, tensorFields, type ParamSpec } from './elementwise-case';
-import { geluElement } from './gelu';
-import { siluElement } from './silu';
-import { caseLabel, OpCaseError, rowFeatures, type OpCase, type OpDef } from './types';
-
-/** ggml's enum ggml_glu_op values the lab offers. */
-export const GLU_OPS: Readonly<Record<number, string>> = Object.freeze({ 0: 'reglu', 1: 'geglu', 2: 'swiglu', 5: 'geglu_quick' });
+import { dimsNe, expWidening, isContiguous1, noLayout, spreadInputs, tensorUniform } from './elementwise-case';
+import { GELU_CONSTANTS, geluElement, geluExpr } from './gelu';
+import { siluElement, siluExpr } from './silu';
+import { caseLabel, OpCaseError, paramsLabel, parseParams, rowFeatures, type OpCase, type OpDef, type ParamSpec } from './types';
 
 export const PARAMS: readonly ParamSpec[] = Object.freeze([
-  { name: 'op', type: 'i32', default: 2, values: GLU_OPS, doc: "ggml's enum ggml_glu_op (op_params[0]): 0 reglu, 1 geglu, 2 swiglu, 5 geglu_quick" },
-  { name: 'swapped', type: 'i32', default: 0, values: { 0: 'false', 1: 'true' }, doc: 'fused form only (op_params[1]): the gate g is the first half of each row' },
+  {
+    name: 'op',
+    type: 'enum',
+    default: 2,
+    values: [
+      { value: 0, name: 'reglu' },
+      { value: 1, name: 'geglu' },
+      { value: 2, name: 'swiglu' },
+      { value: 5, name: 'geglu_quick' },
+    ],
+    doc: "ggml's enum ggml_glu_op (op_params[0]); 3 swiglu_oai and 4 geglu_erf are not offered",
+  },
+  { name: 'swapped', type: 'bool', default: 0, doc: 'fused form only (op_params[1]): the gate g is the first half of each row' },
 ]);
 
 const LAYOUTS = [
@@ -58,7 +68,7 @@ export function gluElement(op: number, x: number, g: number): { ref: number; eps
 
 function makeCase(dims: readonly number[], layout: string = 'split', params: Readonly<Record<string, number>> = {}): OpCase {
   const ne = dimsNe('GLU', dims, 'ne0xne1[xne2xne3] of a (src0)');
-  const checked = checkParams('GLU', PARAMS, params);
+  const checked = parseParams('GLU', PARAMS, params);
   if (!LAYOUTS.some((l) => l.name === layout)) throw noLayout('GLU', layout, LAYOUTS);
   const fused = layout.startsWith('fused');
   if (!fused && checked.swapped) throw new OpCaseError(`GLU: swapped applies to the fused form only (ggml_glu_split passes swapped = false), got swapped = 1 with layout '${layout}'`);
@@ -76,7 +86,7 @@ function makeCase(dims: readonly number[], layout: string = 'split', params: Rea
     if (!isContiguous1(t)) throw new OpCaseError(`GLU: src${i} must be ggml_is_contiguous_1 (rows contiguous, higher dims packed), got nb ${t.nb.join(',')}`);
   });
   const dstNe = fused ? [Math.floor(ne[0] / 2), ne[1], ne[2], ne[3]] : ne;
-  return Object.freeze({ op: 'GLU', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'split'), srcs: Object.freeze(srcs), dst: contiguous('f32', dstNe), inplace: false, params: checked });
+  return Object.freeze({ op: 'GLU', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'split', paramsLabel(PARAMS, checked)), srcs: Object.freeze(srcs), dst: contiguous('f32', dstNe), inplace: false, params: checked });
 }
 
 /** Where x and g start inside their source, in elements past element [0,0,0,0]: the fused halves. */
@@ -105,39 +115,72 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
   return { ref, epsFloor, terms: 1 };
 }
 
+const NATIVE_WG = 256;
+
+const UNIFORM = uniformSchema('Params', Object.fromEntries(
+  ['ne0', 'ne1', 'ne2', 'ne3', 's00', 's01', 's02', 's03', 'offx', 's10', 's11', 's12', 's13', 'offg', 's0', 's1', 's2', 's3', 'offd', 'n', 'op'].map((k) => [k, 'u32' as const]),
+));
+
 function native(c: OpCase): KernelSpec {
-  const off = halfOffsets(c);
-  const xs = tensorFields(c.srcs[0]);
-  const gSrc = c.srcs[c.srcs.length - 1];
-  const gs = tensorFields(gSrc);
-  const uniforms = packParams([
-    ...c.dst.ne,
-    ...elementStrides(c.srcs[0]),
-    xs[4] + off.x,
-    ...elementStrides(gSrc),
-    gs[4] + off.g,
-    ...tensorFields(c.dst),
-    nelements(c.dst),
-    c.params.op,
-  ]);
-  const dispatch = grid2d(Math.ceil(nelements(c.dst) / 256));
-  return c.srcs.length === 2
-    ? nativeKernel('GLU/glu_split.wgsl', splitWgsl, ['src0', 'src1', 'dst', 'params'], dispatch, uniforms)
-    : nativeKernel('GLU/glu_fused.wgsl', fusedWgsl, ['src0', 'dst', 'params'], dispatch, uniforms);
+  const { x, g } = operands(c);
+  const [ne0, ne1, ne2, ne3] = c.dst.ne;
+  const values = {
+    ne0, ne1, ne2, ne3,
+    ...tensorUniform(x, ['s00', 's01', 's02', 's03'], 'offx'),
+    ...tensorUniform(g, ['s10', 's11', 's12', 's13'], 'offg'),
+    ...tensorUniform(c.dst, ['s0', 's1', 's2', 's3'], 'offd'),
+    n: nelements(c.dst),
+    op: c.params.op,
+  };
+  const fused = c.srcs.length === 1;
+  const roles = fused ? (['src0', 'dst', 'params'] as const) : (['src0', 'src1', 'dst', 'params'] as const);
+  return nativeTemplated('GLU/glu.wgsl', nativeWgsl, roles, grid2d(Math.ceil(nelements(c.dst) / NATIVE_WG)), UNIFORM, values, { FUSED: fused, WG: NATIVE_WG });
 }
+
+/**
+ * x and g as tensors of dst's shape: the split form's two sources, or the fused form's halves as
+ * views of src0 (same strides, the half's start as offset): the family addresses them like any view.
+ */
+function operands(c: OpCase): { x: TensorDesc; g: TensorDesc } {
+  if (c.srcs.length === 2) return { x: c.srcs[0], g: c.srcs[1] };
+  const a = c.srcs[0];
+  const off = halfOffsets(c);
+  const half = (elements: number, name: string) => view(a, c.dst.ne, [a.nb[1], a.nb[2], a.nb[3]], elements * 4, name);
+  return { x: half(off.x, 'x-half'), g: half(off.g, 'g-half') };
+}
+
+const ACT: Readonly<Record<number, string>> = { 0: 'max(x, x * 0.0)', 1: geluExpr('x'), 2: siluExpr('x'), 5: 'x * (1.0 / (1.0 + exp(-1.702 * x)))' };
+
+function snippet(c: OpCase): ElementwiseSnippet {
+  const { x, g } = operands(c);
+  const fused = c.srcs.length === 1;
+  return {
+    sources: [
+      { name: 'x', tensor: x, binding: 'src0' },
+      { name: 'g', tensor: g, binding: fused ? 'src0' : 'src1' },
+    ],
+    outputs: [{ tensor: c.dst, binding: 'dst', expr: `(${ACT[c.params.op]}) * g` }],
+    ...(c.params.op === 1 ? { constants: GELU_CONSTANTS } : {}),
+  };
+}
+
+const generated = generatedPath(ELEMENTWISE, snippet);
 
 export const GLU: OpDef = {
   name: 'GLU',
   summary: 'dst = act(x) · g, act one of reglu, geglu, swiglu, geglu_quick (ggml_glu_split; ggml_glu on fused halves, swapped)',
   shapeSyntax: 'ne0xne1[xne2xne3] of a (src0); fused: dst ne0 = ne0 / 2',
   layouts: LAYOUTS,
+  params: PARAMS,
   matrix: [
     { dims: [4096, 16], layout: 'split' },
-    { dims: [4093, 7], layout: 'split' },
+    { dims: [4093, 7], layout: 'split', params: { op: 0 } },
+    { dims: [1000, 11, 3], layout: 'split', params: { op: 1 } },
     { dims: [8192, 8], layout: 'fused' },
-    { dims: [2001, 11, 3], layout: 'fused' },
+    { dims: [2001, 11, 3], layout: 'fused', params: { swapped: 1 } },
+    { dims: [1024, 16], layout: 'fused', params: { op: 5, swapped: 1 } },
     { dims: [1000, 16], layout: 'split-halves' },
-    { dims: [4096, 8], layout: 'fused-rows-strided' },
+    { dims: [4096, 8], layout: 'fused-rows-strided', params: { op: 1 } },
   ],
   makeCase,
   oracle,
@@ -147,7 +190,8 @@ export const GLU: OpDef = {
   bytes: (c) => ({ readBytes: 2 * nelements(c.dst) * 4, writeBytes: nelements(c.dst) * 4 }),
   features: rowFeatures,
   native,
-  family: 'elementwise',
+  family: generated.family,
   require: (c, adapter) => commonRejection(c, adapter),
-  ...noGeneratedPath('GLU'),
+  fits: generated.fits,
+  generate: generated.generate,
 };

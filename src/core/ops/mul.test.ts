@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from '../adapter';
+import { parseSchedule } from '../schedule/schedule';
+import { schedulesFor } from './registry';
 import { MUL } from './mul';
+
+const vec4 = parseSchedule({ family: 'elementwise', workgroupSize: 64, elementsPerThread: 2, vectorWidth: 4 });
+const scalar = parseSchedule({ family: 'elementwise', workgroupSize: 64, elementsPerThread: 1, vectorWidth: 1 });
+const adapter = { limits: DEFAULT_LIMITS, features: [] as string[] };
 
 const f32 = (xs: number[]) => new Float32Array(xs).buffer;
 
@@ -32,7 +39,8 @@ describe('MUL (ggml_mul)', () => {
     expect(c.inplace).toBe(true);
     const k = MUL.native(c);
     expect(k.bindings.map((b) => b.role)).toEqual(['dst', 'src1', 'params']);
-    expect(k.wgsl).toContain('dst[d] = dst[d] * b;');
+    expect(k.wgsl).toContain('let a = dst[d];');
+    expect(k.wgsl).toContain('dst[d] = a * b;');
     const bk = MUL.native(MUL.makeCase([4, 3], 'broadcast-col'));
     // dst ne, src0 strides, src1 ne, src1 strides, dst strides, three offsets (guards: 64 elements), n.
     expect([...bk.uniforms!]).toEqual([4, 3, 1, 1, 1, 4, 12, 12, 1, 3, 1, 1, 1, 1, 3, 3, 1, 4, 12, 12, 64, 64, 64, 12]);
@@ -48,5 +56,13 @@ describe('MUL (ggml_mul)', () => {
     const c = MUL.makeCase([1024, 4], 'broadcast-row');
     expect(MUL.bytes(c)).toEqual({ readBytes: (4096 + 1024) * 4, writeBytes: 4096 * 4 });
     expect(MUL.flops(c)).toBeNull();
+  });
+  it('generated: a * b over the family, a transposed src1 read at vectorWidth 1 (no declared fallback)', () => {
+    expect(MUL.generate(vec4, MUL.makeCase([1024, 4], 'broadcast-row')).wgsl).toContain('dst[16u + i0 + i1 * 256u] = a_v * b_v;');
+    const t = MUL.makeCase([256, 64], 'src1-transposed');
+    expect(MUL.require(t, adapter)).toBeNull();
+    expect(MUL.fits(vec4, t)).toEqual(["vectorWidth 4 needs b's rows contiguous (nb0 = 256 B)"]);
+    expect(schedulesFor('MUL', t, adapter)?.vectorWidth).toBe(1);
+    expect(MUL.generate(scalar, t).wgsl).toContain('src1[64u + i0 * 64u + i1 * 1u]');
   });
 });

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { parseSchedule } from '../schedule/schedule';
 import { SILU_BACK } from './silu-back';
+
+const vec4 = parseSchedule({ family: 'elementwise', workgroupSize: 64, elementsPerThread: 2, vectorWidth: 4 });
 
 const f32 = (xs: number[]) => new Float32Array(xs).buffer;
 
@@ -45,5 +48,11 @@ describe('SILU_BACK (ggml_silu_back(dy, x))', () => {
     const [dy, x] = SILU_BACK.inputs!(SILU_BACK.makeCase([4096]), 1).map((b) => new Float32Array(b));
     expect(Math.max(...dy.map(Math.abs))).toBeLessThan(1);
     expect(Math.max(...x.map(Math.abs))).toBeGreaterThan(7.9);
+  });
+  it("generated: ggml_silu_backward_f32's expression over dy and x", () => {
+    const k = SILU_BACK.generate(vec4, SILU_BACK.makeCase([1024, 4]));
+    expect(k.wgsl).toContain('dy_v * (1.0 / (1.0 + exp(-x_v))) * (1.0 + x_v * (1.0 - 1.0 / (1.0 + exp(-x_v))))');
+    expect(k.bindings.map((b) => b.role)).toEqual(['src0', 'src1', 'dst']);
+    expect(SILU_BACK.fits(vec4, SILU_BACK.makeCase([64, 4], 'src1-rows-strided'))).toEqual(["vectorWidth 4 needs x's rows to start on 4-element boundaries"]);
   });
 });

@@ -5,12 +5,14 @@
 // ggml's CPU loop walks rows i1·nb1 over all rows, so each source must be ggml_is_contiguous_1
 // (rows contiguous, higher dims packed over them): a row stride wider than the row is allowed.
 import nativeWgsl from '../../../kernels/SILU_BACK/silu_back.wgsl?raw';
+import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
+import { generatedPath } from '../families/types';
 import { gather } from '../hostdata';
 import { contiguous, nelements, stridedRows } from '../tensor';
 import { binaryNative } from './broadcast';
 import { commonRejection } from './contract';
-import { checkParams, dimsNe, expWidening, isContiguous1, noGeneratedPath, noLayout, spreadInputs, type ParamSpec } from './elementwise-case';
-import { caseLabel, OpCaseError, rowFeatures, type OpCase, type OpDef } from './types';
+import { dimsNe, expWidening, isContiguous1, noLayout, spreadInputs } from './elementwise-case';
+import { caseLabel, OpCaseError, paramsLabel, parseParams, rowFeatures, type OpCase, type OpDef, type ParamSpec } from './types';
 
 export const PARAMS: readonly ParamSpec[] = Object.freeze([]);
 
@@ -22,7 +24,7 @@ const LAYOUTS = [
 
 function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
   const ne = dimsNe('SILU_BACK', dims, 'ne0xne1[xne2xne3] of dst');
-  const checked = checkParams('SILU_BACK', PARAMS, params);
+  const checked = parseParams('SILU_BACK', PARAMS, params);
   if (layout === 'inplace') throw new OpCaseError(`SILU_BACK has no 'inplace' layout: ggml has no in-place silu_back (layouts: ${LAYOUTS.map((l) => l.name).join(', ')})`);
   if (!LAYOUTS.some((l) => l.name === layout)) throw noLayout('SILU_BACK', layout, LAYOUTS);
   const dy = layout === 'src0-rows-strided' ? stridedRows('f32', ne, ne[0] + 3, 1) : contiguous('f32', ne);
@@ -30,7 +32,7 @@ function makeCase(dims: readonly number[], layout: string = 'contiguous', params
   for (const [name, t] of [['src0 (dy)', dy], ['src1 (x)', x]] as const) {
     if (!isContiguous1(t)) throw new OpCaseError(`SILU_BACK: ${name} must be ggml_is_contiguous_1 (rows contiguous, higher dims packed), got nb ${t.nb.join(',')}`);
   }
-  return Object.freeze({ op: 'SILU_BACK', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous'), srcs: Object.freeze([dy, x]), dst: contiguous('f32', ne), inplace: false, params: checked });
+  return Object.freeze({ op: 'SILU_BACK', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous', paramsLabel(PARAMS, checked)), srcs: Object.freeze([dy, x]), dst: contiguous('f32', ne), inplace: false, params: checked });
 }
 
 /**
@@ -50,11 +52,25 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
   return { ref, epsFloor, terms: 1 };
 }
 
+/** ggml_silu_backward_f32 per element; the sigmoid is written twice (one common subexpression). */
+function snippet(c: OpCase): ElementwiseSnippet {
+  return {
+    sources: [
+      { name: 'dy', tensor: c.srcs[0], binding: 'src0' },
+      { name: 'x', tensor: c.srcs[1], binding: 'src1' },
+    ],
+    outputs: [{ tensor: c.dst, binding: 'dst', expr: 'dy * (1.0 / (1.0 + exp(-x))) * (1.0 + x * (1.0 - 1.0 / (1.0 + exp(-x))))' }],
+  };
+}
+
+const generated = generatedPath(ELEMENTWISE, snippet);
+
 export const SILU_BACK: OpDef = {
   name: 'SILU_BACK',
   summary: 'dx = dy · s · (1 + x · (1 − s)), s = sigmoid(x) (ggml_silu_back(dy, x))',
   shapeSyntax: 'ne0xne1[xne2xne3] of dst',
   layouts: LAYOUTS,
+  params: PARAMS,
   matrix: [
     { dims: [4096, 16], layout: 'contiguous' },
     { dims: [4093, 7], layout: 'contiguous' },
@@ -69,8 +85,9 @@ export const SILU_BACK: OpDef = {
   flops: () => null,
   bytes: (c) => ({ readBytes: (nelements(c.srcs[0]) + nelements(c.srcs[1])) * 4, writeBytes: nelements(c.dst) * 4 }),
   features: rowFeatures,
-  native: (c) => binaryNative(c, { plain: ['SILU_BACK/silu_back.wgsl', nativeWgsl] }),
-  family: 'elementwise',
+  native: (c) => binaryNative(c, 'SILU_BACK/silu_back.wgsl', nativeWgsl),
+  family: generated.family,
   require: (c, adapter) => commonRejection(c, adapter),
-  ...noGeneratedPath('SILU_BACK'),
+  fits: generated.fits,
+  generate: generated.generate,
 };

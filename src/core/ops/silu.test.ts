@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from '../adapter';
+import { parseSchedule } from '../schedule/schedule';
+import { schedulesFor } from './registry';
 import { SILU, silu } from './silu';
+
+const vec4 = parseSchedule({ family: 'elementwise', workgroupSize: 64, elementsPerThread: 2, vectorWidth: 4 });
+const adapter = { limits: DEFAULT_LIMITS, features: [] as string[] };
 
 const f32 = (xs: number[]) => new Float32Array(xs).buffer;
 
@@ -41,7 +47,8 @@ describe('SILU (ggml_silu)', () => {
     expect(c.dst.nb).toEqual(c.srcs[0].nb);
     const k = SILU.native(c);
     expect(k.bindings.map((b) => b.role)).toEqual(['dst', 'params']);
-    expect(k.label).toBe('native:SILU/silu_inplace.wgsl');
+    expect(k.label).toBe('native:SILU/silu.wgsl [INPLACE]');
+    expect(k.wgsl).toContain('let x = dst[d];');
     expect(SILU.native(SILU.makeCase([8, 3])).bindings.map((b) => b.role)).toEqual(['src0', 'dst', 'params']);
   });
 
@@ -49,6 +56,7 @@ describe('SILU (ggml_silu)', () => {
     const k = SILU.native(SILU.makeCase([5, 3], 'src0-rows-strided'));
     // src0 rows are 8 elements apart, one element in past the 256 B guard (64 elements).
     expect([...k.uniforms!]).toEqual([5, 3, 1, 1, 1, 8, 24, 24, 65, 1, 5, 15, 15, 64, 15, 0]);
+    expect(k.wgsl).toContain('struct Params {\n  ne0: u32,');
     expect(k.dispatch).toEqual([1, 1, 1]);
   });
 
@@ -70,5 +78,15 @@ describe('SILU (ggml_silu)', () => {
     expect(SILU.bytes(c)).toEqual({ readBytes: 4096 * 4, writeBytes: 4096 * 4 });
     expect(SILU.flops(c)).toBeNull();
     expect(SILU.features(c)).toEqual({ ne0: 1024, rows: 4, n: 4096 });
+  });
+  it('generated: the elementwise family with x / (1 + exp(-x)); vec4 where rows align', () => {
+    const k = SILU.generate(vec4, SILU.makeCase([1024, 4]));
+    expect(k.wgsl).toContain('dst[16u + v] = x_v / (1.0 + exp(-x_v));');
+    expect(k.bindings.map((b) => b.role)).toEqual(['src0', 'dst']);
+    expect(SILU.generate(vec4, SILU.makeCase([64, 4], 'inplace')).bindings.map((b) => b.role)).toEqual(['dst']);
+    expect(SILU.fits(vec4, SILU.makeCase([64, 4], 'src0-rows-strided'))).toEqual(["vectorWidth 4 needs x's rows to start on 4-element boundaries"]);
+    expect(schedulesFor('SILU', SILU.makeCase([4096, 16]), adapter)?.vectorWidth).toBe(4);
+    expect(schedulesFor('SILU', SILU.makeCase([4096, 8], 'src0-rows-strided'), adapter)?.vectorWidth).toBe(1);
+    expect(schedulesFor('SILU', SILU.makeCase([4093, 7]), adapter)?.vectorWidth).toBe(1);
   });
 });

@@ -3,8 +3,8 @@
 // (ggml_unary_impl asserts ggml_is_contiguous_rows); dst is a new packed tensor, or a view of a
 // for ggml_silu_inplace. No op_params beyond the unary op's id.
 import nativeWgsl from '../../../kernels/SILU/silu.wgsl?raw';
-import nativeInplaceWgsl from '../../../kernels/SILU/silu_inplace.wgsl?raw';
-import { defineUnaryOp, expWidening, type ParamSpec } from './elementwise-case';
+import { defineUnaryOp, expWidening } from './elementwise-case';
+import type { ParamSpec } from './types';
 
 export const PARAMS: readonly ParamSpec[] = Object.freeze([]);
 
@@ -19,6 +19,9 @@ export function siluElement(x: number): { ref: number; epsFloor: number } {
   return { ref, epsFloor: Math.abs(ref) * (expWidening(x) - 1) };
 }
 
+/** The generated kernel's SiLU of `x` (a WGSL f32 or vecN<f32> expression). */
+export const siluExpr = (x: string) => `${x} / (1.0 + exp(-${x}))`;
+
 export const SILU = defineUnaryOp({
   name: 'SILU',
   summary: 'dst = x / (1 + exp(-x)) (ggml_silu, ggml_silu_inplace)',
@@ -31,7 +34,8 @@ export const SILU = defineUnaryOp({
     { dims: [129, 8, 5], layout: 'src0-permuted' },
   ],
   element: siluElement,
-  wgsl: { plain: ['SILU/silu.wgsl', nativeWgsl], inplace: ['SILU/silu_inplace.wgsl', nativeInplaceWgsl] },
+  expr: () => siluExpr('x'),
+  wgsl: ['SILU/silu.wgsl', nativeWgsl],
   // x in [-8, 8): the tails (silu → 0 and silu → x) are checked, not only [-1, 1).
   inputScale: 8,
 });

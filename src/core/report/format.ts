@@ -58,3 +58,13 @@ export function fmtGflops(gflops: number | null | undefined): string {
   if (gflops >= 1000) return `${(gflops / 1000).toFixed(2)} TFLOP/s`;
   return `${gflops >= 10 ? gflops.toFixed(1) : gflops.toPrecision(2)} GFLOP/s`;
 }
+
+/**
+ * A percentage of a peak. Past 100% the measured rate beat the ceiling it is judged against, so
+ * the ceiling (a spec or a calibration) is what is wrong: the text says so instead of a bare 132%.
+ */
+export function fmtPctOfPeak(pct: number | null | undefined): string {
+  if (pct === null || pct === undefined || !Number.isFinite(pct)) return '—';
+  const text = `${pct.toFixed(pct < 10 ? 1 : 0)}%`;
+  return pct > 100 ? `${text} (over the peak: the peak is unreliable)` : text;
+}

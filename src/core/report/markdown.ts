@@ -6,14 +6,34 @@ import { fmtExp, fmtNs, fmtRatio, fmtUs } from './format';
 import type { CalibrationJson, LaneJson, Level1Json, ResultJson, SweepJson } from './json';
 import { speedupText, stateText } from './lane-text';
 
-/** Text from a result (op names, adapter names, reasons) cannot open a link, a tag or a cell. */
-export function mdEscape(s: string): string {
-  return s.replace(/[\\`*[\]|]/g, (c) => `\\${c}`).replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/** Line breaks and other control characters: one space each, so a string stays on its line (no forged heading, list or row). */
+function oneLine(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ');
 }
 
-/** A code span: backslashes are literal inside one, so only the table's pipe is escaped. */
+/**
+ * Text from a result (op names, adapter names, reasons) stays plain text on its line: it cannot
+ * open a link, an image, a tag, an entity, emphasis, a cell or a new line (a heading, a list).
+ */
+export function mdEscape(s: string): string {
+  return (
+    oneLine(s)
+      .replace(/[\\`*~[\]|]/g, (c) => `\\${c}`)
+      // An underscore emphasises only at a word's edge (RMS_NORM stays as it is).
+      .replace(/(^|[^A-Za-z0-9])_|_(?=[^A-Za-z0-9]|$)/g, (m) => m.replace('_', '\\_'))
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      // What would open a block where the string starts a line: a heading, a list item, a setext line.
+      .replace(/^(\s*)(#{1,6}(?=\s|$)|[-+=](?=[\s=-]|$))/, '$1\\$2')
+      .replace(/^(\s*\d+)([.)])(?=\s|$)/, '$1\\$2')
+  );
+}
+
+/** A code span: backslashes are literal inside one, so only the table's pipe is escaped; it stays on one line. */
 function mdCode(s: string): string {
-  return `\`${s.replace(/`/g, "'").replace(/\|/g, '\\|')}\``;
+  return `\`${oneLine(s).replace(/`/g, "'").replace(/\|/g, '\\|')}\``;
 }
 
 function stampText(r: { labVersion?: string; codeHash?: string }): string {

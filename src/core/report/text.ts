@@ -3,15 +3,15 @@ import { adapterName, type AdapterDescriptor } from '../adapter';
 import type { Level1Result } from '../results';
 import type { Calibration, Metrics } from '../metrics/roofline';
 import { specFor } from '../metrics/spec-table';
-import { fmtExp, fmtGBps, fmtGflops, fmtNs } from './format';
+import { fmtExp, fmtGBps, fmtGflops, fmtNs, fmtPctOfPeak } from './format';
 
 /** "4.21 TB/s (88% BW) · — GFLOP/s · memory-bound [spec]" */
 export function metricsLine(m: Metrics | null): string {
   if (!m) return '—';
   const bw = fmtGBps(m.gbps);
   const fl = m.gflops === null ? '' : `  ${fmtGflops(m.gflops)}`;
-  const pBw = m.pctPeakBw === null ? '' : ` (${m.pctPeakBw.toFixed(0)}% of peak BW)`;
-  const pFl = m.pctPeakFlops === null ? '' : ` (${m.pctPeakFlops.toFixed(0)}% of peak FLOP)`;
+  const pBw = m.pctPeakBw === null ? '' : ` (${fmtPctOfPeak(m.pctPeakBw)} of peak BW)`;
+  const pFl = m.pctPeakFlops === null ? '' : ` (${fmtPctOfPeak(m.pctPeakFlops)} of peak FLOP)`;
   const ai = m.arithmeticIntensity === null ? '' : `  AI ${m.arithmeticIntensity.toFixed(2)} flop/B`;
   return `${bw}${pBw}${fl}${pFl}${ai}  ${m.bottleneck ?? 'bottleneck: — (no peaks for this adapter)'}${m.peakSource ? ` [peaks: ${m.peakSource}]` : ''}`;
 }
@@ -21,7 +21,7 @@ export function compactMetrics(m: Metrics | null): string {
   if (!m) return '—';
   const rate = m.gflops !== null ? fmtGflops(m.gflops) : fmtGBps(m.gbps);
   const pct = m.gflops !== null ? m.pctPeakFlops : m.pctPeakBw;
-  return `${rate}${pct === null ? '' : ` ${pct.toFixed(0)}%`}${m.bottleneck ? ` ${m.bottleneck}` : ''}`;
+  return `${rate}${pct === null ? '' : ` ${fmtPctOfPeak(pct)}`}${m.bottleneck ? ` ${m.bottleneck}` : ''}`;
 }
 
 export function formatPeaks(a: AdapterDescriptor, c: Calibration | null): string {
@@ -31,10 +31,10 @@ export function formatPeaks(a: AdapterDescriptor, c: Calibration | null): string
       ? `spec peaks   ${spec.name}: ${spec.bandwidthGBps} GB/s, f32 ${(spec.f32Gflops / 1000).toFixed(1)} TFLOP/s${spec.f16Gflops ? `, f16 ${(spec.f16Gflops / 1000).toFixed(1)} TFLOP/s` : ''} (${spec.source})`
       : `spec peaks   — (${a.isFallbackAdapter ? 'software adapter' : 'adapter not in the spec table'})`,
     c
-      ? `measured     copy ${fmtGBps(c.copyGBps)}, f32 FMA ${fmtGflops(c.f32Gflops)}${c.f16Gflops ? `, f16 FMA ${fmtGflops(c.f16Gflops)}` : ''}, empty dispatch ${fmtNs(c.emptyDispatchNs)} (${c.measuredAt})`
+      ? `measured     copy ${fmtGBps(c.copyGBps)}${c.copySpread !== undefined ? ` (spread ${(100 * c.copySpread).toFixed(1)}%${c.copySpread > 0.03 ? ', unreliable' : ''})` : ''}, f32 FMA ${fmtGflops(c.f32Gflops)}${c.f16Gflops ? `, f16 FMA ${fmtGflops(c.f16Gflops)}` : ''}${c.int8Gops ? `, int8 dot ${(c.int8Gops / 1000).toFixed(1)} TOPS` : ''}, empty dispatch ${fmtNs(c.emptyDispatchNs)} (${c.measuredAt})`
       : 'measured     — (run `npm run lab -- device --calibrate`)',
   ];
-  if (spec && c) lines.push(`             measured/spec: copy ${((100 * c.copyGBps) / spec.bandwidthGBps).toFixed(0)}%, f32 FMA ${((100 * c.f32Gflops) / spec.f32Gflops).toFixed(0)}%`);
+  if (spec && c) lines.push(`             measured/spec: copy ${fmtPctOfPeak((100 * c.copyGBps) / spec.bandwidthGBps)}, f32 FMA ${fmtPctOfPeak((100 * c.f32Gflops) / spec.f32Gflops)}${c.f16Gflops && spec.f16Gflops ? `, f16 FMA ${fmtPctOfPeak((100 * c.f16Gflops) / spec.f16Gflops)}` : ''}`);
   return lines.join('\n');
 }
 

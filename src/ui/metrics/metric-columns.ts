@@ -1,7 +1,7 @@
 // The metric columns every results table shows (DESIGN.md "Metrics"): compact by default (the
 // rate that matters for the op, its %-of-peak, the bottleneck), every number with details on.
 import type { Metrics } from '../../core/metrics/roofline';
-import { fmtGBps, fmtGflops } from '../../core/report/format';
+import { fmtGBps, fmtGflops, fmtPctOfPeak } from '../../core/report/format';
 
 export interface MetricColumn {
   readonly id: string;
@@ -13,7 +13,7 @@ export interface MetricColumn {
   readonly numeric: boolean;
 }
 
-const pct = (x: number | null) => (x === null ? '—' : `${x.toFixed(x < 10 ? 1 : 0)}%`);
+const pct = fmtPctOfPeak;
 const us = (x: number) => x.toFixed(x < 100 ? 2 : 1);
 
 /** GFLOP/s where the op has a flop formula, else GB/s: the rate its roofline is judged on. */

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Redoes the lab's H200 measurements on the device machine (the device tool's `run`), carrying
+# .gpu/ (../shared/device/prepare.sh) and dist-cli/ (npm run build:cli). Usage on the device:
+#   bash scripts/gpu/h200.sh [STEP …]   (steps: device calibrate bench lane …; default: all)
+# Full outputs go to $OUT (or ./gpu-out); the tables print last.
+set -uo pipefail
+OUT=${OUT:-$PWD/gpu-out}
+mkdir -p "$OUT"
+for f in .gpu/*.deb; do dpkg -x "$f" / >/dev/null 2>&1; done
+ldconfig
+xz -dc .gpu/node.xz > /tmp/node && chmod +x /tmp/node
+export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+export KERNEL_LAB_DAWN=$PWD/.gpu/dawn.node
+export KERNEL_LAB_UNSAFE_APIS=1   # subgroup-matrix is experimental in Dawn
+lab() { /tmp/node dist-cli/lab.mjs "$@"; }
+run_step() {
+  local name=$1; shift
+  echo "=== $name: lab $*" | tee -a "$OUT/log.txt"
+  local t0=$(date +%s%N)
+  lab "$@" > "$OUT/$name.txt" 2> "$OUT/$name.err"
+  local rc=$?
+  echo "=== $name: rc=$rc in $(( ($(date +%s%N) - t0) / 1000000 )) ms" | tee -a "$OUT/log.txt"
+}
+steps=("$@")
+[ ${#steps[@]} -eq 0 ] && steps=(device calibrate bench)
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw --format=csv > "$OUT/nvidia-smi.txt" 2>&1
+for s in "${steps[@]}"; do
+  case "$s" in
+    device) run_step device device --json "$OUT/device.json" ;;
+    calibrate) run_step calibrate device --calibrate --json "$OUT/calibration.json" ;;
+    bench) run_step bench bench ;;
+    lane) run_step lane lane --repeat 5 --json "$OUT/lane.json" ;;
+    *) echo "unknown step $s" ;;
+  esac
+done
+for s in "${steps[@]}"; do echo "----- $s"; tail -40 "$OUT/$s.txt" 2>/dev/null; tail -5 "$OUT/$s.err" 2>/dev/null; done
