@@ -51,7 +51,7 @@ export const BENCH_ITEMS: readonly BenchItem[] = [
 export interface BenchRow {
   readonly id: string;
   readonly title: string;
-  readonly variant: 'generated' | 'native';
+  readonly variant: Level1Result['variant'];
   readonly shape: string;
   readonly scheduleKey: string | null;
   readonly correct: boolean;

@@ -28,6 +28,8 @@ import { parseSchedule, parseSpace } from '../core/schedule/schedule';
 import { parseCaseSpec, parseShapeList } from '../core/ops/shape-specs';
 import type { Condition } from '../core/schedule/shape-rules';
 import { formatSweep } from '../core/report/sweep-text';
+import { parseManifest } from '../core/manifest/format';
+import { readUserKernel } from './user-kernel-files';
 
 const HELP = `kernel-lab — decides, with evidence, when a generated WebGPU kernel may replace a native one
 
@@ -43,10 +45,16 @@ commands:
        [--seed N] [--min-runs N] [--markdown FILE] [--share-base URL]
                               --wgsl FILE runs your edit of the native kernel (same bindings);
                               --param sets an op parameter (e.g. --param eps=1e-5), repeatable
+  time --kernel MANIFEST.json --shape SHAPE [--layout NAME] [--param NAME=VALUE]...
+                              your own kernel: a manifest and its WGSL (docs/kernel-manifest.md);
+                              the op is the manifest's; refusals are named (exit 2)
 
   lane [--op OP]... [--shape OP:DIMS[:LAYOUT][:k=v,…]]... [--repeat N] [--tolerance T]
        [--device NAME] [--markdown FILE] [--proposal SWEEP.json] [--share-base URL]
        [--prefer OP]... [--control aa|slow|stall|wrong] [--undeclare CODE]...
+       [--kernel MANIFEST.json]...  your kernels as further columns: checked, then timed in
+                              the same alternating passes; speedup = native ÷ yours (they never
+                              gate the lane); without --op/--shape the lane runs their ops
                               the promotion lane: native vs generated over each pair's shape
                               matrix; exit 0 green, 1 when a prefer gate fails, 2 on usage
                               errors or a missing adapter. --prefer gates an observe pair for
@@ -198,11 +206,16 @@ async function cmdTime(argv: string[]): Promise<number> {
     native: { type: 'boolean' },
     schedule: { type: 'string' },
     wgsl: { type: 'string' },
+    kernel: { type: 'string' },
     seed: { type: 'string' },
     'min-runs': { type: 'string' },
     ...SHARE_OPTIONS,
   });
   const base = shareBase(v['share-base'] as string | undefined);
+  if (v.kernel && (v.native || v.schedule || v.wgsl)) throw new UsageError('--kernel runs your manifest: give it without --native, --schedule or --wgsl');
+  const user = v.kernel ? readUserKernel(v.kernel as string) : null;
+  // A user kernel names its op; --op, when given, must agree (checked when it resolves).
+  if (!v.op && user) v.op = parseManifest(user.manifest).op;
   if (!v.op) throw new UsageError('time needs --op (one of ' + OPS.map((o) => o.name).join(', ') + ')');
   if (!v.shape) throw new UsageError('time needs --shape, e.g. --shape 4096x4096');
   if (v.native && v.schedule !== undefined) throw new UsageError('give --native or --schedule, not both');
@@ -211,7 +224,9 @@ async function cmdTime(argv: string[]): Promise<number> {
   const params = paramOptions(v);
   op.makeCase(dims, (v.layout as string | undefined) ?? op.layouts[0].name, params); // usage errors before any device work
   if (v.wgsl !== undefined && !v.native) throw new UsageError('--wgsl replaces the native kernel: give it with --native');
-  const variant: VariantRequest = v.native
+  const variant: VariantRequest = user
+    ? { kind: 'user', ...user }
+    : v.native
     ? { kind: 'native', wgsl: v.wgsl !== undefined ? readCappedText(v.wgsl as string, MAX_WGSL_FILE_BYTES, '--wgsl') : undefined }
     : v.schedule !== undefined // '' is a schedule to refuse, not a request for the auto pick
       ? { kind: 'schedule', schedule: parseSchedule(v.schedule as string, op.family) }
@@ -251,11 +266,15 @@ async function cmdLane(argv: string[]): Promise<number> {
     seed: { type: 'string' },
     shape: { type: 'string', multiple: true },
     proposal: { type: 'string' },
+    kernel: { type: 'string', multiple: true },
   });
   const base = shareBase(v['share-base'] as string | undefined);
   const proposal = v.proposal ? readProposal(v.proposal as string) : undefined;
   const shapes = ((v.shape as unknown as string[] | undefined) ?? []).map(parseCaseSpec);
+  const kernels = ((v.kernel as unknown as string[] | undefined) ?? []).map(readUserKernel);
   const ops = ((v.op as unknown as string[] | undefined) ?? []).map((o) => opByName(o).name);
+  // With --kernel and neither --op nor --shape, the lane runs the kernels' ops.
+  if (kernels.length && !ops.length && !shapes.length) ops.push(...new Set(kernels.map((k) => opByName(parseManifest(k.manifest).op).name)));
   const prefer = ((v.prefer as unknown as string[] | undefined) ?? []).map((o) => opByName(o).name);
   const tolerance = v.tolerance === undefined ? undefined : Number(v.tolerance);
   if (tolerance !== undefined && !(tolerance >= 0 && tolerance < 1)) throw new UsageError(`--tolerance must be a number in [0, 1), got '${v.tolerance}'`);
@@ -276,6 +295,7 @@ async function cmdLane(argv: string[]): Promise<number> {
         seed: intOption(v, 'seed'),
         shapes: shapes.length ? shapes : undefined,
         proposal,
+        kernels: kernels.length ? kernels : undefined,
       },
       progress.update,
     );

@@ -2,6 +2,7 @@
 // They live in core so the reports (JSON, text, markdown, share links) and the page can read
 // them without depending on the GPU layer that fills them in.
 import type { AdapterDescriptor } from './adapter';
+import type { LaneUserColumn, UserKernelRef, UserKernelSource } from './manifest/source';
 import type { Metrics } from './metrics/roofline';
 import type { PromotionState } from './ops/registry';
 import type { Schedule } from './schedule/schedule';
@@ -19,9 +20,11 @@ export interface Level1Result {
   readonly label: string;
   /** The case's params, every declared one (defaults included); {} for an op without params. */
   readonly params?: Readonly<Record<string, number>>;
-  readonly variant: 'native' | 'generated';
+  readonly variant: 'native' | 'generated' | 'user';
   readonly scheduleKey: string | null;
   readonly schedule: Schedule | null;
+  /** For variant 'user': which kernel (name, manifest and WGSL hashes). */
+  readonly userKernel?: UserKernelRef | null;
   /** Why 'auto' ran native: a contract rejection, 'no-schedule', or the op's state ('native-only', 'retired'). */
   readonly fallback: { code: string; reason: string } | null;
   readonly correct: boolean;
@@ -67,6 +70,8 @@ export interface LaneRequest {
   /** Watchdog's wall bound for one timed batch (default 10 s). */
   wallBoundMs?: number;
   minRuns?: number;
+  /** User kernels timed as further columns beside native and generated, on their op's shapes. */
+  kernels?: UserKernelSource[];
 }
 
 export interface LaneShape {
@@ -96,6 +101,8 @@ export interface LaneShape {
   /** Roofline metrics of each side's median over the passes (min: the smallest pass median). */
   readonly nativeMetrics: Metrics | null;
   readonly generatedMetrics: Metrics | null;
+  /** One column per user kernel of this op (absent without --kernel). */
+  readonly users?: readonly LaneUserColumn[];
 }
 
 export interface LaneCounters {

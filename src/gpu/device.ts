@@ -33,6 +33,11 @@ export interface GpuContext {
   lastGpuBusyMs: number;
 }
 
+/** The adapter as this device sees it: its features are the ones the device was opened with. */
+export function deviceAdapter(ctx: Pick<GpuContext, 'adapter' | 'device'>): AdapterDescriptor {
+  return { ...ctx.adapter, features: [...ctx.device.features].map(String).sort() };
+}
+
 export function describeAdapter(adapter: GPUAdapter, runtime: Runtime, dawnToggles: readonly string[] = []): AdapterDescriptor {
   const info = adapter.info ?? ({} as GPUAdapterInfo);
   const limits = {} as Record<string, number>;

@@ -17,6 +17,7 @@ import { checkedSession, type CheckedSession } from './checked';
 import type { GpuContext } from './device';
 import { alternatingRounds, roundSide } from './rounds';
 import type { Session } from './session';
+import { checkUsers, isUserSide, loadLaneKernels, recordUserRound, timedSides, timeUsersAlone, userColumns, userWatchdog, type LaneKernel } from './lane-users';
 
 export type { ChecklistItem, LaneControl, LaneCounters, LanePair, LaneRequest, LaneResult, LaneShape } from '../core/results';
 
@@ -24,8 +25,8 @@ function isDeviceRejection(e: unknown): boolean {
   return e instanceof DeviceRejection || e instanceof WgslCompileError || (e as Error)?.name === 'DeviceRejection' || (e as Error)?.name === 'WgslCompileError';
 }
 
-/** Work units of one shape: two checks (native, generated), then two measurements per pass. */
-const shapeUnits = (repeat: number) => 2 + 2 * repeat;
+/** Work units of one shape: two checks (native, generated), then two measurements per pass; each user kernel one check and one measurement per pass. */
+const shapeUnits = (repeat: number, users = 0) => 2 + 2 * repeat + users * (1 + repeat);
 
 export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: ProgressFn): Promise<LaneResult> {
   const startedAt = new Date().toISOString();
@@ -43,12 +44,14 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
     (req.proposal ?? []).filter((p) => opByName(p.op).name === op).map((p) => ({ when: p.when, schedule: parseSchedule(p.schedule, opByName(op).family), note: 'proposal under evaluation' }));
   for (const p of req.proposal ?? []) proposalRules(p.op);
 
+  const kernels = await loadLaneKernels(req.kernels);
+  const kernelsOf = (op: string) => kernels.filter((k) => k.loaded.op.name === op);
   const cases = run.map((op) => {
     const entries: CaseRequest[] = req.shapes ? req.shapes.filter((s) => opByName(s.op).name === op.name) : [...op.matrix];
     return { op, cases: entries.map((e) => caseOf(op, e)) };
   });
   const progress = new ProgressTracker(
-    cases.reduce((a, p) => a + p.cases.length * shapeUnits(repeat), 0),
+    cases.reduce((a, p) => a + p.cases.length * shapeUnits(repeat, kernelsOf(p.op.name).length), 0),
     onProgress,
     () => performance.now(),
   );
@@ -63,9 +66,10 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
     for (const c of opCases) {
       const before = { done: progress.doneUnits, total: progress.totalUnits };
       progress.tick(`${op.name} ${c.label}: correctness`);
-      shapes.push(await runShape(ctx, op, c, { repeat, tolerance, seed, wallBoundMs, minRuns: req.minRuns, control: req.control, rulesBefore: proposalRules(op.name), state, declared, counters, progress }));
+      const users = kernelsOf(op.name);
+      shapes.push(await runShape(ctx, op, c, { repeat, tolerance, seed, wallBoundMs, minRuns: req.minRuns, control: req.control, rulesBefore: proposalRules(op.name), state, declared, counters, progress, users }));
       // However early the shape ended, none of its units is left: what did not run leaves the total.
-      progress.drop(shapeUnits(repeat) - (progress.doneUnits - before.done) - (before.total - progress.totalUnits));
+      progress.drop(shapeUnits(repeat, users.length) - (progress.doneUnits - before.done) - (before.total - progress.totalUnits));
     }
     pairs.push(judgePair(op, state, registry.state, counters, shapes, ctx.adapter, declared));
   }
@@ -96,6 +100,8 @@ interface ShapeOptions {
   declared: readonly string[];
   counters: LaneCounters;
   progress: ProgressTracker;
+  /** User kernels of this op: further columns, timed beside native in the same rounds. */
+  users: readonly LaneKernel[];
 }
 
 async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions): Promise<LaneShape> {
@@ -130,11 +136,18 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
       o.counters.deviceRejections++;
       return { ...base, ...empty, scheduleKey: null, verdict: 'device-rejection', fallback: null, nativeCorrect: false, note: `native kernel: ${(e as Error).message}` };
     }
+    const users = await checkUsers(ctx, c, inputs, oracle, native.session, o.users, sessions, o.progress, o.minRuns);
+    /** A shape whose generated side is not timed: the user kernels are, against native alone. */
+    const withUsers = async (shape: LaneShape): Promise<LaneShape> => {
+      if (!users.length) return shape;
+      const nativeMedians = await timeUsersAlone(ctx, native.session, native.correct, users, { repeat: o.repeat, wallBoundMs: o.wallBoundMs, minRuns: o.minRuns, progress: o.progress, label: `${op.name} ${c.label}` });
+      return { ...shape, nativeMedianNs: shape.nativeMedianNs ?? (nativeMedians.length ? median(nativeMedians) : null), nativeMetrics: shape.nativeMetrics ?? metricsOf(nativeMedians), users: userColumns(users, o.tolerance, metricsOf, native.correct) };
+    };
     if (resolved.fallback) {
       const declared = o.declared.includes(resolved.fallback.code);
       o.counters.nativeFallbacks[resolved.fallback.code] = (o.counters.nativeFallbacks[resolved.fallback.code] ?? 0) + 1;
       if (!declared) o.counters.undeclaredFallbacks++;
-      return { ...base, ...empty, scheduleKey: null, verdict: declared ? 'declared-fallback' : 'undeclared-fallback', fallback: { ...resolved.fallback, declared }, nativeCorrect: native.correct, note: null };
+      return withUsers({ ...base, ...empty, scheduleKey: null, verdict: declared ? 'declared-fallback' : 'undeclared-fallback', fallback: { ...resolved.fallback, declared }, nativeCorrect: native.correct, note: null });
     }
     let generated: CheckedSession;
     try {
@@ -146,11 +159,11 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
     } catch (e) {
       if (!isDeviceRejection(e)) throw e;
       o.counters.deviceRejections++;
-      return { ...base, ...empty, scheduleKey: resolved.scheduleKey, verdict: 'device-rejection', fallback: null, nativeCorrect: native.correct, note: (e as Error).message };
+      return withUsers({ ...base, ...empty, scheduleKey: resolved.scheduleKey, verdict: 'device-rejection', fallback: null, nativeCorrect: native.correct, note: (e as Error).message });
     }
     const generatedWorstRatio = generated.reports[0].worstRatio;
     if (!generated.correct || !native.correct) {
-      return {
+      return withUsers({
         ...base,
         ...empty,
         scheduleKey: resolved.scheduleKey,
@@ -160,7 +173,7 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
         generatedCorrect: generated.correct,
         generatedMaxErrRatio: generatedWorstRatio,
         note: native.correct ? 'generated output does not match the oracle: never timed' : 'the native kernel does not match the oracle: semantics are not exact',
-      };
+      });
     }
 
     // Native first on even passes, generated first on odd ones; native is the watchdog's yardstick.
@@ -169,7 +182,8 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
     const speedups: number[] = [];
     let resolutionNs: number | null = null;
     const wallBoundNs = o.wallBoundMs * 1e6;
-    await alternatingRounds(ctx, [nativeSide, generatedSide], { rounds: o.repeat, wallBoundMs: o.wallBoundMs, progress: o.progress }, {
+    const userSides = timedSides(users);
+    await alternatingRounds(ctx, [nativeSide, generatedSide, ...userSides], { rounds: o.repeat, wallBoundMs: o.wallBoundMs, progress: o.progress }, {
       onSide: (side, pass) => o.progress.tick(`${op.name} ${c.label}: pass ${pass + 1}/${o.repeat} ${side.name}`),
       before: async (side, pass, referenceNs) => {
         if (side !== generatedSide || referenceNs === null || pass !== 0) return null;
@@ -182,6 +196,7 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
       },
       after: (side, t, _pass, referenceNs) => {
         resolutionNs = t.resolutionNs;
+        if (isUserSide(users, side)) return userWatchdog(t, referenceNs, wallBoundNs);
         if (side !== generatedSide) return null;
         o.counters.generatedDispatches += t.runs * (resolved.kernel.repeat ?? 1);
         return referenceNs !== null && watchdogFired(t.medianNs, referenceNs, wallBoundNs) ? `generated median ${(t.medianNs / 1e3).toFixed(1)} µs is over ${WATCHDOG_FACTOR}× the native median` : null;
@@ -190,8 +205,10 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
         const n = medians.get('native');
         const g = medians.get('generated');
         if (n !== undefined && g !== undefined) speedups.push(n / g);
+        recordUserRound(users, medians);
       },
-      done: () => generatedSide.stopped !== null,
+      // Generated too slow ends the rounds unless a user kernel is still being measured.
+      done: () => [generatedSide, ...userSides].every((s) => s.stopped !== null),
     });
     const tooSlow = generatedSide.stopped;
     const nativeMedians = nativeSide.samplesNs;
@@ -216,6 +233,7 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
       runsPerPass: generatedSide.runs ?? null,
       nativeMetrics: metricsOf(nativeMedians),
       generatedMetrics: metricsOf(generatedMedians),
+      ...(users.length ? { users: userColumns(users, o.tolerance, metricsOf, true) } : {}),
     };
   } finally {
     sessions.forEach((s) => s.destroy());

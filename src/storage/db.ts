@@ -8,7 +8,7 @@ import { LabError } from '../core/errors';
 import type { CalibrationJson, ResultJson, RunKind } from '../core/report/json';
 
 export const DB_NAME = 'kernel-lab';
-export const DB_VERSION = 3;
+export const DB_VERSION = 4;
 
 /** Stamp of records stored before results carried a version and code hash (schema v1): stale. */
 export const UNKNOWN_STAMP = 'unknown';
@@ -53,6 +53,22 @@ export interface CalibrationRecord {
   calibration: CalibrationJson;
 }
 
+/** Schema v4: a user kernel (manifest + WGSL) as it was last run on an adapter. */
+export interface UserKernelRecord {
+  /** `${adapterKey} ${kernelId}`: one record per kernel version per adapter. */
+  key: string;
+  adapterKey: string;
+  /** name@hash12 of the manifest. */
+  kernelId: string;
+  name: string;
+  op: string;
+  manifestSha256: string;
+  manifest: string;
+  /** WGSL by the file name the manifest uses. */
+  files: Record<string, string>;
+  savedAt: string;
+}
+
 export interface LabSchema extends DBSchema {
   runs: {
     key: number;
@@ -62,6 +78,11 @@ export interface LabSchema extends DBSchema {
   calibrations: {
     key: string;
     value: CalibrationRecord;
+  };
+  userKernels: {
+    key: string;
+    value: UserKernelRecord;
+    indexes: { 'by-adapter': string };
   };
 }
 
@@ -133,6 +154,10 @@ export const MIGRATIONS: readonly MigrationStep[] = [
     }
     const store = tx.objectStore('calibrations');
     for (const rec of latest.values()) await store.put(rec);
+  },
+  // v4: user kernels per adapter (results that used one carry its id and hashes already).
+  async (db) => {
+    db.createObjectStore('userKernels', { keyPath: 'key' }).createIndex('by-adapter', 'adapterKey');
   },
 ];
 

@@ -1,3 +1,4 @@
+import { OPS } from '../core/ops/registry';
 // What History shows of stored runs: a line per run, the (op, shape) keys, and per (op, shape)
 // the points of each run — a lane's own speedup, a Level 1 run's own time — stale ones marked.
 import { describe, expect, it } from 'vitest';
@@ -22,18 +23,21 @@ describe('history', () => {
 
   it('summarizes each kind of run in one line', () => {
     expect(runSummary(level1)).toEqual({ what: 'ADD 256x16 inplace · generated', verdict: 'correct', tone: 'good', headline: '12.35 µs [10.24–19.88]' });
-    expect(runSummary(laneOld)).toMatchObject({ what: 'lane · ADD, RMS_NORM, RMS_NORM_BACK, MUL_MAT · 33 shapes', verdict: 'green', tone: 'good' });
+    // Every op's whole matrix: the counts follow the registry as ops are added.
+    const shapes = OPS.reduce((n, op) => n + op.matrix.length, 0);
+    expect(runSummary(laneOld)).toMatchObject({ what: `lane · ${OPS.map((o) => o.name).join(', ')} · ${shapes} shapes`, verdict: 'green', tone: 'good' });
     expect(runSummary(laneOld).headline).toMatch(/^(faster|parity|within-tolerance|slower) \d+/);
     expect(runSummary(failed)).toEqual({ what: 'level1 · ADD 64x4', verdict: 'failed', tone: 'bad', headline: 'WgslCompileError: error at line 3:5' });
   });
 
   it('lists the (op, shape) keys, the most recently measured first', () => {
     const keys = opShapeKeys([level1, laneOld, laneNew, failed]);
-    // The lanes' 33 shapes (measured last, sorted by name among themselves), then the Level 1 run's.
-    expect(keys).toHaveLength(34);
-    expect(keys.slice(0, 33)).toEqual([...keys.slice(0, 33)].sort());
+    // The lanes' shapes (measured last, sorted by name among themselves), then the Level 1 run's.
+    const n = new Set(lane.pairs.flatMap((p) => p.shapes.map((s) => `${p.op} ${s.shape}`))).size;
+    expect(keys).toHaveLength(n + 1);
+    expect(keys.slice(0, n)).toEqual([...keys.slice(0, n)].sort());
     expect(keys).toContain(key);
-    expect(keys[33]).toBe('ADD 256x16 inplace');
+    expect(keys[n]).toBe('ADD 256x16 inplace');
   });
 
   it("plots each lane's own speedup, stale runs marked, oldest first", () => {

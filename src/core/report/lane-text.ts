@@ -2,7 +2,7 @@
 import { adapterName } from '../adapter';
 import type { LanePair, LaneResult, LaneShape } from '../results';
 import { fmtRatio, fmtUs, textTable } from './format';
-import { compactMetrics } from './text';
+import { compactMetrics, userKernelHashes } from './text';
 
 export function speedupText(s: Pick<LaneShape, 'speedupMedian' | 'speedupMin' | 'speedupMax'>): string {
   if (s.speedupMedian === null) return '—';
@@ -44,6 +44,20 @@ export function formatLane(r: LaneResult): string {
         .map((l) => `  ${l}`)
         .join('\n'),
     );
+    const users = p.shapes.flatMap((s) => (s.users ?? []).map((u) => ({ s, u })));
+    if (users.length) {
+      out.push('  user kernels (speedup = native ÷ user, same alternating passes):');
+      out.push(
+        textTable(
+          ['shape', 'kernel', 'user µs', 'speedup median [min–max]', 'verdict', 'user: rate %peak bottleneck', 'note'],
+          users.map(({ s, u }) => [s.shape, u.kernel.id, fmtUs(u.medianNs), speedupText(u), u.verdict, compactMetrics(u.metrics), u.refusal ? `${u.refusal.code}: ${u.refusal.reason}` : (u.note ?? '')]),
+        )
+          .split('\n')
+          .map((l) => `    ${l}`)
+          .join('\n'),
+      );
+      for (const k of new Map(users.map(({ u }) => [u.kernel.id, u.kernel])).values()) out.push(`    ${k.id}: ${userKernelHashes(k)}`);
+    }
     out.push('  promotion checklist:');
     for (const c of p.checklist) out.push(`    [${c.pass ? 'x' : ' '}] ${c.title}: ${c.evidence}`);
   }

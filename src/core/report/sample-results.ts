@@ -78,7 +78,7 @@ export function sampleLane(opts: { repeat?: number; seed?: number; adapter?: Ada
       const gain = 0.7 + next() * 0.8;
       const speedups = Array.from({ length: repeat }, () => gain * (0.97 + next() * 0.06));
       const generatedNs = nativeNs / median(speedups);
-      const c = op.makeCase(e.dims, e.layout);
+      const c = op.makeCase(e.dims, e.layout, e.params);
       const bytes = op.bytes(c);
       const metricsOf = (ns: number) => computeMetrics({ minNs: ns * 0.98, medianNs: ns }, op.flops(c), bytes.readBytes + bytes.writeBytes, peaks);
       return {

@@ -1,5 +1,6 @@
 // Plain-text renderings for the CLI.
 import { adapterName, type AdapterDescriptor } from '../adapter';
+import type { UserKernelRef } from '../manifest/source';
 import type { Level1Result } from '../results';
 import type { Calibration, Metrics } from '../metrics/roofline';
 import { specFor } from '../metrics/spec-table';
@@ -54,9 +55,15 @@ export function formatAdapter(a: AdapterDescriptor): string {
   return lines.join('\n');
 }
 
+/** "manifest sha256 3f2a…; add.wgsl sha256 9c01…": which files, exactly, were run. */
+export function userKernelHashes(k: UserKernelRef): string {
+  return [`manifest sha256 ${k.manifestSha256}`, ...k.wgsl.map((w) => `${w.file} sha256 ${w.sha256}`)].join('; ');
+}
+
 export function formatLevel1(r: Level1Result): string {
-  const head = `${r.op} ${r.label}  ${r.variant}${r.scheduleKey ? ` ${r.scheduleKey}` : ''}`;
+  const head = `${r.op} ${r.label}  ${r.variant}${r.scheduleKey ? ` ${r.scheduleKey}` : ''}${r.userKernel ? ` ${r.userKernel.id}` : ''}`;
   const lines = [head, `adapter   ${adapterName(r.adapter)}`];
+  if (r.userKernel) lines.push(`kernel    ${userKernelHashes(r.userKernel)}`);
   if (r.fallback) lines.push(`fallback  native: ${r.fallback.code} (${r.fallback.reason})`);
   const c = r.correctness;
   lines.push(

@@ -151,6 +151,9 @@ const timing = nullable(
   ),
 );
 
+/** A user kernel's identity: its manifest's and each WGSL file's SHA-256. */
+const userKernel = obj({ name, id: name, manifestSha256: name, wgsl: list(obj({ file: name, sha256: name }), 100) });
+
 const level1 = obj(
   {
     ...stamps,
@@ -159,8 +162,9 @@ const level1 = obj(
     layout: name,
     label: optional(name),
     params: optional(record(num, 64)),
-    variant: oneOf(['native', 'generated']),
+    variant: oneOf(['native', 'generated', 'user']),
     scheduleKey: nullable(name),
+    userKernel: optional(nullable(userKernel)),
     schedule: optional(nullable(record(any, 32))),
     fallback,
     correct: bool,
@@ -216,6 +220,24 @@ const laneShape = obj(
     note: nullable(text),
     nativeMetrics: metrics,
     generatedMetrics: metrics,
+    users: optional(
+      list(
+        obj({
+          kernel: userKernel,
+          verdict: oneOf(SHAPE_VERDICTS),
+          refusal: nullable(obj({ code: name, reason: text, declared: bool })),
+          correct: nullable(bool),
+          medianNs: nullable(nonNegative),
+          speedups: list(nonNegative, LANE_CAPS.speedupsPerShape),
+          speedupMedian: nullable(nonNegative),
+          speedupMin: nullable(nonNegative),
+          speedupMax: nullable(nonNegative),
+          metrics,
+          note: nullable(text),
+        }),
+        16,
+      ),
+    ),
   },
   speedupComplete,
 );

@@ -30,8 +30,24 @@ export function ResultPanel(props: { result: Level1Json }) {
     <section class="panel result" data-testid="result">
       <h2>
         {r().op} {r().label ?? r().shape} · {r().variant}
+        <Show when={r().userKernel}>{(k) => <code class="key">{k().id}</code>}</Show>
         <Show when={r().scheduleKey}>{(k) => <code class="key">{k()}</code>}</Show>
       </h2>
+      <Show when={r().userKernel}>
+        {(k) => (
+          <p class="note" data-testid="result-user-kernel">
+            your kernel <code>{k().id}</code> · manifest sha256 <code>{k().manifestSha256}</code>
+            <For each={k().wgsl}>
+              {(w) => (
+                <>
+                  {' '}
+                  · {w.file} <code>{w.sha256}</code>
+                </>
+              )}
+            </For>
+          </p>
+        )}
+      </Show>
       <Show when={r().fallback}>
         {(fb) => (
           <p class="note" data-testid="result-fallback">
