@@ -4,7 +4,7 @@
 import { DEFAULT_LIMITS, type AdapterDescriptor } from '../adapter';
 import { prng } from '../hostdata';
 import { computeMetrics, peaksFor } from '../metrics/roofline';
-import { opByName, registryEntry } from '../ops/registry';
+import { OPS, opByName, registryEntry } from '../ops/registry';
 import { median } from '../stats/timing';
 import { timingVerdict } from '../stats/verdict';
 import { CODE_HASH, LAB_VERSION, RESULT_SCHEMA_VERSION, type LaneJson, type Level1Json, type SweepJson } from './json';
@@ -63,16 +63,13 @@ const CHECKLIST_TITLES: Record<string, string> = {
   'contract-clean': 'require fails cleanly on a shape outside the contract',
 };
 
-/** The ops a sample lane covers: fixed, so its size (share links, tables) does not grow with the op set. */
-const SAMPLE_LANE_OPS = ['ADD', 'RMS_NORM', 'RMS_NORM_BACK', 'MUL_MAT'];
-
-/** A lane over four ops' whole matrices, as `npm run lab -- lane --json` writes it. */
-export function sampleLane(opts: { repeat?: number; seed?: number; adapter?: AdapterDescriptor; startedAt?: string } = {}): LaneJson {
+/** A lane over every op's whole matrix (or only `ops`'), as `npm run lab -- lane --json` writes it. */
+export function sampleLane(opts: { repeat?: number; seed?: number; adapter?: AdapterDescriptor; startedAt?: string; ops?: readonly string[] } = {}): LaneJson {
   const repeat = opts.repeat ?? 5;
   const next = prng(opts.seed ?? 7);
   const adapter = opts.adapter ?? sampleAdapter();
   const peaks = peaksFor(adapter, null);
-  const pairs = SAMPLE_LANE_OPS.map(opByName).map((op) => {
+  const pairs = (opts.ops ? opts.ops.map(opByName) : OPS).map((op) => {
     const shapes = op.matrix.map((e) => {
       const nativeNs = 20_000 + next() * 2_000_000;
       const gain = 0.7 + next() * 0.8;
