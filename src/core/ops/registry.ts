@@ -12,6 +12,7 @@ import { MUL } from './mul';
 import { MUL_MAT } from './mul-mat';
 import { RMS_NORM } from './rms-norm';
 import { RMS_NORM_BACK } from './rms-norm-back';
+import { SCALE } from './scale';
 import { SILU } from './silu';
 import { SILU_BACK } from './silu-back';
 import { stateFor, type AdapterClass, type AdapterIdentity, type ClassState, type PromotionState, type StateEvidence } from './promotion';
@@ -47,7 +48,7 @@ function entry(e: Omit<RegistryEntry, 'state' | 'evidence'>): RegistryEntry {
   return Object.freeze({ ...e, state: d.state, evidence: d.evidence });
 }
 
-export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK, MUL_MAT, MUL, SILU, SILU_BACK, GELU, GLU, ACC]);
+export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK, MUL_MAT, MUL, SCALE, SILU, SILU_BACK, GELU, GLU, ACC]);
 
 const freezeSchedule = <S extends Schedule>(s: S): S => Object.freeze(s);
 
@@ -131,6 +132,15 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
       { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
     ],
     states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules; not yet measured on a GPU' } },
+  }),
+  entry({
+    op: 'SCALE',
+    declaredRejections: [],
+    rules: [
+      { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 4 }) },
+      { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
+    ],
+    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2, added after Part 1 as one op file, its WGSL and this entry), ADD schedules; not yet measured on a GPU' } },
   }),
   entry({
     op: 'SILU',
