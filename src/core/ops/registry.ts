@@ -52,6 +52,12 @@ export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK
 
 const freezeSchedule = <S extends Schedule>(s: S): S => Object.freeze(s);
 
+/** ADD's two rules (vec4 where rows allow, scalar otherwise): where a new elementwise op starts. */
+const ELEMENTWISE_RULES: readonly ShapeRule[] = Object.freeze([
+  { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 4 }) },
+  { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
+]);
+
 export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
   entry({
     op: 'ADD',
@@ -127,65 +133,44 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
   entry({
     op: 'MUL',
     declaredRejections: [],
-    rules: [
-      { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 4 }) },
-      { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
-    ],
-    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules; not yet measured on a GPU' } },
+    rules: ELEMENTWISE_RULES,
+    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules; not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 6/8, parity 2 (4093x7, 256x64 src1-transposed)' } },
   }),
   entry({
     op: 'SCALE',
     declaredRejections: [],
-    rules: [
-      { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 4 }) },
-      { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
-    ],
-    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2, added after Part 1 as one op file, its WGSL and this entry), ADD schedules; not yet measured on a GPU' } },
+    rules: ELEMENTWISE_RULES,
+    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2, added after Part 1 as one op file, its WGSL and this entry), ADD schedules; not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 3/4, parity 1 (1000x11x3 inplace s=-2.5 b=0.5)' } },
   }),
   entry({
     op: 'SILU',
     declaredRejections: [],
-    rules: [
-      { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 4 }) },
-      { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
-    ],
-    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules; not yet measured on a GPU' } },
+    rules: ELEMENTWISE_RULES,
+    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules; not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 4/5, parity 1 (4096x8 src0-rows-strided)' } },
   }),
   entry({
     op: 'SILU_BACK',
     declaredRejections: [],
-    rules: [
-      { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 4 }) },
-      { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
-    ],
-    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules; not yet measured on a GPU' } },
+    rules: ELEMENTWISE_RULES,
+    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules; not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 4/5, parity 1 (4096x8 src0-rows-strided)' } },
   }),
   entry({
     op: 'GELU',
     declaredRejections: [],
-    rules: [
-      { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 4 }) },
-      { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
-    ],
-    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules; not yet measured on a GPU' } },
+    rules: ELEMENTWISE_RULES,
+    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules; not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 4/5, parity 1 (4096x8 src0-rows-strided)' } },
   }),
   entry({
     op: 'GLU',
     declaredRejections: [],
-    rules: [
-      { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 4 }) },
-      { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
-    ],
-    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules (the fused halves vectorize when ne0/2 is a multiple of 4); not yet measured on a GPU' } },
+    rules: ELEMENTWISE_RULES,
+    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules (the fused halves vectorize when ne0/2 is a multiple of 4); not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 7/8, parity 1 (1000x11x3 op=1)' } },
   }),
   entry({
     op: 'ACC',
     declaredRejections: [],
-    rules: [
-      { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 4 }) },
-      { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
-    ],
-    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules (out of place the view test is a gather: vectorWidth 1); not yet measured on a GPU' } },
+    rules: ELEMENTWISE_RULES,
+    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules (out of place the view test is a gather: vectorWidth 1); not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 5/10, parity 4, slower 1 (4093x7 inplace 0.36×: in place both kernels touch only the view; a work item)' } },
   }),
 ]);
 
