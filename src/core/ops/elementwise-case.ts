@@ -40,6 +40,15 @@ export const UNARY_LAYOUTS: readonly LayoutSpec[] = Object.freeze([
   { name: 'src0-permuted', doc: 'src0 is permute(0,2,1,3) of a packed tensor (rows contiguous, planes swapped)' },
 ]);
 
+/** The matrix of a parameterless unary op: odd and even rows, every unary layout once or twice. */
+export const UNARY_MATRIX: readonly MatrixEntry[] = Object.freeze([
+  { dims: [4096, 16], layout: 'contiguous' },
+  { dims: [4093, 7], layout: 'contiguous' },
+  { dims: [1000, 11, 3], layout: 'inplace' },
+  { dims: [4096, 8], layout: 'src0-rows-strided' },
+  { dims: [129, 8, 5], layout: 'src0-permuted' },
+]);
+
 /** A one-source case whose dst has src0's shape: a packed new tensor, or src0 itself in place. */
 export function makeUnaryCase(op: string, dims: readonly number[], layout: string, specs: readonly ParamSpec[], given: Readonly<Record<string, number>>, layouts: readonly LayoutSpec[] = UNARY_LAYOUTS): OpCase {
   const ne = dimsNe(op, dims, 'ne0xne1[xne2xne3] of dst');

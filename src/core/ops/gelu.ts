@@ -10,7 +10,7 @@
 // to f16 moves gelu by |gelu′| ≤ 1.13 times 2⁻¹¹·|x|, the result's by 2⁻¹¹·|gelu|, and subnormal
 // halves by 2⁻²⁵ (gelu.test.ts checks this bound against an emulation of the table).
 import nativeWgsl from '../../../kernels/GELU/gelu.wgsl?raw';
-import { defineUnaryOp, expWidening } from './elementwise-case';
+import { defineUnaryOp, expWidening, UNARY_MATRIX } from './elementwise-case';
 import type { ParamSpec } from './types';
 
 export const PARAMS: readonly ParamSpec[] = Object.freeze([]);
@@ -43,13 +43,7 @@ export const GELU = defineUnaryOp({
   name: 'GELU',
   summary: "dst = 0.5·x·(1 + tanh(√(2/π)·x·(1 + 0.044715·x²))) (ggml_gelu, ggml_gelu_inplace; the formula, not the CPU's f16 table)",
   params: PARAMS,
-  matrix: [
-    { dims: [4096, 16], layout: 'contiguous' },
-    { dims: [4093, 7], layout: 'contiguous' },
-    { dims: [1000, 11, 3], layout: 'inplace' },
-    { dims: [4096, 8], layout: 'src0-rows-strided' },
-    { dims: [129, 8, 5], layout: 'src0-permuted' },
-  ],
+  matrix: UNARY_MATRIX,
   element: geluElement,
   expr: () => geluExpr('x'),
   constants: () => GELU_CONSTANTS,

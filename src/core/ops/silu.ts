@@ -3,7 +3,7 @@
 // (ggml_unary_impl asserts ggml_is_contiguous_rows); dst is a new packed tensor, or a view of a
 // for ggml_silu_inplace. No op_params beyond the unary op's id.
 import nativeWgsl from '../../../kernels/SILU/silu.wgsl?raw';
-import { defineUnaryOp, expWidening } from './elementwise-case';
+import { defineUnaryOp, expWidening, UNARY_MATRIX } from './elementwise-case';
 import type { ParamSpec } from './types';
 
 export const PARAMS: readonly ParamSpec[] = Object.freeze([]);
@@ -26,13 +26,7 @@ export const SILU = defineUnaryOp({
   name: 'SILU',
   summary: 'dst = x / (1 + exp(-x)) (ggml_silu, ggml_silu_inplace)',
   params: PARAMS,
-  matrix: [
-    { dims: [4096, 16], layout: 'contiguous' },
-    { dims: [4093, 7], layout: 'contiguous' },
-    { dims: [1000, 11, 3], layout: 'inplace' },
-    { dims: [4096, 8], layout: 'src0-rows-strided' },
-    { dims: [129, 8, 5], layout: 'src0-permuted' },
-  ],
+  matrix: UNARY_MATRIX,
   element: siluElement,
   expr: () => siluExpr('x'),
   wgsl: ['SILU/silu.wgsl', nativeWgsl],
