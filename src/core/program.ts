@@ -23,6 +23,8 @@ export interface PassSpec {
   readonly features?: readonly string[];
   /** Dispatches per run (default 1). */
   readonly repeat?: number;
+  /** One more dispatch over part of the grid: the lane's planted slowdown (kernel.ts). */
+  readonly extraDispatch?: readonly [number, number, number];
 }
 
 export interface KernelProgram {

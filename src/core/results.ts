@@ -46,8 +46,10 @@ export interface Level1Result {
 
 /** Statistics controls: the generated side replaced by the native kernel itself (A/A), the same
  * kernel doing 3× the work (slow) or 200× (stall: the watchdog's too-slow), or one that skips
- * half its output (wrong and fast). */
-export type LaneControl = 'aa' | 'slow' | 'stall' | 'wrong';
+ * half its output (wrong and fast); `slow:F` plants a fractional slowdown (F in (1, 3]): the
+ * native kernel plus a second dispatch of part of its own workgroups, sized from a first
+ * measurement so one run takes F× as long, with identical output. */
+export type LaneControl = 'aa' | 'slow' | 'stall' | 'wrong' | `slow:${number}`;
 
 export interface LaneRequest {
   /** Pairs to run (default: every op not native-only). */
@@ -87,6 +89,12 @@ export interface LaneShape {
   readonly speedupMedian: number | null;
   readonly speedupMin: number | null;
   readonly speedupMax: number | null;
+  /** The effect floor the verdict applied (verdict.ts effectFloor): a gain at or below it is parity. */
+  readonly effectFloor?: number;
+  /** Under a planted `slow:F` control: the slowdown Level 1 measured for the planted kernel. */
+  readonly plantedRatio?: number;
+  /** Passes measured again because they were out of line with the others (see rounds.ts). */
+  readonly remeasuredPasses?: number;
   readonly verdict: ShapeVerdict;
   readonly fallback: { code: string; reason: string; declared: boolean } | null;
   readonly nativeCorrect: boolean;

@@ -3,7 +3,11 @@
 // Which pairs run, the controls and the pair's judgement are pure (src/core/lane/judgement.ts).
 import { DeviceRejection, UsageError, WgslCompileError } from '../core/errors';
 import { caseData } from '../core/inputs';
-import { controlled, judgePair, lanePairs, laneState } from '../core/lane/judgement';
+import { controlled, judgePair, lanePairs, laneState, nextPlantedFraction, plantedFactor } from '../core/lane/judgement';
+import { measure } from './measure';
+import { Session } from './session';
+import type { KernelSpec } from '../core/kernel';
+import type { OracleResult } from '../core/ops/types';
 import { computeMetrics, peaksFor } from '../core/metrics/roofline';
 import { opByName, registryEntry, type PromotionState, type ShapeRule } from '../core/ops/registry';
 import type { OpCase, OpDef } from '../core/ops/types';
@@ -12,11 +16,10 @@ import { caseOf, resolveKernel, type CaseRequest } from '../core/resolve-kernel'
 import type { LaneControl, LaneCounters, LanePair, LaneRequest, LaneResult, LaneShape } from '../core/results';
 import { parseSchedule } from '../core/schedule/schedule';
 import { median } from '../core/stats/timing';
-import { DEFAULT_TOLERANCE, summarizeSpeedups, timingVerdict, watchdogFired, WATCHDOG_FACTOR } from '../core/stats/verdict';
+import { DEFAULT_TOLERANCE, effectFloor, outOfLinePasses, summarizeSpeedups, timingVerdict, watchdogFired, WATCHDOG_FACTOR } from '../core/stats/verdict';
 import { checkedSession, type CheckedSession } from './checked';
 import type { GpuContext } from './device';
 import { alternatingRounds, roundSide } from './rounds';
-import type { Session } from './session';
 import { checkUsers, isUserSide, loadLaneKernels, recordUserRound, timedSides, timeUsersAlone, userColumns, userWatchdog, type LaneKernel } from './lane-users';
 
 export type { ChecklistItem, LaneControl, LaneCounters, LanePair, LaneRequest, LaneResult, LaneShape } from '../core/results';
@@ -48,7 +51,11 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
   const kernelsOf = (op: string) => kernels.filter((k) => k.loaded.op.name === op);
   const cases = run.map((op) => {
     const entries: CaseRequest[] = req.shapes ? req.shapes.filter((s) => opByName(s.op).name === op.name) : [...op.matrix];
-    return { op, cases: entries.map((e) => caseOf(op, e)) };
+    const all = entries.map((e) => caseOf(op, e));
+    // A planted slowdown redoes part of the grid: in place, that would change the output.
+    if (plantedFactor(req.control) === null) return { op, cases: all };
+    for (const c of all.filter((x) => x.inplace)) skipped.push({ op: op.name, reason: `${c.label}: a planted slowdown redoes part of the work, which an in-place case cannot take (its output would change)` });
+    return { op, cases: all.filter((x) => !x.inplace) };
   });
   const progress = new ProgressTracker(
     cases.reduce((a, p) => a + p.cases.length * shapeUnits(repeat, kernelsOf(p.op.name).length), 0),
@@ -120,9 +127,11 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
   const metricsOf = (medians: number[]) => (medians.length ? computeMetrics({ minNs: Math.min(...medians), medianNs: median(medians) }, base.flops, base.readBytes + base.writeBytes, peaks) : null);
   const { inputs, oracle } = caseData(op, c, o.seed);
   const nativeKernel = op.native(c);
-  const resolved = o.control
-    ? { variant: 'generated' as const, schedule: null, scheduleKey: `control:${o.control}`, kernel: controlled(nativeKernel, o.control), fallback: null }
+  let resolved = o.control
+    ? { variant: 'generated' as const, schedule: null, scheduleKey: `control:${o.control}`, kernel: controlled(nativeKernel, o.control, 0), fallback: null }
     : resolveKernel(op, c, { kind: 'auto' }, ctx.adapter, { rulesBefore: o.rulesBefore, state: o.state });
+  const planted = plantedFactor(o.control);
+  let plantedRatio: number | null = null;
 
   const sessions: Session[] = [];
   try {
@@ -148,6 +157,11 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
       o.counters.nativeFallbacks[resolved.fallback.code] = (o.counters.nativeFallbacks[resolved.fallback.code] ?? 0) + 1;
       if (!declared) o.counters.undeclaredFallbacks++;
       return withUsers({ ...base, ...empty, scheduleKey: null, verdict: declared ? 'declared-fallback' : 'undeclared-fallback', fallback: { ...resolved.fallback, declared }, nativeCorrect: native.correct, note: null });
+    }
+    if (planted !== null) {
+      const plant = await plantSlowdown(ctx, nativeKernel, native.session, c, inputs, oracle, planted);
+      resolved = { ...resolved, kernel: plant.kernel };
+      plantedRatio = plant.ratio;
     }
     let generated: CheckedSession;
     try {
@@ -213,6 +227,20 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
     const tooSlow = generatedSide.stopped;
     const nativeMedians = nativeSide.samplesNs;
     const generatedMedians = generatedSide.samplesNs;
+    // Out-of-line passes are measured once more, in the same alternating order, and replaced.
+    let remeasuredPasses = 0;
+    if (!tooSlow && speedups.length === nativeMedians.length && nativeMedians.length === generatedMedians.length) {
+      for (const pass of outOfLinePasses(nativeMedians, generatedMedians)) {
+        o.progress.tick(`${op.name} ${c.label}: pass ${pass + 1} out of line, measured again`);
+        const order = pass % 2 === 0 ? [nativeSide, generatedSide] : [generatedSide, nativeSide];
+        const again = new Map<string, number>();
+        for (const side of order) again.set(side.name, (await measure(ctx, side.session, { minRuns: side.runs, wallBoundMs: o.wallBoundMs })).medianNs);
+        nativeMedians[pass] = again.get('native')!;
+        generatedMedians[pass] = again.get('generated')!;
+        speedups[pass] = nativeMedians[pass] / generatedMedians[pass];
+        remeasuredPasses++;
+      }
+    }
     const s = speedups.length ? summarizeSpeedups(speedups) : null;
     return {
       ...base,
@@ -223,12 +251,15 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
       speedupMedian: s?.median ?? null,
       speedupMin: s?.min ?? null,
       speedupMax: s?.max ?? null,
-      verdict: tooSlow ? 'too-slow' : timingVerdict(speedups, o.tolerance),
+      verdict: tooSlow ? 'too-slow' : timingVerdict(speedups, o.tolerance, effectFloor(resolutionNs, generatedMedians.length ? median(generatedMedians) : null)),
+      effectFloor: effectFloor(resolutionNs, generatedMedians.length ? median(generatedMedians) : null),
       fallback: null,
       nativeCorrect: true,
       generatedCorrect: true,
       generatedMaxErrRatio: generatedWorstRatio,
-      note: tooSlow,
+      note: tooSlow ?? (plantedRatio !== null ? `planted ${planted}× slowdown: Level 1 measured ${plantedRatio.toFixed(3)}× before the passes` : null),
+      ...(plantedRatio !== null ? { plantedRatio } : {}),
+      remeasuredPasses,
       resolutionNs,
       runsPerPass: generatedSide.runs ?? null,
       nativeMetrics: metricsOf(nativeMedians),
@@ -238,4 +269,33 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
   } finally {
     sessions.forEach((s) => s.destroy());
   }
+}
+
+/** A planted kernel is kept when its measured ratio is within this of the target. */
+const PLANT_ACCURACY = 0.01;
+
+/**
+ * Sizes a planted `slow:F` control from measurements: times native, then the native kernel with
+ * an extra dispatch over F − 1 of its grid, then (when that missed F by more than 1%) once more
+ * with the fraction rescaled; keeps the closer. Each planted kernel is checked against the oracle
+ * first: the control must not change the output.
+ */
+async function plantSlowdown(ctx: GpuContext, nativeKernel: KernelSpec, nativeSession: Session, c: OpCase, inputs: ArrayBuffer[], oracle: OracleResult, target: number): Promise<{ kernel: KernelSpec; ratio: number }> {
+  const nativeNs = (await measure(ctx, nativeSession)).medianNs;
+  let best: { kernel: KernelSpec; ratio: number } | null = null;
+  let fraction = target - 1;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const kernel = controlled(nativeKernel, `slow:${target}`, fraction);
+    const checked = await checkedSession(ctx, kernel, c, inputs, [oracle], nativeSession);
+    try {
+      if (!checked.correct) throw new Error(`the planted ${target}× control changed the output of ${c.label}: it cannot be used on this case`);
+      const ratio = (await measure(ctx, checked.session)).medianNs / nativeNs;
+      if (!best || Math.abs(ratio - target) < Math.abs(best.ratio - target)) best = { kernel, ratio };
+      if (Math.abs(ratio - target) <= PLANT_ACCURACY * target) break;
+      fraction = nextPlantedFraction(fraction, target, ratio);
+    } finally {
+      checked.session.destroy();
+    }
+  }
+  return best!;
 }

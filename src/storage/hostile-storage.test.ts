@@ -29,11 +29,11 @@ describe('storage across versions', () => {
     newer.close();
     const store = await openLabStore({ name });
     expect(store.readOnly).toBeInstanceOf(StorageVersionError);
-    expect(store.readOnly!.message).toMatch(/schema version 4, newer than this page writes \(3\).*shown read-only and nothing is lost; reload this page/);
+    expect(store.readOnly!.message).toMatch(new RegExp(`schema version ${DB_VERSION + 1}, newer than this page writes \\(${DB_VERSION}\\).*shown read-only and nothing is lost; reload this page`));
     const { runs, damaged } = await readStoredRuns(store.db);
     expect([runs.map((r) => r.kind).sort(), damaged]).toEqual([['lane', 'level1'], []]);
     expect(() => writable(store, 'this level1 run')).toThrow(StorageReadOnlyError);
-    expect(() => writable(store, 'this level1 run')).toThrow(/this level1 run was not saved: the stored runs are read-only here\. the stored runs are at schema version 4/);
+    expect(() => writable(store, 'this level1 run')).toThrow(new RegExp(`this level1 run was not saved: the stored runs are read-only here\\. the stored runs are at schema version ${DB_VERSION + 1}`));
     store.db.close();
   });
 
@@ -59,7 +59,7 @@ describe('storage across versions', () => {
     const opening = openLabStore({ name, onBlocked: (e) => blocked.push(e) });
     await new Promise((r) => setTimeout(r, 50));
     expect(blocked).toHaveLength(1);
-    expect(blocked[0].message).toMatch(/another kernel-lab tab has the stored runs open at schema version 2, and this page needs version 3: close or reload that tab.*Nothing stored is lost/);
+    expect(blocked[0].message).toMatch(new RegExp(`another kernel-lab tab has the stored runs open at schema version 2, and this page needs version ${DB_VERSION}: close or reload that tab.*Nothing stored is lost`));
     old.close();
     const store = await opening;
     expect([store.db.version, store.readOnly]).toEqual([DB_VERSION, null]);
@@ -74,11 +74,12 @@ describe('storage across versions', () => {
     const { labVersion: _l, codeHash: _c, opShapes: _o, ...v1Record } = rec;
     await v1.add('runs', v1Record as never);
     v1.close();
-    const broken: MigrationStep[] = [MIGRATIONS[0], MIGRATIONS[1], async () => Promise.reject(new TypeError('planted failure'))];
+    // Every real step but the last, then a step that fails: the upgrade to DB_VERSION stops there.
+    const broken: MigrationStep[] = [...MIGRATIONS.slice(0, DB_VERSION - 1), async () => Promise.reject(new TypeError('planted failure'))];
     await expect(openLabDb({ name, migrations: broken })).rejects.toThrow(StorageMigrationError);
-    await expect(openLabDb({ name, migrations: broken })).rejects.toThrow(/could not be upgraded from schema version 1 to 3: step 3 failed \(TypeError: planted failure\)\. The database was left at version 1 with every run kept/);
+    await expect(openLabDb({ name, migrations: broken })).rejects.toThrow(new RegExp(`could not be upgraded from schema version 1 to ${DB_VERSION}: step ${DB_VERSION} failed \\(TypeError: planted failure\\)\\. The database was left at version 1 with every run kept`));
     const store = await openLabStore({ name, migrations: broken });
-    expect(store.readOnly?.message).toMatch(/step 3 failed \(TypeError: planted failure\).*shown read-only; new runs cannot be saved/);
+    expect(store.readOnly?.message).toMatch(new RegExp(`step ${DB_VERSION} failed \\(TypeError: planted failure\\).*shown read-only; new runs cannot be saved`));
     const { runs } = await readStoredRuns(store.db);
     expect(runs).toHaveLength(1);
     // derived for a v1 record: one key per (op, shape) of the lane

@@ -4,7 +4,7 @@
 import { DEFAULT_LIMITS, type AdapterDescriptor } from '../adapter';
 import { prng } from '../hostdata';
 import { computeMetrics, peaksFor } from '../metrics/roofline';
-import { OPS, opByName, registryEntry } from '../ops/registry';
+import { OPS, registryEntry } from '../ops/registry';
 import { median } from '../stats/timing';
 import { timingVerdict } from '../stats/verdict';
 import { CODE_HASH, LAB_VERSION, RESULT_SCHEMA_VERSION, type LaneJson, type Level1Json, type SweepJson } from './json';
@@ -63,13 +63,13 @@ const CHECKLIST_TITLES: Record<string, string> = {
   'contract-clean': 'require fails cleanly on a shape outside the contract',
 };
 
-/** A lane over every op's whole matrix (or only `ops`'), as `npm run lab -- lane --json` writes it. */
+/** A lane over every op's whole matrix, as `npm run lab -- lane --json` writes it. */
 export function sampleLane(opts: { repeat?: number; seed?: number; adapter?: AdapterDescriptor; startedAt?: string; ops?: readonly string[] } = {}): LaneJson {
   const repeat = opts.repeat ?? 5;
   const next = prng(opts.seed ?? 7);
   const adapter = opts.adapter ?? sampleAdapter();
   const peaks = peaksFor(adapter, null);
-  const pairs = (opts.ops ? opts.ops.map(opByName) : OPS).map((op) => {
+  const pairs = OPS.filter((op) => !opts.ops || opts.ops.includes(op.name)).map((op) => {
     const shapes = op.matrix.map((e) => {
       const nativeNs = 20_000 + next() * 2_000_000;
       const gain = 0.7 + next() * 0.8;

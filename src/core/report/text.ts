@@ -4,6 +4,7 @@ import type { UserKernelRef } from '../manifest/source';
 import type { Level1Result } from '../results';
 import type { Calibration, Metrics } from '../metrics/roofline';
 import { specFor } from '../metrics/spec-table';
+import { NOISY_SPREAD } from '../stats/timing';
 import { fmtExp, fmtGBps, fmtGflops, fmtNs, fmtPctOfPeak } from './format';
 
 /** "4.21 TB/s (88% BW) · — GFLOP/s · memory-bound [spec]" */
@@ -76,7 +77,7 @@ export function formatLevel1(r: Level1Result): string {
   } else if (r.timing) {
     const t = r.timing;
     lines.push(
-      `timing    min ${fmtNs(t.minNs)}  median ${fmtNs(t.medianNs)}  max ${fmtNs(t.maxNs)}  runs ${t.runs}  resolution ${fmtNs(t.resolutionNs)}  method ${t.method}${t.spanShort ? '  (span < 100× resolution: run cap reached)' : ''}`,
+      `timing    min ${fmtNs(t.minNs)}${t.p20Ns !== undefined ? `  p20 ${fmtNs(t.p20Ns)}` : ''}  median ${fmtNs(t.medianNs)}${t.p80Ns !== undefined ? `  p80 ${fmtNs(t.p80Ns)}` : ''}  max ${fmtNs(t.maxNs)}  runs ${t.runs}  resolution ${fmtNs(t.resolutionNs)}  method ${t.method}${t.spanShort ? '  (span < 100× resolution: run cap reached)' : ''}${t.noisy ? `  NOISY: (p80 − p20) / median over ${100 * NOISY_SPREAD}%` : ''}`,
       `          ${t.note}`,
       `metrics   ${metricsLine(r.metrics)}`,
     );

@@ -146,7 +146,7 @@ function ordered(v: Record<string, unknown>, p: string, lo: string, mid: string,
 
 const timing = nullable(
   obj(
-    { runs: count, minNs: nonNegative, medianNs: nonNegative, maxNs: nonNegative, resolutionNs: nonNegative, method: oneOf(['timestamp', 'timestamp-grouped', 'wallclock']), spanShort: bool, note: text },
+    { runs: count, minNs: nonNegative, medianNs: nonNegative, maxNs: nonNegative, p20Ns: optional(nonNegative), p80Ns: optional(nonNegative), noisy: optional(bool), resolutionNs: nonNegative, method: oneOf(['timestamp', 'timestamp-grouped', 'wallclock']), spanShort: bool, note: text },
     (v, p) => ordered(v, p, 'minNs', 'medianNs', 'maxNs'),
   ),
 );
@@ -215,6 +215,9 @@ const laneShape = obj(
     speedupMin: nullable(nonNegative),
     speedupMax: nullable(nonNegative),
     speedups: list(nonNegative, LANE_CAPS.speedupsPerShape),
+    effectFloor: optional(nonNegative),
+    plantedRatio: optional(nonNegative),
+    remeasuredPasses: optional(count),
     verdict: oneOf(SHAPE_VERDICTS),
     fallback: nullable(obj({ code: name, reason: text, declared: bool })),
     note: nullable(text),
