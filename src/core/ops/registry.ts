@@ -4,6 +4,7 @@ import type { AdapterDescriptor } from '../adapter';
 import { UsageError } from '../errors';
 import { validateSchedule, type Schedule } from '../schedule/schedule';
 import { allHold, type Condition } from '../schedule/shape-rules';
+import { ACC } from './acc';
 import { ADD } from './add';
 import { ARGMAX } from './argmax';
 import { COUNT_EQUAL } from './count-equal';
@@ -11,8 +12,11 @@ import { CONT } from './cont';
 import { CPY } from './cpy';
 import { CROSS_ENTROPY_LOSS, CROSS_ENTROPY_LOSS_NATIVE_ONLY } from './cross-entropy-loss';
 import { CROSS_ENTROPY_LOSS_BACK } from './cross-entropy-loss-back';
+import { GELU } from './gelu';
 import { GET_ROWS } from './get-rows';
 import { GET_ROWS_BACK, GET_ROWS_BACK_NATIVE_ONLY } from './get-rows-back';
+import { GLU } from './glu';
+import { MUL } from './mul';
 import { MUL_MAT } from './mul-mat';
 import { RMS_NORM } from './rms-norm';
 import { REPEAT_BACK } from './repeat-back';
@@ -23,6 +27,9 @@ import { ROPE, ROPE_BACK } from './rope';
 import { SOFT_MAX } from './soft-max';
 import { SOFT_MAX_BACK } from './soft-max-back';
 import { SUM_ROWS } from './sum-rows';
+import { SCALE } from './scale';
+import { SILU } from './silu';
+import { SILU_BACK } from './silu-back';
 import { stateFor, type AdapterClass, type AdapterIdentity, type ClassState, type PromotionState, type StateEvidence } from './promotion';
 import type { OpCase, OpDef } from './types';
 
@@ -56,7 +63,7 @@ function entry(e: Omit<RegistryEntry, 'state' | 'evidence'>): RegistryEntry {
   return Object.freeze({ ...e, state: d.state, evidence: d.evidence });
 }
 
-export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK, MUL_MAT, CROSS_ENTROPY_LOSS, CROSS_ENTROPY_LOSS_BACK, GET_ROWS, GET_ROWS_BACK, CPY, CONT, ROPE, ROPE_BACK, OUT_PROD, OPT_STEP_ADAMW, SOFT_MAX, SOFT_MAX_BACK, SUM_ROWS, REPEAT_BACK, ARGMAX, COUNT_EQUAL]);
+export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK, MUL_MAT, CROSS_ENTROPY_LOSS, CROSS_ENTROPY_LOSS_BACK, GET_ROWS, GET_ROWS_BACK, CPY, CONT, ROPE, ROPE_BACK, OUT_PROD, OPT_STEP_ADAMW, SOFT_MAX, SOFT_MAX_BACK, SUM_ROWS, REPEAT_BACK, ARGMAX, COUNT_EQUAL, MUL, SCALE, SILU, SILU_BACK, GELU, GLU, ACC]);
 
 const freezeSchedule = <S extends Schedule>(s: S): S => Object.freeze(s);
 
@@ -64,6 +71,12 @@ const freezeSchedule = <S extends Schedule>(s: S): S => Object.freeze(s);
 const ROW_RULES: readonly ShapeRule[] = Object.freeze([
   { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 4, reduction: 'shared', unroll: 4 }) },
   { when: [], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 4 }) },
+]);
+
+/** ADD's two rules (vec4 where rows allow, scalar otherwise): where a new elementwise op starts. */
+const ELEMENTWISE_RULES: readonly ShapeRule[] = Object.freeze([
+  { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 4 }) },
+  { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
 ]);
 
 export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
@@ -267,6 +280,48 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
       { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 1, vectorWidth: 1 }) },
     ],
     states: { default: { state: 'observe', evidence: 'new in issue 9 (ggml d99724f2 semantics); SwiftShader lane 2026-12-01 (a CPU shared with other jobs), with the vec4 rule: faster on 5/6 shapes (1.48–2.83×), parity on 4097 (vectorWidth 1), none slower; generated and native match the oracle on all three outputs (a, m, v) of every shape. Not yet run on a GPU: observed' } },
+  }),
+  entry({
+    op: 'MUL',
+    declaredRejections: [],
+    rules: ELEMENTWISE_RULES,
+    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules; not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 6/8, parity 2 (4093x7, 256x64 src1-transposed)' } },
+  }),
+  entry({
+    op: 'SCALE',
+    declaredRejections: [],
+    rules: ELEMENTWISE_RULES,
+    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2, added after Part 1 as one op file, its WGSL and this entry), ADD schedules; not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 3/4, parity 1 (1000x11x3 inplace s=-2.5 b=0.5)' } },
+  }),
+  entry({
+    op: 'SILU',
+    declaredRejections: [],
+    rules: ELEMENTWISE_RULES,
+    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules; not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 4/5, parity 1 (4096x8 src0-rows-strided)' } },
+  }),
+  entry({
+    op: 'SILU_BACK',
+    declaredRejections: [],
+    rules: ELEMENTWISE_RULES,
+    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules; not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 4/5, parity 1 (4096x8 src0-rows-strided)' } },
+  }),
+  entry({
+    op: 'GELU',
+    declaredRejections: [],
+    rules: ELEMENTWISE_RULES,
+    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules; not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 4/5, parity 1 (4096x8 src0-rows-strided)' } },
+  }),
+  entry({
+    op: 'GLU',
+    declaredRejections: [],
+    rules: ELEMENTWISE_RULES,
+    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules (the fused halves vectorize when ne0/2 is a multiple of 4); not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 7/8, parity 1 (1000x11x3 op=1)' } },
+  }),
+  entry({
+    op: 'ACC',
+    declaredRejections: [],
+    rules: ELEMENTWISE_RULES,
+    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules (out of place the view test is a gather: vectorWidth 1); not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 5/10, parity 4, slower 1 (4093x7 inplace 0.36×: in place both kernels touch only the view; a work item)' } },
   }),
 ]);
 
