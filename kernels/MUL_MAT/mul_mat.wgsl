@@ -3,15 +3,9 @@
 // A plain shared-memory kernel: a 64×64 dst tile per workgroup, K staged 16 at a time in
 // k-major tiles, 256 threads each accumulating 4×4 outputs. Rows of src0 and src1 are
 // contiguous (ggml requires it); row and batch strides and offsets come from Params, so any
-// view works. Batches go over workgroup z.
+// view works. Batches go over workgroup z. Templated: the PARAMS placeholder is the uniform struct of mul-mat.ts.
 
-struct Params {
-  M: u32, N: u32, K: u32, ne12: u32,
-  r2: u32, r3: u32, s01: u32, s02: u32,
-  s03: u32, s11: u32, s12: u32, s13: u32,
-  sd1: u32, sd2: u32, sd3: u32, off0: u32,
-  off1: u32, offd: u32,
-};
+{{PARAMS}}
 
 @group(0) @binding(0) var<storage, read> src0: array<f32>;
 @group(0) @binding(1) var<storage, read> src1: array<f32>;

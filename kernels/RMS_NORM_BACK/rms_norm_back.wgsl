@@ -1,24 +1,19 @@
 // RMS_NORM_BACK, hand-written (ggml_rms_norm_back): src0 = dz (incoming gradient), src1 = x;
 // per row, with sum_xx = Σx², sum_xdz = Σx·dz, rrms = 1/sqrt(sum_xx/ne0 + eps):
 //   dx = (x * (-sum_xdz / (sum_xx + eps*ne0)) + dz) * rrms
-// One workgroup of 256 threads per row; both sums meet together (a vec2) in a shared-memory tree.
+// One workgroup of {{WG}} threads per row; both sums meet together (a vec2) in a shared-memory tree.
+// Templated (src/core/codegen/template.ts): the PARAMS placeholder is the uniform struct of rms-norm-back.ts.
 
-struct Params {
-  ne0: u32, ne1: u32, ne2: u32, nrows: u32,
-  s01: u32, s02: u32, s03: u32, off0: u32,  // src0 (dz) row/plane strides and offset, in elements
-  s11: u32, s12: u32, s13: u32, off1: u32,  // src1 (x)
-  s1: u32, s2: u32, s3: u32, offd: u32,     // dst (dx)
-  eps_bits: u32,                            // eps as f32 bits (a uniform of u32s)
-};
+{{PARAMS}}
 
 @group(0) @binding(0) var<storage, read> src0: array<f32>;
 @group(0) @binding(1) var<storage, read> src1: array<f32>;
 @group(0) @binding(2) var<storage, read_write> dst: array<f32>;
 @group(0) @binding(3) var<uniform> p: Params;
 
-var<workgroup> sums: array<vec2<f32>, 256>;
+var<workgroup> sums: array<vec2<f32>, {{WG}}>;
 
-@compute @workgroup_size(256)
+@compute @workgroup_size({{WG}})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
   let r = wid.y * nwg.x + wid.x;
@@ -33,14 +28,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let dx_row = p.offd + i1 * p.s1 + i2 * p.s2 + i3 * p.s3;
 
   var acc = vec2<f32>(0.0);
-  for (var i = lid; i < p.ne0; i += 256u) {
+  for (var i = lid; i < p.ne0; i += {{WG}}u) {
     let x = src1[x_row + i];
     let dz = src0[dz_row + i];
     acc += vec2<f32>(x * x, x * dz);
   }
   sums[lid] = acc;
   workgroupBarrier();
-  for (var s = 128u; s > 0u; s >>= 1u) {
+  for (var s = {{WG}}u / 2u; s > 0u; s >>= 1u) {
     if (lid < s) {
       sums[lid] += sums[lid + s];
     }
@@ -49,11 +44,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let sum_xx = sums[0].x;
   let sum_xdz = sums[0].y;
   let ne0 = f32(p.ne0);
-  let eps = bitcast<f32>(p.eps_bits);
+  let eps = p.eps;
   let rrms = inverseSqrt(sum_xx / ne0 + eps);
   let k = -sum_xdz / (sum_xx + eps * ne0);
 
-  for (var i = lid; i < p.ne0; i += 256u) {
+  for (var i = lid; i < p.ne0; i += {{WG}}u) {
     dst[dx_row + i] = (src1[x_row + i] * k + src0[dz_row + i]) * rrms;
   }
 }

@@ -7,7 +7,7 @@ import { serveStatic } from './static-server';
 import { parseArgs } from 'node:util';
 import { USAGE_ERROR_NAMES, UsageError } from '../core/errors';
 import { OPS, opByName } from '../core/ops/registry';
-import { parseDims } from '../core/ops/types';
+import { parseDims, parseParamAssignments } from '../core/ops/types';
 import { laneJson, level1Json, sweepJson } from '../core/report/json';
 import { formatAdapter, formatLevel1, formatPeaks } from '../core/report/text';
 import { adapterFingerprint } from '../core/adapter';
@@ -36,11 +36,12 @@ commands:
                               --calibrate measures copy bandwidth, FMA throughput and the
                               empty-dispatch floor (kept per adapter for later metrics)
   time --op OP --shape SHAPE  Level 1: check one kernel against the oracle, then time it alone
-       [--layout NAME] [--native [--wgsl FILE] | --schedule JSON] [--seed N] [--min-runs N]
-       [--markdown FILE] [--share-base URL]
-                              --wgsl FILE runs your edit of the native kernel (same bindings)
+       [--layout NAME] [--param NAME=VALUE]... [--native [--wgsl FILE] | --schedule JSON]
+       [--seed N] [--min-runs N] [--markdown FILE] [--share-base URL]
+                              --wgsl FILE runs your edit of the native kernel (same bindings);
+                              --param sets an op parameter (e.g. --param eps=1e-5), repeatable
 
-  lane [--op OP]... [--shape OP:DIMS[:LAYOUT]]... [--repeat N] [--tolerance T]
+  lane [--op OP]... [--shape OP:DIMS[:LAYOUT][:k=v,…]]... [--repeat N] [--tolerance T]
        [--device NAME] [--markdown FILE] [--proposal SWEEP.json] [--share-base URL]
        [--prefer OP]... [--control aa|slow|stall|wrong] [--undeclare CODE]...
                               the promotion lane: native vs generated over each pair's shape
@@ -49,11 +50,13 @@ commands:
                               this run; --control plants a statistics control; --shape
                               replaces the matrices (e.g. shapes from a census); --proposal
                               tries a sweep's proposed rules first, for this run only
-  sweep --op OP [--reps 9] [--shapes DIMS[:LAYOUT],...] [--space JSON]
+  sweep --op OP [--reps 9] [--shapes DIMS[:LAYOUT][:k=v;…],...] [--param NAME=VALUE]...
+        [--space JSON]
                               offline schedule search: every valid candidate of the op's
                               space, checked then timed; refusals with reasons; a proposal
                               of schedulesFor rules to review (nothing is written).
-                              --space restricts knobs, e.g. '{"workgroupSize":[64,256]}'
+                              --space restricts knobs, e.g. '{"workgroupSize":[64,256]}';
+                              --param sets a param on every shape (the matrix's if no --shapes)
   bench [--size full|small] [--only ID]
                               the engine's performance targets as a table (small shapes on
                               a software adapter; targets are judged on hardware only)
@@ -169,11 +172,26 @@ async function cmdDevice(argv: string[]): Promise<number> {
   }
 }
 
+/** Repeated `--param k=v` (each may also be `k=v,k2=v2`) → params, or undefined when none. */
+function paramOptions(v: Record<string, unknown>): Record<string, number> | undefined {
+  const given = (v.param as string[] | undefined) ?? [];
+  if (!given.length) return undefined;
+  const out: Record<string, number> = {};
+  for (const text of given) {
+    for (const [k, val] of Object.entries(parseParamAssignments(text))) {
+      if (k in out) throw new UsageError(`--param ${k} is given twice`);
+      out[k] = val;
+    }
+  }
+  return out;
+}
+
 async function cmdTime(argv: string[]): Promise<number> {
   const v = parse(argv, {
     op: { type: 'string' },
     shape: { type: 'string' },
     layout: { type: 'string' },
+    param: { type: 'string', multiple: true },
     native: { type: 'boolean' },
     schedule: { type: 'string' },
     wgsl: { type: 'string' },
@@ -187,7 +205,8 @@ async function cmdTime(argv: string[]): Promise<number> {
   if (v.native && v.schedule) throw new UsageError('give --native or --schedule, not both');
   const op = opByName(v.op as string);
   const dims = parseDims(v.shape as string);
-  op.makeCase(dims, (v.layout as string | undefined) ?? op.layouts[0].name); // usage errors before any device work
+  const params = paramOptions(v);
+  op.makeCase(dims, (v.layout as string | undefined) ?? op.layouts[0].name, params); // usage errors before any device work
   if (v.wgsl && !v.native) throw new UsageError('--wgsl replaces the native kernel: give it with --native');
   const variant: VariantRequest = v.native
     ? { kind: 'native', wgsl: v.wgsl ? readText(v.wgsl as string) : undefined }
@@ -201,6 +220,7 @@ async function cmdTime(argv: string[]): Promise<number> {
       op: op.name,
       dims,
       layout: v.layout as string | undefined,
+      ...(params ? { params } : {}),
       variant,
       seed: intOption(v, 'seed'),
       timing: { minRuns: intOption(v, 'min-runs') },
@@ -273,12 +293,22 @@ async function cmdSweep(argv: string[]): Promise<number> {
     op: { type: 'string' },
     reps: { type: 'string' },
     shapes: { type: 'string' },
+    param: { type: 'string', multiple: true },
     space: { type: 'string' },
     seed: { type: 'string' },
   });
   if (!v.op) throw new UsageError('sweep needs --op');
   const op = opByName(v.op as string);
-  const shapes = v.shapes ? parseShapeList(String(v.shapes), op) : undefined;
+  const listed = v.shapes ? parseShapeList(String(v.shapes), op) : undefined;
+  const params = paramOptions(v);
+  // --param overrides each shape's own params (the matrix's shapes when --shapes is absent).
+  const shapes = params
+    ? (listed ?? op.matrix.map((e) => ({ dims: [...e.dims], layout: e.layout, ...(e.params ? { params: { ...e.params } } : {}) }))).map((e) => {
+        const merged = { ...e.params, ...params };
+        op.makeCase(e.dims, e.layout ?? op.layouts[0].name, merged);
+        return { ...e, params: merged };
+      })
+    : listed;
   const space = v.space ? parseSpace(v.space as string, op.family) : undefined;
   const out = output(v.json as string | undefined);
   const lab = await openRuntime(v.runtime as string);

@@ -18,3 +18,16 @@ describe('kernel plumbing', () => {
     expect(f32Bits(1)).toBe(0x3f800000);
   });
 });
+
+describe('an edit of a templated native kernel', () => {
+  it('is rendered with the kernel’s own defines; plain WGSL passes through', async () => {
+    const { ADD } = await import('./ops/add');
+    const { editedNative } = await import('./kernel');
+    const k = ADD.native(ADD.makeCase([8, 2], 'inplace'));
+    const source = '{{PARAMS}}\n#if INPLACE\nin place {{WG}}\n#else\nout\n#endif';
+    const edited = editedNative(k, source);
+    expect(edited.wgsl).toBe(`${k.templateDefines!.PARAMS}\nin place 256`);
+    expect(edited.label).toBe('native:ADD/add.wgsl [INPLACE] (edited)');
+    expect(editedNative(k, 'fn main() {}').wgsl).toBe('fn main() {}');
+  });
+});

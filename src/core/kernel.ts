@@ -1,7 +1,9 @@
 // What codegen and the native kernels hand to the GPU layer: plain data, no GPU objects.
+import { renderTemplate, type TemplateDefines } from './codegen/template';
+import { packUniforms, uniformStruct, type UniformSchema } from './codegen/uniforms';
 
 /** Which buffer a binding reads: an op's sources, its destination, or the uniform params. */
-export type BindingRole = 'src0' | 'src1' | 'src2' | 'dst' | 'params';
+export type BindingRole = 'src0' | 'src1' | 'src2' | 'src3' | 'src4' | 'src5' | 'dst' | 'params';
 
 export interface BindingSpec {
   readonly binding: number;
@@ -22,6 +24,11 @@ export interface KernelSpec {
   readonly uniforms?: Uint32Array;
   /** Device features the WGSL needs (e.g. 'subgroups'). */
   readonly features?: readonly string[];
+  /**
+   * A templated native kernel's defines (PARAMS struct included): an edited copy of its source
+   * file (`--wgsl FILE`, the page's editor) is rendered with them, so it gets the same variant.
+   */
+  readonly templateDefines?: TemplateDefines;
   /** Dispatches per run (default 1): the lane's planted slow control repeats the same work. */
   readonly repeat?: number;
 }
@@ -70,4 +77,34 @@ export function nativeKernel(file: string, wgsl: string, roles: readonly Binding
     dispatch,
     ...(uniforms ? { uniforms } : {}),
   };
+}
+
+/**
+ * A hand-written kernel from its templated source: the PARAMS placeholder becomes the schema's
+ * struct, `params` its bytes, and `defines` pick the variant (INPLACE, WG…). The label names
+ * the true-valued flags: 'native:ADD/add.wgsl [INPLACE]'.
+ */
+export function nativeTemplated(
+  file: string,
+  source: string,
+  roles: readonly BindingRole[],
+  dispatch: readonly [number, number, number],
+  schema: UniformSchema,
+  params: Readonly<Record<string, number>>,
+  defines: TemplateDefines = {},
+): KernelSpec {
+  const templateDefines = { ...defines, PARAMS: uniformStruct(schema) };
+  const wgsl = renderTemplate(source, templateDefines, file);
+  const flags = Object.entries(defines).filter(([, v]) => v === true).map(([k]) => k);
+  const spec = { ...nativeKernel(file, wgsl, roles, dispatch, packUniforms(schema, params)), templateDefines };
+  return flags.length ? { ...spec, label: `${spec.label} [${flags.join(', ')}]` } : spec;
+}
+
+/**
+ * The native kernel with its WGSL replaced by an edit: a copy of the templated source is
+ * rendered with the kernel's own defines (plain WGSL passes through unchanged).
+ */
+export function editedNative(kernel: KernelSpec, text: string): KernelSpec {
+  const wgsl = kernel.templateDefines ? renderTemplate(text, kernel.templateDefines, `${kernel.label} (edited)`) : text;
+  return { ...kernel, wgsl, label: `${kernel.label} (edited)` };
 }

@@ -17,9 +17,12 @@ export interface Level1Result {
   readonly shape: string;
   readonly layout: string;
   readonly label: string;
+  /** The case's params, every declared one (defaults included); {} for an op without params. */
+  readonly params?: Readonly<Record<string, number>>;
   readonly variant: 'native' | 'generated';
   readonly scheduleKey: string | null;
   readonly schedule: Schedule | null;
+  /** Why 'auto' ran native: a contract rejection, 'no-schedule', or the op's state ('native-only', 'retired'). */
   readonly fallback: { code: string; reason: string } | null;
   readonly correct: boolean;
   readonly maxErr: number;
@@ -55,7 +58,7 @@ export interface LaneRequest {
   /** Treat these rejection codes as undeclared for this run (what-if). */
   undeclare?: string[];
   /** Replace the ops' matrices with these cases. */
-  shapes?: { op: string; dims: number[]; layout?: string }[];
+  shapes?: { op: string; dims: number[]; layout?: string; params?: Record<string, number> }[];
   /**
    * Rules tried before the registry's for this run: a sweep's proposal taken through the lane
    * before anyone pastes it into the registry.
@@ -70,6 +73,8 @@ export interface LaneShape {
   readonly shape: string;
   readonly dims: readonly number[];
   readonly layout: string;
+  /** The case's params (defaults included); the label names the non-default ones. */
+  readonly params?: Readonly<Record<string, number>>;
   readonly scheduleKey: string | null;
   readonly nativeMedianNs: number | null;
   readonly generatedMedianNs: number | null;
@@ -136,7 +141,7 @@ export interface SweepRequest {
   op: string;
   reps?: number;
   /** Shapes to sweep (default: the op's matrix, less the shapes its contract rejects). */
-  shapes?: { dims: number[]; layout?: string }[];
+  shapes?: { dims: number[]; layout?: string; params?: Record<string, number> }[];
   /** Restrict knobs to these values (default: the family's whole space). */
   space?: Record<string, (number | string)[]>;
   seed?: number;

@@ -12,7 +12,7 @@ import type { OpCase, OracleResult } from '../core/ops/types';
 import { checkOutput } from '../core/stats/correctness';
 import { median, relativeSpread } from '../core/stats/timing';
 import { contiguous, type TensorDesc } from '../core/tensor';
-import type { ProgressFn } from '../worker/api';
+import type { ProgressFn } from '../core/progress';
 import type { GpuContext } from './device';
 import { measure } from './measure';
 import { Session } from './session';

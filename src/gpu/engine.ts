@@ -4,11 +4,15 @@ import { adapterFingerprint, DEFAULT_LIMITS, type Runtime } from '../core/adapte
 import type { Calibration } from '../core/metrics/roofline';
 import { drainPool } from './buffer-pool';
 import { runCalibration } from './calibrate';
-import type { CodegenPreview, LabApi, ProgressFn } from '../worker/api';
+import type { ProgressFn } from '../core/progress';
+import type { Level1Request } from '../core/requests';
+import { buildCase, resolveKernel } from '../core/resolve-kernel';
+import type { LaneRequest, SweepRequest } from '../core/results';
+import type { CodegenPreview, LabApi } from '../core/lab-api';
 import { openDevice, type GpuContext } from './device';
-import { runLane, type LaneRequest } from './lane';
-import { buildCase, resolveKernel, runLevel1, type Level1Request } from './level1';
-import { runSweep, type SweepRequest } from './sweep';
+import { runLane } from './lane';
+import { runLevel1 } from './level1';
+import { runSweep } from './sweep';
 
 export interface EngineOptions {
   runtime: Runtime;
@@ -71,13 +75,7 @@ export class Engine implements LabApi {
   }
 
   time(req: Level1Request, onProgress?: ProgressFn) {
-    return this.exclusive(async () => {
-      const ctx = await this.context();
-      onProgress?.({ label: `${req.op} ${req.dims.join('x')}`, fraction: 0, etaMs: null });
-      const result = await runLevel1(ctx, req);
-      onProgress?.({ label: `${req.op} ${req.dims.join('x')}`, fraction: 1, etaMs: 0 });
-      return result;
-    });
+    return this.exclusive(async () => runLevel1(await this.context(), req, onProgress));
   }
 
   lane(req: LaneRequest, onProgress?: ProgressFn) {

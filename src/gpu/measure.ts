@@ -1,26 +1,9 @@
 // Level 1 timing: grow the batch until its timed span is ≥ 100× the timer's resolution, under a
 // wall-clock bound; fall back to wall clock (marked) without timestamp-query.
 import { median, resolutionFromTimestamps, runDurationsNs, runsForSpan, summarize, summarizeTimestamps, type TimingSummary } from '../core/stats/timing';
+import type { MeasureOptions } from '../core/requests';
 import type { GpuContext } from './device';
 import type { Session } from './session';
-
-export interface MeasureOptions {
-  /** Runs in the first batch (default 16). */
-  minRuns?: number;
-  /** Never more runs than this in one measurement (default 16384). */
-  maxRuns?: number;
-  /** Keep one batch under this wall time (default 2000 ms): the watchdog's bound. */
-  wallBoundMs?: number;
-  /** A prior estimate of one run, to size the first batch. */
-  perRunEstimateNs?: number;
-  /** The timed batch lasts at least this long (default 5 ms on hardware, 0 on software). */
-  minBatchNs?: number;
-  /**
-   * Warm-up before the timed batch, ms of GPU work at least. Default: adaptive (see
-   * warmupFor); 0 on a software adapter.
-   */
-  warmupMs?: number;
-}
 
 /** Warm-up batches last about this long each. */
 const WARMUP_BATCH_MS = 10;

@@ -1,46 +1,6 @@
 // The one typed API between the page (or a headless driver) and the engine in the worker.
 // Everything crossing it is structured-cloneable plain data; progress comes back through a
-// callback (comlink proxies it across the worker boundary).
-import type { AdapterDescriptor } from '../core/adapter';
-import type { Calibration } from '../core/metrics/roofline';
-import type { LaneRequest, LaneResult } from '../gpu/lane';
-import type { Level1Request, Level1Result } from '../gpu/level1';
-import type { SweepRequest, SweepResult } from '../gpu/sweep';
-
-export interface Progress {
-  /** What is running, for a progress bar: 'ADD 4096x512 pass 2/5 generated'. */
-  readonly label: string;
-  /** 0..1 */
-  readonly fraction: number;
-  /** Estimated time left, ms (null until it can be estimated). */
-  readonly etaMs: number | null;
-}
-
-export type ProgressFn = (p: Progress) => void;
-
-export interface CodegenPreview {
-  readonly op: string;
-  readonly label: string;
-  readonly variant: 'native' | 'generated';
-  readonly scheduleKey: string | null;
-  readonly wgsl: string;
-  readonly dispatch: readonly [number, number, number];
-  readonly fallback: { code: string; reason: string } | null;
-}
-
-export interface LabApi {
-  /** Opens the device if needed and describes its adapter. */
-  adapter(): Promise<AdapterDescriptor>;
-  /** Codegen only (no GPU work): what a request would run. */
-  preview(req: Omit<Level1Request, 'timing' | 'skipTiming' | 'seed'>): Promise<CodegenPreview>;
-  /** Level 1: check against the oracle, then time. */
-  time(req: Level1Request, onProgress?: ProgressFn): Promise<Level1Result>;
-  /** The promotion lane: native vs generated over each pair's matrix. */
-  lane(req: LaneRequest, onProgress?: ProgressFn): Promise<LaneResult>;
-  /** Offline schedule search: candidates checked, timed, refused or proposed. Writes nothing. */
-  sweep(req: SweepRequest, onProgress?: ProgressFn): Promise<SweepResult>;
-  /** Measures this adapter's peaks (copy, FMA, empty dispatch); later metrics use them. */
-  calibrate(onProgress?: ProgressFn): Promise<Calibration>;
-  /** Hands over a stored calibration (the page keeps them in IndexedDB per adapter). */
-  useCalibration(c: Calibration | null): Promise<void>;
-}
+// callback (comlink proxies it across the worker boundary). The types are core's
+// (src/core/lab-api.ts), so the GPU layer that implements them never imports the worker.
+export type { CodegenPreview, LabApi } from '../core/lab-api';
+export type { Progress, ProgressFn } from '../core/progress';

@@ -5,8 +5,9 @@
 // strides and offsets are baked in as literals, and bounds checks are emitted only where a
 // tile overhangs the shape. Pure string building.
 import { MAX_WORKGROUPS_PER_DIM, type BindingSpec } from '../kernel';
-import { scheduleKey, type MatmulSchedule } from '../schedule/schedule';
-import { indent, storageDecl, u } from './wgsl';
+import type { MatmulSchedule } from '../families/matmul';
+import { scheduleKey } from '../families/types';
+import { indent, renameIdents, storageDecl, u } from './wgsl';
 
 /** Where an operand lives in its device buffer, in f32 elements (guards included). */
 export interface MatmulOperand {
@@ -32,6 +33,11 @@ export interface MatmulGeometry {
   readonly src0: MatmulOperand;
   readonly src1: MatmulOperand;
   readonly dst: MatmulOperand;
+  /**
+   * What is stored per output, over `acc` (the dot product; f32, or vec4<f32> along m when the
+   * schedule vectorizes): default 'acc'. E.g. 'acc * alpha' with alpha a constant.
+   */
+  readonly epilogue?: string;
 }
 
 export interface MatmulKernel {
@@ -258,21 +264,22 @@ export function generateMatmul(s: MatmulSchedule, g: MatmulGeometry): MatmulKern
   const sd1 = g.dst.rowStride / (dstVec ? 4 : 1);
   emit(dstVec ? 'let mt = mBase / 4u + tx;' : vec ? 'let mt = mBase + tx * 4u;' : 'let mt = mBase + tx;');
   emit(bVec ? 'let nt = nBase + ty * 4u;' : 'let nt = nBase + ty;');
+  const epi = (a: string) => (g.epilogue ? renameIdents(g.epilogue, ['acc'], () => a) : a);
   const guarded = (check: boolean, cond: string, body: string) => (check ? `if (${cond}) {\n${indent(body, 2)}\n}` : body);
   for (let j = 0; j < RN; j++) {
     const row: string[] = [`let drow = based + n * ${u(sd1)};`];
     for (let i = 0; i < mSlots; i++) {
       if (dstVec) {
         const mv = plus('mt', i * WX);
-        row.push(guarded(mCheck, `${mv} < ${u(g.M / 4)}`, `dst[drow + ${mv}] = ${acc(i, j)};`));
+        row.push(guarded(mCheck, `${mv} < ${u(g.M / 4)}`, `dst[drow + ${mv}] = ${epi(acc(i, j))};`));
       } else if (vec) {
         for (let l = 0; l < 4; l++) {
           const m = plus('mt', i * WX * 4 + l);
-          row.push(guarded(mCheck, `${m} < ${u(g.M)}`, `dst[drow + ${m}] = ${acc(i, j)}.${XYZW[l]};`));
+          row.push(guarded(mCheck, `${m} < ${u(g.M)}`, `dst[drow + ${m}] = ${epi(`${acc(i, j)}.${XYZW[l]}`)};`));
         }
       } else {
         const m = plus('mt', i * WX);
-        row.push(guarded(mCheck, `${m} < ${u(g.M)}`, `dst[drow + ${m}] = ${acc(i, j)};`));
+        row.push(guarded(mCheck, `${m} < ${u(g.M)}`, `dst[drow + ${m}] = ${epi(acc(i, j))};`));
       }
     }
     const n = plus('nt', bVec ? (j >> 2) * WY * 4 + (j & 3) : j * WY);

@@ -37,3 +37,14 @@ export function indent(block: string, n: number): string {
     .map((line) => (line ? pad + line : line))
     .join('\n');
 }
+
+/** Rewrites whole identifiers of `names` in a WGSL expression (a swizzle `.x` or a longer name is left alone). */
+export function renameIdents(expr: string, names: readonly string[], to: (name: string) => string): string {
+  if (!names.length) return expr;
+  return expr.replace(new RegExp(`(?<![.\\w])(${names.join('|')})(?!\\w)`, 'g'), to);
+}
+
+/** Whether a WGSL expression names `name` (as a whole identifier). */
+export function usesIdent(expr: string, name: string): boolean {
+  return renameIdents(expr, [name], () => '\u0000') !== expr;
+}

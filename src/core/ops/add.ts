@@ -2,14 +2,14 @@
 // a's shape; ggml_add_inplace makes dst a view of a. Like ggml's CPU kernel, dst and src0 rows
 // must be contiguous; src1 may have any strides.
 import nativeWgsl from '../../../kernels/ADD/add.wgsl?raw';
-import nativeInplaceWgsl from '../../../kernels/ADD/add_inplace.wgsl?raw';
-import { bindAll, indent, u, vecType } from '../codegen/wgsl';
+import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
+import { generatedPath } from '../families/types';
 import { deviceOffsetElements, gather } from '../hostdata';
-import { grid2d, type KernelSpec, nativeKernel, packParams } from '../kernel';
-import { scheduleKey, type ElementwiseSchedule, type Schedule } from '../schedule/schedule';
-import { canRepeat, contiguous, elementStrides, isContiguous, nelements, permute, rowsContiguous, stridedRows, type TensorDesc } from '../tensor';
+import { uniformSchema } from '../codegen/uniforms';
+import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
+import { canRepeat, contiguous, elementStrides, nelements, permute, rowsContiguous, stridedRows } from '../tensor';
 import { commonRejection } from './contract';
-import { caseLabel, OpCaseError, rowFeatures, type OpCase, type OpDef } from './types';
+import { caseLabel, OpCaseError, parseParams, rowFeatures, type OpCase, type OpDef } from './types';
 
 const LAYOUTS = [
   { name: 'contiguous', doc: 'src0, src1 and dst packed, same shape' },
@@ -23,7 +23,7 @@ const LAYOUTS = [
 
 function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
   if (dims.length < 1 || dims.length > 4) throw new OpCaseError(`ADD takes 1 to 4 dims (ne0xne1[xne2xne3] of dst), got ${dims.length}`);
-  if (Object.keys(params).length) throw new OpCaseError(`ADD takes no params, got ${Object.keys(params).join(', ')}`);
+  parseParams('ADD', [], params);
   const ne = [1, 1, 1, 1].map((one, i) => dims[i] ?? one);
   const [ne0, ne1, ne2, ne3] = ne;
   let src0 = contiguous('f32', ne);
@@ -78,172 +78,47 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
   return { ref, epsFloor, terms: 1 };
 }
 
-function nativeParams(c: OpCase): Uint32Array {
-  const [src0, src1] = c.srcs;
-  const dst = c.dst;
-  return packParams([
-    ...dst.ne,
-    ...elementStrides(src0),
-    ...src1.ne,
-    ...elementStrides(src1),
-    ...elementStrides(dst),
-    deviceOffsetElements(src0),
-    deviceOffsetElements(src1),
-    deviceOffsetElements(dst),
-    nelements(dst),
-  ]);
-}
+const NATIVE_WG = 256;
+
+/** The native kernel's uniform: shapes, element strides and offsets of the three tensors. */
+const PARAMS = uniformSchema('Params', Object.fromEntries(
+  ['ne0', 'ne1', 'ne2', 'ne3', 's00', 's01', 's02', 's03', 'ne10', 'ne11', 'ne12', 'ne13', 's10', 's11', 's12', 's13', 's0', 's1', 's2', 's3', 'off0', 'off1', 'offd', 'n'].map((k) => [k, 'u32' as const]),
+));
 
 function native(c: OpCase): KernelSpec {
-  const dispatch = grid2d(Math.ceil(nelements(c.dst) / 256));
-  if (c.inplace) {
-    return nativeKernel('ADD/add_inplace.wgsl', nativeInplaceWgsl, ['dst', 'src1', 'params'], dispatch, nativeParams(c));
-  }
-  return nativeKernel('ADD/add.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], dispatch, nativeParams(c));
-}
-
-/** All three tensors packed with one shape: the kernel can walk one flat index. */
-function isFlat(c: OpCase): boolean {
-  const [src0, src1] = c.srcs;
-  return isContiguous(src0) && isContiguous(src1) && isContiguous(c.dst) && src1.ne.every((n, i) => n === c.dst.ne[i]);
-}
-
-function fits(s: Schedule, c: OpCase): string[] {
-  if (s.family !== 'elementwise') return [`ADD takes an elementwise schedule, not ${s.family}`];
-  const vw = s.vectorWidth;
-  if (vw === 1) return [];
-  const reasons: string[] = [];
-  const [src0, src1] = c.srcs;
-  if (isFlat(c)) {
-    if (nelements(c.dst) % vw) reasons.push(`vectorWidth ${vw} needs the element count ${nelements(c.dst)} to be a multiple of ${vw}`);
-  } else {
-    if (c.dst.ne[0] % vw) reasons.push(`vectorWidth ${vw} needs ne0 % ${vw} == 0, got ne0 = ${c.dst.ne[0]}`);
-    const aligned = (t: TensorDesc) => elementStrides(t).slice(1).every((st, d) => st % vw === 0 || t.ne[d + 1] === 1) && deviceOffsetElements(t) % vw === 0;
-    if (!aligned(src0)) reasons.push(`vectorWidth ${vw} needs src0's rows to start on ${vw}-element boundaries`);
-    if (src1.ne[0] !== 1 && !aligned(src1)) reasons.push(`vectorWidth ${vw} needs src1's rows to start on ${vw}-element boundaries`);
-    if (src1.ne[0] !== 1 && src1.ne[0] % vw) reasons.push(`vectorWidth ${vw} needs src1's ne0 (${src1.ne[0]}) to be 1 or a multiple of ${vw}`);
-  }
-  return reasons;
-}
-
-/** The kernel around either path's per-vector blocks: thread index over a 2D grid, overhang skipped. */
-function elementwiseKernel(path: string, s: ElementwiseSchedule, c: OpCase, decls: string, bindings: KernelSpec['bindings'], dispatch: [number, number, number], threads: number, body: string[]): KernelSpec {
-  const wgsl = `// generated: ADD ${path} ${c.label}, ${scheduleKey(s)}
-${decls}
-
-@compute @workgroup_size(${s.workgroupSize})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
-  let t = (wid.y * ${u(dispatch[0])} + wid.x) * ${u(s.workgroupSize)} + lid;
-  if (t >= ${u(threads)}) {
-    return;
-  }
-${indent(body.join('\n'), 2)}
-}
-`;
-  return { label: `generated:ADD ${scheduleKey(s)}`, wgsl, entryPoint: 'main', bindings, dispatch };
-}
-
-/** Flat path: one index over packed tensors, vectors a grid-stride apart. */
-function generateFlat(s: ElementwiseSchedule, c: OpCase): KernelSpec {
-  const vw = s.vectorWidth;
-  const T = vecType(vw);
-  const nVec = nelements(c.dst) / vw;
-  const threads = Math.ceil(nVec / s.elementsPerThread);
-  const workgroups = Math.ceil(threads / s.workgroupSize);
-  const dispatch = grid2d(workgroups);
-  const [src0, src1] = c.srcs;
-  const off0 = deviceOffsetElements(src0) / vw;
-  const off1 = deviceOffsetElements(src1) / vw;
-  const offd = deviceOffsetElements(c.dst) / vw;
-  const { decls, bindings } = c.inplace
-    ? bindAll([
-        { role: 'dst', name: 'dst', access: 'read_write', elem: T },
-        { role: 'src1', name: 'src1', access: 'read', elem: T },
-      ])
-    : bindAll([
-        { role: 'src0', name: 'src0', access: 'read', elem: T },
-        { role: 'src1', name: 'src1', access: 'read', elem: T },
-        { role: 'dst', name: 'dst', access: 'read_write', elem: T },
-      ]);
-  const a = c.inplace ? `dst[${u(offd)} + v]` : `src0[${u(off0)} + v]`;
-  const body: string[] = [];
-  for (let j = 0; j < s.elementsPerThread; j++) {
-    body.push(`{\n  let v = t + ${u(j * threads)};\n  if (v < ${u(nVec)}) {\n    dst[${u(offd)} + v] = ${a} + src1[${u(off1)} + v];\n  }\n}`);
-  }
-  return elementwiseKernel('flat', s, c, decls, bindings, dispatch, threads, body);
-}
-
-/** General path: vectors along rows, baked strides, src1 broadcast by modulo (or a splat). */
-function generateStrided(s: ElementwiseSchedule, c: OpCase): KernelSpec {
-  const vw = s.vectorWidth;
-  const T = vecType(vw);
   const [src0, src1] = c.srcs;
   const dst = c.dst;
-  const [ne0, ne1, ne2] = dst.ne;
-  const rowVecs = ne0 / vw;
-  const nVec = nelements(dst) / vw;
-  const threads = Math.ceil(nVec / s.elementsPerThread);
-  const dispatch = grid2d(Math.ceil(threads / s.workgroupSize));
-  const st0 = elementStrides(src0);
-  const st1 = elementStrides(src1);
-  const std = elementStrides(dst);
-  const splat = src1.ne[0] === 1 && vw > 1;
-  const { decls, bindings } = c.inplace
-    ? bindAll([
-        { role: 'dst', name: 'dst', access: 'read_write', elem: T },
-        { role: 'src1', name: 'src1', access: 'read', elem: splat ? 'f32' : T },
-      ])
-    : bindAll([
-        { role: 'src0', name: 'src0', access: 'read', elem: T },
-        { role: 'src1', name: 'src1', access: 'read', elem: splat ? 'f32' : T },
-        { role: 'dst', name: 'dst', access: 'read_write', elem: T },
-      ]);
-  // Offsets and row strides in units of the element type each array is declared with.
-  const idx = (t: TensorDesc, st: number[], unit: number, i0: string) =>
-    `${u(deviceOffsetElements(t) / unit)} + ${i0} + i1 * ${u(st[1] / unit)} + i2 * ${u(st[2] / unit)} + i3 * ${u(st[3] / unit)}`;
-  const bIdx = (() => {
-    const unit = splat ? 1 : vw;
-    const ne10 = src1.ne[0];
-    const b0 = ne10 === 1 ? '0u' : ne10 === ne0 ? `i0 * ${u(st1[0])}` : `(i0 % ${u(ne10 / vw)}) * ${u(st1[0])}`;
-    const mod = (i: string, n: number) => (n === 1 ? '0u' : n === dst.ne[Number(i.slice(1))] ? i : `(${i} % ${u(n)})`);
-    const bi1 = mod('i1', src1.ne[1]);
-    const bi2 = mod('i2', src1.ne[2]);
-    const bi3 = mod('i3', src1.ne[3]);
-    return `${u(deviceOffsetElements(src1) / unit)} + ${b0} + ${bi1} * ${u(st1[1] / unit)} + ${bi2} * ${u(st1[2] / unit)} + ${bi3} * ${u(st1[3] / unit)}`;
-  })();
-  // With vw > 1, src1 vectors need unit stride along i0 (checked by require/fits).
-  const bLoad = splat ? `${T}(src1[${bIdx}])` : `src1[${bIdx}]`;
-  const aExpr = c.inplace ? 'dst[d]' : `src0[${idx(src0, st0, vw, 'i0')}]`;
-  const body: string[] = [];
-  for (let j = 0; j < s.elementsPerThread; j++) {
-    body.push(`{
-  let v = t + ${u(j * threads)};
-  if (v < ${u(nVec)}) {
-    let i0 = v % ${u(rowVecs)};
-    let r = v / ${u(rowVecs)};
-    let i1 = ${ne1 === 1 ? '0u' : `r % ${u(ne1)}`};
-    let i2 = ${ne2 === 1 ? '0u' : `(r / ${u(ne1)}) % ${u(ne2)}`};
-    let i3 = ${dst.ne[3] === 1 ? '0u' : `r / ${u(ne1 * ne2)}`};
-    let d = ${idx(dst, std, vw, 'i0')};
-    dst[d] = ${aExpr} + ${bLoad};
-  }
-}`);
-  }
-  return elementwiseKernel('strided', s, c, decls, bindings, dispatch, threads, body);
+  const [s00, s01, s02, s03] = elementStrides(src0);
+  const [s10, s11, s12, s13] = elementStrides(src1);
+  const [s0, s1, s2, s3] = elementStrides(dst);
+  const [ne0, ne1, ne2, ne3] = dst.ne;
+  const [ne10, ne11, ne12, ne13] = src1.ne;
+  const values = { ne0, ne1, ne2, ne3, s00, s01, s02, s03, ne10, ne11, ne12, ne13, s10, s11, s12, s13, s0, s1, s2, s3, off0: deviceOffsetElements(src0), off1: deviceOffsetElements(src1), offd: deviceOffsetElements(dst), n: nelements(dst) };
+  const dispatch = grid2d(Math.ceil(nelements(dst) / NATIVE_WG));
+  const roles = c.inplace ? (['dst', 'src1', 'params'] as const) : (['src0', 'src1', 'dst', 'params'] as const);
+  return nativeTemplated('ADD/add.wgsl', nativeWgsl, roles, dispatch, PARAMS, values, { INPLACE: c.inplace, WG: NATIVE_WG });
 }
 
-function generate(s: Schedule, c: OpCase): KernelSpec {
-  const why = fits(s, c);
-  if (why.length) throw new OpCaseError(`schedule ${scheduleKey(s)} cannot take ADD ${c.label}: ${why.join('; ')}`);
-  const es = s as ElementwiseSchedule;
-  return isFlat(c) ? generateFlat(es, c) : generateStrided(es, c);
+/** ADD for the elementwise family: src1 broadcast over src0 by modulo; in place, src0 is dst's buffer. */
+function snippet(c: OpCase): ElementwiseSnippet {
+  const [src0, src1] = c.srcs;
+  return {
+    sources: [
+      { name: 'src0', tensor: src0, binding: c.inplace ? 'dst' : 'src0' },
+      { name: 'src1', tensor: src1, binding: 'src1' },
+    ],
+    outputs: [{ tensor: c.dst, binding: 'dst', expr: 'src0 + src1' }],
+  };
 }
+
+const generated = generatedPath(ELEMENTWISE, snippet);
 
 export const ADD: OpDef = {
   name: 'ADD',
   summary: 'dst = src0 + src1, src1 broadcast over src0 (ggml_add, ggml_add_inplace)',
   shapeSyntax: 'ne0xne1[xne2xne3] of dst',
   layouts: LAYOUTS,
+  params: [],
   matrix: [
     { dims: [4096, 128], layout: 'contiguous' },
     { dims: [4093, 37], layout: 'contiguous' },
@@ -260,10 +135,10 @@ export const ADD: OpDef = {
   bytes: (c) => ({ readBytes: (nelements(c.srcs[0]) + nelements(c.srcs[1])) * 4, writeBytes: nelements(c.dst) * 4 }),
   features: rowFeatures,
   native,
-  family: 'elementwise',
+  family: generated.family,
   require: (c, adapter) =>
     commonRejection(c, adapter) ??
     (rowsContiguous(c.srcs[1]) ? null : { code: 'src1-rows-not-contiguous', reason: `src1 rows are not contiguous (nb0 = ${c.srcs[1].nb[0]} B): the generated kernel loads rows as vectors` }),
-  fits,
-  generate,
+  fits: generated.fits,
+  generate: generated.generate,
 };

@@ -3,13 +3,15 @@
 // with r2 = ne12/ne02, r3 = ne13/ne03 (src0 broadcast over src1's batches). Like ggml, src0
 // must not be transposed and the rows of both sources must be contiguous (nb00 == nb10 == 4).
 import nativeWgsl from '../../../kernels/MUL_MAT/mul_mat.wgsl?raw';
-import { generateMatmul, matmulFits, type MatmulGeometry, type MatmulOperand } from '../codegen/matmul';
+import type { MatmulGeometry, MatmulOperand } from '../codegen/matmul';
+import { MATMUL, type MatmulSnippet } from '../families/matmul';
+import { generatedPath } from '../families/types';
 import { deviceOffsetElements, gather } from '../hostdata';
-import { type KernelSpec, MAX_WORKGROUPS_PER_DIM, nativeKernel, packParams } from '../kernel';
-import { scheduleKey, type MatmulSchedule, type Schedule } from '../schedule/schedule';
+import { uniformSchema } from '../codegen/uniforms';
+import { type KernelSpec, MAX_WORKGROUPS_PER_DIM, nativeTemplated } from '../kernel';
 import { contiguous, elementStrides, isTransposed, nelements, permute, rowsContiguous, stridedRows, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
-import { caseLabel, OpCaseError, type OpCase, type OpDef, type OracleResult } from './types';
+import { caseLabel, OpCaseError, parseParams, type OpCase, type OpDef, type OracleResult } from './types';
 
 const LAYOUTS = [
   { name: 'contiguous', doc: 'src0 [K, M, B] and src1 [K, N, B] packed' },
@@ -38,7 +40,7 @@ function makeCase(dims: readonly number[], layout: string = 'contiguous', params
   dims.forEach((d, i) => {
     if (!Number.isSafeInteger(d) || d < 1) throw new OpCaseError(`MUL_MAT: dimension ${'MNKB'[i]} must be a positive integer, got ${d}`);
   });
-  if (Object.keys(params).length) throw new OpCaseError(`MUL_MAT takes no params, got ${Object.keys(params).join(', ')}`);
+  parseParams('MUL_MAT', [], params);
   if (!LAYOUTS.some((l) => l.name === layout)) throw new OpCaseError(`MUL_MAT has no layout '${layout}' (layouts: ${LAYOUTS.map((l) => l.name).join(', ')})`);
   const [M, N, K] = dims;
   const B = dims[3] ?? DEFAULT_BATCHES[layout] ?? 1;
@@ -132,37 +134,39 @@ function geometry(c: OpCase): MatmulGeometry {
   };
 }
 
+/** Sizes, broadcast ratios, row and batch strides (elements) and offsets of the three tensors. */
+const PARAMS = uniformSchema('Params', Object.fromEntries(
+  ['M', 'N', 'K', 'ne12', 'r2', 'r3', 's01', 's02', 's03', 's11', 's12', 's13', 'sd1', 'sd2', 'sd3', 'off0', 'off1', 'offd'].map((k) => [k, 'u32' as const]),
+));
+
 function native(c: OpCase): KernelSpec {
   const g = geometry(c);
   // 64×64 tiles, one workgroup per tile and batch.
   const dispatch: [number, number, number] = [Math.ceil(g.M / 64), Math.ceil(g.N / 64), g.ne12 * g.ne13];
-  const params = packParams([
-    g.M, g.N, g.K, g.ne12,
-    g.r2, g.r3, g.src0.rowStride, g.src0.batchStride2,
-    g.src0.batchStride3, g.src1.rowStride, g.src1.batchStride2, g.src1.batchStride3,
-    g.dst.rowStride, g.dst.batchStride2, g.dst.batchStride3, g.src0.offset,
-    g.src1.offset, g.dst.offset,
-  ]);
-  return nativeKernel('MUL_MAT/mul_mat.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], dispatch, params);
+  const values = {
+    M: g.M, N: g.N, K: g.K, ne12: g.ne12, r2: g.r2, r3: g.r3,
+    s01: g.src0.rowStride, s02: g.src0.batchStride2, s03: g.src0.batchStride3,
+    s11: g.src1.rowStride, s12: g.src1.batchStride2, s13: g.src1.batchStride3,
+    sd1: g.dst.rowStride, sd2: g.dst.batchStride2, sd3: g.dst.batchStride3,
+    off0: g.src0.offset, off1: g.src1.offset, offd: g.dst.offset,
+  };
+  return nativeTemplated('MUL_MAT/mul_mat.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], dispatch, PARAMS, values);
 }
 
-function fits(s: Schedule, c: OpCase): string[] {
-  if (s.family !== 'matmul') return [`MUL_MAT takes a matmul schedule, not ${s.family}`];
-  return matmulFits(s, geometry(c), c.srcs[0].ne[2], c.srcs[0].ne[3]);
+/** MUL_MAT for the matmul family: the plain operand access, no epilogue. */
+function snippet(c: OpCase): MatmulSnippet {
+  const { label: _label, ...g } = geometry(c);
+  return { ...g, ne02: c.srcs[0].ne[2], ne03: c.srcs[0].ne[3] };
 }
 
-function generate(s: Schedule, c: OpCase): KernelSpec {
-  const why = fits(s, c);
-  if (why.length) throw new OpCaseError(`schedule ${scheduleKey(s)} cannot take MUL_MAT ${c.label}: ${why.join('; ')}`);
-  const k = generateMatmul(s as MatmulSchedule, geometry(c));
-  return { label: `generated:MUL_MAT ${scheduleKey(s)}`, wgsl: k.wgsl, entryPoint: 'main', bindings: k.bindings, dispatch: k.dispatch };
-}
+const generated = generatedPath(MATMUL, snippet);
 
 export const MUL_MAT: OpDef = {
   name: 'MUL_MAT',
   summary: 'dst = src0ᵀ·src1 per batch, both K-contiguous, src0 broadcast over batches (ggml_mul_mat)',
   shapeSyntax: 'MxNxK[xB]',
   layouts: LAYOUTS,
+  params: [],
   matrix: [
     // Modest sizes: SwiftShader (CI's adapter, a CPU) runs ~0.2 GFLOP/s.
     { dims: [256, 128, 128], layout: 'contiguous' },
@@ -181,10 +185,10 @@ export const MUL_MAT: OpDef = {
   bytes: (c) => ({ readBytes: (nelements(c.srcs[0]) + nelements(c.srcs[1])) * 4, writeBytes: nelements(c.dst) * 4 }),
   features: (c) => ({ M: c.dst.ne[0], N: c.dst.ne[1], K: c.srcs[0].ne[0], batch: c.dst.ne[2] * c.dst.ne[3] }),
   native,
-  family: 'matmul',
+  family: generated.family,
   // The generated path takes every case makeCase builds (vec4 limits are fits(), not the contract).
   // Every layout ggml allows is taken; only the shared limits (binding size, u32 indices) decline.
   require: (c, adapter) => commonRejection(c, adapter),
-  fits,
-  generate,
+  fits: generated.fits,
+  generate: generated.generate,
 };

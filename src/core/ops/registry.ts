@@ -8,9 +8,10 @@ import { ADD } from './add';
 import { MUL_MAT } from './mul-mat';
 import { RMS_NORM } from './rms-norm';
 import { RMS_NORM_BACK } from './rms-norm-back';
+import { stateFor, type AdapterClass, type AdapterIdentity, type ClassState, type PromotionState, type StateEvidence } from './promotion';
 import type { OpCase, OpDef } from './types';
 
-export type PromotionState = 'native-only' | 'observe' | 'prefer' | 'retired';
+export type { PromotionState } from './promotion';
 
 export interface ShapeRule {
   readonly when: readonly Condition[];
@@ -21,13 +22,23 @@ export interface ShapeRule {
 
 export interface RegistryEntry {
   readonly op: string;
+  /** Per adapter class ('nvidia/hopper', 'apple/*', 'google/swiftshader', 'default'): the state and its evidence. */
+  readonly states: Readonly<Record<AdapterClass, StateEvidence>>;
+  /** states.default's state (what an adapter with no class of its own gets). */
   readonly state: PromotionState;
   /** Contract rejection codes that may send a shape to the native kernel without failing the lane. */
   readonly declaredRejections: readonly string[];
   /** First rule whose conditions hold and whose schedule fits the case wins. */
   readonly rules: readonly ShapeRule[];
-  /** The evidence behind the state. */
+  /** The evidence behind the default state. */
   readonly evidence: string;
+}
+
+/** An entry from its per-class states; state and evidence mirror 'default'. */
+function entry(e: Omit<RegistryEntry, 'state' | 'evidence'>): RegistryEntry {
+  const d = e.states.default;
+  if (!d) throw new Error(`registry entry ${e.op} needs a 'default' state`);
+  return Object.freeze({ ...e, state: d.state, evidence: d.evidence });
 }
 
 export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK, MUL_MAT]);
@@ -35,42 +46,57 @@ export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK
 const freezeSchedule = <S extends Schedule>(s: S): S => Object.freeze(s);
 
 export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
-  {
+  entry({
     op: 'ADD',
-    state: 'prefer',
     declaredRejections: ['src1-rows-not-contiguous'],
     rules: [
       { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 4 }) },
       { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
     ],
-    evidence:
-      'lane 2026-11-29 (docs/benchmarks.md): H200 faster on 7/7 timed shapes (1.05–1.47×), SwiftShader faster on 7/7 (2.9–6.3×), the transposed src1 a declared fallback; checklist green on both; ADD 64M 4.17 TB/s generated vs 1.42 native',
-  },
-  {
+    states: {
+      'nvidia/hopper': { state: 'prefer', evidence: 'lane 2026-11-29 (docs/benchmarks.md): H200 faster on 7/7 timed shapes (1.05–1.47×), checklist green; ADD 64M 4.17 TB/s generated vs 1.42 native' },
+      'google/swiftshader': { state: 'prefer', evidence: 'lane 2026-11-29: SwiftShader faster on 7/7 (2.9–6.3×), the transposed src1 a declared fallback; checklist green' },
+      default: {
+        state: 'prefer',
+        evidence:
+          'lane 2026-11-29 (docs/benchmarks.md): H200 faster on 7/7 timed shapes (1.05–1.47×), SwiftShader faster on 7/7 (2.9–6.3×), the transposed src1 a declared fallback; checklist green on both; ADD 64M 4.17 TB/s generated vs 1.42 native',
+      },
+    },
+  }),
+  entry({
     op: 'RMS_NORM',
-    state: 'observe',
     declaredRejections: [],
     rules: [
       { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 4, reduction: 'shared', unroll: 4 }), note: 'unroll 4 keeps rows of up to 4096 elements in registers (1024 vec4 over 256 threads); H200 4096² at 70% of peak BW' },
       { when: [], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 4 }) },
     ],
-    evidence:
-      'lane 2026-11-29: H200 faster on 9/9 shapes (1.05–1.54×; 4096² 3.36 vs 2.03 TB/s), but SwiftShader only parity on 5/9 (0.89–1.03 medians): stays observed until a schedule wins on both',
-  },
-  {
+    states: {
+      'nvidia/hopper': { state: 'observe', evidence: 'lane 2026-11-29: H200 faster on 9/9 shapes (1.05–1.54×; 4096² 3.36 vs 2.03 TB/s): a prefer candidate for this class once re-run with the unroll-4 rules' },
+      'google/swiftshader': { state: 'observe', evidence: 'lane 2026-11-29: SwiftShader only parity on 5/9 (0.89–1.03 medians)' },
+      default: {
+        state: 'observe',
+        evidence:
+          'lane 2026-11-29: H200 faster on 9/9 shapes (1.05–1.54×; 4096² 3.36 vs 2.03 TB/s), but SwiftShader only parity on 5/9 (0.89–1.03 medians): stays observed until a schedule wins on both',
+      },
+    },
+  }),
+  entry({
     op: 'RMS_NORM_BACK',
-    state: 'native-only',
     declaredRejections: [],
     rules: [
       { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 4, reduction: 'shared', unroll: 4 }), note: 'unroll 4 keeps rows of up to 4096 elements in registers (1024 vec4 over 256 threads); H200 4096² at 76% of peak BW' },
       { when: [], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 4 }) },
     ],
-    evidence:
-      'kept native-only (the lane skips it; --prefer RMS_NORM_BACK runs it): the least settled generated path of the four — its bound needed a cancellation fix during development, three H200 sweeps on one day proposed three different schedules (gains 3–6%, docs/benchmarks.md), and SwiftShader shows parity only; the H200 lane with it observed was faster on 8/8 shapes (1.05–1.54×)',
-  },
-  {
+    states: {
+      default: {
+        state: 'native-only',
+        evidence:
+          'kept native-only (the lane skips it; --prefer RMS_NORM_BACK runs it): the least settled generated path of the four — its bound needed a cancellation fix during development, three H200 sweeps on one day proposed three different schedules (gains 3–6%, docs/benchmarks.md), and SwiftShader shows parity only; the H200 lane with it observed was faster on 8/8 shapes (1.05–1.54×)',
+      },
+    },
+  }),
+  entry({
     op: 'MUL_MAT',
-    state: 'observe',
     declaredRejections: [],
     rules: [
       {
@@ -81,10 +107,17 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
       { when: [{ feature: 'K', multipleOf: 4 }], schedule: freezeSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 4, staging: 'prefetch' }) },
       { when: [], schedule: freezeSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 1, staging: 'single' }) },
     ],
-    evidence:
-      'lane 2026-11-29: H200 faster on 8/8 shapes (1.10–2.65×; 4096³ 38.1 vs 14.5 TFLOP/s), but SwiftShader slower on 129x7x33 (0.95×): observed; the work item is small-N shapes (a GEMV rule)',
-  },
-] satisfies RegistryEntry[]);
+    states: {
+      'nvidia/hopper': { state: 'observe', evidence: 'lane 2026-11-29: H200 faster on 8/8 shapes (1.10–2.65×; 4096³ 38.1 vs 14.5 TFLOP/s); issue 10 found order-dependent lane timings on this class, so no promotion until they agree' },
+      'google/swiftshader': { state: 'observe', evidence: 'lane 2026-11-29: SwiftShader slower on 129x7x33 (0.95×): the work item is small-N shapes (a GEMV rule)' },
+      default: {
+        state: 'observe',
+        evidence:
+          'lane 2026-11-29: H200 faster on 8/8 shapes (1.10–2.65×; 4096³ 38.1 vs 14.5 TFLOP/s), but SwiftShader slower on 129x7x33 (0.95×): observed; the work item is small-N shapes (a GEMV rule)',
+      },
+    },
+  }),
+]);
 
 export function opByName(name: string): OpDef {
   const op = OPS.find((o) => o.name === name.toUpperCase());
@@ -96,6 +129,11 @@ export function registryEntry(op: string): RegistryEntry {
   const entry = REGISTRY.find((e) => e.op === op);
   if (!entry) throw new UsageError(`op '${op}' has no registry entry`);
   return entry;
+}
+
+/** The promotion state of `op` for this adapter (its class's, else the default), with the evidence. */
+export function registryStateFor(op: string, adapter: AdapterIdentity): ClassState {
+  return stateFor(registryEntry(op), adapter);
 }
 
 /**

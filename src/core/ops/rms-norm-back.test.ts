@@ -54,8 +54,8 @@ describe('RMS_NORM_BACK makeCase', () => {
     expect(() => RMS_NORM_BACK.makeCase([8], 'inplace')).toThrow(OpCaseError);
     expect(() => RMS_NORM_BACK.makeCase([8], 'inplace')).toThrow(/no 'inplace' layout: ggml has no in-place rms_norm_back/);
     expect(() => RMS_NORM_BACK.makeCase([8], 'transposed')).toThrow(/no layout 'transposed' \(layouts: contiguous, src1-rows-strided, src0-permuted\)/);
-    expect(() => RMS_NORM_BACK.makeCase([8], 'contiguous', { eps: -1e-6 })).toThrow(/RMS_NORM_BACK: eps must be a finite number ≥ 0, got -0.000001/);
-    expect(() => RMS_NORM_BACK.makeCase([8], 'contiguous', { eps: 1e-6, alpha: 2 })).toThrow(/takes only the param eps, got alpha/);
+    expect(() => RMS_NORM_BACK.makeCase([8], 'contiguous', { eps: -1e-6 })).toThrow(/RMS_NORM_BACK: eps = -0.000001 is out of range \(eps is a finite number, 0 ≤ eps\)/);
+    expect(() => RMS_NORM_BACK.makeCase([8], 'contiguous', { eps: 1e-6, alpha: 2 })).toThrow(/RMS_NORM_BACK has no param 'alpha' \(params: eps\)/);
   });
 });
 

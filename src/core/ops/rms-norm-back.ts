@@ -5,15 +5,16 @@
 //   rrms = 1/sqrt(mean_eps), dx = (x · (−sum_xdz/sum_eps) + dz) · rrms
 // ggml has no in-place variant of this op.
 import nativeWgsl from '../../../kernels/RMS_NORM_BACK/rms_norm_back.wgsl?raw';
-import { generateNorm, normFits } from '../codegen/norm';
+import { NORM, type NormSnippet } from '../families/norm';
+import { generatedPath } from '../families/types';
 import { f } from '../codegen/wgsl';
 import { deviceOffsetElements, gather } from '../hostdata';
-import { f32Bits, grid2d, type KernelSpec, nativeKernel, packParams } from '../kernel';
-import { scheduleKey, type NormSchedule, type Schedule } from '../schedule/schedule';
+import { uniformSchema } from '../codegen/uniforms';
+import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
 import { contiguous, elementStrides, nelements, nrows, permute, rowsContiguous, sameShape, stridedRows } from '../tensor';
-import { normDims, parseEps } from './rms-norm';
+import { NORM_PARAMS, normDims } from './rms-norm';
 import { commonRejection } from './contract';
-import { caseLabel, OpCaseError, rowFeatures, type OpCase, type OpDef } from './types';
+import { caseLabel, OpCaseError, paramsLabel, parseParams, rowFeatures, type OpCase, type OpDef } from './types';
 
 const LAYOUTS = [
   { name: 'contiguous', doc: 'dz, x and dx packed, same shape' },
@@ -23,7 +24,7 @@ const LAYOUTS = [
 
 function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
   const ne = normDims('RMS_NORM_BACK', dims);
-  const eps = parseEps('RMS_NORM_BACK', params);
+  const values = parseParams('RMS_NORM_BACK', NORM_PARAMS, params);
   const [ne0, ne1, ne2, ne3] = ne;
   let dz = contiguous('f32', ne);
   let x = contiguous('f32', ne);
@@ -46,7 +47,7 @@ function makeCase(dims: readonly number[], layout: string = 'contiguous', params
     if (!rowsContiguous(t)) throw new OpCaseError(`RMS_NORM_BACK: ${name} rows must be contiguous, got nb0 = ${t.nb[0]} B`);
   }
   const dst = contiguous('f32', ne);
-  return Object.freeze({ op: 'RMS_NORM_BACK', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous'), srcs: Object.freeze([dz, x]), dst, inplace: false, params: Object.freeze({ eps }) });
+  return Object.freeze({ op: 'RMS_NORM_BACK', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous', paramsLabel(NORM_PARAMS, values)), srcs: Object.freeze([dz, x]), dst, inplace: false, params: values });
 }
 
 /**
@@ -83,64 +84,63 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
   return { ref, epsFloor, terms: ne0 };
 }
 
-function nativeParams(c: OpCase): Uint32Array {
+const NATIVE_WG = 256;
+
+/** Row/plane strides and offsets in elements (dz, x, dx) and eps. */
+const PARAMS = uniformSchema('Params', {
+  ne0: 'u32', ne1: 'u32', ne2: 'u32', nrows: 'u32',
+  s01: 'u32', s02: 'u32', s03: 'u32', off0: 'u32',
+  s11: 'u32', s12: 'u32', s13: 'u32', off1: 'u32',
+  s1: 'u32', s2: 'u32', s3: 'u32', offd: 'u32',
+  eps: 'f32',
+});
+
+function native(c: OpCase): KernelSpec {
   const [dz, x] = c.srcs;
   const [, s01, s02, s03] = elementStrides(dz);
   const [, s11, s12, s13] = elementStrides(x);
   const [, s1, s2, s3] = elementStrides(c.dst);
   const [ne0, ne1, ne2] = c.dst.ne;
-  return packParams([
-    ne0, ne1, ne2, nrows(c.dst),
-    s01, s02, s03, deviceOffsetElements(dz),
-    s11, s12, s13, deviceOffsetElements(x),
-    s1, s2, s3, deviceOffsetElements(c.dst),
-    f32Bits(c.params.eps),
-  ]);
+  const values = {
+    ne0, ne1, ne2, nrows: nrows(c.dst),
+    s01, s02, s03, off0: deviceOffsetElements(dz),
+    s11, s12, s13, off1: deviceOffsetElements(x),
+    s1, s2, s3, offd: deviceOffsetElements(c.dst),
+    eps: c.params.eps,
+  };
+  return nativeTemplated('RMS_NORM_BACK/rms_norm_back.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], grid2d(nrows(c.dst)), PARAMS, values, { WG: NATIVE_WG });
 }
 
-function native(c: OpCase): KernelSpec {
-  return nativeKernel('RMS_NORM_BACK/rms_norm_back.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], grid2d(nrows(c.dst)), nativeParams(c));
-}
-
-function fits(s: Schedule, c: OpCase): string[] {
-  return normFits('RMS_NORM_BACK', s, [
-    { name: 'src0 (dz)', tensor: c.srcs[0] },
-    { name: 'src1 (x)', tensor: c.srcs[1] },
-    { name: 'dst', tensor: c.dst },
-  ]);
-}
-
-function generate(s: Schedule, c: OpCase): KernelSpec {
-  const why = fits(s, c);
-  if (why.length) throw new OpCaseError(`schedule ${scheduleKey(s)} cannot take RMS_NORM_BACK ${c.label}: ${why.join('; ')}`);
+/** RMS_NORM_BACK for the row family: Σx² and Σx·dz together, then ggml's formula per element. */
+function snippet(c: OpCase): NormSnippet {
   const ne0 = c.dst.ne[0];
   const eps = c.params.eps;
-  return generateNorm(s as NormSchedule, {
-    op: 'RMS_NORM_BACK',
-    caseLabel: c.label,
-    dst: c.dst,
+  return {
     operands: [
-      { value: 'dz', role: 'src0', tensor: c.srcs[0] },
-      { value: 'x', role: 'src1', tensor: c.srcs[1] },
+      { name: 'dz', binding: 'src0', tensor: c.srcs[0] },
+      { name: 'x', binding: 'src1', tensor: c.srcs[1] },
     ],
-    sums: [
-      { name: 'sum_xx', a: 'x', b: 'x' },
-      { name: 'sum_xdz', a: 'x', b: 'dz' },
+    reductions: [
+      { name: 'sum_xx', map: 'x * x', combine: 'sum' },
+      { name: 'sum_xdz', map: 'x * dz', combine: 'sum' },
     ],
     finish: [
       `let rrms = inverseSqrt(sum_xx / ${f(ne0)} + ${f(eps)});`,
       // eps·ne0 folded in f64, then rounded once, as ggml adds it in double.
       `let k = -sum_xdz / (sum_xx + ${f(Math.fround(eps) * ne0)});`,
     ],
-    output: (v) => `(${v('x')} * k + ${v('dz')}) * rrms`,
-  });
+    output: { kind: 'row', tensor: c.dst, expr: '(x * k + dz) * rrms' },
+  };
 }
+
+const generated = generatedPath(NORM, snippet);
 
 export const RMS_NORM_BACK: OpDef = {
   name: 'RMS_NORM_BACK',
   summary: 'dx = (x · (−Σx·dz/(Σx² + eps·ne0)) + dz) / sqrt(mean(x²) + eps) per row (ggml_rms_norm_back)',
   shapeSyntax: 'ne0xne1[xne2xne3] of dst',
   layouts: LAYOUTS,
+  params: NORM_PARAMS,
   matrix: [
     // Few rows: SwiftShader (CI's adapter, a CPU) pays per workgroup, and a workgroup is a row.
     { dims: [4096, 32], layout: 'contiguous' },
@@ -151,6 +151,7 @@ export const RMS_NORM_BACK: OpDef = {
     { dims: [4093, 7], layout: 'src1-rows-strided' },
     { dims: [128, 8, 4], layout: 'src0-permuted' },
     { dims: [1000, 11, 3], layout: 'src0-permuted' },
+    { dims: [4096, 8], layout: 'contiguous', params: { eps: 1e-5 } },
   ],
   makeCase,
   oracle,
@@ -158,10 +159,10 @@ export const RMS_NORM_BACK: OpDef = {
   bytes: (c) => ({ readBytes: (nelements(c.srcs[0]) + nelements(c.srcs[1])) * 4, writeBytes: nelements(c.dst) * 4 }),
   features: rowFeatures,
   native,
-  family: 'norm',
+  family: generated.family,
   // Every case makeCase builds has contiguous rows, which is all the generated kernel needs.
   // Every layout ggml allows is taken; only the shared limits (binding size, u32 indices) decline.
   require: (c, adapter) => commonRejection(c, adapter),
-  fits,
-  generate,
+  fits: generated.fits,
+  generate: generated.generate,
 };

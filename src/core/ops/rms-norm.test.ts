@@ -57,9 +57,11 @@ describe('RMS_NORM makeCase', () => {
 
   it('errors name what is wrong', () => {
     expect(() => RMS_NORM.makeCase([8], 'contiguous', { epsilon: 1 })).toThrow(OpCaseError);
-    expect(() => RMS_NORM.makeCase([8], 'contiguous', { epsilon: 1 })).toThrow(/takes only the param eps, got epsilon/);
-    expect(() => RMS_NORM.makeCase([8], 'contiguous', { eps: -1 })).toThrow(/eps must be a finite number ≥ 0, got -1/);
-    expect(() => RMS_NORM.makeCase([8], 'contiguous', { eps: NaN })).toThrow(/eps must be a finite number ≥ 0, got NaN/);
+    expect(() => RMS_NORM.makeCase([8], 'contiguous', { epsilon: 1 })).toThrow(/RMS_NORM has no param 'epsilon' \(params: eps\)/);
+    expect(() => RMS_NORM.makeCase([8], 'contiguous', { eps: -1 })).toThrow(/eps = -1 is out of range \(eps is a finite number, 0 ≤ eps\)/);
+    expect(() => RMS_NORM.makeCase([8], 'contiguous', { eps: NaN })).toThrow(/eps = NaN is out of range/);
+    expect(RMS_NORM.makeCase([8, 2], 'inplace', { eps: 1e-5 }).label).toBe('8x2 inplace eps=1e-5');
+    expect(RMS_NORM.makeCase([8, 2], 'contiguous', { eps: 1e-6 }).label).toBe('8x2');
     expect(() => RMS_NORM.makeCase([8], 'diagonal')).toThrow(/no layout 'diagonal' \(layouts: contiguous, inplace, src0-rows-strided, src0-permuted\)/);
     expect(() => RMS_NORM.makeCase([8, 1, 1, 1, 1])).toThrow(/1 to 4 dims \(ne0xne1\[xne2xne3\] of dst\), got 5/);
   });
@@ -201,13 +203,16 @@ describe('RMS_NORM native kernel', () => {
     // ne0 ne1 ne2 nrows | s01 s02 s03 off0 | s1 s2 s3 offd | eps
     expect(Array.from(k.uniforms!.slice(0, 13))).toEqual([4096, 128, 1, 128, 4099, 4099 * 128, 4099 * 128, 65, 4096, 4096 * 128, 4096 * 128, 64, f32Bits(1e-5)]);
     expect(k.dispatch).toEqual([128, 1, 1]);
-    expect(k.wgsl).toContain('bitcast<f32>(p.eps_bits)');
+    expect(k.wgsl).toContain('  eps: f32,\n};');
+    expect(k.wgsl).toContain('+ p.eps);');
+    expect(k.wgsl).not.toMatch(/\{\{|#if|#else|#endif/);
     expect(k.bindings.map((b) => b.role)).toEqual(['src0', 'dst', 'params']);
   });
 
   it('inplace binds the one buffer once, read_write', () => {
     const k = RMS_NORM.native(RMS_NORM.makeCase([64, 8], 'inplace'));
-    expect(k.label).toBe('native:RMS_NORM/rms_norm_inplace.wgsl');
+    expect(k.label).toBe('native:RMS_NORM/rms_norm.wgsl [INPLACE]');
+    expect(k.wgsl).not.toContain('var<storage, read> src0');
     expect(k.bindings).toEqual([
       { binding: 0, role: 'dst', access: 'read_write' },
       { binding: 1, role: 'params', access: 'uniform' },
@@ -234,7 +239,7 @@ describe('RMS_NORM generated kernel', () => {
   it('inplace reads and writes dst through one read_write binding', () => {
     const k = RMS_NORM.generate(norm(), RMS_NORM.makeCase([8, 4], 'inplace'));
     expect(k.bindings).toEqual([{ binding: 0, role: 'dst', access: 'read_write' }]);
-    expect(k.wgsl).not.toContain('src0');
+    expect(k.wgsl).not.toContain('var<storage, read> src0');
   });
 
   it("subgroup reduction declares the feature and enables it", () => {

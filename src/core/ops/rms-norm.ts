@@ -2,15 +2,15 @@
 // scale = 1/sqrt(Σx²/ne0 + eps); dst has a's shape; ggml_rms_norm_inplace makes dst a view of a.
 // Like ggml's CPU kernel (which asserts nb00 == sizeof(float)), src0 rows must be contiguous.
 import nativeWgsl from '../../../kernels/RMS_NORM/rms_norm.wgsl?raw';
-import nativeInplaceWgsl from '../../../kernels/RMS_NORM/rms_norm_inplace.wgsl?raw';
-import { generateNorm, normFits } from '../codegen/norm';
+import { NORM, type NormSnippet } from '../families/norm';
+import { generatedPath } from '../families/types';
 import { f } from '../codegen/wgsl';
 import { deviceOffsetElements, gather } from '../hostdata';
-import { f32Bits, grid2d, type KernelSpec, nativeKernel, packParams } from '../kernel';
-import { scheduleKey, type NormSchedule, type Schedule } from '../schedule/schedule';
+import { uniformSchema } from '../codegen/uniforms';
+import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
 import { contiguous, elementStrides, nelements, nrows, permute, rowsContiguous, stridedRows } from '../tensor';
 import { commonRejection } from './contract';
-import { caseLabel, OpCaseError, rowFeatures, type OpCase, type OpDef } from './types';
+import { caseLabel, OpCaseError, paramsLabel, parseParams, rowFeatures, type OpCase, type OpDef, type ParamSpec } from './types';
 
 const LAYOUTS = [
   { name: 'contiguous', doc: 'src0 and dst packed, same shape' },
@@ -19,17 +19,16 @@ const LAYOUTS = [
   { name: 'src0-permuted', doc: 'src0 is permute(0,2,1,3) of a packed tensor (rows contiguous, planes swapped)' },
 ] as const;
 
-/** ggml's usual default (llama.cpp models use 1e-6 or 1e-5). */
+/**
+ * The lab's default eps. ggml_rms_norm has no default of its own; llama.cpp passes the model's
+ * f_norm_rms_eps, 1e-5 for LLaMA 2 and 3, 1e-6 for LLaMA 1 and many others: the lab keeps 1e-6
+ * (what every stored result so far used) and its matrices also run 1e-5.
+ */
 export const DEFAULT_EPS = 1e-6;
 
-/** The eps param, checked: the norms share it. ggml stores eps as a float in op_params. */
-export function parseEps(op: string, params: Readonly<Record<string, number>>): number {
-  const unknown = Object.keys(params).filter((k) => k !== 'eps');
-  if (unknown.length) throw new OpCaseError(`${op} takes only the param eps, got ${unknown.join(', ')}`);
-  const eps = params.eps ?? DEFAULT_EPS;
-  if (typeof eps !== 'number' || !Number.isFinite(eps) || eps < 0) throw new OpCaseError(`${op}: eps must be a finite number ≥ 0, got ${eps}`);
-  return eps;
-}
+/** The norms' one param. ggml stores eps as a float in op_params. */
+export const EPS_PARAM: ParamSpec = Object.freeze({ name: 'eps', type: 'f32', default: DEFAULT_EPS, min: 0, doc: 'added to mean(x²) before the square root (ggml op_params[0], a float)' });
+export const NORM_PARAMS: readonly ParamSpec[] = Object.freeze([EPS_PARAM]);
 
 export function normDims(op: string, dims: readonly number[]): number[] {
   if (dims.length < 1 || dims.length > 4) throw new OpCaseError(`${op} takes 1 to 4 dims (ne0xne1[xne2xne3] of dst), got ${dims.length}`);
@@ -38,7 +37,7 @@ export function normDims(op: string, dims: readonly number[]): number[] {
 
 function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
   const ne = normDims('RMS_NORM', dims);
-  const eps = parseEps('RMS_NORM', params);
+  const values = parseParams('RMS_NORM', NORM_PARAMS, params);
   const [ne0, ne1, ne2, ne3] = ne;
   let src0 = contiguous('f32', ne);
   let inplace = false;
@@ -59,7 +58,7 @@ function makeCase(dims: readonly number[], layout: string = 'contiguous', params
   }
   if (!rowsContiguous(src0)) throw new OpCaseError(`RMS_NORM: src0 rows must be contiguous (ggml asserts nb00 == sizeof(float)), got nb0 = ${src0.nb[0]} B`);
   const dst = inplace ? { ...src0, layout: 'inplace' } : contiguous('f32', ne);
-  return Object.freeze({ op: 'RMS_NORM', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous'), srcs: Object.freeze([src0]), dst, inplace, params: Object.freeze({ eps }) });
+  return Object.freeze({ op: 'RMS_NORM', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous', paramsLabel(NORM_PARAMS, values)), srcs: Object.freeze([src0]), dst, inplace, params: values });
 }
 
 /**
@@ -81,50 +80,44 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
   return { ref, epsFloor: new Float64Array(x.length), terms: ne0 };
 }
 
-function nativeParams(c: OpCase): Uint32Array {
+const NATIVE_WG = 256;
+
+/** Row/plane strides and offsets in elements (src0, then dst) and eps. */
+export const NORM_PARAMS_SCHEMA = uniformSchema('Params', {
+  ne0: 'u32', ne1: 'u32', ne2: 'u32', nrows: 'u32',
+  s01: 'u32', s02: 'u32', s03: 'u32', off0: 'u32',
+  s1: 'u32', s2: 'u32', s3: 'u32', offd: 'u32',
+  eps: 'f32',
+});
+
+function native(c: OpCase): KernelSpec {
   const [src0] = c.srcs;
   const [, s01, s02, s03] = elementStrides(src0);
   const [, s1, s2, s3] = elementStrides(c.dst);
   const [ne0, ne1, ne2] = c.dst.ne;
-  return packParams([ne0, ne1, ne2, nrows(c.dst), s01, s02, s03, deviceOffsetElements(src0), s1, s2, s3, deviceOffsetElements(c.dst), f32Bits(c.params.eps)]);
+  const values = { ne0, ne1, ne2, nrows: nrows(c.dst), s01, s02, s03, off0: deviceOffsetElements(src0), s1, s2, s3, offd: deviceOffsetElements(c.dst), eps: c.params.eps };
+  const roles = c.inplace ? (['dst', 'params'] as const) : (['src0', 'dst', 'params'] as const);
+  return nativeTemplated('RMS_NORM/rms_norm.wgsl', nativeWgsl, roles, grid2d(nrows(c.dst)), NORM_PARAMS_SCHEMA, values, { INPLACE: c.inplace, WG: NATIVE_WG });
 }
 
-function native(c: OpCase): KernelSpec {
-  const dispatch = grid2d(nrows(c.dst));
-  if (c.inplace) {
-    return nativeKernel('RMS_NORM/rms_norm_inplace.wgsl', nativeInplaceWgsl, ['dst', 'params'], dispatch, nativeParams(c));
-  }
-  return nativeKernel('RMS_NORM/rms_norm.wgsl', nativeWgsl, ['src0', 'dst', 'params'], dispatch, nativeParams(c));
+/** RMS_NORM for the row family: Σx², then x · scale; in place, x is read from dst's own binding. */
+function snippet(c: OpCase): NormSnippet {
+  return {
+    operands: [{ name: 'x', binding: c.inplace ? 'dst' : 'src0', tensor: c.srcs[0] }],
+    reductions: [{ name: 'sum', map: 'x * x', combine: 'sum' }],
+    finish: [`let scale = inverseSqrt(sum / ${f(c.dst.ne[0])} + ${f(c.params.eps)});`],
+    output: { kind: 'row', tensor: c.dst, expr: 'x * scale' },
+  };
 }
 
-function fits(s: Schedule, c: OpCase): string[] {
-  return normFits('RMS_NORM', s, [
-    { name: 'src0', tensor: c.srcs[0] },
-    { name: 'dst', tensor: c.dst },
-  ]);
-}
-
-function generate(s: Schedule, c: OpCase): KernelSpec {
-  const why = fits(s, c);
-  if (why.length) throw new OpCaseError(`schedule ${scheduleKey(s)} cannot take RMS_NORM ${c.label}: ${why.join('; ')}`);
-  const ne0 = c.dst.ne[0];
-  return generateNorm(s as NormSchedule, {
-    op: 'RMS_NORM',
-    caseLabel: c.label,
-    dst: c.dst,
-    // In place, x is read from dst's own binding (one buffer, bound once).
-    operands: [{ value: 'x', role: c.inplace ? 'dst' : 'src0', tensor: c.srcs[0] }],
-    sums: [{ name: 'sum', a: 'x', b: 'x' }],
-    finish: [`let scale = inverseSqrt(sum / ${f(ne0)} + ${f(c.params.eps)});`],
-    output: (v) => `${v('x')} * scale`,
-  });
-}
+const generated = generatedPath(NORM, snippet);
 
 export const RMS_NORM: OpDef = {
   name: 'RMS_NORM',
   summary: 'dst = x / sqrt(mean(x²) + eps) per row (ggml_rms_norm, ggml_rms_norm_inplace)',
   shapeSyntax: 'ne0xne1[xne2xne3] of dst',
   layouts: LAYOUTS,
+  params: NORM_PARAMS,
   matrix: [
     // Few rows: SwiftShader (CI's adapter, a CPU) pays per workgroup, and a workgroup is a row.
     { dims: [4096, 32], layout: 'contiguous' },
@@ -136,6 +129,7 @@ export const RMS_NORM: OpDef = {
     { dims: [4096, 16], layout: 'src0-rows-strided' },
     { dims: [128, 8, 4], layout: 'src0-permuted' },
     { dims: [1000, 11, 3], layout: 'src0-permuted' },
+    { dims: [4096, 8], layout: 'contiguous', params: { eps: 1e-5 } },
   ],
   makeCase,
   oracle,
@@ -143,10 +137,10 @@ export const RMS_NORM: OpDef = {
   bytes: (c) => ({ readBytes: nelements(c.srcs[0]) * 4, writeBytes: nelements(c.dst) * 4 }),
   features: rowFeatures,
   native,
-  family: 'norm',
+  family: generated.family,
   // Every case makeCase builds has contiguous rows, which is all the generated kernel needs.
   // Every layout ggml allows is taken; only the shared limits (binding size, u32 indices) decline.
   require: (c, adapter) => commonRejection(c, adapter),
-  fits,
-  generate,
+  fits: generated.fits,
+  generate: generated.generate,
 };

@@ -62,6 +62,99 @@ export interface LayoutSpec {
 export interface MatrixEntry {
   readonly dims: readonly number[];
   readonly layout: string;
+  /** Non-default params (absent: every param at its default). */
+  readonly params?: Readonly<Record<string, number>>;
+}
+
+/**
+ * One op parameter (ggml's op_params), declared like a layout. Values are numbers: 'bool' is
+ * 0 or 1, 'enum' one of `values` (e.g. ROPE's mode). f32 params are kept as given and rounded
+ * to f32 where a kernel or oracle uses them.
+ */
+export interface ParamSpec {
+  readonly name: string;
+  readonly type: 'f32' | 'i32' | 'u32' | 'bool' | 'enum';
+  readonly default: number;
+  /** Inclusive range (f32, i32, u32). */
+  readonly min?: number;
+  readonly max?: number;
+  /** 'enum': the allowed values, with a name each for docs and the page. */
+  readonly values?: readonly { readonly value: number; readonly name: string }[];
+  readonly doc: string;
+}
+
+/** "0 ≤ eps ≤ 1", "mode one of 0 (normal), 2 (neox)": how errors and the page state the range. */
+export function paramRange(p: ParamSpec): string {
+  if (p.type === 'bool') return `${p.name} is 0 or 1`;
+  if (p.type === 'enum') return `${p.name} one of ${(p.values ?? []).map((v) => `${v.value} (${v.name})`).join(', ')}`;
+  const kind = p.type === 'f32' ? 'a finite number' : p.type === 'u32' ? 'an integer ≥ 0' : 'an integer';
+  const lo = p.min !== undefined ? `${formatParam(p.min)} ≤ ` : '';
+  const hi = p.max !== undefined ? ` ≤ ${formatParam(p.max)}` : '';
+  return `${p.name} is ${kind}${lo || hi ? `, ${lo}${p.name}${hi}` : ''}`;
+}
+
+/** Why `value` is not allowed for `p` (null when it is). */
+export function paramProblem(p: ParamSpec, value: unknown): string | null {
+  const bad = `${p.name} = ${typeof value === 'number' ? String(value) : JSON.stringify(value)} is out of range (${paramRange(p)})`;
+  if (typeof value !== 'number' || !Number.isFinite(value)) return bad;
+  switch (p.type) {
+    case 'bool':
+      return value === 0 || value === 1 ? null : bad;
+    case 'enum':
+      return (p.values ?? []).some((v) => v.value === value) ? null : bad;
+    case 'i32':
+    case 'u32':
+      if (!Number.isInteger(value) || (p.type === 'u32' ? value < 0 || value > 0xffffffff : value < -(2 ** 31) || value >= 2 ** 31)) return bad;
+  }
+  if ((p.min !== undefined && value < p.min) || (p.max !== undefined && value > p.max)) return bad;
+  return null;
+}
+
+/**
+ * The case's full params: declared defaults overlaid with `given`, each checked. An unknown
+ * name or a value out of range is an OpCaseError naming the param and its range.
+ */
+export function parseParams(op: string, specs: readonly ParamSpec[], given: Readonly<Record<string, number>> = {}): Readonly<Record<string, number>> {
+  for (const name of Object.keys(given)) {
+    if (!specs.some((p) => p.name === name)) {
+      throw new OpCaseError(specs.length ? `${op} has no param '${name}' (params: ${specs.map((p) => p.name).join(', ')})` : `${op} takes no params, got ${Object.keys(given).join(', ')}`);
+    }
+  }
+  const out: Record<string, number> = {};
+  for (const p of specs) {
+    const v = given[p.name] ?? p.default;
+    const why = paramProblem(p, v);
+    if (why) throw new OpCaseError(`${op}: ${why}`);
+    out[p.name] = v;
+  }
+  return Object.freeze(out);
+}
+
+/** A param value as labels and `--param` write it: 1e-5, 0.5, 10000. */
+export function formatParam(v: number): string {
+  return v !== 0 && Math.abs(v) < 1e-3 ? v.toExponential() : String(v);
+}
+
+/** "eps=1e-5 mode=2": the params that differ from their defaults, in declaration order. */
+export function paramsLabel(specs: readonly ParamSpec[], values: Readonly<Record<string, number>>): string {
+  return specs
+    .filter((p) => values[p.name] !== undefined && values[p.name] !== p.default)
+    .map((p) => `${p.name}=${formatParam(values[p.name])}`)
+    .join(' ');
+}
+
+/** "eps=1e-5,mode=2" → { eps: 1e-5, mode: 2 }; names are checked later, against the op. */
+export function parseParamAssignments(text: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const part of text.split(',').map((t) => t.trim()).filter(Boolean)) {
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.+)$/.exec(part);
+    if (!m) throw new OpCaseError(`param '${part}' is not name=value (e.g. eps=1e-5)`);
+    const v = Number(m[2].trim());
+    if (m[2].trim() === '' || !Number.isFinite(v)) throw new OpCaseError(`param ${m[1]}: '${m[2]}' is not a finite number`);
+    if (m[1] in out) throw new OpCaseError(`param ${m[1]} is given twice`);
+    out[m[1]] = v;
+  }
+  return out;
 }
 
 export interface OpDef {
@@ -72,6 +165,8 @@ export interface OpDef {
   readonly shapeSyntax: string;
   /** Layout variants (views, aliasing, broadcasts); the first is the default. */
   readonly layouts: readonly LayoutSpec[];
+  /** Op parameters (ggml's op_params), name, type, default, range; [] when it has none. */
+  readonly params: readonly ParamSpec[];
   /** The default shape matrix: what the page offers and the lane runs. */
   readonly matrix: readonly MatrixEntry[];
   /** Checks dims and builds the case; throws OpCaseError naming what is wrong. */
@@ -124,6 +219,11 @@ export function dimsLabel(dims: readonly number[]): string {
   return dims.join('x');
 }
 
-export function caseLabel(dims: readonly number[], layout: string, defaultLayout: string): string {
-  return layout === defaultLayout ? dimsLabel(dims) : `${dimsLabel(dims)} ${layout}`;
+/**
+ * How results name a case: the dims, then the layout unless it is the default, then each
+ * non-default param as name=value in declaration order ("4096x512 inplace eps=1e-5"). A case
+ * with every param at its default keeps the label it had before params existed.
+ */
+export function caseLabel(dims: readonly number[], layout: string, defaultLayout: string, params = ''): string {
+  return [dimsLabel(dims), layout === defaultLayout ? '' : layout, params].filter(Boolean).join(' ');
 }

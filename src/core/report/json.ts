@@ -35,6 +35,7 @@ export function laneJson(r: LaneResult) {
       shapes: p.shapes.map((s) => ({
         shape: s.shape,
         layout: s.layout,
+        ...(s.params ? { params: s.params } : {}),
         scheduleKey: s.scheduleKey,
         nativeMedianNs: s.nativeMedianNs,
         generatedMedianNs: s.generatedMedianNs,
@@ -66,6 +67,7 @@ export function level1Json(r: Level1Result) {
     shape: r.shape,
     layout: r.layout,
     label: r.label,
+    ...(r.params ? { params: r.params } : {}),
     variant: r.variant,
     scheduleKey: r.scheduleKey,
     schedule: r.schedule,

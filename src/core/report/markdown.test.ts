@@ -87,7 +87,8 @@ describe('comparing two lane runs', () => {
     if (steady.comparable) expect(steady.rows.length).toBe(a.pairs.reduce((n, p) => n + p.shapes.length, 0));
     const moved = compareLanes(a, scaleNative(1.2));
     expect(moved.comparable).toBe(false);
-    if (!moved.comparable) expect(moved.reason).toMatch(/the native column moved beyond the 5% tolerance on 33 of 33 shapes \(ADD 4096x128 \+20\.0%/);
+    const n = a.pairs.reduce((k, p) => k + p.shapes.length, 0);
+    if (!moved.comparable) expect(moved.reason).toContain(`the native column moved beyond the 5% tolerance on ${n} of ${n} shapes (ADD 4096x128 +20.0%`);
   });
 
   it('never compares across adapters', () => {

@@ -22,6 +22,13 @@ describe('validateResult', () => {
     expect(validateResult({ ...copy(sampleLevel1()), addedByANewerLab: [1, 2] }).kind).toBe('level1');
   });
 
+  it("carries a case's params (older results without them still read)", async () => {
+    const withParams = { ...copy(sampleLevel1()), label: '4096x8 eps=1e-5', params: { eps: 1e-5 } };
+    expect(validateResult(withParams)).toMatchObject({ params: { eps: 1e-5 } });
+    expect(await decodeShare(await encodeShare(withParams))).toMatchObject({ label: '4096x8 eps=1e-5', params: { eps: 1e-5 } });
+    rejects({ ...withParams, params: { eps: 'small' } }, /params\.eps: expected a finite number/);
+  });
+
   it('names the path and what was wrong', () => {
     rejects(null, /the result: expected an object, got null/);
     rejects({ kind: 'level2', schemaVersion: 1 }, /kind: expected one of level1, lane, sweep, calibration, got 'level2'/);

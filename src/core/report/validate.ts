@@ -121,6 +121,7 @@ const level1 = obj({
   shape: str,
   layout: str,
   label: optional(str),
+  params: optional(record(num)),
   variant: oneOf(['native', 'generated']),
   scheduleKey: nullable(str),
   fallback,
@@ -141,6 +142,7 @@ const level1 = obj({
 const laneShape = obj({
   shape: str,
   layout: str,
+  params: optional(record(num)),
   scheduleKey: nullable(str),
   nativeMedianNs: nullable(nonNegative),
   generatedMedianNs: nullable(nonNegative),

@@ -1,6 +1,7 @@
 // Which shape: an entry of the op's matrix, or a custom shape in the op's syntax, and the
 // layout (views, aliasing, broadcasts). A shape the op rejects shows why, inline.
 import { For, Show } from 'solid-js';
+import { formatParam, paramRange } from '../../../core/ops/types';
 import { entryLabel, type KernelForm } from './kernel-form';
 
 const CUSTOM = 'custom';
@@ -74,6 +75,27 @@ export function ShapePicker(props: { form: KernelForm }) {
         </select>
         <span class="hint">{layoutDoc()}</span>
       </div>
+      {/* One field per declared param; empty means the default. A bad value is the shape error below (Run disabled). */}
+      <For each={f.op().params}>
+        {(p) => (
+          <div class="field">
+            <label for={`param-${p.name}`}>{p.name}</label>
+            <input
+              id={`param-${p.name}`}
+              data-testid={`param-${p.name}`}
+              class="mono"
+              value={f.paramTexts()[p.name] ?? ''}
+              placeholder={formatParam(p.default)}
+              title={`${p.doc} (${paramRange(p)})`}
+              onInput={(e) => {
+                f.setCustomShape(true);
+                f.setParamText(p.name, e.currentTarget.value);
+              }}
+            />
+            <span class="hint">{p.doc}; {paramRange(p)}</span>
+          </div>
+        )}
+      </For>
       <Show when={shapeError()}>
         {(msg) => (
           <p class="inline-error" data-testid="shape-error" role="alert">

@@ -3,8 +3,9 @@
 // code answers everything here; only Run and Show WGSL go to the worker.
 import { createMemo, createSignal, type Accessor } from 'solid-js';
 import type { AdapterDescriptor } from '../../../core/adapter';
-import { opByName, OPS, schedulesFor } from '../../../core/ops/registry';
-import { caseLabel, dimsLabel, parseDims, type MatrixEntry, type OpCase, type OpDef, type Rejection } from '../../../core/ops/types';
+import { variantForState } from '../../../core/ops/promotion';
+import { opByName, OPS, registryStateFor, schedulesFor } from '../../../core/ops/registry';
+import { caseLabel, dimsLabel, formatParam, OpCaseError, paramsLabel, parseDims, type MatrixEntry, type OpCase, type OpDef, type Rejection } from '../../../core/ops/types';
 import { parseSchedule, scheduleKey, SPACES, type Family, type Schedule } from '../../../core/schedule/schedule';
 import type { Level1Request } from '../../../gpu/level1';
 import { errorInfo } from '../../errors';
@@ -15,7 +16,10 @@ export type CaseOrError = { readonly ok: OpCase; readonly dims: number[] } | { r
 
 export type AutoPick = { readonly schedule: Schedule; readonly key: string } | { readonly fallback: Rejection };
 
-type Limits = Pick<AdapterDescriptor, 'limits' | 'features'>;
+type Limits = Pick<AdapterDescriptor, 'limits' | 'features' | 'vendor' | 'architecture'>;
+
+/** Param name → the text in its field; an empty field means the declared default. */
+export type ParamTexts = Readonly<Record<string, string>>;
 
 function elementCount(e: MatrixEntry): number {
   return e.dims.reduce((a, b) => a * b, 1);
@@ -31,22 +35,46 @@ export function defaultEntry(op: OpDef): MatrixEntry {
   return pool.reduce((best, e) => (elementCount(e) < elementCount(best) ? e : best), pool[0]);
 }
 
-/** "4096x512 inplace": how the page and the results name a matrix entry. */
+/** "4096x512 inplace eps=1e-5": how the page and the results name a matrix entry. */
 export function entryLabel(op: OpDef, e: MatrixEntry): string {
-  return caseLabel(e.dims, e.layout, op.layouts[0].name);
+  return caseLabel(e.dims, e.layout, op.layouts[0].name, paramsLabel(op.params, e.params ?? {}));
 }
 
-export function buildCaseOrError(op: OpDef, dimsText: string, layout: string): CaseOrError {
+/** The param fields' texts for a matrix entry: its non-default values, other fields empty. */
+export function entryParamTexts(op: OpDef, e: MatrixEntry): ParamTexts {
+  return Object.fromEntries(op.params.map((p) => [p.name, e.params?.[p.name] !== undefined ? formatParam(e.params[p.name]) : '']));
+}
+
+/** Field texts → params (only the filled ones); a field that is not a number throws naming it. */
+export function paramsFromTexts(op: OpDef, texts: ParamTexts): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const p of op.params) {
+    const t = (texts[p.name] ?? '').trim();
+    if (!t) continue;
+    const v = Number(t);
+    if (!Number.isFinite(v)) throw new OpCaseError(`${op.name}: param ${p.name}: '${t}' is not a number`);
+    out[p.name] = v;
+  }
+  return out;
+}
+
+export function buildCaseOrError(op: OpDef, dimsText: string, layout: string, paramTexts: ParamTexts = {}): CaseOrError {
   try {
     const dims = parseDims(dimsText);
-    return { ok: op.makeCase(dims, layout), dims };
+    return { ok: op.makeCase(dims, layout, paramsFromTexts(op, paramTexts)), dims };
   } catch (e) {
     return { error: errorInfo(e).message };
   }
 }
 
-/** What 'auto' runs, decided exactly as the worker's resolveKernel decides it. */
+/**
+ * What 'auto' runs, decided as the worker decides it: the adapter's promotion state first
+ * (native-only and retired run native), then the contract, then the shape rules.
+ */
 export function autoPick(op: OpDef, c: OpCase, adapter: Limits): AutoPick {
+  const state = registryStateFor(op.name, adapter).state;
+  const byState = variantForState(state);
+  if (byState.variant === 'native') return { fallback: { code: state, reason: byState.reason ?? state } };
   const rejection = op.require(c, adapter);
   if (rejection) return { fallback: rejection };
   const schedule = schedulesFor(op.name, c, adapter);
@@ -71,12 +99,14 @@ export function createKernelForm(adapter: Accessor<AdapterDescriptor>) {
   const op = createMemo(() => opByName(opName()));
   const [dimsText, setDimsText] = createSignal(dimsLabel(defaultEntry(first).dims));
   const [layout, setLayout] = createSignal(defaultEntry(first).layout);
+  const [paramTexts, setParamTexts] = createSignal<ParamTexts>(entryParamTexts(first, defaultEntry(first)));
+  const setParamText = (name: string, text: string) => setParamTexts({ ...paramTexts(), [name]: text });
   /** True after the user picked "custom…": the shape select stays there while they type. */
   const [customShape, setCustomShape] = createSignal(false);
   const [variant, setVariant] = createSignal<VariantKind>('auto');
   const [scheduleText, setScheduleText] = createSignal('');
 
-  const caseOrError = createMemo(() => buildCaseOrError(op(), dimsText(), layout()));
+  const caseOrError = createMemo(() => buildCaseOrError(op(), dimsText(), layout(), paramTexts()));
   const pick = createMemo((): AutoPick | null => {
     const c = caseOrError();
     return 'ok' in c ? autoPick(op(), c.ok, adapter()) : null;
@@ -92,7 +122,7 @@ export function createKernelForm(adapter: Accessor<AdapterDescriptor>) {
   const matrixIndex = createMemo(() => {
     const c = caseOrError();
     if (!('ok' in c)) return null;
-    const i = op().matrix.findIndex((e) => dimsLabel(e.dims) === dimsLabel(c.dims) && e.layout === layout());
+    const i = op().matrix.findIndex((e) => entryLabel(op(), e) === c.ok.label);
     return i < 0 ? null : i;
   });
 
@@ -108,6 +138,7 @@ export function createKernelForm(adapter: Accessor<AdapterDescriptor>) {
     setOpName(next.name);
     setDimsText(dimsLabel(entry.dims));
     setLayout(entry.layout);
+    setParamTexts(entryParamTexts(next, entry));
     setCustomShape(false);
     resetSchedule();
   };
@@ -116,6 +147,7 @@ export function createKernelForm(adapter: Accessor<AdapterDescriptor>) {
     const e = op().matrix[index];
     setDimsText(dimsLabel(e.dims));
     setLayout(e.layout);
+    setParamTexts(entryParamTexts(op(), e));
     setCustomShape(false);
   };
 
@@ -123,7 +155,8 @@ export function createKernelForm(adapter: Accessor<AdapterDescriptor>) {
   const request = createMemo((): { ok: Level1Request } | { error: string } => {
     const c = caseOrError();
     if (!('ok' in c)) return { error: c.error };
-    const base = { op: op().name, dims: c.dims, layout: layout() };
+    const params = paramsFromTexts(op(), paramTexts());
+    const base = { op: op().name, dims: c.dims, layout: layout(), ...(Object.keys(params).length ? { params } : {}) };
     const v = variant();
     if (v !== 'schedule') return { ok: { ...base, variant: { kind: v } } };
     const s = parsedSchedule();
@@ -139,6 +172,8 @@ export function createKernelForm(adapter: Accessor<AdapterDescriptor>) {
     setDimsText,
     layout,
     setLayout,
+    paramTexts,
+    setParamText,
     customShape,
     setCustomShape,
     variant,

@@ -6,6 +6,7 @@ describe('lane form', () => {
   it('runs every op with a generated kernel by default', () => {
     const expected = OPS.filter((o) => !['native-only', 'retired'].includes(registryEntry(o.name).state)).map((o) => o.name);
     expect(defaultLaneOps()).toEqual(expected);
+    expect(defaultLaneOps({ vendor: 'nvidia', architecture: 'hopper' })).not.toContain('RMS_NORM_BACK');
   });
 
   it("reads a shape list like the CLI's --shape, commas or spaces between entries", () => {
@@ -15,6 +16,11 @@ describe('lane form', () => {
       { op: 'ADD', dims: [256, 16], layout: 'inplace' },
     ]);
     expect(parseLaneShapes('  ')).toEqual([]);
+    expect(parseLaneShapes('RMS_NORM:64x8:eps=1e-5, RMS_NORM:64x8:inplace:eps=0.5,ADD:8x8')).toEqual([
+      { op: 'RMS_NORM', dims: [64, 8], params: { eps: 1e-5 } },
+      { op: 'RMS_NORM', dims: [64, 8], layout: 'inplace', params: { eps: 0.5 } },
+      { op: 'ADD', dims: [8, 8] },
+    ]);
   });
 
   it('names the entry that is wrong', () => {

@@ -3,7 +3,8 @@
 // --control, --seed, --undeclare). Pure core code checks everything before the worker runs.
 import { parseCaseSpec } from '../../../core/ops/shape-specs';
 import { createMemo, createSignal } from 'solid-js';
-import { OPS, registryEntry } from '../../../core/ops/registry';
+import type { AdapterIdentity } from '../../../core/ops/promotion';
+import { OPS, registryEntry, registryStateFor } from '../../../core/ops/registry';
 import { DEFAULT_TOLERANCE } from '../../../core/stats/verdict';
 import type { LaneControl, LaneRequest } from '../../../gpu/lane';
 import { errorInfo } from '../../errors';
@@ -16,10 +17,10 @@ export const CONTROLS: readonly { value: LaneControl; doc: string }[] = [
   { value: 'wrong', doc: 'wrong: a kernel that skips half its output (expect wrong, never timed)' },
 ];
 
-/** Ops the lane runs by default: every op with a generated kernel to compare. */
-export function defaultLaneOps(): string[] {
+/** Ops the lane runs by default: every op with a generated kernel to compare (on this adapter's class, when given). */
+export function defaultLaneOps(adapter?: AdapterIdentity): string[] {
   return OPS.filter((o) => {
-    const state = registryEntry(o.name).state;
+    const state = adapter ? registryStateFor(o.name, adapter).state : registryEntry(o.name).state;
     return state !== 'native-only' && state !== 'retired';
   }).map((o) => o.name);
 }
@@ -27,11 +28,12 @@ export function defaultLaneOps(): string[] {
 export type LaneShapeSpec = NonNullable<LaneRequest['shapes']>[number];
 
 /**
- * "ADD:256x16, MUL_MAT:64x64x64:contiguous" → lane cases, like the CLI's --shape OP:DIMS[:LAYOUT]
- * (commas, spaces or newlines between them). Throws naming the first bad entry.
+ * "ADD:256x16, RMS_NORM:64x8:eps=1e-5" → lane cases, like the CLI's --shape OP:DIMS[:LAYOUT][:k=v,…]
+ * (commas, spaces or newlines between them; a comma before `name=` continues the params).
+ * Throws naming the first bad entry.
  */
 export function parseLaneShapes(text: string): LaneShapeSpec[] {
-  return text.split(/[\s,]+/).filter(Boolean).map(parseCaseSpec);
+  return text.split(/\s+|,(?![A-Za-z_]\w*=)/).filter(Boolean).map(parseCaseSpec);
 }
 
 function positiveInt(text: string, what: string): number {

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import addWgsl from '../../../kernels/ADD/add.wgsl?raw';
+import rmsNormWgsl from '../../../kernels/RMS_NORM/rms_norm.wgsl?raw';
+import { renderTemplate } from './template';
+import { packUniforms, uniformSchema, uniformStruct } from './uniforms';
+import { f32Bits } from '../kernel';
+
+describe('the template step', () => {
+  const src = ['a', '#if INPLACE', 'in {{WG}}', '#if !DEEP', 'shallow', '#endif', '#else', 'out', '#endif', 'z {{WG}}u'].join('\n');
+
+  it('keeps the branch a boolean picks and substitutes {{NAME}}, nested', () => {
+    expect(renderTemplate(src, { INPLACE: true, DEEP: false, WG: 64 })).toBe('a\nin 64\nshallow\nz 64u');
+    expect(renderTemplate(src, { INPLACE: false, DEEP: true, WG: 128 })).toBe('a\nout\nz 128u');
+  });
+
+  it('an undefined or mistyped name is an error naming file and line', () => {
+    expect(() => renderTemplate(src, { WG: 64, DEEP: false }, 'x.wgsl')).toThrow('x.wgsl:2: #if INPLACE needs a boolean define, got none');
+    expect(() => renderTemplate(src, { INPLACE: true, DEEP: false })).toThrow('template:3: {{WG}} has no string or number define');
+    expect(() => renderTemplate('#if A\nx', { A: true })).toThrow('template:1: #if is never closed');
+    expect(() => renderTemplate('#endif', {})).toThrow('#endif without an open #if');
+    expect(() => renderTemplate('#if A\n#else\n#else\n#endif', { A: true })).toThrow('template:3: #else without an open #if');
+    expect(() => renderTemplate('#if A && B\n#endif', {})).toThrow("'#if A && B' is not #if NAME or #if !NAME");
+  });
+
+  const schema = uniformSchema('Params', { ne0: 'u32', off: 'i32', eps: 'f32' });
+  const defines = { PARAMS: uniformStruct(schema), WG: 256 };
+
+  it('snapshot: ADD native, both variants from one source', () => {
+    expect(renderTemplate(addWgsl, { ...defines, INPLACE: false })).toMatchSnapshot('ADD');
+    expect(renderTemplate(addWgsl, { ...defines, INPLACE: true })).toMatchSnapshot('ADD inplace');
+  });
+
+  it('snapshot: RMS_NORM native in place, 64 threads', () => {
+    expect(renderTemplate(rmsNormWgsl, { ...defines, WG: 64, INPLACE: true })).toMatchSnapshot();
+  });
+});
+
+describe('uniforms as named records', () => {
+  const schema = uniformSchema('Params', { ne0: 'u32', off: 'i32', eps: 'f32' });
+
+  it('one schema gives the WGSL struct and the bytes, padded to 16', () => {
+    expect(uniformStruct(schema)).toBe('struct Params {\n  ne0: u32,\n  off: i32,\n  eps: f32,\n};');
+    expect([...packUniforms(schema, { eps: 1e-5, ne0: 7, off: -1 })]).toEqual([7, 0xffffffff, f32Bits(1e-5), 0]);
+  });
+
+  it('a missing, extra or out-of-range field throws naming it', () => {
+    expect(() => packUniforms(schema, { ne0: 1, off: 0 })).toThrow('Params.eps is missing');
+    expect(() => packUniforms(schema, { ne0: 1, off: 0, eps: 0, colour: 2 })).toThrow('Params has no field colour');
+    expect(() => packUniforms(schema, { ne0: -1, off: 0, eps: 0 })).toThrow('Params.ne0 = -1 is not a u32');
+    expect(() => packUniforms(schema, { ne0: 1, off: 0.5, eps: 0 })).toThrow('Params.off = 0.5 is not an i32');
+    expect(() => packUniforms(schema, { ne0: 1, off: 0, eps: NaN })).toThrow('Params.eps = NaN is not a finite f32');
+  });
+});

@@ -1,0 +1,18 @@
+// The family registry: name → definition. A new family is one file here plus one line below.
+import { ELEMENTWISE, type ElementwiseSchedule } from './elementwise';
+import { MATMUL, type MatmulSchedule } from './matmul';
+import { NORM, type NormSchedule } from './norm';
+import type { FamilyDef } from './types';
+
+export type Schedule = ElementwiseSchedule | NormSchedule | MatmulSchedule;
+export type Family = Schedule['family'];
+
+export const FAMILY_DEFS: Readonly<Record<Family, FamilyDef>> = Object.freeze({
+  elementwise: ELEMENTWISE as unknown as FamilyDef,
+  norm: NORM as unknown as FamilyDef,
+  matmul: MATMUL as unknown as FamilyDef,
+});
+
+export function familyDef(name: Family): FamilyDef {
+  return FAMILY_DEFS[name];
+}

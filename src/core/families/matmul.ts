@@ -1,0 +1,81 @@
+// The matmul family: dst[m, n] = Σ_k A[m, k]·B[n, k] per batch, tiled through workgroup memory.
+// An op gives operand access — offsets, row and batch strides of A (src0) and B (src1), the
+// broadcast of A over B's batches (r2, r3) — and an optional epilogue over `acc`. MUL_MAT is
+// the plain snippet; OUT_PROD and others reuse it with their own access. The WGSL builder is
+// codegen/matmul.ts.
+import { generateMatmul, matmulFits, type MatmulGeometry } from '../codegen/matmul';
+import { f, renameIdents } from '../codegen/wgsl';
+import { scheduleKey, type FamilyDef } from './types';
+
+export interface MatmulSchedule {
+  readonly family: 'matmul';
+  /** Output tile per workgroup along M (dst ne0) and N (dst ne1). */
+  readonly tileM: number;
+  readonly tileN: number;
+  /** K slice staged in workgroup memory per step. */
+  readonly tileK: number;
+  /** Register block per thread. */
+  readonly threadM: number;
+  readonly threadN: number;
+  /** 1 or 4: vec4 loads along K and vec4 accumulators along M. */
+  readonly vectorWidth: number;
+  /**
+   * How K tiles reach workgroup memory: 'single' loads, stores, computes; 'prefetch' issues the
+   * next tile's global loads into registers before computing the current one (hides their
+   * latency, no extra memory); 'double' also stores them into a second buffer (one barrier
+   * per tile, twice the workgroup memory).
+   */
+  readonly staging: 'single' | 'prefetch' | 'double';
+}
+
+export interface MatmulSnippet extends Omit<MatmulGeometry, 'label'> {
+  /** src0's own batch counts (ne02, ne03): vec4 alignment is checked over them. */
+  readonly ne02: number;
+  readonly ne03: number;
+  /** f32 constants the epilogue names, baked as literals. */
+  readonly constants?: Readonly<Record<string, number>>;
+}
+
+/** The epilogue with its constants substituted (the builder takes one expression). */
+function geometry(k: MatmulSnippet, label: string): MatmulGeometry {
+  let epilogue = k.epilogue;
+  for (const [name, v] of Object.entries(k.constants ?? {})) epilogue = epilogue && renameIdents(epilogue, [name], () => f(v));
+  return { ...k, label, ...(epilogue ? { epilogue } : {}) };
+}
+
+export const MATMUL: FamilyDef<MatmulSchedule, MatmulSnippet> = {
+  name: 'matmul',
+  doc: 'tiled A·Bᵀ per batch: workgroup tiles of tileM×tileN outputs, K staged tileK at a time, threadM×threadN per thread',
+  space: {
+    tileM: { values: [32, 64, 128], doc: 'output tile along M per workgroup' },
+    tileN: { values: [32, 64, 128], doc: 'output tile along N per workgroup' },
+    tileK: { values: [8, 16, 32], doc: 'K slice staged in workgroup memory' },
+    threadM: { values: [4, 8], doc: 'register block along M per thread' },
+    threadN: { values: [4, 8], doc: 'register block along N per thread' },
+    vectorWidth: { values: [1, 4], doc: 'vec4 loads along K and vec4 accumulators along M' },
+    staging: { values: ['single', 'prefetch', 'double'], doc: 'K-tile staging: single buffer, register prefetch, or double-buffered workgroup memory', default: 'single' },
+  },
+  threads: (s) => (s.tileM / s.threadM) * (s.tileN / s.threadN),
+  workgroupBytes: (s) => (s.tileM + s.tileN) * s.tileK * 4 * (s.staging === 'double' ? 2 : 1),
+  threadsText: (s) => `(tileM/threadM)·(tileN/threadN) = ${(s.tileM / s.threadM) * (s.tileN / s.threadN)} threads`,
+  validate(s, { limits }) {
+    const reasons: string[] = [];
+    const vw = s.vectorWidth;
+    if (s.tileM % s.threadM) reasons.push(`tileM ${s.tileM} is not a multiple of threadM ${s.threadM}`);
+    if (s.tileN % s.threadN) reasons.push(`tileN ${s.tileN} is not a multiple of threadN ${s.threadN}`);
+    if (vw === 2) reasons.push('vectorWidth 2 is not offered for matmul (1 or 4)');
+    if (vw === 4 && s.threadM % 4) reasons.push(`vectorWidth 4 needs threadM a multiple of 4, got ${s.threadM}`);
+    if (vw === 4 && s.tileK % 4) reasons.push(`vectorWidth 4 needs tileK a multiple of 4, got ${s.tileK}`);
+    const tx = s.tileM / s.threadM;
+    if (tx > limits.maxComputeWorkgroupSizeX) reasons.push(`tileM/threadM = ${tx} exceeds maxComputeWorkgroupSizeX ${limits.maxComputeWorkgroupSizeX}`);
+    const ty = s.tileN / s.threadN;
+    if (ty > limits.maxComputeWorkgroupSizeY) reasons.push(`tileN/threadN = ${ty} exceeds maxComputeWorkgroupSizeY ${limits.maxComputeWorkgroupSizeY}`);
+    if (s.threadM * s.threadN > 128) reasons.push(`threadM·threadN = ${s.threadM * s.threadN} accumulators per thread exceeds 128 (registers spill)`);
+    return reasons;
+  },
+  fits: (s, k) => matmulFits(s, geometry(k, ''), k.ne02, k.ne03),
+  generate(s, k, c) {
+    const g = generateMatmul(s, geometry(k, `${c.op} ${c.label}`));
+    return { label: `generated:${c.op} ${scheduleKey(s)}`, wgsl: g.wgsl, entryPoint: 'main', bindings: g.bindings, dispatch: g.dispatch };
+  },
+};

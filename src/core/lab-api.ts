@@ -1,0 +1,35 @@
+// The engine's API as plain data types: what the page's worker serves over comlink, what the
+// Node CLI calls directly, and what the Engine (src/gpu/engine.ts) implements. It lives in core
+// so the GPU layer implements it without importing the worker (src/worker/api.ts re-exports it).
+import type { AdapterDescriptor } from './adapter';
+import type { Calibration } from './metrics/roofline';
+import type { ProgressFn } from './progress';
+import type { Level1Request } from './requests';
+import type { LaneRequest, LaneResult, Level1Result, SweepRequest, SweepResult } from './results';
+
+export interface CodegenPreview {
+  readonly op: string;
+  readonly label: string;
+  readonly variant: 'native' | 'generated';
+  readonly scheduleKey: string | null;
+  readonly wgsl: string;
+  readonly dispatch: readonly [number, number, number];
+  readonly fallback: { code: string; reason: string } | null;
+}
+
+export interface LabApi {
+  /** Opens the device if needed and describes its adapter. */
+  adapter(): Promise<AdapterDescriptor>;
+  /** Codegen only (no GPU work): what a request would run. */
+  preview(req: Omit<Level1Request, 'timing' | 'skipTiming' | 'seed'>): Promise<CodegenPreview>;
+  /** Level 1: check against the oracle, then time. */
+  time(req: Level1Request, onProgress?: ProgressFn): Promise<Level1Result>;
+  /** The promotion lane: native vs generated over each pair's matrix. */
+  lane(req: LaneRequest, onProgress?: ProgressFn): Promise<LaneResult>;
+  /** Offline schedule search: candidates checked, timed, refused or proposed. Writes nothing. */
+  sweep(req: SweepRequest, onProgress?: ProgressFn): Promise<SweepResult>;
+  /** Measures this adapter's peaks (copy, FMA, empty dispatch); later metrics use them. */
+  calibrate(onProgress?: ProgressFn): Promise<Calibration>;
+  /** Hands over a stored calibration (the page keeps them in IndexedDB per adapter). */
+  useCalibration(c: Calibration | null): Promise<void>;
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { estimateTimeLeftMs, ProgressTracker, type Progress } from './progress';
+
+function fakeClock(startMs = 1000) {
+  let t = startMs;
+  return { now: () => t, step: (ms: number) => (t += ms) };
+}
+
+describe('estimateTimeLeftMs', () => {
+  it('is the measured rate times the units left', () => {
+    // 10 of 40 units in 2 s: 200 ms a unit, 30 left → 6 s.
+    expect(estimateTimeLeftMs(10, 40, 2000)).toBe(6000);
+    expect(estimateTimeLeftMs(40, 40, 2000)).toBe(0);
+  });
+
+  it('has no estimate before the first unit', () => {
+    expect(estimateTimeLeftMs(0, 40, 500)).toBeNull();
+  });
+});
+
+describe('ProgressTracker', () => {
+  it('reports the fraction of work units done and the time left from the rate so far', () => {
+    const clock = fakeClock();
+    const seen: Progress[] = [];
+    const t = new ProgressTracker(8, (p) => seen.push(p), clock.now);
+    t.tick('start');
+    clock.step(300);
+    t.advance(2);
+    t.tick('ADD 64x4 pass 1/3');
+    expect(seen).toEqual([
+      { label: 'start', fraction: 0, etaMs: null },
+      // 2 units in 300 ms: 150 ms each, 6 left.
+      { label: 'ADD 64x4 pass 1/3', fraction: 0.25, etaMs: 900 },
+    ]);
+  });
+
+  it('within 30% after the first tenth when units cost the same', () => {
+    // 100 units of 50 ms each: after 10 units (500 ms) it says 4.5 s, and 4.5 s is what is left.
+    const clock = fakeClock();
+    const t = new ProgressTracker(100, undefined, clock.now);
+    for (let i = 0; i < 10; i++) {
+      clock.step(50);
+      t.advance();
+    }
+    expect(t.tick('x').etaMs).toBe(4500);
+  });
+
+  it('dropped units leave the total without counting as done', () => {
+    const clock = fakeClock();
+    const t = new ProgressTracker(10, undefined, clock.now);
+    clock.step(400);
+    t.advance(2);
+    t.drop(4); // a shape ended early: 4 of its passes never run
+    const p = t.tick('next');
+    expect(t.totalUnits).toBe(6);
+    expect(p.fraction).toBeCloseTo(2 / 6, 12);
+    expect(p.etaMs).toBe(800); // 200 ms a unit, 4 left
+    t.drop(100);
+    expect(t.totalUnits).toBe(2); // never below what is done
+  });
+
+  it('never passes 1, finishes at 1 with no time left, and an empty run is complete', () => {
+    const seen: Progress[] = [];
+    const t = new ProgressTracker(3, (p) => seen.push(p), () => 0);
+    t.advance(5);
+    expect(t.doneUnits).toBe(3);
+    t.finish();
+    expect(seen.at(-1)).toEqual({ label: 'done', fraction: 1, etaMs: 0 });
+    expect(new ProgressTracker(0, undefined, () => 0).tick('none').fraction).toBe(1);
+  });
+
+  it('refuses a total that is not a finite count', () => {
+    expect(() => new ProgressTracker(-1, undefined, () => 0)).toThrow(/finite number ≥ 0, got -1/);
+    expect(() => new ProgressTracker(NaN, undefined, () => 0)).toThrow(/got NaN/);
+  });
+});
