@@ -7,7 +7,7 @@ import { serveStatic } from './static-server';
 import { parseArgs } from 'node:util';
 import { USAGE_ERROR_NAMES, UsageError } from '../core/errors';
 import { OPS, opByName } from '../core/ops/registry';
-import { parseDims, parseParamAssignments } from '../core/ops/types';
+import { opFamilies, parseDims, parseParamAssignments } from '../core/ops/types';
 import { laneJson, level1Json, sweepJson } from '../core/report/json';
 import { formatAdapter, formatLevel1, formatPeaks } from '../core/report/text';
 import { adapterFingerprint } from '../core/adapter';
@@ -21,7 +21,7 @@ import { progressPrinter } from './progress';
 import { formatLane } from '../core/report/lane-text';
 import { DEFAULT_SHARE_BASE, SHARE_BASE_ENV, SHARE_OPTIONS, shareBase, writeShareOutputs } from './share-output';
 import type { LaneControl } from '../gpu/lane';
-import { parseSchedule, parseSpace } from '../core/schedule/schedule';
+import { parseOpSpace, parseSchedule } from '../core/schedule/schedule';
 import { parseCaseSpec, parseShapeList } from '../core/ops/shape-specs';
 import type { Condition } from '../core/schedule/shape-rules';
 import { formatSweep } from '../core/report/sweep-text';
@@ -138,7 +138,7 @@ function readProposal(path: string): { op: string; when: Condition[]; schedule: 
   const op = opByName(json.op);
   return json.proposal.map((p, i) => {
     if (!Array.isArray(p.when)) throw new UsageError(`--proposal ${path}: entry ${i} has no 'when' list`);
-    parseSchedule(p.schedule, op.family);
+    parseSchedule(p.schedule, opFamilies(op));
     return { op: op.name, when: p.when, schedule: p.schedule };
   });
 }
@@ -309,7 +309,7 @@ async function cmdSweep(argv: string[]): Promise<number> {
         return { ...e, params: merged };
       })
     : listed;
-  const space = v.space ? parseSpace(v.space as string, op.family) : undefined;
+  const space = v.space ? parseOpSpace(v.space as string, opFamilies(op)).restrict : undefined;
   const out = output(v.json as string | undefined);
   const lab = await openRuntime(v.runtime as string);
   const progress = progressPrinter();
