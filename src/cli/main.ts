@@ -1,7 +1,8 @@
 // `npm run lab -- <command>`: the lab headless. Exit 0 on success, 1 when a gate fails, 2 on
 // usage errors (unknown op, malformed shape or schedule, missing adapter).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { projectRoot } from './project-root';
 import { serveStatic } from './static-server';
 import { parseArgs } from 'node:util';
@@ -16,7 +17,7 @@ import { specFor } from '../core/metrics/spec-table';
 import { loadCalibration } from './calibration-cache';
 import type { VariantRequest } from '../gpu/level1';
 import type { LabApi } from '../worker/api';
-import { BENCH_ITEMS, formatBench, runBench, type BenchSize } from './bench';
+import { BENCH_ITEMS, formatBench, runBench, type BenchPeer, type BenchSize } from './bench';
 import { progressPrinter } from './progress';
 import { formatLane } from '../core/report/lane-text';
 import { DEFAULT_SHARE_BASE, SHARE_BASE_ENV, SHARE_OPTIONS, shareBase, writeShareOutputs } from './share-output';
@@ -57,7 +58,7 @@ commands:
                               of schedulesFor rules to review (nothing is written).
                               --space restricts knobs, e.g. '{"workgroupSize":[64,256]}';
                               --param sets a param on every shape (the matrix's if no --shapes)
-  bench [--size full|small] [--only ID]
+  bench [--size full|small] [--only ID[,ID…]] [--peer tfjs]
                               the engine's performance targets as a table (small shapes on
                               a software adapter; targets are judged on hardware only)
 
@@ -326,22 +327,43 @@ async function cmdSweep(argv: string[]): Promise<number> {
 }
 
 async function cmdBench(argv: string[]): Promise<number> {
-  const v = parse(argv, { size: { type: 'string' }, only: { type: 'string' } });
+  const v = parse(argv, { size: { type: 'string' }, only: { type: 'string' }, peer: { type: 'string' } });
   if (v.size !== undefined && v.size !== 'full' && v.size !== 'small') throw new UsageError(`--size must be full or small, got '${v.size}'`);
-  if (v.only !== undefined && !BENCH_ITEMS.some((i) => i.id === v.only)) throw new UsageError(`--only must be one of ${BENCH_ITEMS.map((i) => i.id).join(', ')}`);
+  const only = v.only === undefined ? undefined : String(v.only).split(',').map((s) => s.trim()).filter(Boolean);
+  for (const id of only ?? []) if (!BENCH_ITEMS.some((i) => i.id === id)) throw new UsageError(`--only: '${id}' is not one of ${BENCH_ITEMS.map((i) => i.id).join(', ')}`);
+  if (v.peer !== undefined && v.peer !== 'tfjs') throw new UsageError(`--peer must be tfjs, got '${v.peer}'`);
+  if (v.peer !== undefined && v.runtime !== 'node') throw new UsageError('--peer tfjs runs in the Node runtime (same process, same Dawn GPU object)');
   const out = output(v.json as string | undefined);
   const lab = await openRuntime(v.runtime as string);
   try {
     const adapter = await lab.adapter();
     // A software adapter gets the small shapes: the full ones take minutes on a CPU.
     const size = (v.size as BenchSize | undefined) ?? (adapter.isFallbackAdapter ? 'small' : 'full');
-    const report = await runBench(lab, size, (line) => process.stderr.write(`${line}\n`), v.only as string | undefined);
+    const peer = v.peer === 'tfjs' ? await tfjsPeer((lab as unknown as { gpu: GPU }).gpu) : undefined;
+    const report = await runBench(lab, size, (line) => process.stderr.write(`${line}\n`), only, peer);
     out.text(formatBench(report));
     out.json(report);
     return report.rows.some((r) => r.pass === false || !r.correct) ? 1 : 0;
   } finally {
     await lab.close();
   }
+}
+
+/**
+ * TensorFlow.js's WebGPU backend on this process's Dawn GPU object: navigator.gpu is set to it
+ * before the peer bundle (dist-cli/peer-tfjs.mjs, beside this file) is imported.
+ */
+async function tfjsPeer(gpu: GPU): Promise<BenchPeer> {
+  // Node 20 has no navigator; 21+ has one without gpu.
+  if (typeof globalThis.navigator !== 'object' || globalThis.navigator === null) Object.defineProperty(globalThis, 'navigator', { value: {}, configurable: true, writable: true });
+  Object.defineProperty(globalThis.navigator, 'gpu', { value: gpu, configurable: true });
+  const file = join(dirname(fileURLToPath(import.meta.url)), 'peer-tfjs.mjs');
+  if (!existsSync(file)) throw new UsageError(`--peer tfjs needs ${file} (npm run build:cli builds it; @tensorflow/tfjs-core and -backend-webgpu are optional dependencies)`);
+  const mod = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as typeof import('./peer-tfjs');
+  return {
+    name: 'tfjs',
+    time: async ({ dims, params }) => (params?.type0 || params?.type1 ? null : mod.tfjsMatmul(dims[0], dims[1], dims[2])),
+  };
 }
 
 /** `npm start`: serves the built page (dist/) until interrupted. */

@@ -14,6 +14,8 @@ export interface Calibration {
   readonly f16Gflops: number | null;
   /** Packed int8 dot products (dot4I8Packed), G int ops/s; null or absent where not offered. */
   readonly int8Gops?: number | null;
+  /** Register-only subgroup-matrix loop per f16→f32 config ('16x8x16' → GFLOP/s): the MMA ceiling; absent where not offered. */
+  readonly mmaGflops?: Readonly<Record<string, number>>;
   /** (max − min) / median of the copy rounds' medians; above 3% the bandwidth is unreliable. */
   readonly copySpread?: number;
   /** Median time of an empty dispatch: the launch floor. */
