@@ -166,7 +166,8 @@ export const GEMV: FamilyDef<GemvSchedule, GemvSnippet> = {
   doc: 'few columns (N ≤ 8): rows of src0 per workgroup, K split over the threads of a row, several src1 columns per pass, subgroup or shared reduction',
   space: {
     workgroupSize: { values: [64, 128, 256], doc: 'threads per workgroup' },
-    rowsPerWorkgroup: { values: [1, 2, 4, 8], doc: 'src0 rows per workgroup (the rest of the threads split K)' },
+    // Many rows and few threads per row suit a CPU adapter (few, fat workgroups); few rows, a GPU.
+    rowsPerWorkgroup: { values: [1, 2, 4, 8, 16, 32, 64], doc: 'src0 rows per workgroup (the rest of the threads split K)' },
     columnsPerPass: { values: [1, 2, 4, 8], doc: 'src1 columns accumulated per pass over K' },
     vectorWidth: { values: [1, 4], doc: 'elements per load along K' },
     unroll: { values: [1, 2, 4], doc: 'independent src0 loads in flight per thread' },
