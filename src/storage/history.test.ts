@@ -2,6 +2,7 @@
 // the points of each run — a lane's own speedup, a Level 1 run's own time — stale ones marked.
 import { describe, expect, it } from 'vitest';
 import { CODE_HASH } from '../core/report/json';
+import { OPS } from '../core/ops/registry';
 import { sampleAdapter, sampleLane, sampleLevel1 } from '../core/report/sample-results';
 import type { RunRecord } from './db';
 import { latencySeries, opShapeKeys, runSummary, speedupSeries } from './history';
@@ -20,20 +21,23 @@ describe('history', () => {
   const laneNew = stored(runRecord('lane', { result: sampleLane({ seed: 9 }) }, '2026-03-03T10:00:00.000Z'));
   const failed = stored(runRecord('level1', { error: { name: 'WgslCompileError', message: 'error at line 3:5\n  let a = srcZ' }, adapter: sampleAdapter(), request: { op: 'ADD', dims: [64, 4] } }, '2026-03-04T10:00:00.000Z'));
 
+  // The sample lane runs every op's matrix (without its params), so its counts follow the matrices.
+  const laneShapes = OPS.reduce((n, op) => n + op.matrix.length, 0);
+
   it('summarizes each kind of run in one line', () => {
     expect(runSummary(level1)).toEqual({ what: 'ADD 256x16 inplace · generated', verdict: 'correct', tone: 'good', headline: '12.35 µs [10.24–19.88]' });
-    expect(runSummary(laneOld)).toMatchObject({ what: 'lane · ADD, RMS_NORM, RMS_NORM_BACK, MUL_MAT · 33 shapes', verdict: 'green', tone: 'good' });
+    expect(runSummary(laneOld)).toMatchObject({ what: `lane · ${OPS.map((o) => o.name).join(', ')} · ${laneShapes} shapes`, verdict: 'green', tone: 'good' });
     expect(runSummary(laneOld).headline).toMatch(/^(faster|parity|within-tolerance|slower) \d+/);
     expect(runSummary(failed)).toEqual({ what: 'level1 · ADD 64x4', verdict: 'failed', tone: 'bad', headline: 'WgslCompileError: error at line 3:5' });
   });
 
   it('lists the (op, shape) keys, the most recently measured first', () => {
     const keys = opShapeKeys([level1, laneOld, laneNew, failed]);
-    // The lanes' 33 shapes (measured last, sorted by name among themselves), then the Level 1 run's.
-    expect(keys).toHaveLength(34);
-    expect(keys.slice(0, 33)).toEqual([...keys.slice(0, 33)].sort());
+    // The lanes' shapes (measured last, sorted by name among themselves), then the Level 1 run's.
+    expect(keys).toHaveLength(laneShapes + 1);
+    expect(keys.slice(0, laneShapes)).toEqual([...keys.slice(0, laneShapes)].sort());
     expect(keys).toContain(key);
-    expect(keys[33]).toBe('ADD 256x16 inplace');
+    expect(keys[laneShapes]).toBe('ADD 256x16 inplace');
   });
 
   it("plots each lane's own speedup, stale runs marked, oldest first", () => {
