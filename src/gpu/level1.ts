@@ -1,7 +1,7 @@
 // Level 1: one kernel, timed alone, after its output has been checked against the oracle.
 import { UsageError } from '../core/errors';
 import { caseData } from '../core/inputs';
-import { computeMetrics, peaksFor } from '../core/metrics/roofline';
+import { computeMetrics, peaksFor, peaksForKernel } from '../core/metrics/roofline';
 import { ProgressTracker, type ProgressFn } from '../core/progress';
 import type { Level1Request } from '../core/requests';
 import { buildCase, resolveKernel } from '../core/resolve-kernel';
@@ -36,7 +36,7 @@ export async function runLevel1(ctx: GpuContext, req: Level1Request, onProgress?
     }
     progress.finish(`${op.name} ${c.label}`);
     const bytes = op.bytes(c);
-    const metrics = timing ? computeMetrics(timing, op.flops(c), bytes.readBytes + bytes.writeBytes, peaksFor(ctx.adapter, ctx.calibration)) : null;
+    const metrics = timing ? computeMetrics(timing, op.flops(c), bytes.readBytes + bytes.writeBytes, peaksForKernel(peaksFor(ctx.adapter, ctx.calibration), resolved.kernel, ctx.calibration)) : null;
     return Object.freeze({
       kind: 'level1',
       op: op.name,

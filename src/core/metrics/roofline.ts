@@ -64,6 +64,17 @@ export function peaksFor(adapter: Pick<AdapterDescriptor, 'vendor' | 'architectu
   return { bandwidthGBps: null, f32Gflops: null, source: null, launchFloorNs: null };
 }
 
+/**
+ * The peaks a kernel is held to: one on subgroup matrices (tensor cores) against the measured
+ * register-only MMA ceiling, never the f32 ALU peak it would exceed several times over; without
+ * that calibration its %FLOP stays blank.
+ */
+export function peaksForKernel(peaks: Peaks, kernel: { readonly features?: readonly string[] }, calibration: Calibration | null): Peaks {
+  if (!kernel.features?.includes('chromium-experimental-subgroup-matrix')) return peaks;
+  const mma = Object.values(calibration?.mmaGflops ?? {});
+  return { ...peaks, f32Gflops: mma.length ? Math.max(...mma) : null };
+}
+
 /** Ridge point: the arithmetic intensity where the bandwidth slope meets the compute ceiling. */
 export function ridge(peaks: Peaks): number | null {
   return peaks.bandwidthGBps && peaks.f32Gflops ? peaks.f32Gflops / peaks.bandwidthGBps : null;
