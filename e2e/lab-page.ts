@@ -57,7 +57,7 @@ export async function pickSmallShape(page: Page): Promise<string> {
   return label;
 }
 
-export function variantRadio(page: Page, kind: 'auto' | 'native' | 'schedule'): Locator {
+export function variantRadio(page: Page, kind: 'auto' | 'native' | 'schedule' | 'user'): Locator {
   return page.getByTestId(`variant-${kind}`);
 }
 

@@ -36,4 +36,4 @@ export class DeviceLostError extends LabError {
 }
 
 /** Error names the CLI treats as usage errors (exit 2). */
-export const USAGE_ERROR_NAMES: readonly string[] = ['UsageError', 'OpCaseError', 'ScheduleError', 'TensorError', 'AdapterError', 'ScheduleRefusal'];
+export const USAGE_ERROR_NAMES: readonly string[] = ['UsageError', 'OpCaseError', 'ScheduleError', 'TensorError', 'AdapterError', 'ScheduleRefusal', 'ShapeContractError', 'ManifestError', 'ManifestRefusal'];

@@ -36,6 +36,12 @@ export interface KernelSpec {
   readonly inputRounding?: 'f16';
   /** Dispatches per run (default 1): the lane's planted slow control repeats the same work. */
   readonly repeat?: number;
+  /**
+   * One more dispatch of the same pipeline and bindings after the repeats, over part of the grid:
+   * the lane's planted fractional slowdown (its workgroups recompute outputs already written, with
+   * the same values, so the output is unchanged).
+   */
+  readonly extraDispatch?: readonly [number, number, number];
 }
 
 /** The largest workgroup count per dispatch dimension WebGPU guarantees. */

@@ -2,7 +2,7 @@
 // registry's pick ('auto'), falling back to native with the contract's reason. Pure: Level 1,
 // the lane and the engine's codegen preview all decide here.
 import type { AdapterDescriptor } from './adapter';
-import { ScheduleRefusal } from './errors';
+import { ScheduleRefusal, UsageError } from './errors';
 import { editedNative, type KernelSpec } from './kernel';
 import { variantForState, type AdapterIdentity } from './ops/promotion';
 import { opByName, registryEntry, registryStateFor, schedulesFor, type PromotionState, type ShapeRule } from './ops/registry';
@@ -59,6 +59,7 @@ export function buildCase(req: Pick<Level1Request, 'op' | 'dims' | 'layout' | 'p
 
 /** Resolves the kernel a request names; refusals name the knob and the limit. */
 export function resolveKernel(op: OpDef, c: OpCase, variant: VariantRequest, adapter: ResolveAdapter, opts: ResolveOptions = {}): ResolvedKernel {
+  if (variant.kind === 'user') throw new UsageError('a user kernel resolves through resolveUserKernel (src/core/manifest/source.ts): it needs the device and its hashes');
   if (variant.kind === 'native') {
     const native = op.native(c);
     const kernel = variant.wgsl === undefined ? native : editedNative(native, variant.wgsl);

@@ -11,7 +11,7 @@ import { caseOf, resolveKernel, type CaseRequest } from '../core/resolve-kernel'
 import { ProgressTracker, type ProgressFn } from '../core/progress';
 import type { CandidateStatus, SweepCandidate, SweepReference, SweepRequest, SweepResult, SweepShapeCell } from '../core/results';
 import { enumerateSpace, parseOpSpace, scheduleKey, SPACES, validateSchedule, type Schedule, type SpaceRestriction } from '../core/schedule/schedule';
-import { composeProposal, judgeCandidate, type CandidateJudgement } from '../core/stats/sweep-rules';
+import { composeProposal, judgeCandidate, type CandidateJudgement, type ShapeSamples } from '../core/stats/sweep-rules';
 import { median, relativeSpread } from '../core/stats/timing';
 import { WATCHDOG_FACTOR } from '../core/stats/verdict';
 import { checkedSession } from './checked';
@@ -67,7 +67,7 @@ export async function runSweep(ctx: GpuContext, req: SweepRequest, onProgress?: 
   }
   const refused = new Map<string, { status: CandidateStatus; reason: string }>();
   const unfit = new Map<string, { shape: string; features: Record<string, number> }[]>();
-  const samples = new Map<string, { shape: string; features: Record<string, number>; refNs: number[]; candNs: number[] }[]>();
+  const samples = new Map<string, ShapeSamples[]>();
   const reference: SweepReference[] = [];
 
   // Work units per shape: one check per valid candidate, then one measurement per live side per
@@ -126,9 +126,11 @@ export async function runSweep(ctx: GpuContext, req: SweepRequest, onProgress?: 
 
       // Round-robin reps, direction alternating, so drift favours no candidate.
       const refSide = roundSide('reference', refSession, req.minRuns);
+      let resolutionNs: number | null = null;
       await alternatingRounds(ctx, [refSide, ...live.map((l) => l.side)], { rounds: reps, wallBoundMs, progress }, {
         onSide: (side, rep) => progress.tick(`${op.name} ${c.label}: rep ${rep + 1}/${reps} (${live.length} candidates) ${side.name}`),
         after: (side, t, _rep, refMedian) => {
+          resolutionNs = t.resolutionNs;
           if (side === refSide || refMedian === null || !(t.medianNs > WATCHDOG_FACTOR * refMedian)) return null;
           const reason = `${c.label}: median ${(t.medianNs / 1e3).toFixed(1)} µs is over ${WATCHDOG_FACTOR}× the reference (${(refMedian / 1e3).toFixed(1)} µs); reps not finished`;
           refused.set(side.name, { status: 'too-slow', reason });
@@ -139,7 +141,7 @@ export async function runSweep(ctx: GpuContext, req: SweepRequest, onProgress?: 
       reference.push({ shape: c.label, variant: refLabel, medianNs: median(refNs), spread: relativeSpread(refNs) });
       for (const cand of live) {
         if (refused.has(cand.key)) continue;
-        samples.set(cand.key, [...(samples.get(cand.key) ?? []), { shape: c.label, features, refNs: [...refNs], candNs: cand.side.samplesNs }]);
+        samples.set(cand.key, [...(samples.get(cand.key) ?? []), { shape: c.label, features, refNs: [...refNs], candNs: cand.side.samplesNs, resolutionNs }]);
       }
     } finally {
       refSession.destroy();

@@ -1,8 +1,8 @@
+import { OPS } from '../core/ops/registry';
 // What History shows of stored runs: a line per run, the (op, shape) keys, and per (op, shape)
 // the points of each run — a lane's own speedup, a Level 1 run's own time — stale ones marked.
 import { describe, expect, it } from 'vitest';
 import { CODE_HASH } from '../core/report/json';
-import { OPS } from '../core/ops/registry';
 import { sampleAdapter, sampleLane, sampleLevel1 } from '../core/report/sample-results';
 import type { RunRecord } from './db';
 import { latencySeries, opShapeKeys, runSummary, speedupSeries } from './history';
@@ -21,12 +21,11 @@ describe('history', () => {
   const laneNew = stored(runRecord('lane', { result: sampleLane({ seed: 9 }) }, '2026-03-03T10:00:00.000Z'));
   const failed = stored(runRecord('level1', { error: { name: 'WgslCompileError', message: 'error at line 3:5\n  let a = srcZ' }, adapter: sampleAdapter(), request: { op: 'ADD', dims: [64, 4] } }, '2026-03-04T10:00:00.000Z'));
 
-  // The sample lane runs every op's matrix (without its params), so its counts follow the matrices.
-  const laneShapes = OPS.reduce((n, op) => n + op.matrix.length, 0);
-
   it('summarizes each kind of run in one line', () => {
     expect(runSummary(level1)).toEqual({ what: 'ADD 256x16 inplace · generated', verdict: 'correct', tone: 'good', headline: '12.35 µs [10.24–19.88]' });
-    expect(runSummary(laneOld)).toMatchObject({ what: `lane · ${OPS.map((o) => o.name).join(', ')} · ${laneShapes} shapes`, verdict: 'green', tone: 'good' });
+    // Every op's whole matrix: the counts follow the registry as ops are added.
+    const shapes = OPS.reduce((n, op) => n + op.matrix.length, 0);
+    expect(runSummary(laneOld)).toMatchObject({ what: `lane · ${OPS.map((o) => o.name).join(', ')} · ${shapes} shapes`, verdict: 'green', tone: 'good' });
     expect(runSummary(laneOld).headline).toMatch(/^(faster|parity|within-tolerance|slower) \d+/);
     expect(runSummary(failed)).toEqual({ what: 'level1 · ADD 64x4', verdict: 'failed', tone: 'bad', headline: 'WgslCompileError: error at line 3:5' });
   });
@@ -34,10 +33,11 @@ describe('history', () => {
   it('lists the (op, shape) keys, the most recently measured first', () => {
     const keys = opShapeKeys([level1, laneOld, laneNew, failed]);
     // The lanes' shapes (measured last, sorted by name among themselves), then the Level 1 run's.
-    expect(keys).toHaveLength(laneShapes + 1);
-    expect(keys.slice(0, laneShapes)).toEqual([...keys.slice(0, laneShapes)].sort());
+    const n = new Set(lane.pairs.flatMap((p) => p.shapes.map((s) => `${p.op} ${s.shape}`))).size;
+    expect(keys).toHaveLength(n + 1);
+    expect(keys.slice(0, n)).toEqual([...keys.slice(0, n)].sort());
     expect(keys).toContain(key);
-    expect(keys[laneShapes]).toBe('ADD 256x16 inplace');
+    expect(keys[n]).toBe('ADD 256x16 inplace');
   });
 
   it("plots each lane's own speedup, stale runs marked, oldest first", () => {

@@ -6,6 +6,8 @@
 // otherwise it derives (i0, i1, i2, i3) from dst and reads each source by its own strides with
 // ggml's broadcast by modulo (a dim of size 1 is repeated, any other size ne is indexed i % ne).
 // A source may instead give its own index expression (a gather), which needs vectorWidth 1.
+// An i32 source (row indices) is bound as array<i32> and read as scalars; an f16 output is
+// stored as f16, which needs the device's shader-f16 (the op's contract declines without it).
 import { deviceOffsetElements } from '../hostdata';
 import { grid2d, type BindingRole, type KernelSpec } from '../kernel';
 import { elementStrides, isContiguous, nelements, type TensorDesc } from '../tensor';
@@ -73,8 +75,10 @@ function fits(s: ElementwiseSchedule, k: ElementwiseSnippet): string[] {
   const vw = s.vectorWidth;
   if (vw === 1) return [];
   const reasons: string[] = [];
+  const ints = k.sources.filter((src) => src.tensor.type === 'i32' && !src.index).map((src) => src.name);
+  if (ints.length) reasons.push(`vectorWidth ${vw} cannot load ${ints.join(', ')}: i32 sources are read one element at a time (use vectorWidth 1)`);
   const gathers = k.sources.filter((src) => src.index).map((src) => src.name);
-  if (gathers.length) return [`vectorWidth ${vw} needs strided addressing, but ${gathers.join(', ')} ${gathers.length > 1 ? 'have' : 'has'} a custom index (use vectorWidth 1)`];
+  if (gathers.length) return [...reasons, `vectorWidth ${vw} needs strided addressing, but ${gathers.join(', ')} ${gathers.length > 1 ? 'have' : 'has'} a custom index (use vectorWidth 1)`];
   const dst = k.outputs[0].tensor;
   if (isFlat(k)) {
     if (nelements(dst) % vw) reasons.push(`vectorWidth ${vw} needs the element count ${nelements(dst)} to be a multiple of ${vw}`);
@@ -101,7 +105,12 @@ function bufferDecls(k: ElementwiseSnippet, vw: number) {
       const written = k.outputs.some((o) => o.binding === role);
       const readers = k.sources.filter((x) => x.binding === role);
       const scalar = vw === 1 || (!written && readers.length > 0 && readers.every((x) => isSplat(x, vw) || !!x.index));
-      return { role, name: role, access: written ? 'read_write' : 'read', elem: scalar ? 'f32' : vecType(vw) };
+      // i32 sources (row indices, positions) are read as i32 scalars: a gather's index, a value.
+      const ints = !written && readers.length > 0 && readers.every((x) => x.tensor.type === 'i32');
+      // An f16 output (a cast, CPY to f16) is stored as f16 (the kernel enables shader-f16).
+      const half = written && k.outputs.some((o) => o.binding === role && o.tensor.type === 'f16');
+      const elem = half ? (vw === 1 ? 'f16' : `vec${vw}<f16>`) : ints ? 'i32' : scalar ? 'f32' : vecType(vw);
+      return { role, name: role, access: written ? 'read_write' : 'read', elem };
     }),
   );
 }
@@ -145,7 +154,9 @@ function generate(s: ElementwiseSchedule, k: ElementwiseSnippet, c: CaseName): K
     const at = `${x.binding}[${stridedIndex(x.tensor, dst.ne, vw, splat)}]`;
     return `let ${x.name}_v = ${splat ? `${T}(${at})` : at};`;
   });
-  const stores = k.outputs.map((o) => `${o.binding}[${flat ? `${u(deviceOffsetElements(o.tensor) / vw)} + v` : stridedIndex(o.tensor, dst.ne, vw, false)}] = ${valueNames(o.expr, names)};`);
+  const stored = (o: ElementwiseOutput) => (o.tensor.type === 'f16' ? `${vw === 1 ? 'f16' : `vec${vw}<f16>`}(${valueNames(o.expr, names)})` : valueNames(o.expr, names));
+  const stores = k.outputs.map((o) => `${o.binding}[${flat ? `${u(deviceOffsetElements(o.tensor) / vw)} + v` : stridedIndex(o.tensor, dst.ne, vw, false)}] = ${stored(o)};`);
+  const halves = k.outputs.some((o) => o.tensor.type === 'f16');
   const [ne0, ne1, ne2, ne3] = dst.ne;
   const coords = flat
     ? []
@@ -161,7 +172,7 @@ function generate(s: ElementwiseSchedule, k: ElementwiseSnippet, c: CaseName): K
   );
   const consts = Object.entries(k.constants ?? {}).map(([name, value]) => `const ${name}: f32 = ${f(value)};`);
   const wgsl = `// generated: ${c.op} ${flat ? 'flat' : 'strided'} ${c.label}, ${scheduleKey(s)}
-${decls}
+${halves ? 'enable f16;\n\n' : ''}${decls}
 ${consts.length ? `\n${consts.join('\n')}\n` : ''}
 @compute @workgroup_size(${s.workgroupSize})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
@@ -172,7 +183,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 ${indent(body.join('\n'), 2)}
 }
 `;
-  return { label: `generated:${c.op} ${scheduleKey(s)}`, wgsl, entryPoint: 'main', bindings, dispatch };
+  return { label: `generated:${c.op} ${scheduleKey(s)}`, wgsl, entryPoint: 'main', bindings, dispatch, ...(halves ? { features: ['shader-f16'] } : {}) };
 }
 
 export const ELEMENTWISE: FamilyDef<ElementwiseSchedule, ElementwiseSnippet> = {

@@ -125,7 +125,7 @@ describe('row family: reductions as data', () => {
 
   it('max reduces with max from the lowest f32; each stage has its own partials and tree', () => {
     const w = generateNorm(norm({ workgroupSize: 64 }), softmax).wgsl;
-    expect(w).toContain('var acc0 = -3.40282347e+38;');
+    expect(w).toContain('var acc0 = -3.40282346e+38;');
     expect(w).toContain('acc0 = max(acc0, x0);');
     expect(w).toContain('red[lid] = max(red[lid], red[lid + s]);');
     expect(w).toContain('let total = max(red[0], red[1]);');
@@ -140,7 +140,7 @@ describe('row family: reductions as data', () => {
     const small = contiguous('f32', [100]);
     const k: NormSnippet = { ...softmax, operands: [{ name: 'x', binding: 'src0', tensor: small }], output: { kind: 'row', tensor: small, expr: 'x' } };
     const w = generateNorm(norm({ workgroupSize: 64, unroll: 2 }), k).wgsl;
-    expect(w).toContain('let partial = max(x0, select(-3.40282347e+38, x1, lid < 36u));');
+    expect(w).toContain('let partial = max(x0, select(-3.40282346e+38, x1, lid < 36u));');
     expect(w).toContain('let partial1 = exp(x0 - mx) + select(0.0, exp(x1 - mx), lid < 36u);');
   });
 
@@ -163,5 +163,34 @@ describe('row family: reductions as data', () => {
     expect(w).toContain('const half: f32 = 0.500000000;');
     expect(w).toContain('let dst_row = 64u + i1 * 1u;');
     expect(w).toContain('if (lid == 0u) {\n    dst[dst_row] = total_x * half;\n  }');
+  });
+});
+
+describe('row family: single values and multi-pass rows (compiled on SwiftShader through CROSS_ENTROPY_LOSS_BACK)', () => {
+  const rows = contiguous('f32', [300, 3, 2]);
+  const k: NormSnippet = {
+    operands: [{ name: 'x', binding: 'src1', tensor: rows }],
+    scalars: [{ name: 'g', binding: 'src0', tensor: contiguous('f32', [1]) }],
+    reductions: [
+      { name: 'mx', map: 'x', combine: 'max' },
+      { name: 'se', map: 'exp(x - mx)', combine: 'sum' },
+    ],
+    output: { kind: 'row', tensor: rows, expr: 'exp(x - mx) / se * g' },
+  };
+
+  it('a scalar is bound (as f32, read-only, ahead of the operands) and read once per row', () => {
+    const spec = generateNorm(norm({ workgroupSize: 64, vectorWidth: 4 }), k);
+    expect(spec.bindings.map((b) => `${b.role}:${b.access}`)).toEqual(['src0:read', 'src1:read', 'dst:read_write']);
+    expect(spec.wgsl).toContain('@group(0) @binding(0) var<storage, read> src0: array<f32>;');
+    expect(spec.wgsl).toContain('@group(0) @binding(1) var<storage, read> src1: array<vec4<f32>>;');
+    expect(spec.wgsl.match(/let g = src0\[64u\];/g)).toHaveLength(1);
+  });
+
+  it("a second pass's loop index never shadows the row index i1", () => {
+    const w = generateNorm(norm({ workgroupSize: 64 }), k).wgsl;
+    expect(w).toContain('let i1 = r % 3u;');
+    expect(w).toMatch(/for \(var i = lid; i < 300u; i \+= 64u\)/);
+    expect(w).toMatch(/for \(var ri1 = lid; ri1 < 300u; ri1 \+= 64u\)/);
+    expect(w).not.toMatch(/var i1 = lid/);
   });
 });

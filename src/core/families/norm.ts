@@ -2,7 +2,8 @@
 // operands read along the row, an ordered list of reductions over it (each a per-element map
 // and a combine, sum or max; a later map may use an earlier reduction's result, as SOFT_MAX's
 // Σexp(x − max) uses max), statements run once the row's results are known, and either a
-// per-element epilogue writing a dst row or one scalar per row (SUM_ROWS).
+// per-element epilogue writing a dst row or one scalar per row (SUM_ROWS). Single values (a
+// 1-element tensor such as a loss's gradient) may be read once per workgroup beside them.
 //
 // Each reduction stage (consecutive reductions with one combine that do not use each other
 // reduce together, as a vector) runs over the row, then meets through a shared-memory tree or
@@ -47,9 +48,19 @@ export type RowOutput =
   /** One value per row (dst ne0 = 1), written by thread 0. */
   | { readonly kind: 'scalar'; readonly tensor: TensorDesc; readonly expr: string };
 
+/** One f32 read once per workgroup (a ggml 1-element tensor, as a loss's incoming gradient). */
+export interface RowScalar {
+  /** Its value's name in `finish` and the output expression. */
+  readonly name: string;
+  readonly binding: BindingRole;
+  readonly tensor: TensorDesc;
+}
+
 export interface NormSnippet {
   /** Read along the row; operands[0]'s shape gives the rows. In binding order. */
   readonly operands: readonly RowOperand[];
+  /** Single values bound and read before the row's work (bound ahead of the operands). */
+  readonly scalars?: readonly RowScalar[];
   readonly reductions: readonly RowReduction[];
   /** WGSL statements run once every reduction is known (f32 lets named by the reductions). */
   readonly finish?: readonly string[];
@@ -60,7 +71,8 @@ export interface NormSnippet {
 
 /** Partials per thread the schedule's workgroup memory budgets for (all stages together). */
 const PARTIALS_PER_THREAD = 2;
-const LOWEST_F32 = '-3.40282347e+38';
+// Just inside f32's range: WGSL refuses a literal that rounds past the largest finite f32.
+const LOWEST_F32 = '-3.40282346e+38';
 
 function elementStrides(t: TensorDesc): number[] {
   return t.nb.map((b) => b / typeSizeBytes[t.type]);
@@ -220,8 +232,10 @@ function generate(s: NormSchedule, k: NormSnippet, c: CaseName): KernelSpec {
   const stages = reductionStages(k.reductions);
   const out = k.output;
 
-  const roles = [...new Set<BindingRole>([...k.operands.map((o) => o.binding), 'dst'])];
-  const { decls, bindings } = bindAll(roles.map((role) => ({ role, name: role, access: role === 'dst' ? 'read_write' : 'read', elem: role === 'dst' && out.kind === 'scalar' && !k.operands.some((o) => o.binding === 'dst') ? 'f32' : T })));
+  const scalars = k.scalars ?? [];
+  const roles = [...new Set<BindingRole>([...scalars.map((x) => x.binding), ...k.operands.map((o) => o.binding), 'dst'])];
+  const scalarOnly = (role: BindingRole) => !k.operands.some((o) => o.binding === role) && (role === 'dst' ? out.kind === 'scalar' : true);
+  const { decls, bindings } = bindAll(roles.map((role) => ({ role, name: role, access: role === 'dst' ? 'read_write' : 'read', elem: scalarOnly(role) ? 'f32' : T })));
 
   const slotIndex = (v: string, j: number) => (j === 0 ? v : `${v} + ${u(j * W)}`);
   const load = (o: RowOperand, v: string, j: number) => `${o.binding}[${o.name}_row + ${slotIndex(v, j)}]`;
@@ -244,7 +258,7 @@ function generate(s: NormSchedule, k: NormSnippet, c: CaseName): KernelSpec {
   const inRegisters = perThread <= s.unroll;
   // Slot j exists for lid < nv − j·W when the row is kept in registers.
   const guard = (j: number) => ((j + 1) * W <= nv ? null : `lid < ${u(nv - j * W)}`);
-  const body: string[] = [];
+  const body: string[] = scalars.map((x) => `let ${x.name} = ${x.binding}[${u(deviceOffsetElements(x.tensor))}];`);
   const decl: string[] = [];
   if (inRegisters) {
     for (let j = 0; j < perThread; j++) {
@@ -273,9 +287,11 @@ function generate(s: NormSchedule, k: NormSnippet, c: CaseName): KernelSpec {
       // Independent accumulators per unroll slot, so the adds do not form one dependency chain.
       const acc = (j: number) => (si === 0 ? `acc${j}` : `s${si}acc${j}`);
       const accs = Array.from({ length: s.unroll }, (_, j) => acc(j));
+      // Not n('i'): a second stage's 'i1' would shadow the row index i1.
+      const loopVar = si === 0 ? 'i' : `ri${si}`;
       body.push(
         ...accs.map((a) => `var ${a} = ${zero};`),
-        ...rowLoop(n('i'), nv, W, s.unroll, (slots) => [...loads(n('i'), slots), ...Array.from({ length: slots }, (_, j) => cb.accumulate(acc(j), term(j)))]),
+        ...rowLoop(loopVar, nv, W, s.unroll, (slots) => [...loads(loopVar, slots), ...Array.from({ length: slots }, (_, j) => cb.accumulate(acc(j), term(j)))]),
         `let ${n('partial')} = ${accs.reduce((a, b) => cb.join(a, b))};`,
       );
     }

@@ -5,6 +5,12 @@ import { UsageError } from '../errors';
 import { validateSchedule, type Schedule } from '../schedule/schedule';
 import { allHold, type Condition } from '../schedule/shape-rules';
 import { ADD } from './add';
+import { CONT } from './cont';
+import { CPY } from './cpy';
+import { CROSS_ENTROPY_LOSS, CROSS_ENTROPY_LOSS_NATIVE_ONLY } from './cross-entropy-loss';
+import { CROSS_ENTROPY_LOSS_BACK } from './cross-entropy-loss-back';
+import { GET_ROWS } from './get-rows';
+import { GET_ROWS_BACK, GET_ROWS_BACK_NATIVE_ONLY } from './get-rows-back';
 import { MUL_MAT } from './mul-mat';
 import { RMS_NORM } from './rms-norm';
 import { RMS_NORM_BACK } from './rms-norm-back';
@@ -41,7 +47,7 @@ function entry(e: Omit<RegistryEntry, 'state' | 'evidence'>): RegistryEntry {
   return Object.freeze({ ...e, state: d.state, evidence: d.evidence });
 }
 
-export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK, MUL_MAT]);
+export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK, MUL_MAT, CROSS_ENTROPY_LOSS, CROSS_ENTROPY_LOSS_BACK, GET_ROWS, GET_ROWS_BACK, CPY, CONT]);
 
 const freezeSchedule = <S extends Schedule>(s: S): S => Object.freeze(s);
 
@@ -131,6 +137,57 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
           'lane 2026-11-29: H200 faster on 8/8 shapes (1.10–2.65×; 4096³ 38.1 vs 14.5 TFLOP/s), but SwiftShader slower on 129x7x33 (0.95×): observed; the work item is small-N shapes (a GEMV rule)',
       },
     },
+  }),
+  entry({
+    op: 'CROSS_ENTROPY_LOSS',
+    declaredRejections: [],
+    rules: [
+      { when: [], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 4 }) },
+    ],
+    states: { default: { state: 'native-only', evidence: `native-only: ${CROSS_ENTROPY_LOSS_NATIVE_ONLY}. Its rule never fits (the generated path refuses with that reason)` } },
+  }),
+  entry({
+    op: 'CROSS_ENTROPY_LOSS_BACK',
+    declaredRejections: [],
+    rules: [
+      { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 4, reduction: 'shared', unroll: 4 }) },
+      { when: [], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 4 }) },
+    ],
+    states: { default: { state: 'observe', evidence: 'new (issue 9): the row family (max, then Σexp(x − max), grad read once per row). SwiftShader lane 2026-12-01 (a loaded 2-core CI box): correct on 5/5 shapes, parity 3, slower 2 (4093x7 0.93×, 100x1 0.83×): a work item; no GPU numbers yet' } },
+  }),
+  entry({
+    op: 'GET_ROWS',
+    declaredRejections: [],
+    rules: [
+      { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
+    ],
+    states: { default: { state: 'observe', evidence: 'new (issue 9): the elementwise family with two gathers (the index, then the table row). SwiftShader lane 2026-12-01: correct on 6/6 shapes, faster 3 (1.38–4.03×), parity 3; no GPU numbers yet' } },
+  }),
+  entry({
+    op: 'GET_ROWS_BACK',
+    declaredRejections: [],
+    rules: [
+      { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
+    ],
+    states: { default: { state: 'native-only', evidence: `native-only: ${GET_ROWS_BACK_NATIVE_ONLY}. Its rule never fits (the generated path refuses with that reason)` } },
+  }),
+  entry({
+    op: 'CPY',
+    declaredRejections: ['no-shader-f16'],
+    rules: [
+      { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 4 }) },
+      { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
+    ],
+    states: { default: { state: 'observe', evidence: 'new (issue 9): the elementwise family (strided source, or its coordinates of dst\'s linear index); an f16 dst is stored as f16 (shader-f16; without it a declared fallback, no-shader-f16). SwiftShader lane 2026-12-01 (before the f16 path): correct on 6/6 timed shapes, faster 5 (3.18–9.71×), parity 1 (dst-view); no GPU numbers yet' } },
+  }),
+  entry({
+    op: 'CONT',
+    declaredRejections: [],
+    rules: [
+      { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 4 }) },
+      { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
+    ],
+    states: { default: { state: 'observe', evidence: 'new (issue 9): the elementwise family, as CPY. SwiftShader lane 2026-12-01: correct on 6/6 shapes, faster 3 (3.16–5.06×), parity 3; no GPU numbers yet' } },
   }),
 ]);
 

@@ -2,6 +2,7 @@
 // returns reasons, and a key derived from the data (never assembled by hand).
 import { familyDef, FAMILY_DEFS, type Family, type Schedule } from '../families/index';
 import type { KnobSpec, LimitsView } from '../families/types';
+import { checkScheduleInput, checkSpaceInput } from '../input/schedule-input';
 
 export type { ElementwiseSchedule } from '../families/elementwise';
 export type { NormSchedule } from '../families/norm';
@@ -28,7 +29,9 @@ export const FAMILIES = Object.keys(FAMILY_DEFS) as Family[];
  * returns a frozen schedule, or throws naming the first thing that is wrong.
  */
 export function parseSchedule(input: unknown, expectFamily?: Family | readonly Family[]): Schedule {
-  let value = input;
+  const checked = checkScheduleInput(input, SPACES); // own keys only, bounded, not empty
+  if ('error' in checked) throw new ScheduleError(checked.error);
+  let value: unknown = checked.value;
   if (typeof value === 'string') {
     try {
       value = JSON.parse(value);
@@ -85,7 +88,9 @@ export function spaceText(family: Family): string {
 
 /** A space restriction from JSON (text or parsed), checked knob by knob and value by value. */
 export function parseSpace(input: unknown, family: Family): SpaceRestriction {
-  let value = input;
+  const checked = checkSpaceInput(input, SPACES[family], family); // own keys only, bounded, not empty
+  if ('error' in checked) throw new ScheduleError(checked.error);
+  let value: unknown = checked.value;
   if (typeof value === 'string') {
     try {
       value = JSON.parse(value);

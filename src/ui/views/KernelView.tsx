@@ -16,7 +16,10 @@ import type { ViewProps } from './view-props';
 
 export function KernelView(props: ViewProps) {
   const form = createKernelForm(() => props.adapter);
-  const actions = createKernelActions(form.request, () => props.adapter);
+  // A user kernel that ran is kept for this adapter, beside its result.
+  const actions = createKernelActions(form.request, () => props.adapter, (r, req) => {
+    if (r.userKernel && req.variant.kind === 'user') void form.user.remember(r.userKernel, r.op, { manifest: req.variant.manifest, files: req.variant.files });
+  });
   const blocked = () => {
     const r = form.request();
     return 'error' in r ? r.error : null;

@@ -12,7 +12,7 @@ import { level1Kernels } from '../../measured-kernels';
 import { addMeasured } from '../../session-results';
 import { compileErrorLines } from './WgslBlock';
 
-export function createKernelActions(request: () => { ok: Level1Request } | { error: string }, adapter: Accessor<AdapterDescriptor>) {
+export function createKernelActions(request: () => { ok: Level1Request } | { error: string }, adapter: Accessor<AdapterDescriptor>, onResult?: (r: Level1Result, req: Level1Request) => void) {
   const [running, setRunning] = createSignal(false);
   const [startedAtMs, setStartedAtMs] = createSignal(0);
   const [progress, setProgress] = createSignal<Progress | null>(null);
@@ -46,6 +46,7 @@ export function createKernelActions(request: () => { ok: Level1Request } | { err
       void saveRun('level1', json).then(setSaved);
       // Timed kernels join the session's roofline (Device tab).
       addMeasured(level1Kernels(r));
+      onResult?.(r, req.ok);
     } catch (e) {
       const info = errorInfo(e);
       setError(info);

@@ -9,8 +9,9 @@ import { caseLabel, dimsLabel, opFamilies, formatParam, OpCaseError, paramsLabel
 import { parseSchedule, scheduleKey, SPACES, type Family, type Schedule } from '../../../core/schedule/schedule';
 import type { Level1Request } from '../../../gpu/level1';
 import { errorInfo } from '../../errors';
+import { createUserKernelState } from './user-kernel-state';
 
-export type VariantKind = 'auto' | 'native' | 'schedule';
+export type VariantKind = 'auto' | 'native' | 'schedule' | 'user';
 
 export type CaseOrError = { readonly ok: OpCase; readonly dims: number[] } | { readonly error: string };
 
@@ -151,6 +152,9 @@ export function createKernelForm(adapter: Accessor<AdapterDescriptor>) {
     setCustomShape(false);
   };
 
+  /** "Your kernel": a manifest and its WGSL; loading one moves the form to its op. */
+  const user = createUserKernelState(caseOrError, adapter, () => opName(), selectOp);
+
   /** The request Run and Show WGSL send, or the reason there is none. */
   const request = createMemo((): { ok: Level1Request } | { error: string } => {
     const c = caseOrError();
@@ -158,6 +162,7 @@ export function createKernelForm(adapter: Accessor<AdapterDescriptor>) {
     const params = paramsFromTexts(op(), paramTexts());
     const base = { op: op().name, dims: c.dims, layout: layout(), ...(Object.keys(params).length ? { params } : {}) };
     const v = variant();
+    if (v === 'user') return { ok: { ...base, variant: { kind: 'user', ...user.source() } } };
     if (v !== 'schedule') return { ok: { ...base, variant: { kind: v } } };
     const s = parsedSchedule();
     if (!('ok' in s)) return { error: s.error };
@@ -188,6 +193,7 @@ export function createKernelForm(adapter: Accessor<AdapterDescriptor>) {
     selectEntry,
     resetSchedule,
     request,
+    user,
   };
 }
 
