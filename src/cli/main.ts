@@ -243,7 +243,7 @@ async function cmdTime(argv: string[]): Promise<number> {
     : v.native
     ? { kind: 'native', wgsl: v.wgsl !== undefined ? readCappedText(v.wgsl as string, MAX_WGSL_FILE_BYTES, '--wgsl') : undefined }
     : v.schedule !== undefined // '' is a schedule to refuse, not a request for the auto pick
-      ? { kind: 'schedule', schedule: parseSchedule(v.schedule as string, op.family) }
+      ? { kind: 'schedule', schedule: parseSchedule(v.schedule as string, opFamilies(op)) }
       : { kind: 'auto' };
   const out = output(v.json as string | undefined);
   const lab = await openRuntime(v.runtime as string);

@@ -5,7 +5,7 @@ import { runCli } from './run-cli';
 
 const time = (...args: string[]) => {
   const r = runCli(['time', '--op', 'MUL_MAT', '--json', '-', ...args]);
-  return { ...r, json: r.status === 0 ? JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) : null };
+  return { ...r, json: r.status === 0 ? JSON.parse(r.stdout.slice(r.stdout.indexOf('{'), r.stdout.lastIndexOf('}') + 1)) : null };
 };
 
 describe('MUL_MAT gemv and f16 on SwiftShader', () => {
