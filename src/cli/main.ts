@@ -4,13 +4,14 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { readCappedText } from './read-capped';
 import { MAX_JSON_FILE_BYTES, MAX_WGSL_FILE_BYTES } from '../core/input/caps';
 import { validateResult } from '../core/report/validate';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { projectRoot } from './project-root';
 import { serveStatic } from './static-server';
 import { parseArgs } from 'node:util';
 import { USAGE_ERROR_NAMES, UsageError } from '../core/errors';
 import { OPS, opByName } from '../core/ops/registry';
-import { parseDims, parseParamAssignments } from '../core/ops/types';
+import { opFamilies, parseDims, parseParamAssignments } from '../core/ops/types';
 import { laneJson, level1Json, sweepJson } from '../core/report/json';
 import { formatAdapter, formatLevel1, formatPeaks } from '../core/report/text';
 import { adapterFingerprint } from '../core/adapter';
@@ -19,7 +20,7 @@ import { specFor } from '../core/metrics/spec-table';
 import { loadCalibration } from './calibration-cache';
 import type { VariantRequest } from '../gpu/level1';
 import type { LabApi } from '../worker/api';
-import { BENCH_ITEMS, formatBench, runBench, type BenchSize } from './bench';
+import { BENCH_ITEMS, formatBench, runBench, type BenchPeer, type BenchSize } from './bench';
 import { AGREEMENT_TOLERANCE, runAgreement } from './agreement';
 import { formatOpsBench, runOpsBench } from './bench-ops';
 import { adapterName } from '../core/adapter';
@@ -31,7 +32,7 @@ import { parseLaneControl } from '../core/lane/judgement';
 import { sensitivityReport, SENSITIVITY_CONTROLS, summarizeReplays } from '../core/lane/replay';
 import { formatReplays, formatSensitivity } from '../core/report/replay-text';
 import type { LaneControl, LaneRequest, LaneResult } from '../core/results';
-import { parseSchedule, parseSpace } from '../core/schedule/schedule';
+import { parseOpSpace, parseSchedule } from '../core/schedule/schedule';
 import { parseCaseSpec, parseShapeList } from '../core/ops/shape-specs';
 import type { Condition } from '../core/schedule/shape-rules';
 import { formatSweep } from '../core/report/sweep-text';
@@ -82,7 +83,7 @@ commands:
                               of schedulesFor rules to review (nothing is written).
                               --space restricts knobs, e.g. '{"workgroupSize":[64,256]}';
                               --param sets a param on every shape (the matrix's if no --shapes)
-${CENSUS_HELP}  bench [--size full|small] [--only ID|agreement|ops]
+${CENSUS_HELP}  bench [--size full|small] [--only ID[,ID…]|agreement|ops] [--peer tfjs]
                               the engine's performance targets as a table (small shapes on
                               a software adapter; targets are judged on hardware only)
 
@@ -163,7 +164,7 @@ function readProposal(path: string): { op: string; when: Condition[]; schedule: 
   const op = opByName(json.op);
   return json.proposal.map((p, i) => {
     if (!Array.isArray(p.when)) throw new UsageError(`--proposal ${path}: entry ${i} has no 'when' list`);
-    parseSchedule(p.schedule, op.family);
+    parseSchedule(p.schedule, opFamilies(op));
     return { op: op.name, when: p.when, schedule: p.schedule };
   });
 }
@@ -243,7 +244,7 @@ async function cmdTime(argv: string[]): Promise<number> {
     : v.native
     ? { kind: 'native', wgsl: v.wgsl !== undefined ? readCappedText(v.wgsl as string, MAX_WGSL_FILE_BYTES, '--wgsl') : undefined }
     : v.schedule !== undefined // '' is a schedule to refuse, not a request for the auto pick
-      ? { kind: 'schedule', schedule: parseSchedule(v.schedule as string, op.family) }
+      ? { kind: 'schedule', schedule: parseSchedule(v.schedule as string, opFamilies(op)) }
       : { kind: 'auto' };
   const out = output(v.json as string | undefined);
   const lab = await openRuntime(v.runtime as string);
@@ -375,7 +376,7 @@ async function cmdSweep(argv: string[]): Promise<number> {
         return { ...e, params: merged };
       })
     : listed;
-  const space = v.space ? parseSpace(v.space as string, op.family) : undefined;
+  const space = v.space ? parseOpSpace(v.space as string, opFamilies(op)).restrict : undefined;
   const out = output(v.json as string | undefined);
   const lab = await openRuntime(v.runtime as string);
   const progress = progressPrinter();
@@ -392,24 +393,45 @@ async function cmdSweep(argv: string[]): Promise<number> {
 }
 
 async function cmdBench(argv: string[]): Promise<number> {
-  const v = parse(argv, { size: { type: 'string' }, only: { type: 'string' } });
+  const v = parse(argv, { size: { type: 'string' }, only: { type: 'string' }, peer: { type: 'string' } });
   if (v.size !== undefined && v.size !== 'full' && v.size !== 'small') throw new UsageError(`--size must be full or small, got '${v.size}'`);
   if (v.only === 'agreement') return cmdAgreement(v);
   if (v.only === 'ops') return cmdOpsBench(v);
-  if (v.only !== undefined && !BENCH_ITEMS.some((i) => i.id === v.only)) throw new UsageError(`--only must be one of ${[...BENCH_ITEMS.map((i) => i.id), 'agreement', 'ops'].join(', ')}`);
+  const only = v.only === undefined ? undefined : String(v.only).split(',').map((s) => s.trim()).filter(Boolean);
+  for (const id of only ?? []) if (!BENCH_ITEMS.some((i) => i.id === id)) throw new UsageError(`--only: '${id}' is not one of ${[...BENCH_ITEMS.map((i) => i.id), 'agreement', 'ops'].join(', ')}`);
+  if (v.peer !== undefined && v.peer !== 'tfjs') throw new UsageError(`--peer must be tfjs, got '${v.peer}'`);
+  if (v.peer !== undefined && v.runtime !== 'node') throw new UsageError('--peer tfjs runs in the Node runtime (same process, same Dawn GPU object)');
   const out = output(v.json as string | undefined);
   const lab = await openRuntime(v.runtime as string);
   try {
     const adapter = await lab.adapter();
     // A software adapter gets the small shapes: the full ones take minutes on a CPU.
     const size = (v.size as BenchSize | undefined) ?? (adapter.isFallbackAdapter ? 'small' : 'full');
-    const report = await runBench(lab, size, (line) => process.stderr.write(`${line}\n`), v.only as string | undefined);
+    const peer = v.peer === 'tfjs' ? await tfjsPeer((lab as unknown as { gpu: GPU }).gpu) : undefined;
+    const report = await runBench(lab, size, (line) => process.stderr.write(`${line}\n`), only, peer);
     out.text(formatBench(report));
     out.json(report);
     return report.rows.some((r) => r.pass === false || !r.correct) ? 1 : 0;
   } finally {
     await lab.close();
   }
+}
+
+/**
+ * TensorFlow.js's WebGPU backend on this process's Dawn GPU object: navigator.gpu is set to it
+ * before the peer bundle (dist-cli/peer-tfjs.mjs, beside this file) is imported.
+ */
+async function tfjsPeer(gpu: GPU): Promise<BenchPeer> {
+  // Node 20 has no navigator; 21+ has one without gpu.
+  if (typeof globalThis.navigator !== 'object' || globalThis.navigator === null) Object.defineProperty(globalThis, 'navigator', { value: {}, configurable: true, writable: true });
+  Object.defineProperty(globalThis.navigator, 'gpu', { value: gpu, configurable: true });
+  const file = join(dirname(fileURLToPath(import.meta.url)), 'peer-tfjs.mjs');
+  if (!existsSync(file)) throw new UsageError(`--peer tfjs needs ${file} (npm run build:cli builds it; @tensorflow/tfjs-core and -backend-webgpu are optional dependencies)`);
+  const mod = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as typeof import('./peer-tfjs');
+  return {
+    name: 'tfjs',
+    time: async ({ dims, params }) => (params?.type0 || params?.type1 ? null : mod.tfjsMatmul(dims[0], dims[1], dims[2])),
+  };
 }
 
 /** `bench --only ops`: every op at a llama-sized case, native and generated. */

@@ -29,6 +29,11 @@ export interface KernelSpec {
    * file (`--wgsl FILE`, the page's editor) is rendered with them, so it gets the same variant.
    */
   readonly templateDefines?: TemplateDefines;
+  /**
+   * The kernel rounds f32 operands to this type before multiplying (f16 staging for subgroup
+   * matrices): its output is checked with that type's eps, since the inputs themselves moved.
+   */
+  readonly inputRounding?: 'f16';
   /** Dispatches per run (default 1): the lane's planted slow control repeats the same work. */
   readonly repeat?: number;
   /**

@@ -6,7 +6,7 @@ import { ScheduleRefusal, UsageError } from './errors';
 import { editedNative, type KernelSpec } from './kernel';
 import { variantForState, type AdapterIdentity } from './ops/promotion';
 import { opByName, registryEntry, registryStateFor, schedulesFor, type PromotionState, type ShapeRule } from './ops/registry';
-import type { OpCase, OpDef } from './ops/types';
+import { opFamilies, type OpCase, type OpDef } from './ops/types';
 import type { Level1Request, VariantRequest } from './requests';
 import { parseSchedule, scheduleKey, validateSchedule, type Schedule } from './schedule/schedule';
 
@@ -75,7 +75,7 @@ export function resolveKernel(op: OpDef, c: OpCase, variant: VariantRequest, ada
     if (!picked) return { variant: 'native', schedule: null, scheduleKey: null, kernel: op.native(c), fallback: { code: 'no-schedule', reason: `no shape rule of ${op.name} takes ${c.label} on this adapter` } };
     return { variant: 'generated', schedule: picked, scheduleKey: scheduleKey(picked), kernel: op.generate(picked, c), fallback: null };
   }
-  const schedule = parseSchedule(variant.schedule, op.family);
+  const schedule = parseSchedule(variant.schedule, opFamilies(op));
   if (rejection) throw new ScheduleRefusal(`${op.name} ${c.label} is outside the generated contract: ${rejection.code}: ${rejection.reason}`);
   const reasons = [...validateSchedule(schedule, adapter), ...op.fits(schedule, c)];
   if (reasons.length) throw new ScheduleRefusal(`schedule ${scheduleKey(schedule)} refused: ${reasons.join('; ')}`);

@@ -10,7 +10,7 @@ import type { KernelSpec } from '../core/kernel';
 import type { OracleResult } from '../core/ops/types';
 import { computeMetrics, peaksFor } from '../core/metrics/roofline';
 import { opByName, registryEntry, type PromotionState, type ShapeRule } from '../core/ops/registry';
-import type { OpCase, OpDef } from '../core/ops/types';
+import { opFamilies, type OpCase, type OpDef } from '../core/ops/types';
 import { ProgressTracker, type ProgressFn } from '../core/progress';
 import { caseOf, resolveKernel, type CaseRequest } from '../core/resolve-kernel';
 import type { LaneControl, LaneCounters, LanePair, LaneRequest, LaneResult, LaneShape } from '../core/results';
@@ -44,7 +44,7 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
   const { run, skipped } = lanePairs(req, ctx.adapter);
   const undeclare = new Set(req.undeclare ?? []);
   const proposalRules = (op: string): ShapeRule[] =>
-    (req.proposal ?? []).filter((p) => opByName(p.op).name === op).map((p) => ({ when: p.when, schedule: parseSchedule(p.schedule, opByName(op).family), note: 'proposal under evaluation' }));
+    (req.proposal ?? []).filter((p) => opByName(p.op).name === op).map((p) => ({ when: p.when, schedule: parseSchedule(p.schedule, opFamilies(opByName(op))), note: 'proposal under evaluation' }));
   for (const p of req.proposal ?? []) proposalRules(p.op);
 
   const kernels = await loadLaneKernels(req.kernels);

@@ -2,7 +2,7 @@
 import { UsageError } from '../core/errors';
 import { caseData } from '../core/inputs';
 import { assertCaseFits } from '../core/input/case-contract';
-import { computeMetrics, peaksFor } from '../core/metrics/roofline';
+import { computeMetrics, peaksFor, peaksForKernel } from '../core/metrics/roofline';
 import { ProgressTracker, type ProgressFn } from '../core/progress';
 import type { Level1Request } from '../core/requests';
 import type { KernelSpec } from '../core/kernel';
@@ -45,7 +45,7 @@ export async function runLevel1(ctx: GpuContext, req: Level1Request, onProgress?
     }
     progress.finish(`${op.name} ${c.label}`);
     const bytes = op.bytes(c);
-    const metrics = timing ? computeMetrics(timing, op.flops(c), bytes.readBytes + bytes.writeBytes, peaksFor(ctx.adapter, ctx.calibration)) : null;
+    const metrics = timing ? computeMetrics(timing, op.flops(c), bytes.readBytes + bytes.writeBytes, peaksForKernel(peaksFor(ctx.adapter, ctx.calibration), 'features' in resolved.kernel ? resolved.kernel : {}, ctx.calibration)) : null;
     return Object.freeze({
       kind: 'level1',
       op: op.name,

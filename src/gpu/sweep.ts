@@ -5,12 +5,12 @@ import { UsageError } from '../core/errors';
 import { caseData } from '../core/inputs';
 import { computeMetrics, peaksFor } from '../core/metrics/roofline';
 import { opByName } from '../core/ops/registry';
-import type { OpCase, OpDef } from '../core/ops/types';
+import { opFamilies, type OpCase, type OpDef } from '../core/ops/types';
 import { outputAsOracle } from '../core/output-oracle';
 import { caseOf, resolveKernel, type CaseRequest } from '../core/resolve-kernel';
 import { ProgressTracker, type ProgressFn } from '../core/progress';
 import type { CandidateStatus, SweepCandidate, SweepReference, SweepRequest, SweepResult, SweepShapeCell } from '../core/results';
-import { enumerateSpace, parseSpace, scheduleKey, SPACES, validateSchedule, type Schedule, type SpaceRestriction } from '../core/schedule/schedule';
+import { enumerateSpace, parseOpSpace, scheduleKey, SPACES, validateSchedule, type Schedule, type SpaceRestriction } from '../core/schedule/schedule';
 import { composeProposal, judgeCandidate, type CandidateJudgement, type ShapeSamples } from '../core/stats/sweep-rules';
 import { median, relativeSpread } from '../core/stats/timing';
 import { WATCHDOG_FACTOR } from '../core/stats/verdict';
@@ -23,10 +23,11 @@ export type { CandidateStatus, SweepCandidate, SweepReference, SweepRequest, Swe
 
 /** The family's space, restricted knob by knob (a bad knob or value is a ScheduleError). */
 export function sweepSpace(op: OpDef, restrict?: unknown): { candidates: Schedule[]; space: SpaceRestriction } {
-  const r = parseSpace(restrict ?? {}, op.family);
-  const space: SpaceRestriction = {};
-  for (const [knob, spec] of Object.entries(SPACES[op.family])) space[knob] = r[knob] ?? [...spec.values];
-  return { candidates: enumerateSpace(op.family, r), space };
+  const { family, restrict: r } = parseOpSpace(restrict ?? {}, opFamilies(op));
+  const space: SpaceRestriction = family === op.family ? {} : { family: [family] };
+  for (const [knob, spec] of Object.entries(SPACES[family])) space[knob] = r[knob] ?? [...spec.values];
+  const { family: _f, ...knobs } = r;
+  return { candidates: enumerateSpace(family, knobs), space };
 }
 
 interface Live {

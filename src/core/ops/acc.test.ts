@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ElementwiseSchedule } from '../families/elementwise';
 import { DEFAULT_LIMITS } from '../adapter';
 import { parseSchedule } from '../schedule/schedule';
 import { schedulesFor } from './registry';
@@ -82,6 +83,6 @@ describe('ACC (ggml_acc)', () => {
     expect(ACC.fits(vec4, c)).toEqual(['vectorWidth 4 needs strided addressing, but b has a custom index (use vectorWidth 1)']);
     const k = ACC.generate(scalar, c);
     expect(k.wgsl).toContain('x_v + select(0.0, b_v, (i0 + i1 * 4u) >= 1u && (((i0 + i1 * 4u) - 1u) / 8u) < 2u && (((i0 + i1 * 4u) - 1u) % 8u) < 2u)');
-    expect(schedulesFor('ACC', c, adapter)?.vectorWidth).toBe(1);
+    expect((schedulesFor('ACC', c, adapter) as ElementwiseSchedule | null)?.vectorWidth).toBe(1);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ElementwiseSchedule } from '../families/elementwise';
 import { DEFAULT_LIMITS } from '../adapter';
 import { parseSchedule } from '../schedule/schedule';
 import { schedulesFor } from './registry';
@@ -62,7 +63,7 @@ describe('MUL (ggml_mul)', () => {
     const t = MUL.makeCase([256, 64], 'src1-transposed');
     expect(MUL.require(t, adapter)).toBeNull();
     expect(MUL.fits(vec4, t)).toEqual(["vectorWidth 4 needs b's rows contiguous (nb0 = 256 B)"]);
-    expect(schedulesFor('MUL', t, adapter)?.vectorWidth).toBe(1);
+    expect((schedulesFor('MUL', t, adapter) as ElementwiseSchedule | null)?.vectorWidth).toBe(1);
     expect(MUL.generate(scalar, t).wgsl).toContain('src1[64u + i0 * 64u + i1 * 1u]');
   });
 });

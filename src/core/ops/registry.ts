@@ -131,8 +131,23 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
   }),
   entry({
     op: 'MUL_MAT',
-    declaredRejections: [],
+    declaredRejections: ['no-shader-f16', 'no-subgroup-matrix', 'sgmatrix-unfit'],
     rules: [
+      // f16 past the decode ground: subgroup matrices (the contract declines it where they are missing).
+      {
+        when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 9 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 64 }, { feature: 'K', multipleOf: 32 }],
+        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 4, tileK: 32, subgroupSize: 32 }),
+        note: 'first guess, not yet timed on the H200 (docs/benchmarks.md, issue 11): scripts/gpu/matmul-tune.sh times it against five other tilings',
+      },
+      { when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 9 }], schedule: freezeSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 1, subgroupsN: 1, matricesM: 1, matricesN: 1, tileK: 16, subgroupSize: 32 }) },
+      // Decode (N ≤ 8): gemv, one src0 load feeding every column of the pass.
+      ...([1, 2, 4, 8] as const).map((C) => ({
+        when: [{ feature: 'N', max: C }, { feature: 'K', multipleOf: 4 }],
+        schedule: freezeSchedule({ family: 'gemv' as const, workgroupSize: 256, rowsPerWorkgroup: 4, columnsPerPass: C, vectorWidth: 4, unroll: 4, reduction: 'subgroup' as const }),
+        note: 'first guess sized for a GPU, not yet timed on the H200 (docs/benchmarks.md, issue 11); on SwiftShader slower than native at small N',
+      })),
+      { when: [{ feature: 'N', max: 8 }, { feature: 'K', multipleOf: 4 }], schedule: freezeSchedule({ family: 'gemv', workgroupSize: 256, rowsPerWorkgroup: 4, columnsPerPass: 8, vectorWidth: 4, unroll: 4, reduction: 'shared' }) },
+      { when: [{ feature: 'N', max: 8 }], schedule: freezeSchedule({ family: 'gemv', workgroupSize: 256, rowsPerWorkgroup: 4, columnsPerPass: 8, vectorWidth: 1, unroll: 2, reduction: 'shared' }) },
       {
         when: [{ feature: 'K', multipleOf: 4 }, { feature: 'M', min: 2048 }, { feature: 'N', min: 2048 }],
         schedule: freezeSchedule({ family: 'matmul', tileM: 128, tileN: 128, tileK: 16, threadM: 8, threadN: 8, vectorWidth: 4, staging: 'prefetch' }),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ElementwiseSchedule } from '../families/elementwise';
 import { DEFAULT_LIMITS } from '../adapter';
 import { parseSchedule } from '../schedule/schedule';
 import { schedulesFor } from './registry';
@@ -85,8 +86,8 @@ describe('SILU (ggml_silu)', () => {
     expect(k.bindings.map((b) => b.role)).toEqual(['src0', 'dst']);
     expect(SILU.generate(vec4, SILU.makeCase([64, 4], 'inplace')).bindings.map((b) => b.role)).toEqual(['dst']);
     expect(SILU.fits(vec4, SILU.makeCase([64, 4], 'src0-rows-strided'))).toEqual(["vectorWidth 4 needs x's rows to start on 4-element boundaries"]);
-    expect(schedulesFor('SILU', SILU.makeCase([4096, 16]), adapter)?.vectorWidth).toBe(4);
-    expect(schedulesFor('SILU', SILU.makeCase([4096, 8], 'src0-rows-strided'), adapter)?.vectorWidth).toBe(1);
-    expect(schedulesFor('SILU', SILU.makeCase([4093, 7]), adapter)?.vectorWidth).toBe(1);
+    expect((schedulesFor('SILU', SILU.makeCase([4096, 16]), adapter) as ElementwiseSchedule | null)?.vectorWidth).toBe(4);
+    expect((schedulesFor('SILU', SILU.makeCase([4096, 8], 'src0-rows-strided'), adapter) as ElementwiseSchedule | null)?.vectorWidth).toBe(1);
+    expect((schedulesFor('SILU', SILU.makeCase([4093, 7]), adapter) as ElementwiseSchedule | null)?.vectorWidth).toBe(1);
   });
 });

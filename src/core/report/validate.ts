@@ -342,6 +342,7 @@ const calibration = obj({
   f32Gflops: nonNegative,
   f16Gflops: nullable(nonNegative),
   int8Gops: optional(nullable(nonNegative)),
+  mmaGflops: optional(record(nonNegative, 8)),
   copySpread: optional(nonNegative),
   emptyDispatchNs: nonNegative,
   measuredAt: isoTime,

@@ -5,7 +5,7 @@ import { createMemo, createSignal, type Accessor } from 'solid-js';
 import type { AdapterDescriptor } from '../../../core/adapter';
 import { variantForState } from '../../../core/ops/promotion';
 import { opByName, OPS, registryStateFor, schedulesFor } from '../../../core/ops/registry';
-import { caseLabel, dimsLabel, formatParam, OpCaseError, paramsLabel, parseDims, type MatrixEntry, type OpCase, type OpDef, type Rejection } from '../../../core/ops/types';
+import { caseLabel, dimsLabel, opFamilies, formatParam, OpCaseError, paramsLabel, parseDims, type MatrixEntry, type OpCase, type OpDef, type Rejection } from '../../../core/ops/types';
 import { parseSchedule, scheduleKey, SPACES, type Family, type Schedule } from '../../../core/schedule/schedule';
 import type { Level1Request } from '../../../gpu/level1';
 import { errorInfo } from '../../errors';
@@ -114,7 +114,7 @@ export function createKernelForm(adapter: Accessor<AdapterDescriptor>) {
   });
   const parsedSchedule = createMemo((): { ok: Schedule } | { error: string } => {
     try {
-      return { ok: parseSchedule(scheduleText(), op().family) };
+      return { ok: parseSchedule(scheduleText(), opFamilies(op())) };
     } catch (e) {
       return { error: errorInfo(e).message };
     }
