@@ -7,6 +7,10 @@ import type { Session } from './session';
 
 /** Warm-up batches last about this long each. */
 const WARMUP_BATCH_MS = 10;
+/** The busy phase of a warm-up submits batches this long, back to back. */
+const WARMUP_BUSY_BATCH_MS = 50;
+/** After the busy phase, timed batches until two agree, at least this long. */
+const SETTLE_MIN_MS = 50;
 /** Never warm up longer than this. */
 const WARMUP_MAX_MS = 3000;
 /** Two consecutive warm-up medians within this fraction: the clocks have settled. */
@@ -45,6 +49,11 @@ async function warmUp(session: Session, minMs: number, perRunNs: number | undefi
     const probe = await session.time(1);
     per = Math.max(1, Number(probe.timestamps[1] - probe.timestamps[0]));
   }
+  // First keep the GPU busy without gaps: long untimed batches, so its clock governor sees full
+  // load. Short timed batches with a readback between them left the H200 at 345 MHz for a whole
+  // Level 1 call inside a long-lived process (a 1.29 ms kernel read 7.14 ms: docs/benchmarks.md).
+  const busyRuns = Math.max(1, Math.min(4096, Math.ceil((WARMUP_BUSY_BATCH_MS * 1e6) / per)));
+  for (let t0 = performance.now(); performance.now() - t0 < minMs; ) await session.dispatch(busyRuns);
   const runs = Math.max(1, Math.min(2048, Math.ceil((WARMUP_BATCH_MS * 1e6) / per)));
   let spentMs = 0;
   let previous: number | null = null;
@@ -52,7 +61,7 @@ async function warmUp(session: Session, minMs: number, perRunNs: number | undefi
     const durations = runDurationsNs((await session.time(runs)).timestamps);
     spentMs += durations.reduce((a, b) => a + b, 0) / 1e6;
     const m = median(durations);
-    if ((previous !== null && spentMs >= minMs && Math.abs(m - previous) <= WARMUP_SETTLED * previous) || spentMs >= WARMUP_MAX_MS) return m;
+    if ((previous !== null && spentMs >= SETTLE_MIN_MS && Math.abs(m - previous) <= WARMUP_SETTLED * previous) || spentMs >= WARMUP_MAX_MS) return m;
     previous = m;
   }
 }

@@ -89,7 +89,7 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   if (batched) emit(k.ne13 > 1 ? `let i2 = wid.z % ${u(k.ne12)};\nlet i3 = wid.z / ${u(k.ne12)};` : 'let i2 = wid.z;');
   emit(`let m0 = wid.x * ${u(BM)};`, `let n0 = wid.y * ${u(BN)};`);
   emit(`let base0 = ${base(k.src0, k.r2, k.r3)};`, `let base1 = ${base(k.src1, 1, 1)};`, `let based = ${base(k.dst, 1, 1)};`);
-  emit('let sg = lid / sgSize;', `let active = sg < ${u(s.subgroupsM * s.subgroupsN)};`);
+  emit('let sg = lid / sgSize;', `let isActive = sg < ${u(s.subgroupsM * s.subgroupsN)};`);
   emit(`let sgm = sg % ${u(s.subgroupsM)};`, `let sgn = min(sg / ${u(s.subgroupsM)}, ${u(s.subgroupsN - 1)});`);
   for (let i = 0; i < s.matricesM; i++) for (let j = 0; j < s.matricesN; j++) emit(`var acc${i}_${j} = ${result}();`);
 
@@ -121,7 +121,7 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   emit(`for (var k0 = 0u; k0 < ${u(k.K)}; k0 = k0 + ${u(BK)}) {`);
   emit(...stage('a', 'src0', t0, BM, 'm0', 'base0', k.src0.rowStride).map((l) => `  ${l}`));
   emit(...stage('b', 'src1', t1, BN, 'n0', 'base1', k.src1.rowStride).map((l) => `  ${l}`));
-  emit('  workgroupBarrier();', '  if (active) {', `    for (var kk = 0u; kk < ${u(BK)}; kk = kk + ${u(ck)}) {`);
+  emit('  workgroupBarrier();', '  if (isActive) {', `    for (var kk = 0u; kk < ${u(BK)}; kk = kk + ${u(ck)}) {`);
   for (let i = 0; i < s.matricesM; i++) {
     emit(`      let l${i} = subgroupMatrixLoad<${left}>(&sA, (sgm * ${u(s.matricesM * cm)} + ${u(i * cm)}) * ${u(LD)} + kk, false, ${u(LD)});`);
   }
@@ -131,7 +131,7 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   }
   emit('    }', '  }', '  workgroupBarrier();', '}');
   // dst is column-major for the result (column n is dst row n, m contiguous): stride = dst's row stride.
-  emit('if (active) {');
+  emit('if (isActive) {');
   for (let i = 0; i < s.matricesM; i++) {
     for (let j = 0; j < s.matricesN; j++) {
       const m = `m0 + sgm * ${u(s.matricesM * cm)} + ${u(i * cm)}`;
