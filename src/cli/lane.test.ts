@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli';
+import { sampleSweep } from '../core/report/sample-results';
 
 function lane(args: string[]) {
   const r = runCli(['lane', '--json', '-', ...args]);
@@ -118,7 +119,8 @@ describe('lane controls (SwiftShader, node runtime)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lab-'));
     const file = join(dir, 'sweep.json');
     const schedule = { family: 'elementwise', workgroupSize: 64, elementsPerThread: 2, vectorWidth: 2 };
-    writeFileSync(file, JSON.stringify({ kind: 'sweep', op: 'ADD', proposal: [{ when: [{ feature: 'rows', max: 8 }], schedule }] }));
+    // A whole sweep result (the file must pass the result checks), its proposal replaced by one ADD rule.
+    writeFileSync(file, JSON.stringify({ ...sampleSweep(), op: 'ADD', proposal: [{ when: [{ feature: 'rows', max: 8 }], schedule, covers: [], meanWinGain: 0.1 }] }));
     const r = lane(['--shape', 'ADD:1024x4', '--shape', 'ADD:1024x64', '--repeat', '2', '--proposal', file]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.json.pairs[0].shapes.map((s: { scheduleKey: string }) => s.scheduleKey)).toEqual([
