@@ -35,5 +35,10 @@ export class DeviceLostError extends LabError {
   override name = 'DeviceLostError';
 }
 
+/** The caller cancelled the run (LabApi.cancel): nothing it measured is kept or stored. */
+export class RunCancelled extends LabError {
+  override name = 'RunCancelled';
+}
+
 /** Error names the CLI treats as usage errors (exit 2). */
 export const USAGE_ERROR_NAMES: readonly string[] = ['UsageError', 'OpCaseError', 'ScheduleError', 'TensorError', 'AdapterError', 'ScheduleRefusal'];

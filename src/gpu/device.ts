@@ -1,7 +1,7 @@
 // Opens a GPUDevice from a GPU object (navigator.gpu in the page's worker, Dawn's in Node) with
 // the features and limits the lab uses, and describes the adapter as plain data.
 import { adapterName, type AdapterDescriptor, type DeviceLimits, type Runtime } from '../core/adapter';
-import { AdapterError, DeviceLostError } from '../core/errors';
+import { AdapterError, DeviceLostError, RunCancelled } from '../core/errors';
 import type { Calibration } from '../core/metrics/roofline';
 
 // subgroup-matrix is Chromium/Dawn's experimental name (needs allow_unsafe_apis in Dawn).
@@ -31,6 +31,8 @@ export interface GpuContext {
   calibration: Calibration | null;
   /** performance.now() when GPU work last finished: the warm-up asks how long it idled. */
   lastGpuBusyMs: number;
+  /** The running job's cancel token (Engine): true once LabApi.cancel named it. */
+  cancelled: (() => boolean) | null;
 }
 
 export function describeAdapter(adapter: GPUAdapter, runtime: Runtime, dawnToggles: readonly string[] = []): AdapterDescriptor {
@@ -104,6 +106,7 @@ export async function openDevice(gpu: GPU | undefined, opts: OpenOptions): Promi
     pipelines: new Map(),
     calibration: null,
     lastGpuBusyMs: -Infinity,
+    cancelled: null,
   };
   void device.lost.then((info) => {
     ctx.lostReason = info.message || String(info.reason);
@@ -111,6 +114,8 @@ export async function openDevice(gpu: GPU | undefined, opts: OpenOptions): Promi
   return ctx;
 }
 
+/** Checked before every allocation and GPU batch: a lost device fails, a cancelled run stops there. */
 export function assertAlive(ctx: GpuContext): void {
+  if (ctx.cancelled?.()) throw new RunCancelled('the run was cancelled; nothing from it was kept');
   if (ctx.lostReason !== null) throw new DeviceLostError(`the GPU device was lost (${ctx.lostReason}); results so far are kept — run again to open a new device`);
 }

@@ -8,7 +8,7 @@ import { computeMetrics, peaksFor } from '../core/metrics/roofline';
 import { opByName, registryEntry, type PromotionState, type ShapeRule } from '../core/ops/registry';
 import type { OpCase, OpDef } from '../core/ops/types';
 import { ProgressTracker, type ProgressFn } from '../core/progress';
-import { caseOf, resolveKernel, type CaseRequest } from '../core/resolve-kernel';
+import { caseOf, refuseOutsideLimits, resolveKernel, type CaseRequest } from '../core/resolve-kernel';
 import type { LaneControl, LaneCounters, LanePair, LaneRequest, LaneResult, LaneShape } from '../core/results';
 import { parseSchedule } from '../core/schedule/schedule';
 import { median } from '../core/stats/timing';
@@ -45,7 +45,10 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
 
   const cases = run.map((op) => {
     const entries: CaseRequest[] = req.shapes ? req.shapes.filter((s) => opByName(s.op).name === op.name) : [...op.matrix];
-    return { op, cases: entries.map((e) => caseOf(op, e)) };
+    const opCases = entries.map((e) => caseOf(op, e));
+    // Every shape is refused before the first one runs: a late refusal would waste the others.
+    for (const c of opCases) refuseOutsideLimits(op, c, ctx.adapter);
+    return { op, cases: opCases };
   });
   const progress = new ProgressTracker(
     cases.reduce((a, p) => a + p.cases.length * shapeUnits(repeat), 0),

@@ -4,7 +4,7 @@ import { caseData } from '../core/inputs';
 import { computeMetrics, peaksFor } from '../core/metrics/roofline';
 import { ProgressTracker, type ProgressFn } from '../core/progress';
 import type { Level1Request } from '../core/requests';
-import { buildCase, resolveKernel } from '../core/resolve-kernel';
+import { buildCase, refuseOutsideLimits, resolveKernel } from '../core/resolve-kernel';
 import type { Level1Result } from '../core/results';
 import type { TimingSummary } from '../core/stats/timing';
 import { checkedSession } from './checked';
@@ -18,6 +18,7 @@ export async function runLevel1(ctx: GpuContext, req: Level1Request, onProgress?
   if (!Array.isArray(req.dims) || !req.dims.length) throw new UsageError('a Level 1 request needs dims');
   const startedAt = new Date().toISOString();
   const { op, c } = buildCase(req);
+  refuseOutsideLimits(op, c, ctx.adapter);
   const resolved = resolveKernel(op, c, req.variant, ctx.adapter);
   const timed = !req.skipTiming;
   // Two units: the check, then the timing.

@@ -64,6 +64,12 @@ export async function runSweep(ctx: GpuContext, req: SweepRequest, onProgress?: 
     if (reasons.length) invalid.set(scheduleKey(s), reasons.join('; '));
     else valid.push(s);
   }
+  // A space with no candidate that is valid here and fits some shape has nothing to time: refuse it
+  // before any GPU work rather than run to an empty table.
+  if (!valid.some((s) => cases.some((c) => !op.fits(s, c).length))) {
+    const why = valid.length ? `none of its ${valid.length} valid candidates fits any shape (${op.fits(valid[0], cases[0]).join('; ')})` : `all ${all.length} candidates are invalid here (${[...invalid.values()][0] ?? 'empty space'})`;
+    throw new UsageError(`the ${op.name} space has no candidate to time: ${why}`);
+  }
   const refused = new Map<string, { status: CandidateStatus; reason: string }>();
   const unfit = new Map<string, { shape: string; features: Record<string, number> }[]>();
   const samples = new Map<string, { shape: string; features: Record<string, number>; refNs: number[]; candNs: number[] }[]>();

@@ -3,6 +3,7 @@
 // code answers everything here; only Run and Show WGSL go to the worker.
 import { createMemo, createSignal, type Accessor } from 'solid-js';
 import type { AdapterDescriptor } from '../../../core/adapter';
+import { limitRefusal } from '../../../core/ops/contract';
 import { variantForState } from '../../../core/ops/promotion';
 import { opByName, OPS, registryStateFor, schedulesFor } from '../../../core/ops/registry';
 import { caseLabel, dimsLabel, formatParam, OpCaseError, paramsLabel, parseDims, type MatrixEntry, type OpCase, type OpDef, type Rejection } from '../../../core/ops/types';
@@ -155,6 +156,9 @@ export function createKernelForm(adapter: Accessor<AdapterDescriptor>) {
   const request = createMemo((): { ok: Level1Request } | { error: string } => {
     const c = caseOrError();
     if (!('ok' in c)) return { error: c.error };
+    // Refused here, as the worker would refuse it, before any allocation: Run stays disabled.
+    const refusal = limitRefusal(c.ok, adapter());
+    if (refusal) return { error: `${op().name} ${c.ok.label} cannot run on this adapter: ${refusal.code} — ${refusal.reason}` };
     const params = paramsFromTexts(op(), paramTexts());
     const base = { op: op().name, dims: c.dims, layout: layout(), ...(Object.keys(params).length ? { params } : {}) };
     const v = variant();
