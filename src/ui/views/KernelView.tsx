@@ -15,7 +15,7 @@ import type { ViewProps } from './view-props';
 
 export function KernelView(props: ViewProps) {
   // Kept outside the view: the form and a run in flight survive switching tabs.
-  const { form, actions } = kernelState(() => props.adapter);
+  const { form, actions, queryError } = kernelState(() => props.adapter);
   const blocked = () => {
     const r = form.request();
     return 'error' in r ? r.error : null;
@@ -31,6 +31,7 @@ export function KernelView(props: ViewProps) {
         }}
       >
         <h2>Level 1: one kernel, checked then timed</h2>
+        <Show when={queryError}>{(msg) => <p class="inline-error" data-testid="query-error">The link's run cannot be read: {msg()}</p>}</Show>
         <OpPicker form={form} />
         <ShapePicker form={form} />
         <VariantPicker form={form} />

@@ -7,7 +7,9 @@ import { decodeShare, ShareLinkError, shareRounding, type ShareErrorReason } fro
 import { ResultActions } from '../components/ResultActions';
 import { errorInfo } from '../errors';
 import { hrefFor } from '../router';
+import { RerunPanel } from './report/RerunPanel';
 import { ResultReport } from './report/ResultReport';
+import { setSharedAdapter } from '../shared-adapter';
 
 const WHAT_TO_DO: Record<ShareErrorReason, string> = {
   malformed: 'Check that the whole link was pasted, starting at #r=.',
@@ -24,7 +26,12 @@ function kindTitle(kind: string): string {
 export function SharedReport(props: { payload: string }) {
   const [result] = createResource(
     () => props.payload,
-    (payload) => decodeShare(payload),
+    async (payload) => {
+      const r = await decodeShare(payload);
+      // The header names the result's adapter, not the viewer's.
+      setSharedAdapter(r.adapter);
+      return r;
+    },
   );
   const failure = () => {
     if (!result.error) return null;
@@ -62,8 +69,9 @@ export function SharedReport(props: { payload: string }) {
                 <Show when={shareRounding(props.payload)}>{(d) => <span data-testid="shared-rounding">To fit the link, its numbers were rounded to {d()} significant digits (verdicts are as measured). </span>}</Show>
                 <a href={hrefFor('kernel')}>Open the lab</a>
               </div>
-              <ResultReport result={r()} />
+              <ResultReport result={r()} shared />
               <ResultActions result={r()} />
+              <RerunPanel result={r()} />
             </>
           )}
         </Match>

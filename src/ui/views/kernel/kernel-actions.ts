@@ -10,6 +10,7 @@ import { errorInfo, type ErrorInfo } from '../../errors';
 import { lab } from '../../lab-client';
 import { sessionScoped } from '../../session-scoped';
 import { createStoredRun } from '../../stored-run';
+import { parseRunQuery } from '../../../core/report/run-query';
 import { createKernelForm } from './kernel-form';
 import { level1Kernels } from '../../measured-kernels';
 import { addMeasured } from '../../session-results';
@@ -91,8 +92,22 @@ export function createKernelActions(request: () => { ok: Level1Request } | { err
   };
 }
 
-/** The Kernel view's form and runs for the whole page session: both survive switching tabs. */
+/**
+ * The Kernel view's form and runs for the whole page session: both survive switching tabs. A
+ * page opened on a run query (?op=…&run=1) starts with that form, and runs it once.
+ */
 export const kernelState = sessionScoped((adapter: Accessor<AdapterDescriptor>) => {
   const form = createKernelForm(adapter);
-  return { form, actions: createKernelActions(form.request, adapter) };
+  const actions = createKernelActions(form.request, adapter);
+  let queryError: string | null = null;
+  try {
+    const q = parseRunQuery(location.search);
+    if (q) {
+      form.applyQuery(q);
+      if (q.run) queueMicrotask(() => void actions.run());
+    }
+  } catch (e) {
+    queryError = errorInfo(e).message;
+  }
+  return { form, actions, queryError };
 });

@@ -9,6 +9,7 @@ import { opByName, OPS, registryStateFor, schedulesFor } from '../../../core/ops
 import { caseLabel, dimsLabel, formatParam, OpCaseError, paramsLabel, parseDims, type MatrixEntry, type OpCase, type OpDef, type Rejection } from '../../../core/ops/types';
 import { parseSchedule, scheduleKey, SPACES, type Family, type Schedule } from '../../../core/schedule/schedule';
 import type { Level1Request } from '../../../gpu/level1';
+import type { RunQuery } from '../../../core/report/run-query';
 import { errorInfo } from '../../errors';
 
 export type VariantKind = 'auto' | 'native' | 'schedule';
@@ -106,6 +107,8 @@ export function createKernelForm(adapter: Accessor<AdapterDescriptor>) {
   const [customShape, setCustomShape] = createSignal(false);
   const [variant, setVariant] = createSignal<VariantKind>('auto');
   const [scheduleText, setScheduleText] = createSignal('');
+  /** The timed runs' minimum (a link's ?repeat=), or null for the default. */
+  const [repeat, setRepeat] = createSignal<number | null>(null);
 
   const caseOrError = createMemo(() => buildCaseOrError(op(), dimsText(), layout(), paramTexts()));
   const pick = createMemo((): AutoPick | null => {
@@ -160,7 +163,8 @@ export function createKernelForm(adapter: Accessor<AdapterDescriptor>) {
     const refusal = limitRefusal(c.ok, adapter());
     if (refusal) return { error: `${op().name} ${c.ok.label} cannot run on this adapter: ${refusal.code} — ${refusal.reason}` };
     const params = paramsFromTexts(op(), paramTexts());
-    const base = { op: op().name, dims: c.dims, layout: layout(), ...(Object.keys(params).length ? { params } : {}) };
+    const minRuns = repeat();
+    const base = { op: op().name, dims: c.dims, layout: layout(), ...(Object.keys(params).length ? { params } : {}), ...(minRuns ? { timing: { minRuns } } : {}) };
     const v = variant();
     if (v !== 'schedule') return { ok: { ...base, variant: { kind: v } } };
     const s = parsedSchedule();
@@ -170,7 +174,25 @@ export function createKernelForm(adapter: Accessor<AdapterDescriptor>) {
 
   resetSchedule();
 
+  /** A link's query (?op=…&shape=…): the form as it names it; bad values show as form errors. */
+  const applyQuery = (q: RunQuery) => {
+    selectOp(q.op);
+    if (q.shape !== null) {
+      setDimsText(q.shape);
+      setCustomShape(matrixIndex() === null);
+    }
+    if (q.layout !== null) setLayout(q.layout);
+    if (Object.keys(q.params).length) setParamTexts({ ...entryParamTexts(op(), { dims: [], layout: layout() }), ...q.params });
+    setVariant(q.variant);
+    if (q.scheduleText !== null) setScheduleText(q.scheduleText);
+    setRepeat(q.repeat);
+    if (q.shape !== null) setCustomShape(matrixIndex() === null);
+  };
+
   return {
+    repeat,
+    setRepeat,
+    applyQuery,
     op,
     dimsText,
     setDimsText,
