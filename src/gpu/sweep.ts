@@ -9,6 +9,7 @@ import type { OpCase, OpDef } from '../core/ops/types';
 import { outputAsOracle } from '../core/output-oracle';
 import { caseOf, resolveKernel, type CaseRequest } from '../core/resolve-kernel';
 import { ProgressTracker, type ProgressFn } from '../core/progress';
+import { compareCandidates } from '../core/stats/sweep-rank';
 import type { CandidateStatus, SweepCandidate, SweepReference, SweepRequest, SweepResult, SweepShapeCell } from '../core/results';
 import { enumerateSpace, parseSpace, scheduleKey, SPACES, validateSchedule, type Schedule, type SpaceRestriction } from '../core/schedule/schedule';
 import { composeProposal, judgeCandidate, type CandidateJudgement } from '../core/stats/sweep-rules';
@@ -174,8 +175,7 @@ export async function runSweep(ctx: GpuContext, req: SweepRequest, onProgress?: 
     });
     return { key, schedule: s, status: judgement.outcome, reason: judgement.reason, shapes: cells, rule: judgement.rule, meanWinGain: judgement.meanWinGain };
   });
-  const rank = (c: SweepCandidate) => (c.status === 'accepted' ? 0 : c.status === 'noise' || c.status === 'no-rule' ? 1 : 2);
-  candidates.sort((a, b) => rank(a) - rank(b) || (b.meanWinGain ?? -Infinity) - (a.meanWinGain ?? -Infinity));
+  candidates.sort(compareCandidates);
   progress.finish();
   return {
     kind: 'sweep',

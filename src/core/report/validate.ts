@@ -192,7 +192,7 @@ const sweep = obj({
     obj({
       key: str,
       schedule: record(any),
-      status: oneOf(['accepted', 'noise', 'no-rule', 'wrong', 'too-slow', 'invalid', 'device-rejection']),
+      status: oneOf(['accepted', 'noise', 'slower', 'no-rule', 'wrong', 'too-slow', 'invalid', 'device-rejection']),
       reason: str,
       shapes: list(obj({ shape: str, medianNs: nullable(nonNegative), spread: nullable(nonNegative), gain: nullable(num), outcome: nullable(oneOf(['win', 'lose', 'noise', 'unfit'])), metrics })),
       rule: nullable(list(record(any))),

@@ -28,7 +28,7 @@ export interface ShapeJudgement {
   readonly outcome: 'win' | 'lose' | 'noise';
 }
 
-export type CandidateOutcome = 'accepted' | 'noise' | 'no-rule';
+export type CandidateOutcome = 'accepted' | 'noise' | 'slower' | 'no-rule';
 
 export interface CandidateJudgement {
   readonly outcome: CandidateOutcome;
@@ -64,13 +64,15 @@ export function judgeCandidate(samples: readonly ShapeSamples[], unfit: readonly
   const meanWinGain = wins.length ? wins.reduce((a, s) => a + s.gain, 0) / wins.length : 0;
   if (!wins.length) {
     const best = [...shapes].sort((a, b) => b.gain - a.gain)[0];
+    // Say what happened: slower than the reference everywhere is not noise.
+    const slower = best !== undefined && best.gain < 0;
     return {
-      outcome: 'noise',
+      outcome: slower ? 'slower' : 'noise',
       reason: !best
         ? 'no shapes'
-        : best.gain < 0
-          ? `slower than the reference on every shape it takes (best ${pct(best.gain)} on ${best.shape})`
-          : `gain inside the noise on every shape (best ${pct(best.gain)} on ${best.shape} ≤ spread ${pct(best.noise)})`,
+        : slower
+          ? `slower: ${pct(-best.gain)} slower than the reference at best (${best.shape}), slower on every shape it takes`
+          : `inside noise: the best gain, ${pct(best.gain)} on ${best.shape}, is within the spread ${pct(best.noise)}`,
       shapes,
       rule: null,
       meanWinGain,
@@ -83,7 +85,7 @@ export function judgeCandidate(samples: readonly ShapeSamples[], unfit: readonly
   if (!rule) {
     return {
       outcome: 'no-rule',
-      reason: `no shape rule includes the wins (${wins.map((s) => s.shape).join(', ')}) and excludes the losses (${losses.map((s) => s.shape).join(', ')})`,
+      reason: `no rule: no shape rule includes the wins (${wins.map((s) => s.shape).join(', ')}) and excludes the losses (${losses.map((s) => s.shape).join(', ')})`,
       shapes,
       rule: null,
       meanWinGain,
