@@ -15,12 +15,21 @@ import { HistoryCharts } from './history/HistoryCharts';
 import { RunDetail } from './history/RunDetail';
 import { RunsTable } from './history/RunsTable';
 import type { ViewProps } from './view-props';
+import { sessionScoped } from '../session-scoped';
 
 type Status = { readonly text: string } | { readonly error: ErrorInfo };
 
+/** Which adapter's runs and which (op, shape) History shows, for the whole page session. */
+const historyChoices = sessionScoped(() => {
+  const [chosenAdapter, setChosenAdapter] = createSignal<string | null>(null);
+  const [chosenKey, setChosenKey] = createSignal<string | null>(null);
+  return { chosenAdapter, setChosenAdapter, chosenKey, setChosenKey };
+});
+
 export function HistoryView(props: ViewProps) {
   const here = () => adapterFingerprint(props.adapter);
-  const [chosenAdapter, setChosenAdapter] = createSignal<string | null>(null);
+  // The choices live outside the view: they survive switching tabs.
+  const { chosenAdapter, setChosenAdapter, chosenKey, setChosenKey } = historyChoices();
   const adapterKey = () => chosenAdapter() ?? here();
   const [adapters] = createResource(storeVersion, async () => listAdapters(await labDb()));
   const [runs] = createResource(
@@ -29,7 +38,6 @@ export function HistoryView(props: ViewProps) {
   );
   const list = () => runs.latest ?? [];
   const keys = createMemo(() => opShapeKeys(list()));
-  const [chosenKey, setChosenKey] = createSignal<string | null>(null);
   const opShape = () => {
     const k = chosenKey();
     return k !== null && keys().includes(k) ? k : (keys()[0] ?? null);
