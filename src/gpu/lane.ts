@@ -7,7 +7,7 @@ import { controlled, judgePair, lanePairs, laneState } from '../core/lane/judgem
 import { computeMetrics, peaksFor } from '../core/metrics/roofline';
 import { opByName, registryEntry, type PromotionState, type ShapeRule } from '../core/ops/registry';
 import type { OpCase, OpDef } from '../core/ops/types';
-import { ProgressTracker, type ProgressFn } from '../core/progress';
+import { ProgressTracker, UNIT_CHECK, UNIT_MEASURE, type ProgressFn } from '../core/progress';
 import { caseOf, refuseOutsideLimits, resolveKernel, type CaseRequest } from '../core/resolve-kernel';
 import type { LaneControl, LaneCounters, LanePair, LaneRequest, LaneResult, LaneShape } from '../core/results';
 import { parseSchedule } from '../core/schedule/schedule';
@@ -25,7 +25,10 @@ function isDeviceRejection(e: unknown): boolean {
 }
 
 /** Work units of one shape: two checks (native, generated), then two measurements per pass. */
-const shapeUnits = (repeat: number) => 2 + 2 * repeat;
+/** Where the tracker stands, by kind: a shape's leftover units are what it neither did nor dropped. */
+function unitsNow(p: ProgressTracker) {
+  return { checksDone: p.doneOf(UNIT_CHECK), checksTotal: p.totalOf(UNIT_CHECK), measuresDone: p.doneOf(UNIT_MEASURE), measuresTotal: p.totalOf(UNIT_MEASURE) };
+}
 
 export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: ProgressFn): Promise<LaneResult> {
   const startedAt = new Date().toISOString();
@@ -50,11 +53,9 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
     for (const c of opCases) refuseOutsideLimits(op, c, ctx.adapter);
     return { op, cases: opCases };
   });
-  const progress = new ProgressTracker(
-    cases.reduce((a, p) => a + p.cases.length * shapeUnits(repeat), 0),
-    onProgress,
-    () => performance.now(),
-  );
+  // Per shape: two checks (native, generated), then two measurements per pass.
+  const shapeCount = cases.reduce((a, p) => a + p.cases.length, 0);
+  const progress = new ProgressTracker({ [UNIT_CHECK]: shapeCount * 2, [UNIT_MEASURE]: shapeCount * 2 * repeat }, onProgress, () => performance.now());
 
   const pairs: LanePair[] = [];
   for (const { op, cases: opCases } of cases) {
@@ -64,11 +65,13 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
     const counters: LaneCounters = { generatedDispatches: 0, nativeFallbacks: {}, undeclaredFallbacks: 0, deviceRejections: 0 };
     const shapes: LaneShape[] = [];
     for (const c of opCases) {
-      const before = { done: progress.doneUnits, total: progress.totalUnits };
+      const before = unitsNow(progress);
       progress.tick(`${op.name} ${c.label}: correctness`);
       shapes.push(await runShape(ctx, op, c, { repeat, tolerance, seed, wallBoundMs, minRuns: req.minRuns, control: req.control, rulesBefore: proposalRules(op.name), state, declared, counters, progress }));
       // However early the shape ended, none of its units is left: what did not run leaves the total.
-      progress.drop(shapeUnits(repeat) - (progress.doneUnits - before.done) - (before.total - progress.totalUnits));
+      const after = unitsNow(progress);
+      progress.drop(2 - (after.checksDone - before.checksDone) - (before.checksTotal - after.checksTotal), UNIT_CHECK);
+      progress.drop(2 * repeat - (after.measuresDone - before.measuresDone) - (before.measuresTotal - after.measuresTotal), UNIT_MEASURE);
     }
     pairs.push(judgePair(op, state, registry.state, counters, shapes, ctx.adapter, declared));
   }
@@ -127,7 +130,7 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
     try {
       native = await checkedSession(ctx, nativeKernel, c, inputs, [oracle]);
       sessions.push(native.session);
-      o.progress.advance();
+      o.progress.advance(1, UNIT_CHECK);
     } catch (e) {
       if (!isDeviceRejection(e)) throw e;
       o.counters.deviceRejections++;
@@ -145,7 +148,7 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
       generated = await checkedSession(ctx, resolved.kernel, c, inputs, [oracle], native.session);
       sessions.push(generated.session);
       o.counters.generatedDispatches += resolved.kernel.repeat ?? 1;
-      o.progress.advance();
+      o.progress.advance(1, UNIT_CHECK);
     } catch (e) {
       if (!isDeviceRejection(e)) throw e;
       o.counters.deviceRejections++;

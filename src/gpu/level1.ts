@@ -2,7 +2,7 @@
 import { UsageError } from '../core/errors';
 import { caseData } from '../core/inputs';
 import { computeMetrics, peaksFor } from '../core/metrics/roofline';
-import { ProgressTracker, type ProgressFn } from '../core/progress';
+import { ProgressTracker, UNIT_CHECK, UNIT_MEASURE, type ProgressFn } from '../core/progress';
 import type { Level1Request } from '../core/requests';
 import { buildCase, refuseOutsideLimits, resolveKernel } from '../core/resolve-kernel';
 import type { Level1Result } from '../core/results';
@@ -22,14 +22,14 @@ export async function runLevel1(ctx: GpuContext, req: Level1Request, onProgress?
   const resolved = resolveKernel(op, c, req.variant, ctx.adapter);
   const timed = !req.skipTiming;
   // Two units: the check, then the timing.
-  const progress = new ProgressTracker(timed ? 2 : 1, onProgress, () => performance.now());
+  const progress = new ProgressTracker({ [UNIT_CHECK]: 1, [UNIT_MEASURE]: timed ? 1 : 0 }, onProgress, () => performance.now());
   progress.tick(`${op.name} ${c.label}: correctness`);
   const { inputs, oracle } = caseData(op, c, req.seed ?? 1);
   const checked = await checkedSession(ctx, resolved.kernel, c, inputs, [oracle]);
   const { session } = checked;
   try {
     const correctness = checked.reports[0];
-    progress.advance();
+    progress.advance(1, UNIT_CHECK);
     let timing: TimingSummary | null = null;
     if (correctness.correct && timed) {
       progress.tick(`${op.name} ${c.label}: timing`);
