@@ -74,6 +74,18 @@ export function runQueryFor(req: Pick<Level1Request, 'op' | 'dims' | 'layout' | 
   return `?${q}`;
 }
 
+/** A schedule key ('elementwise{"vectorWidth":4,…}') back to its schedule, or null if it is not one. */
+function scheduleFromKey(key: string): Record<string, unknown> | null {
+  const i = key.indexOf('{');
+  if (i <= 0) return null;
+  try {
+    const knobs = JSON.parse(key.slice(i)) as unknown;
+    return knobs && typeof knobs === 'object' && !Array.isArray(knobs) ? { family: key.slice(0, i), ...(knobs as Record<string, unknown>) } : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The dims of a result's shape text: '4096x512 inplace' → [4096, 512]. */
 function dimsOf(shape: string): number[] {
   return parseDims(shape.split(' ')[0]);
@@ -87,7 +99,8 @@ function dimsOf(shape: string): number[] {
  */
 export function rerunRequest(r: ResultJson): { kind: 'level1'; request: Level1Request } | { kind: 'lane'; request: LaneRequest } | null {
   if (r.kind === 'level1') {
-    const variant: VariantRequest = r.variant === 'generated' && r.schedule ? { kind: 'schedule', schedule: r.schedule } : { kind: 'native' };
+    const schedule = r.schedule ?? (r.scheduleKey ? scheduleFromKey(r.scheduleKey) : null);
+    const variant: VariantRequest = r.variant === 'generated' && schedule ? { kind: 'schedule', schedule } : { kind: 'native' };
     return { kind: 'level1', request: { op: r.op, dims: dimsOf(r.shape), layout: r.layout, ...(r.params ? { params: { ...r.params } } : {}), variant } };
   }
   if (r.kind === 'lane') {
