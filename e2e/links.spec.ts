@@ -3,8 +3,9 @@
 // naming the result's adapter, both results side by side, no verdict across adapters.
 import { expect, test } from '@playwright/test';
 import { adapterName } from '../src/core/adapter';
-import { encodeShare, shareUrl } from '../src/core/report/share';
-import { sampleAdapter, sampleLevel1 } from '../src/core/report/sample-results';
+import type { AdapterDescriptor } from '../src/core/adapter';
+import type { Level1Json } from '../src/core/report/json';
+import { decodeShare, encodeShare, sharePayloadFromHash, shareUrl } from '../src/core/report/share';
 import { openLab, openTab } from './lab-page';
 
 test('?op=…&run=1 fills the Kernel form and runs it; a schedule in the query runs that schedule', async ({ page }) => {
@@ -57,9 +58,15 @@ test('a case outside the adapter limits is refused before any GPU work: Run disa
 });
 
 test("a shared result names its own adapter, never asks the viewer to calibrate, and re-runs here side by side", async ({ page, baseURL }) => {
-  // A result measured elsewhere (an H200), shared as a link to this page.
-  const h200 = sampleAdapter({ vendor: 'nvidia', architecture: 'hopper', device: 'NVIDIA H200', description: 'NVIDIA H200', isFallbackAdapter: false });
-  const shared = { ...sampleLevel1(), adapter: h200, metrics: { ...sampleLevel1().metrics!, peakSource: null, pctPeakBw: null, pctPeakFlops: null, bottleneck: null } };
+  // A result measured elsewhere (an H200), shared as a link to this page: a real run here, its
+  // adapter swapped for an H200's and its peaks cleared (none were known there).
+  await openLab(page, './?op=ADD&shape=256x16&run=1');
+  await expect(page.getByTestId('result')).toBeVisible({ timeout: 60_000 });
+  await page.getByTestId('share-link-button').click();
+  await expect(page.getByTestId('share-link')).toHaveValue(/#r=1\./);
+  const here = (await decodeShare(sharePayloadFromHash(new URL(await page.getByTestId('share-link').inputValue()).hash)!)) as Level1Json;
+  const h200: AdapterDescriptor = { ...here.adapter, vendor: 'nvidia', architecture: 'hopper', device: 'NVIDIA H200', description: 'NVIDIA H200', isFallbackAdapter: false, runtime: 'node' };
+  const shared = { ...here, adapter: h200, metrics: here.metrics && { ...here.metrics, peakSource: null, pctPeakBw: null, pctPeakFlops: null, bottleneck: null } };
   const link = shareUrl(baseURL!, await encodeShare(shared));
   await page.goto(link);
   await expect(page.getByTestId('shared-report')).toBeVisible({ timeout: 60_000 });
