@@ -95,4 +95,16 @@ describe('ProgressTracker', () => {
     expect(t.tick('z').etaMs).toBeCloseTo(500, 9);
     expect(() => t.advance(1, 'other')).toThrow(/no progress units of kind 'other'/);
   });
+
+  it('takes the typical unit, not the mean: a costly first measurement does not skew the rest', () => {
+    // 10 measurements: the first searches its run count (1 s), the others take 100 ms each.
+    const clock = fakeClock();
+    const t = new ProgressTracker({ [UNIT_MEASURE]: 10 }, undefined, clock.now);
+    for (const ms of [1000, 100, 100]) {
+      clock.step(ms);
+      t.advance(1, UNIT_MEASURE);
+    }
+    // 7 left × 100 ms = 700 ms, which is what is left (a mean, 400 ms a unit, said 2.8 s).
+    expect(t.tick('m').etaMs).toBe(700);
+  });
 });

@@ -31,8 +31,15 @@ export const UNIT_MEASURE = 'measure';
 interface KindCount {
   total: number;
   done: number;
-  /** Time spent on this kind's done units, ms (from one advance to the next). */
-  spentMs: number;
+  /** Time per unit of each advance of this kind, ms (from one advance to the next). */
+  perUnitMs: number[];
+}
+
+/** The median, robust to the few costly units (a side's first measurement searches its run count). */
+function medianOf(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 export class ProgressTracker {
@@ -43,8 +50,8 @@ export class ProgressTracker {
 
   /**
    * `total`: a count of one kind of unit, or counts by kind ({ check: 4, measure: 40 }); the
-   * time left is then each kind's units left times that kind's own measured rate (the overall
-   * rate until a kind has one), so a costly first check does not inflate every measurement.
+   * time left is then each kind's units left times that kind's own measured time per unit (the
+   * overall rate until a kind has one), so a costly check does not inflate every measurement.
    * `now`: a clock in ms (performance.now in the GPU layer; a fake one in tests).
    */
   constructor(
@@ -55,10 +62,10 @@ export class ProgressTracker {
     const totals = typeof total === 'number' ? { unit: total } : total;
     for (const [kind, n] of Object.entries(totals)) {
       if (!(n >= 0) || !Number.isFinite(n)) throw new RangeError(`a progress total must be a finite number ≥ 0, got ${n}`);
-      this.kinds.set(kind, { total: n, done: 0, spentMs: 0 });
+      this.kinds.set(kind, { total: n, done: 0, perUnitMs: [] });
     }
     this.defaultKind = Object.keys(totals)[0] ?? 'unit';
-    if (!this.kinds.size) this.kinds.set(this.defaultKind, { total: 0, done: 0, spentMs: 0 });
+    if (!this.kinds.size) this.kinds.set(this.defaultKind, { total: 0, done: 0, perUnitMs: [] });
     this.startedMs = now();
     this.lastMarkMs = this.startedMs;
   }
@@ -90,7 +97,7 @@ export class ProgressTracker {
     const k = this.kind(kind);
     const t = this.now();
     const counted = Math.max(0, Math.min(k.total - k.done, units));
-    if (counted > 0) k.spentMs += t - this.lastMarkMs;
+    if (counted > 0) k.perUnitMs.push((t - this.lastMarkMs) / counted);
     this.lastMarkMs = t;
     k.done += counted;
   }
@@ -104,14 +111,18 @@ export class ProgressTracker {
     k.total = Math.max(k.done, k.total - units);
   }
 
-  /** Time left: per kind, its units left at its own rate (the overall rate before it has one). */
+  /**
+   * Time left: per kind, its units left at its own typical (median) time per unit — the overall
+   * rate before it has one. The median, not the mean: a lane side's first measurement searches
+   * its run count and costs several later ones, and early on it would dominate a mean.
+   */
   private timeLeftMs(): number | null {
     const overall = estimateTimeLeftMs(this.doneUnits, this.totalUnits, this.now() - this.startedMs);
     if (overall === null) return null;
     const overallRate = (this.now() - this.startedMs) / this.doneUnits;
     let left = 0;
     for (const k of this.kinds.values()) {
-      const rate = k.done > 0 ? k.spentMs / k.done : overallRate;
+      const rate = k.perUnitMs.length ? medianOf(k.perUnitMs) : overallRate;
       left += Math.max(0, k.total - k.done) * rate;
     }
     return left;
