@@ -34,7 +34,7 @@ test('a restricted sweep runs to a ranked table, a scatter and a proposal', asyn
   await page.mouse.move(points[0].x, points[0].y);
   const tooltip = scatter.getByTestId('chart-tooltip');
   await expect(tooltip).toBeVisible();
-  await expect(tooltip).toContainText(/elementwise\{.*\}\n(accepted|noise|no-rule): /);
+  await expect(tooltip).toContainText(/elementwise\{.*\}\n(accepted|noise|slower|no-rule): /);
 
   const proposal = page.getByTestId('proposal-text');
   await expect(proposal).toContainText(/proposal for ADD/);

@@ -71,8 +71,8 @@ export function judgeCandidate(samples: readonly ShapeSamples[], unfit: readonly
       reason: !best
         ? 'no shapes'
         : slower
-          ? `slower: ${pct(-best.gain)} slower than the reference at best (${best.shape}), slower on every shape it takes`
-          : `inside noise: the best gain, ${pct(best.gain)} on ${best.shape}, is within the spread ${pct(best.noise)}`,
+          ? `${pct(-best.gain)} slower than the reference at best (${best.shape}), slower on every shape it takes`
+          : `the best gain, ${pct(best.gain)} on ${best.shape}, is inside the noise (spread ${pct(best.noise)})`,
       shapes,
       rule: null,
       meanWinGain,
@@ -85,7 +85,7 @@ export function judgeCandidate(samples: readonly ShapeSamples[], unfit: readonly
   if (!rule) {
     return {
       outcome: 'no-rule',
-      reason: `no rule: no shape rule includes the wins (${wins.map((s) => s.shape).join(', ')}) and excludes the losses (${losses.map((s) => s.shape).join(', ')})`,
+      reason: `no shape rule includes the wins (${wins.map((s) => s.shape).join(', ')}) and excludes the losses (${losses.map((s) => s.shape).join(', ')})`,
       shapes,
       rule: null,
       meanWinGain,
