@@ -62,7 +62,7 @@ async function storedRuns(page: Page): Promise<number> {
 async function shareLinkOf(page: Page): Promise<string> {
   await page.getByTestId('share-link-button').click();
   const field = page.getByTestId('share-link');
-  await expect(field).toHaveValue(/#r=1\./);
+  await expect(field).toHaveValue(/#r=2\./);
   return field.inputValue();
 }
 
@@ -132,14 +132,16 @@ test('a tampered, truncated or future-version link shows the error page and stor
   await openLab(page);
   await runSmallAdd(page);
   const link = await shareLinkOf(page);
-  const at = link.indexOf('#r=1.') + 5 + 40;
+  const at = link.indexOf('#r=2.') + 5 + 40;
   const tampered = link.slice(0, at) + (link[at] === 'A' ? 'B' : 'A') + link.slice(at + 1);
   const fresh = await browser.newContext();
   const other = await fresh.newPage();
   for (const [bad, message] of [
     [tampered, /the link is damaged/],
     [link.slice(0, link.length - 30), /the link is damaged/],
-    [link.replace('#r=1.', '#r=2.'), /made by a newer kernel-lab \(link format 2; this page reads format 1\)/],
+    [link.replace('#r=2.', '#r=3.'), /made by a newer kernel-lab \(link format 3; this page reads format 2\)/],
+    [link.replace('#r=2.', '#r=2~1.'), /rounding marker '~1' is not one this lab writes/],
+    [link.replace('#r=2.', '#r=2~9.'), /checksum does not match/],
   ] as const) {
     await other.goto(bad);
     await other.reload();
@@ -172,7 +174,7 @@ test('Copy for PR puts markdown that matches the run, with its link, on the clip
   expect(row).toContain(`| ${numbers.median} [${numbers.min}–${numbers.max}] |`);
   expect(row).toMatch(/^\| ADD \| 256x16 \| native \| — \| yes \(max err /);
   const linkLine = shown.trimEnd().split('\n').pop()!;
-  expect(linkLine).toMatch(/^\[Open this result in kernel-lab\]\(http:\/\/127\.0\.0\.1:\d+\/#r=1\.[A-Za-z0-9_-]+\)$/);
+  expect(linkLine).toMatch(/^\[Open this result in kernel-lab\]\(http:\/\/127\.0\.0\.1:\d+\/#r=2\.[A-Za-z0-9_-]+\)$/);
   // The link in the markdown opens the same result.
   await page.goto(linkLine.slice(linkLine.indexOf('](') + 2, -1));
   await expect(page.getByTestId('result-median')).toHaveText(numbers.median);

@@ -7,8 +7,21 @@
 
 {{PARAMS}}
 
+// f16 sources (type0/type1 = 1) are read as u32 words, two halves each, widened exactly.
+#if SRC0_F16
+@group(0) @binding(0) var<storage, read> src0: array<u32>;
+fn ld0(i: u32) -> f32 { return unpack2x16float(src0[i >> 1u])[i & 1u]; }
+#else
 @group(0) @binding(0) var<storage, read> src0: array<f32>;
+fn ld0(i: u32) -> f32 { return src0[i]; }
+#endif
+#if SRC1_F16
+@group(0) @binding(1) var<storage, read> src1: array<u32>;
+fn ld1(i: u32) -> f32 { return unpack2x16float(src1[i >> 1u])[i & 1u]; }
+#else
 @group(0) @binding(1) var<storage, read> src1: array<f32>;
+fn ld1(i: u32) -> f32 { return src1[i]; }
+#endif
 @group(0) @binding(2) var<storage, read_write> dst: array<f32>;
 @group(0) @binding(3) var<uniform> p: Params;
 
@@ -48,10 +61,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
       var a = 0.0;
       var b = 0.0;
       if (kg < p.K && m0 + r < p.M) {
-        a = src0[base0 + (m0 + r) * p.s01 + kg];
+        a = ld0(base0 + (m0 + r) * p.s01 + kg);
       }
       if (kg < p.K && n0 + r < p.N) {
-        b = src1[base1 + (n0 + r) * p.s11 + kg];
+        b = ld1(base1 + (n0 + r) * p.s11 + kg);
       }
       As[k * TILE + r] = a;
       Bs[k * TILE + r] = b;

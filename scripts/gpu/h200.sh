@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Redoes the lab's H200 measurements on the device machine (the device tool's `run`), carrying
 # .gpu/ (../shared/device/prepare.sh) and dist-cli/ (npm run build:cli). Usage on the device:
-#   bash scripts/gpu/h200.sh [STEP …]   (steps: device calibrate bench lane …; default: all)
+#   bash scripts/gpu/h200.sh [STEP …]   (steps: device calibrate bench lane agreement ops replay aa
+#   sensitivity; default: device calibrate bench)
 # Full outputs go to $OUT (or ./gpu-out); the tables print last.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
@@ -30,6 +31,11 @@ for s in "${steps[@]}"; do
     calibrate) run_step calibrate device --calibrate --json "$OUT/calibration.json" ;;
     bench) run_step bench bench ;;
     lane) run_step lane lane --repeat 5 --json "$OUT/lane.json" ;;
+    agreement) run_step agreement bench --only agreement --json "$OUT/agreement.json" ;;
+    ops) run_step ops bench --only ops --json "$OUT/ops.json" ;;
+    replay) run_step replay lane --repeat 5 --replay 10 --json "$OUT/replay.json" ;;
+    aa) run_step aa lane --control aa --repeat 5 --replay 10 --json "$OUT/aa.json" ;;
+    sensitivity) run_step sensitivity lane --op ADD --op RMS_NORM --op MUL_MAT --repeat 5 --sensitivity --replay ${SENS_REPLAYS:-10} --json "$OUT/sensitivity.json" ;;
     *) echo "unknown step $s" ;;
   esac
 done

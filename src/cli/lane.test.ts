@@ -30,6 +30,39 @@ describe('lane controls (SwiftShader, node runtime)', () => {
     expect(r.stderr).toMatch(/RMS_NORM {2}prefer \(--prefer; registry: observe\) {2}GATE {2}→ gate-failed/);
   });
 
+  it('a planted fractional slowdown keeps the output, is sized by measurement, and reports the ratio it reached', () => {
+    const r = lane(['--shape', 'ADD:65536x8', '--shape', 'ADD:2048x128:inplace', '--control', 'slow:1.5', '--repeat', '3']);
+    expect(r.status === 0 || r.status === 1, r.stderr).toBe(true);
+    const shapes = r.json.pairs[0].shapes;
+    // The in-place case is skipped, with the reason: redoing part of the grid would change it.
+    expect(shapes).toHaveLength(1);
+    expect(r.json.skipped[0].reason).toMatch(/2048x128 inplace: a planted slowdown redoes part of the work/);
+    const s = shapes[0];
+    expect(s.verdict).not.toBe('wrong');
+    expect(r.stderr).not.toMatch(/changed the output/);
+    // Level 1 measured the planted kernel before the passes; SwiftShader is a loaded CPU, so only the side of 1 is pinned.
+    expect(s.plantedRatio).toBeGreaterThan(1.05);
+    expect(s.note).toMatch(/planted 1\.5× slowdown: Level 1 measured \d\.\d{3}× before the passes/);
+    expect(r.stderr).toMatch(/faster needs median − 1 above the effect floor max\(2%, 4 timer ticks ÷ generated median\)/);
+  });
+
+  it('replays the lane in one session and reports flips and native stability', () => {
+    const r = lane(['--shape', 'ADD:1024x16', '--control', 'aa', '--repeat', '3', '--replay', '2']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.json.kind).toBe('lane-replay');
+    expect(r.json.replays).toBe(2);
+    expect(r.json.lanes).toHaveLength(2);
+    const [shape] = r.json.shapes;
+    expect(shape).toMatchObject({ op: 'ADD', shape: '1024x16', replays: 2 });
+    expect(Object.values(shape.counts as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(2);
+    expect(r.stderr).toMatch(/replays: 2 lanes in one session/);
+  });
+
+  it('warns that one pass is a draw', () => {
+    const r = lane(['--shape', 'ADD:256x4', '--control', 'aa', '--repeat', '1']);
+    expect(r.stderr).toMatch(/--repeat 1 times one pass: one run is a draw/);
+  });
+
   it('a planted wrong variant is wrong, never faster, and is never timed', () => {
     const r = lane(['--shape', 'RMS_NORM:1024x16', '--shape', 'RMS_NORM:1000x3x3', '--control', 'wrong', '--repeat', '3']);
     expect(r.status, r.stderr).toBe(0); // RMS_NORM is observed: a work item, not a failure

@@ -1,13 +1,17 @@
 // `npm run lab -- <command>`: the lab headless. Exit 0 on success, 1 when a gate fails, 2 on
 // usage errors (unknown op, malformed shape or schedule, missing adapter).
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, writeFileSync } from 'node:fs';
+import { readCappedText } from './read-capped';
+import { MAX_JSON_FILE_BYTES, MAX_WGSL_FILE_BYTES } from '../core/input/caps';
+import { validateResult } from '../core/report/validate';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { projectRoot } from './project-root';
 import { serveStatic } from './static-server';
 import { parseArgs } from 'node:util';
 import { USAGE_ERROR_NAMES, UsageError } from '../core/errors';
 import { OPS, opByName } from '../core/ops/registry';
-import { parseDims, parseParamAssignments } from '../core/ops/types';
+import { opFamilies, parseDims, parseParamAssignments } from '../core/ops/types';
 import { laneJson, level1Json, sweepJson } from '../core/report/json';
 import { formatAdapter, formatLevel1, formatPeaks } from '../core/report/text';
 import { adapterFingerprint, adapterName } from '../core/adapter';
@@ -16,23 +20,30 @@ import { specFor } from '../core/metrics/spec-table';
 import { loadCalibration } from './calibration-cache';
 import type { VariantRequest } from '../gpu/level1';
 import type { LabApi } from '../worker/api';
-import { BENCH_ITEMS, formatBench, runBench, type BenchSize } from './bench';
+import { BENCH_ITEMS, formatBench, runBench, type BenchPeer, type BenchSize } from './bench';
+import { AGREEMENT_TOLERANCE, runAgreement } from './agreement';
+import { formatOpsBench, runOpsBench } from './bench-ops';
 import { progressPrinter } from './progress';
-import { formatLane } from '../core/report/lane-text';
+import { formatLane, REPEAT_ONE_WARNING } from '../core/report/lane-text';
 import { DEFAULT_SHARE_BASE, SHARE_BASE_ENV, SHARE_OPTIONS, shareBase, writeShareOutputs } from './share-output';
-import type { LaneControl } from '../gpu/lane';
-import { parseSchedule, parseSpace } from '../core/schedule/schedule';
+import { parseLaneControl } from '../core/lane/judgement';
+import { sensitivityReport, SENSITIVITY_CONTROLS, summarizeReplays } from '../core/lane/replay';
+import { formatReplays, formatSensitivity } from '../core/report/replay-text';
+import type { LaneControl, LaneRequest, LaneResult } from '../core/results';
+import { parseOpSpace, parseSchedule } from '../core/schedule/schedule';
 import { parseCaseSpec, parseShapeList } from '../core/ops/shape-specs';
 import type { Condition } from '../core/schedule/shape-rules';
 import { formatSweep } from '../core/report/sweep-text';
 import { diffLanes, formatDiff } from '../core/report/diff';
-import { validateResult } from '../core/report/validate';
 import { fmtGBps, fmtGflops, fmtNs, textTable } from '../core/report/format';
 import type { LaneJson as LaneJsonT, Level1Json } from '../core/report/json';
 import { caseOf, refuseOutsideLimits } from '../core/resolve-kernel';
 import type { OpDef } from '../core/ops/types';
 import { checkOutputPath } from './output-paths';
 import { keepMatching, parseFilter } from './filter';
+import { parseManifest } from '../core/manifest/format';
+import { readUserKernel } from './user-kernel-files';
+import { CENSUS_HELP, cmdCensus } from './census';
 
 const HELP = `kernel-lab — decides, with evidence, when a generated WebGPU kernel may replace a native one
 
@@ -51,16 +62,28 @@ commands:
   time --op all|OP[,OP…] [--filter REGEX] [--native]
                               without --shape: one table over each op's default matrix
                               (like test-backend-ops -m perf); exit 1 if any kernel is wrong
+  time --kernel MANIFEST.json --shape SHAPE [--layout NAME] [--param NAME=VALUE]...
+                              your own kernel: a manifest and its WGSL (docs/kernel-manifest.md);
+                              the op is the manifest's; refusals are named (exit 2)
 
   lane [--op OP]... [--shape OP:DIMS[:LAYOUT][:k=v,…]]... [--repeat N] [--tolerance T]
        [--device NAME] [--markdown FILE] [--proposal SWEEP.json] [--share-base URL]
-       [--prefer OP]... [--control aa|slow|stall|wrong] [--undeclare CODE]...
+       [--prefer OP]... [--control aa|slow|stall|wrong|slow:F] [--undeclare CODE]...
+       [--replay N] [--sensitivity]
+       [--kernel MANIFEST.json]...  your kernels as further columns: checked, then timed in
+                              the same alternating passes; speedup = native ÷ yours (they never
+                              gate the lane); without --op/--shape the lane runs their ops
                               the promotion lane: native vs generated over each pair's shape
                               matrix; exit 0 green, 1 when a prefer gate fails, 2 on usage
                               errors or a missing adapter. --prefer gates an observe pair for
                               this run; --control plants a statistics control; --shape
                               replaces the matrices (e.g. shapes from a census); --proposal
-                              tries a sweep's proposed rules first, for this run only
+                              tries a sweep's proposed rules first, for this run only;
+                              --control slow:F plants an F× slowdown (1 < F ≤ 3) with identical
+                              output; --replay N runs the lane N times in one session and reports
+                              per shape the verdict counts, flip rate and native stability;
+                              --sensitivity replays A/A and planted 1.05/1.10/1.20× (default 10
+                              each) and reports the smallest slowdown seen as slower in ≥ 95%
   sweep --op OP [--reps 9] [--shapes DIMS[:LAYOUT][:k=v;…],...] [--param NAME=VALUE]...
         [--space JSON]
                               offline schedule search: every valid candidate of the op's
@@ -73,7 +96,7 @@ commands:
                               speedup fell by more than the threshold (%), 0 when none did,
                               2 when they cannot be compared (other adapters, the native
                               column moved, not lane results)
-  bench [--size full|small] [--only ID]
+${CENSUS_HELP}  bench [--size full|small] [--only ID[,ID…]|agreement|ops] [--peer tfjs]
                               the engine's performance targets as a table (small shapes on
                               a software adapter; targets are judged on hardware only)
 
@@ -168,27 +191,27 @@ function parse<T extends Record<string, { type: 'string' | 'boolean'; default?: 
   }
 }
 
-function readText(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new UsageError(`cannot read ${path}: ${(e as Error).message}`);
-  }
-}
 
 /** A sweep's JSON (`sweep --json FILE`): its proposal's rules, checked before any device work. */
 function readProposal(path: string): { op: string; when: Condition[]; schedule: unknown }[] {
-  let json: { kind?: string; op?: string; proposal?: { when: Condition[]; schedule: unknown }[] };
+  let parsed: unknown;
+  const text = readCappedText(path, MAX_JSON_FILE_BYTES, '--proposal');
   try {
-    json = JSON.parse(readText(path));
+    parsed = JSON.parse(text);
   } catch (e) {
     throw new UsageError(`--proposal ${path} is not JSON: ${(e as Error).message}`);
   }
-  if (json.kind !== 'sweep' || typeof json.op !== 'string' || !Array.isArray(json.proposal)) throw new UsageError(`--proposal ${path} is not a sweep result (npm run lab -- sweep --op OP --json FILE)`);
+  if ((parsed as { kind?: unknown } | null)?.kind !== 'sweep') throw new UsageError(`--proposal ${path} is not a sweep result (npm run lab -- sweep --op OP --json FILE)`);
+  let json: { op: string; proposal: { when: Condition[]; schedule: unknown }[] };
+  try {
+    json = validateResult(parsed) as unknown as typeof json; // own properties, caps, depth
+  } catch (e) {
+    throw new UsageError(`--proposal ${path} is not a valid sweep result: ${(e as Error).message}`);
+  }
   const op = opByName(json.op);
   return json.proposal.map((p, i) => {
     if (!Array.isArray(p.when)) throw new UsageError(`--proposal ${path}: entry ${i} has no 'when' list`);
-    parseSchedule(p.schedule, op.family);
+    parseSchedule(p.schedule, opFamilies(op));
     return { op: op.name, when: p.when, schedule: p.schedule };
   });
 }
@@ -245,25 +268,35 @@ async function cmdTime(argv: string[]): Promise<number> {
     native: { type: 'boolean' },
     schedule: { type: 'string' },
     wgsl: { type: 'string' },
+    kernel: { type: 'string' },
     seed: { type: 'string' },
     'min-runs': { type: 'string' },
     filter: { type: 'string' },
     ...SHARE_OPTIONS,
   });
   const base = shareBase(v['share-base'] as string | undefined);
+  if (v.kernel && (v.native || v.schedule || v.wgsl)) throw new UsageError('--kernel runs your manifest: give it without --native, --schedule or --wgsl');
+  const user = v.kernel ? readUserKernel(v.kernel as string) : null;
+  // A user kernel names its op; --op, when given, must agree (checked when it resolves).
+  if (!v.op && user) v.op = parseManifest(user.manifest).op;
   if (!v.op) throw new UsageError('time needs --op (one of ' + OPS.map((o) => o.name).join(', ') + ', or all)');
-  if (!v.shape) return timeTable(v);
+  if (!v.shape) {
+    if (user) throw new UsageError('time --kernel needs --shape, e.g. --shape 4096x4096');
+    return timeTable(v);
+  }
   if (v.filter !== undefined) throw new UsageError('--filter picks among many cases: give it without --shape (time --op all --filter REGEX)');
-  if (v.native && v.schedule) throw new UsageError('give --native or --schedule, not both');
+  if (v.native && v.schedule !== undefined) throw new UsageError('give --native or --schedule, not both');
   const op = opByName(v.op as string);
   const dims = parseDims(v.shape as string);
   const params = paramOptions(v);
   op.makeCase(dims, (v.layout as string | undefined) ?? op.layouts[0].name, params); // usage errors before any device work
-  if (v.wgsl && !v.native) throw new UsageError('--wgsl replaces the native kernel: give it with --native');
-  const variant: VariantRequest = v.native
-    ? { kind: 'native', wgsl: v.wgsl ? readText(v.wgsl as string) : undefined }
-    : v.schedule
-      ? { kind: 'schedule', schedule: v.schedule }
+  if (v.wgsl !== undefined && !v.native) throw new UsageError('--wgsl replaces the native kernel: give it with --native');
+  const variant: VariantRequest = user
+    ? { kind: 'user', ...user }
+    : v.native
+    ? { kind: 'native', wgsl: v.wgsl !== undefined ? readCappedText(v.wgsl as string, MAX_WGSL_FILE_BYTES, '--wgsl') : undefined }
+    : v.schedule !== undefined // '' is a schedule to refuse, not a request for the auto pick
+      ? { kind: 'schedule', schedule: parseSchedule(v.schedule as string, opFamilies(op)) }
       : { kind: 'auto' };
   const out = output(v.json as string | undefined);
   const lab = await openRuntime(v.runtime as string);
@@ -302,11 +335,20 @@ async function cmdLane(argv: string[]): Promise<number> {
     shape: { type: 'string', multiple: true },
     proposal: { type: 'string' },
     filter: { type: 'string' },
+    kernel: { type: 'string', multiple: true },
+    replay: { type: 'string' },
+    sensitivity: { type: 'boolean' },
   });
   const base = shareBase(v['share-base'] as string | undefined);
   const proposal = v.proposal ? readProposal(v.proposal as string) : undefined;
+  const replays = intOption(v, 'replay') ?? (v.sensitivity ? 10 : 1);
+  if (replays < 1) throw new UsageError(`--replay must be a positive integer, got '${v.replay}'`);
+  if (v.sensitivity && v.control !== undefined) throw new UsageError('--sensitivity runs its own controls (A/A and planted 1.05, 1.10, 1.20× slowdowns): give it without --control');
   const given = ((v.shape as unknown as string[] | undefined) ?? []).map(parseCaseSpec);
+  const kernels = ((v.kernel as unknown as string[] | undefined) ?? []).map(readUserKernel);
   const opsGiven = ((v.op as unknown as string[] | undefined) ?? []).map((o) => opByName(o).name);
+  // With --kernel and neither --op nor --shape, the lane runs the kernels' ops.
+  if (kernels.length && !opsGiven.length && !given.length) opsGiven.push(...new Set(kernels.map((k) => opByName(parseManifest(k.manifest).op).name)));
   const filter = parseFilter(v.filter as string | undefined);
   // --filter turns the matrices (or the --shape list) into the shapes that match; the lane then
   // runs the ops that kept a shape.
@@ -320,26 +362,51 @@ async function cmdLane(argv: string[]): Promise<number> {
   const prefer = ((v.prefer as unknown as string[] | undefined) ?? []).map((o) => opByName(o).name);
   const tolerance = v.tolerance === undefined ? undefined : Number(v.tolerance);
   if (tolerance !== undefined && !(tolerance >= 0 && tolerance < 1)) throw new UsageError(`--tolerance must be a number in [0, 1), got '${v.tolerance}'`);
-  const control = v.control as string | undefined;
-  if (control !== undefined && !['aa', 'slow', 'stall', 'wrong'].includes(control)) throw new UsageError(`--control must be aa, slow, stall or wrong, got '${control}'`);
+  const control = v.control === undefined ? undefined : parseLaneControl(v.control as string);
   const out = output(v.json as string | undefined);
+  const repeat = intOption(v, 'repeat');
+  if (repeat === 1) process.stderr.write(`${REPEAT_ONE_WARNING}\n`);
   const lab = await openRuntime(v.runtime as string, v.device as string | undefined);
   const progress = progressPrinter(process.stderr, verbosity);
+  const request = (c: LaneControl | undefined): LaneRequest => ({
+    ops,
+    repeat,
+    tolerance,
+    prefer,
+    control: c,
+    undeclare: (v.undeclare as unknown as string[] | undefined) ?? [],
+    seed: intOption(v, 'seed'),
+    shapes: shapes.length ? shapes : undefined,
+    proposal,
+    kernels: kernels.length ? kernels : undefined,
+  });
   try {
-    const result = await lab.lane(
-      {
-        ops,
-        repeat: intOption(v, 'repeat'),
-        tolerance,
-        prefer,
-        control: control as LaneControl | undefined,
-        undeclare: (v.undeclare as unknown as string[] | undefined) ?? [],
-        seed: intOption(v, 'seed'),
-        shapes: shapes.length ? shapes : undefined,
-        proposal,
-      },
-      progress.update,
-    );
+    if (v.sensitivity) {
+      // Each control replayed in turn, in one session: A/A first, then the planted slowdowns.
+      const byControl = new Map<LaneControl, LaneResult[]>();
+      for (const c of SENSITIVITY_CONTROLS) {
+        for (let i = 0; i < replays; i++) {
+          const r = await lab.lane(request(c), (p) => progress.update({ ...p, label: `${c} replay ${i + 1}/${replays}: ${p.label}` }));
+          byControl.set(c, [...(byControl.get(c) ?? []), r]);
+        }
+      }
+      progress.done();
+      const report = sensitivityReport(byControl);
+      out.text(formatSensitivity(report, replays));
+      out.json({ kind: 'lane-sensitivity', replays, controls: SENSITIVITY_CONTROLS, shapes: report, lanes: Object.fromEntries([...byControl].map(([c, rs]) => [c, rs.map(laneJson)])) });
+      return 0;
+    }
+    if (replays > 1) {
+      const results: LaneResult[] = [];
+      for (let i = 0; i < replays; i++) results.push(await lab.lane(request(control), (p) => progress.update({ ...p, label: `replay ${i + 1}/${replays}: ${p.label}` })));
+      progress.done();
+      out.text(formatLane(results[results.length - 1]));
+      const summary = summarizeReplays(results);
+      out.text(formatReplays(summary, replays));
+      out.json({ kind: 'lane-replay', replays, shapes: summary, lanes: results.map(laneJson) });
+      return results.every((r) => r.green) ? 0 : 1;
+    }
+    const result = await lab.lane(request(control), progress.update);
     progress.done();
     out.text(formatLane(result));
     const json = laneJson(result);
@@ -377,7 +444,7 @@ async function cmdSweep(argv: string[]): Promise<number> {
         return { ...e, params: merged };
       })
     : listed;
-  const space = v.space ? parseSpace(v.space as string, op.family) : undefined;
+  const space = v.space ? parseOpSpace(v.space as string, opFamilies(op)).restrict : undefined;
   const out = output(v.json as string | undefined);
   const lab = await openRuntime(v.runtime as string);
   const progress = progressPrinter(process.stderr, verbosity);
@@ -449,7 +516,7 @@ async function timeTable(v: Record<string, unknown>): Promise<number> {
 function readResult(path: string) {
   let data: unknown;
   try {
-    data = JSON.parse(readText(path));
+    data = JSON.parse(readCappedText(path, MAX_JSON_FILE_BYTES, path));
   } catch (e) {
     if (e instanceof UsageError) throw e;
     throw new UsageError(`${path} is not JSON: ${(e as Error).message}`);
@@ -487,19 +554,83 @@ async function cmdDiff(argv: string[]): Promise<number> {
 }
 
 async function cmdBench(argv: string[]): Promise<number> {
-  const v = parse(argv, { size: { type: 'string' }, only: { type: 'string' } });
+  const v = parse(argv, { size: { type: 'string' }, only: { type: 'string' }, peer: { type: 'string' } });
   if (v.size !== undefined && v.size !== 'full' && v.size !== 'small') throw new UsageError(`--size must be full or small, got '${v.size}'`);
-  if (v.only !== undefined && !BENCH_ITEMS.some((i) => i.id === v.only)) throw new UsageError(`--only must be one of ${BENCH_ITEMS.map((i) => i.id).join(', ')}`);
+  if (v.only === 'agreement') return cmdAgreement(v);
+  if (v.only === 'ops') return cmdOpsBench(v);
+  const only = v.only === undefined ? undefined : String(v.only).split(',').map((s) => s.trim()).filter(Boolean);
+  for (const id of only ?? []) if (!BENCH_ITEMS.some((i) => i.id === id)) throw new UsageError(`--only: '${id}' is not one of ${[...BENCH_ITEMS.map((i) => i.id), 'agreement', 'ops'].join(', ')}`);
+  if (v.peer !== undefined && v.peer !== 'tfjs') throw new UsageError(`--peer must be tfjs, got '${v.peer}'`);
+  if (v.peer !== undefined && v.runtime !== 'node') throw new UsageError('--peer tfjs runs in the Node runtime (same process, same Dawn GPU object)');
   const out = output(v.json as string | undefined);
   const lab = await openRuntime(v.runtime as string);
   try {
     const adapter = await lab.adapter();
     // A software adapter gets the small shapes: the full ones take minutes on a CPU.
     const size = (v.size as BenchSize | undefined) ?? (adapter.isFallbackAdapter ? 'small' : 'full');
-    const report = await runBench(lab, size, (line) => process.stderr.write(`${line}\n`), v.only as string | undefined);
+    const peer = v.peer === 'tfjs' ? await tfjsPeer((lab as unknown as { gpu: GPU }).gpu) : undefined;
+    const report = await runBench(lab, size, (line) => process.stderr.write(`${line}\n`), only, peer);
     out.text(formatBench(report));
     out.json(report);
     return report.rows.some((r) => r.pass === false || !r.correct) ? 1 : 0;
+  } finally {
+    await lab.close();
+  }
+}
+
+/**
+ * TensorFlow.js's WebGPU backend on this process's Dawn GPU object: navigator.gpu is set to it
+ * before the peer bundle (dist-cli/peer-tfjs.mjs, beside this file) is imported.
+ */
+async function tfjsPeer(gpu: GPU): Promise<BenchPeer> {
+  // Node 20 has no navigator; 21+ has one without gpu.
+  if (typeof globalThis.navigator !== 'object' || globalThis.navigator === null) Object.defineProperty(globalThis, 'navigator', { value: {}, configurable: true, writable: true });
+  Object.defineProperty(globalThis.navigator, 'gpu', { value: gpu, configurable: true });
+  const file = join(dirname(fileURLToPath(import.meta.url)), 'peer-tfjs.mjs');
+  if (!existsSync(file)) throw new UsageError(`--peer tfjs needs ${file} (npm run build:cli builds it; @tensorflow/tfjs-core and -backend-webgpu are optional dependencies)`);
+  const mod = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as typeof import('./peer-tfjs');
+  return {
+    name: 'tfjs',
+    time: async ({ dims, params }) => (params?.type0 || params?.type1 ? null : mod.tfjsMatmul(dims[0], dims[1], dims[2])),
+  };
+}
+
+/** `bench --only ops`: every op at a llama-sized case, native and generated. */
+async function cmdOpsBench(v: Record<string, unknown>): Promise<number> {
+  const out = output(v.json as string | undefined);
+  const lab = await openRuntime(v.runtime as string);
+  try {
+    const adapter = await lab.adapter();
+    const full = (v.size as string | undefined) !== 'small' && !adapter.isFallbackAdapter;
+    const rows = await runOpsBench(lab, full, (line) => process.stderr.write(`${line}\n`));
+    out.text(`${adapterName(adapter)}\n${formatOpsBench(rows, full)}`);
+    out.json({ kind: 'ops-bench', adapter, full, rows: rows.map((r) => ({ op: r.op, shape: r.shape, error: r.error, native: r.native && level1Json(r.native), generated: r.generated && level1Json(r.generated) })) });
+    return rows.some((r) => r.error || r.native?.correct === false || r.generated?.correct === false) ? 1 : 0;
+  } finally {
+    await lab.close();
+  }
+}
+
+/** `bench --only agreement`: Level 1 and the lane on the same MUL_MAT shapes, lanes in both orders. */
+async function cmdAgreement(v: Record<string, unknown>): Promise<number> {
+  const out = output(v.json as string | undefined);
+  const lab = await openRuntime(v.runtime as string);
+  try {
+    const adapter = await lab.adapter();
+    const size = (v.size as 'full' | 'small' | undefined) ?? (adapter.isFallbackAdapter ? 'small' : 'full');
+    const rows = await runAgreement(lab, size, (line) => process.stderr.write(`${line}\n`));
+    const judged = !adapter.isFallbackAdapter;
+    out.text(
+      [
+        `agreement — ${adapterName(adapter)}: the same kernel and shape timed by Level 1 and by lanes over all shapes in order and reversed (target: within ${100 * AGREEMENT_TOLERANCE}%)`,
+        textTable(
+          ['shape', 'variant', 'Level 1', 'lane (in order)', 'lane (reversed)', 'worst difference', 'verdict'],
+          rows.map((r) => [r.shape, r.variant, fmtNs(r.level1Ns), fmtNs(r.laneForwardNs), fmtNs(r.laneReverseNs), r.worstDiff === null ? '—' : `${(100 * r.worstDiff).toFixed(2)}%`, !judged || r.worstDiff === null ? '—' : r.worstDiff <= AGREEMENT_TOLERANCE ? 'pass' : 'FAIL']),
+        ),
+      ].join('\n'),
+    );
+    out.json({ kind: 'agreement', adapter, size, rows });
+    return judged && rows.some((r) => r.worstDiff === null || r.worstDiff > AGREEMENT_TOLERANCE) ? 1 : 0;
   } finally {
     await lab.close();
   }
@@ -527,6 +658,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   lane: cmdLane,
   sweep: cmdSweep,
   diff: cmdDiff,
+  census: cmdCensus,
 };
 
 export async function main(argv: string[]): Promise<number> {

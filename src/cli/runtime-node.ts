@@ -34,12 +34,14 @@ export function dawnFlags(toggles: readonly string[] = dawnToggles()): string[] 
   return ['disable-dawn-features=timestamp_quantization', `enable-dawn-features=${toggles.join(',')}`];
 }
 
-export async function openNodeEngine(deviceMatch?: string, timestamps = true): Promise<Engine & { close(): Promise<void> }> {
+export async function openNodeEngine(deviceMatch?: string, timestamps = true): Promise<Engine & { close(): Promise<void>; gpu: GPU }> {
   const dawn = await loadDawn();
   // WebGPU's enums (GPUBufferUsage…) are globals in a browser; Dawn hands them over here.
   for (const [k, v] of Object.entries(dawn.globals)) if (!(k in globalThis)) (globalThis as Record<string, unknown>)[k] = v;
   const toggles = dawnToggles();
   const gpu = dawn.create(dawnFlags(toggles));
   const copyMiB = Number(process.env.KERNEL_LAB_COPY_MB) || undefined;
-  return new Engine(() => gpu, { runtime: 'node', deviceMatch, timestamps, loadCalibration, onCalibration: (c) => void saveCalibration(c), calibrationCopyMiB: copyMiB, dawnToggles: toggles });
+  const engine = new Engine(() => gpu, { runtime: 'node', deviceMatch, timestamps, loadCalibration, onCalibration: (c) => void saveCalibration(c), calibrationCopyMiB: copyMiB, dawnToggles: toggles });
+  // The same Dawn GPU object: a peer (the bench's TensorFlow.js) opens its own device on it.
+  return Object.assign(engine, { gpu });
 }

@@ -30,7 +30,7 @@ describe('share base', () => {
     await writeShareOutputs(result, { markdown: file, base: 'https://lab.example.org/' }, (l) => lines.push(l));
     expect(lines).toHaveLength(1);
     const link = lines[0].replace(/^share link: /, '');
-    expect(link).toMatch(/^https:\/\/lab\.example\.org\/#r=1\./);
+    expect(link).toMatch(/^https:\/\/lab\.example\.org\/#r=2\./);
     expect(await decodeShare(sharePayloadFromHash(new URL(link).hash)!)).toEqual(result);
     expect(readFileSync(file, 'utf8')).toBe(resultMarkdown(result, link));
   });
@@ -44,7 +44,7 @@ describe('lab time --markdown (node runtime)', () => {
     const r = runCli(['time', '--op', 'ADD', '--shape', '64x4', '--native', '--json', json, '--markdown', md, '--share-base', 'https://lab.example.org/']);
     expect(r.status, r.stderr).toBe(0);
     const link = /share link: (\S+)/.exec(r.stdout)?.[1];
-    expect(link).toMatch(/^https:\/\/lab\.example\.org\/#r=1\./);
+    expect(link).toMatch(/^https:\/\/lab\.example\.org\/#r=2\./);
     const result = JSON.parse(readFileSync(json, 'utf8'));
     expect(await decodeShare(sharePayloadFromHash(new URL(link!).hash)!)).toEqual(result);
     expect(readFileSync(md, 'utf8')).toBe(resultMarkdown(result, link));

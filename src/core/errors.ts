@@ -40,5 +40,10 @@ export class RunCancelled extends LabError {
   override name = 'RunCancelled';
 }
 
+/** A quant format asked for what it cannot hold: unknown name, ragged block, NaN/Inf to encode. */
+export class QuantFormatError extends LabError {
+  override name = 'QuantFormatError';
+}
+
 /** Error names the CLI treats as usage errors (exit 2). */
-export const USAGE_ERROR_NAMES: readonly string[] = ['UsageError', 'OpCaseError', 'ScheduleError', 'TensorError', 'AdapterError', 'ScheduleRefusal'];
+export const USAGE_ERROR_NAMES: readonly string[] = ['UsageError', 'GgufError', 'ModelConfigError', 'OpCaseError', 'ScheduleError', 'TensorError', 'AdapterError', 'ScheduleRefusal', 'ShapeContractError', 'ManifestError', 'ManifestRefusal', 'QuantFormatError'];

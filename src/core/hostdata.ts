@@ -1,5 +1,6 @@
 // Host-side tensor bytes: deterministic inputs, element reads and writes by byte offset.
 import { type DType, type TensorDesc, forEachElement, nelements, typeSizeBytes } from './tensor';
+import { f16Decode, f16Encode } from './quant/half';
 
 /** Bytes before and after every tensor on the device, filled with a sentinel to catch stray writes. */
 export const GUARD_BYTES = 256;
@@ -19,41 +20,12 @@ export function prng(seed: number): () => number {
   };
 }
 
-const f32Scratch = new Float32Array(1);
-const u32Scratch = new Uint32Array(f32Scratch.buffer);
+/** IEEE half → float (exact): the quant codec's f16 (src/core/quant/half.ts), one implementation. */
+export const f16BitsToF32 = f16Decode;
 
-/** IEEE half → float (exact). */
-export function f16BitsToF32(h: number): number {
-  const sign = h & 0x8000 ? -1 : 1;
-  const exp = (h >> 10) & 0x1f;
-  const frac = h & 0x3ff;
-  if (exp === 0) return sign * frac * 2 ** -24;
-  if (exp === 31) return frac ? NaN : sign * Infinity;
-  return sign * (1 + frac / 1024) * 2 ** (exp - 15);
-}
-
-/** float → IEEE half, round to nearest even, subnormals kept. */
+/** float → IEEE half: x is first an f32 (a tensor element), then rounded to nearest even, subnormals kept. */
 export function f32ToF16Bits(x: number): number {
-  f32Scratch[0] = x;
-  const u = u32Scratch[0];
-  const sign = (u >>> 16) & 0x8000;
-  const exp = (u >>> 23) & 0xff;
-  let mant = u & 0x7fffff;
-  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 : 0);
-  let e = exp - 127 + 15;
-  if (e >= 31) return sign | 0x7c00;
-  if (e <= 0) {
-    if (e < -10) return sign;
-    mant |= 0x800000;
-    const shift = 14 - e;
-    const half = mant >>> shift;
-    const rem = mant & ((1 << shift) - 1);
-    const mid = 1 << (shift - 1);
-    return sign | (half + (rem > mid || (rem === mid && (half & 1)) ? 1 : 0));
-  }
-  const half = (e << 10) | (mant >>> 13);
-  const rem = mant & 0x1fff;
-  return sign | (half + (rem > 0x1000 || (rem === 0x1000 && (half & 1)) ? 1 : 0));
+  return f16Encode(Math.fround(x));
 }
 
 export function readElement(view: DataView, type: DType, byteOffset: number): number {

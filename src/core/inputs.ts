@@ -1,6 +1,7 @@
 // Host inputs for a case: one buffer per source, filled from a seeded generator, so the same
 // seed gives the same bytes in every runtime (Node, the page's worker, headless Chromium).
 import { randomBuffer } from './hostdata';
+import { assertIndicesFit } from './input/case-contract';
 import type { OpCase, OpDef, OracleResult } from './ops/types';
 import { oracleSample } from './oracle-sample';
 
@@ -15,6 +16,7 @@ export function inputSeed(seed: number, srcIndex: number): number {
  * its own `inputs`.
  */
 export function makeInputs(c: OpCase, seed = 1, op?: Pick<OpDef, 'inputs'>): ArrayBuffer[] {
+  assertIndicesFit(c); // never build the inputs of a case no kernel can index
   if (op?.inputs) return op.inputs(c, seed);
   return c.srcs.map((t, i) => randomBuffer(t, inputSeed(seed, i)));
 }

@@ -10,8 +10,9 @@ import type { LaneRequest, LaneResult, Level1Result, SweepRequest, SweepResult }
 export interface CodegenPreview {
   readonly op: string;
   readonly label: string;
-  readonly variant: 'native' | 'generated';
+  readonly variant: 'native' | 'generated' | 'user';
   readonly scheduleKey: string | null;
+  /** A user kernel of several passes: each pass's WGSL after a comment naming it. */
   readonly wgsl: string;
   readonly dispatch: readonly [number, number, number];
   readonly fallback: { code: string; reason: string } | null;

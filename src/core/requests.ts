@@ -2,12 +2,16 @@
 // and the timing options. They live in core so the worker API, the page and the CLI describe
 // requests without importing the GPU layer (the lane's and the sweep's are in results.ts).
 
+import type { UserKernelSource } from './manifest/source';
+
 /** Which kernel to run: the native one, a given schedule, or the registry's pick ('auto'). */
 export type VariantRequest =
   /** `wgsl` replaces the native kernel's text (same bindings and dispatch): for editing a kernel in place. */
   | { kind: 'native'; wgsl?: string }
   | { kind: 'schedule'; schedule: unknown }
-  | { kind: 'auto' };
+  | { kind: 'auto' }
+  /** A user kernel: a manifest and its WGSL files (docs/kernel-manifest.md). */
+  | ({ kind: 'user' } & UserKernelSource);
 
 export interface MeasureOptions {
   /** Runs in the first batch (default 16). */

@@ -2,12 +2,12 @@
 // registry's pick ('auto'), falling back to native with the contract's reason. Pure: Level 1,
 // the lane and the engine's codegen preview all decide here.
 import type { AdapterDescriptor } from './adapter';
-import { ScheduleRefusal } from './errors';
+import { ScheduleRefusal, UsageError } from './errors';
 import { editedNative, type KernelSpec } from './kernel';
 import { variantForState, type AdapterIdentity } from './ops/promotion';
 import { opByName, registryEntry, registryStateFor, schedulesFor, type PromotionState, type ShapeRule } from './ops/registry';
 import { limitRefusal } from './ops/contract';
-import { OpCaseError, type OpCase, type OpDef } from './ops/types';
+import { OpCaseError, opFamilies, type OpCase, type OpDef } from './ops/types';
 import type { Level1Request, VariantRequest } from './requests';
 import { parseSchedule, scheduleKey, validateSchedule, type Schedule } from './schedule/schedule';
 
@@ -66,6 +66,7 @@ export function buildCase(req: Pick<Level1Request, 'op' | 'dims' | 'layout' | 'p
 
 /** Resolves the kernel a request names; refusals name the knob and the limit. */
 export function resolveKernel(op: OpDef, c: OpCase, variant: VariantRequest, adapter: ResolveAdapter, opts: ResolveOptions = {}): ResolvedKernel {
+  if (variant.kind === 'user') throw new UsageError('a user kernel resolves through resolveUserKernel (src/core/manifest/source.ts): it needs the device and its hashes');
   if (variant.kind === 'native') {
     const native = op.native(c);
     const kernel = variant.wgsl === undefined ? native : editedNative(native, variant.wgsl);
@@ -81,7 +82,7 @@ export function resolveKernel(op: OpDef, c: OpCase, variant: VariantRequest, ada
     if (!picked) return { variant: 'native', schedule: null, scheduleKey: null, kernel: op.native(c), fallback: { code: 'no-schedule', reason: `no shape rule of ${op.name} takes ${c.label} on this adapter` } };
     return { variant: 'generated', schedule: picked, scheduleKey: scheduleKey(picked), kernel: op.generate(picked, c), fallback: null };
   }
-  const schedule = parseSchedule(variant.schedule, op.family);
+  const schedule = parseSchedule(variant.schedule, opFamilies(op));
   if (rejection) throw new ScheduleRefusal(`${op.name} ${c.label} is outside the generated contract: ${rejection.code}: ${rejection.reason}`);
   const reasons = [...validateSchedule(schedule, adapter), ...op.fits(schedule, c)];
   if (reasons.length) throw new ScheduleRefusal(`schedule ${scheduleKey(schedule)} refused: ${reasons.join('; ')}`);

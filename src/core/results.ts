@@ -2,6 +2,7 @@
 // They live in core so the reports (JSON, text, markdown, share links) and the page can read
 // them without depending on the GPU layer that fills them in.
 import type { AdapterDescriptor } from './adapter';
+import type { LaneUserColumn, UserKernelRef, UserKernelSource } from './manifest/source';
 import type { Metrics } from './metrics/roofline';
 import type { PromotionState } from './ops/registry';
 import type { Schedule } from './schedule/schedule';
@@ -19,9 +20,11 @@ export interface Level1Result {
   readonly label: string;
   /** The case's params, every declared one (defaults included); {} for an op without params. */
   readonly params?: Readonly<Record<string, number>>;
-  readonly variant: 'native' | 'generated';
+  readonly variant: 'native' | 'generated' | 'user';
   readonly scheduleKey: string | null;
   readonly schedule: Schedule | null;
+  /** For variant 'user': which kernel (name, manifest and WGSL hashes). */
+  readonly userKernel?: UserKernelRef | null;
   /** Why 'auto' ran native: a contract rejection, 'no-schedule', or the op's state ('native-only', 'retired'). */
   readonly fallback: { code: string; reason: string } | null;
   readonly correct: boolean;
@@ -43,8 +46,10 @@ export interface Level1Result {
 
 /** Statistics controls: the generated side replaced by the native kernel itself (A/A), the same
  * kernel doing 3× the work (slow) or 200× (stall: the watchdog's too-slow), or one that skips
- * half its output (wrong and fast). */
-export type LaneControl = 'aa' | 'slow' | 'stall' | 'wrong';
+ * half its output (wrong and fast); `slow:F` plants a fractional slowdown (F in (1, 3]): the
+ * native kernel plus a second dispatch of part of its own workgroups, sized from a first
+ * measurement so one run takes F× as long, with identical output. */
+export type LaneControl = 'aa' | 'slow' | 'stall' | 'wrong' | `slow:${number}`;
 
 export interface LaneRequest {
   /** Pairs to run (default: every op not native-only). */
@@ -67,6 +72,8 @@ export interface LaneRequest {
   /** Watchdog's wall bound for one timed batch (default 10 s). */
   wallBoundMs?: number;
   minRuns?: number;
+  /** User kernels timed as further columns beside native and generated, on their op's shapes. */
+  kernels?: UserKernelSource[];
 }
 
 export interface LaneShape {
@@ -82,6 +89,12 @@ export interface LaneShape {
   readonly speedupMedian: number | null;
   readonly speedupMin: number | null;
   readonly speedupMax: number | null;
+  /** The effect floor the verdict applied (verdict.ts effectFloor): a gain at or below it is parity. */
+  readonly effectFloor?: number;
+  /** Under a planted `slow:F` control: the slowdown Level 1 measured for the planted kernel. */
+  readonly plantedRatio?: number;
+  /** Passes measured again because they were out of line with the others (see rounds.ts). */
+  readonly remeasuredPasses?: number;
   readonly verdict: ShapeVerdict;
   readonly fallback: { code: string; reason: string; declared: boolean } | null;
   readonly nativeCorrect: boolean;
@@ -96,6 +109,8 @@ export interface LaneShape {
   /** Roofline metrics of each side's median over the passes (min: the smallest pass median). */
   readonly nativeMetrics: Metrics | null;
   readonly generatedMetrics: Metrics | null;
+  /** One column per user kernel of this op (absent without --kernel). */
+  readonly users?: readonly LaneUserColumn[];
 }
 
 export interface LaneCounters {

@@ -5,6 +5,7 @@ import emptyWgsl from '../../kernels/calibration/empty.wgsl?raw';
 import { adapterFingerprint } from '../core/adapter';
 import { DeviceLostError, LabError } from '../core/errors';
 import { DOT4_CHAINS, DOT4_UNROLL, dot4Expected, dot4Ops, dot4Wgsl, FMA_VARIANTS, FMA_WORKGROUP_SIZE, fmaExpected, fmaFlops, fmaVariantName, fmaWgsl, type FmaType } from '../core/calibration/fma-wgsl';
+import { MMA_CHAINS, MMA_CONFIGS, MMA_SUBGROUPS, mmaDims, mmaExpected, mmaFlops, mmaWgsl } from '../core/calibration/mma-wgsl';
 import { deviceOffsetElements } from '../core/hostdata';
 import { grid2d, nativeKernel, packParams, type KernelSpec } from '../core/kernel';
 import type { Calibration } from '../core/metrics/roofline';
@@ -148,6 +149,21 @@ export async function runCalibration(ctx: GpuContext, onProgress?: ProgressFn, c
     details.push(`dot4-i8: skipped (${(e as Error).message.split('\n')[0]})`);
   }
 
+  // The subgroup-matrix ceiling per f16→f32 config, where the adapter offers subgroup matrices.
+  let mma: Record<string, number> | null = null;
+  if (ctx.device.features.has('chromium-experimental-subgroup-matrix') && ctx.device.features.has('shader-f16')) {
+    step('subgroup-matrix ceiling', 0.75);
+    mma = {};
+    for (const config of MMA_CONFIGS) {
+      try {
+        mma[config] = await mmaCeilingGflops(ctx, config, details);
+      } catch (e) {
+        if (e instanceof DeviceLostError) throw e;
+        details.push(`mma ${config}: skipped (${(e as Error).message.split('\n')[0]})`);
+      }
+    }
+  } else details.push("mma: skipped (no 'chromium-experimental-subgroup-matrix' with 'shader-f16' on this device)");
+
   // Empty dispatch.
   step('empty dispatch', 0.8);
   const dst = contiguous('f32', [4]);
@@ -171,9 +187,31 @@ export async function runCalibration(ctx: GpuContext, onProgress?: ProgressFn, c
     f32Gflops,
     f16Gflops,
     int8Gops,
+    ...(mma ? { mmaGflops: Object.freeze(mma) } : {}),
     copySpread,
     emptyDispatchNs,
     measuredAt: new Date().toISOString(),
     details: Object.freeze(details),
   });
+}
+
+/** Register-only subgroupMatrixMultiplyAccumulate loop (see mma-wgsl.ts), checked, then timed. */
+async function mmaCeilingGflops(ctx: GpuContext, config: (typeof MMA_CONFIGS)[number], details: string[]): Promise<number> {
+  const workgroups = ctx.adapter.isFallbackAdapter ? 4 : 1056;
+  const iters = ctx.adapter.isFallbackAdapter ? 8 : 512;
+  const { m, n } = mmaDims(config);
+  const src = contiguous('f16', [512]);
+  const out = contiguous('f32', [workgroups * MMA_SUBGROUPS * MMA_CHAINS * m * n]);
+  const c = calibrationCase(`mma-${config}`, [src], out);
+  const kernel: KernelSpec = { ...nativeKernel(`calibration/mma-${config}`, mmaWgsl(config, iters), ['src0', 'dst'], grid2d(workgroups)), features: ['shader-f16', 'subgroups', 'chromium-experimental-subgroup-matrix'] };
+  const ones = new Uint16Array(512).fill(0x3c00); // f16 1.0
+  const session = await checkedSession(ctx, kernel, c, [ones.buffer], exact(new Float64Array(out.ne[0]).fill(mmaExpected(config, iters))));
+  try {
+    const t = await measure(ctx, session, { minRuns: 20 });
+    const flops = mmaFlops(config, workgroups, iters);
+    details.push(`mma ${config}: ${workgroups} workgroups × ${MMA_SUBGROUPS} subgroups × ${MMA_CHAINS} chains × ${iters} MMAs, median ${t.medianNs.toFixed(0)} ns over ${t.runs} runs → ${(flops / t.medianNs).toFixed(0)} GFLOP/s`);
+    return flops / t.medianNs;
+  } finally {
+    session.destroy();
+  }
 }

@@ -2,6 +2,7 @@
 // oracle. Level 1, the lane and the sweep all start a kernel here; a kernel's time is read only
 // from a session this returned correct.
 import type { KernelSpec } from '../core/kernel';
+import type { KernelProgram } from '../core/program';
 import type { OpCase, OracleResult } from '../core/ops/types';
 import { checkOutput, type CorrectnessReport } from '../core/stats/correctness';
 import type { GpuContext } from './device';
@@ -23,7 +24,7 @@ export interface CheckedSession {
  * `shareWith`: run on that session's tensors (compared variants never differ in where their
  * buffers landed). The session is the caller's to destroy; on any failure it is destroyed here.
  */
-export async function checkedSession(ctx: GpuContext, kernel: KernelSpec, c: OpCase, inputs: readonly ArrayBuffer[], oracles: readonly OracleResult[], shareWith?: Session): Promise<CheckedSession> {
+export async function checkedSession(ctx: GpuContext, kernel: KernelSpec | KernelProgram, c: OpCase, inputs: readonly ArrayBuffer[], oracles: readonly OracleResult[], shareWith?: Session): Promise<CheckedSession> {
   const session = await Session.prepare(ctx, kernel, c, inputs, shareWith);
   try {
     session.upload();
@@ -31,7 +32,7 @@ export async function checkedSession(ctx: GpuContext, kernel: KernelSpec, c: OpC
     await session.dispatch();
     const firstRunNs = (performance.now() - t0) * 1e6;
     const output = await session.readback();
-    const reports = oracles.map((o) => checkOutput(c.dst, o, session.dstBefore(), output));
+    const reports = oracles.map((o) => checkOutput(c.dst, o, session.dstBefore(), output, 'inputRounding' in kernel ? kernel.inputRounding : undefined));
     return { session, reports, correct: reports.every((r) => r.correct), output, firstRunNs };
   } catch (e) {
     session.destroy();

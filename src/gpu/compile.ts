@@ -1,7 +1,7 @@
 // WGSL → compute pipeline, with the compiler's messages (line and column, the source line)
 // turned into a WgslCompileError and any device refusal into a DeviceRejection.
 import { DeviceRejection, WgslCompileError } from '../core/errors';
-import type { KernelSpec } from '../core/kernel';
+import type { PassBinding, PassSpec } from '../core/program';
 import { assertAlive, type GpuContext } from './device';
 
 export function formatCompilationMessages(wgsl: string, messages: readonly Pick<GPUCompilationMessage, 'type' | 'lineNum' | 'linePos' | 'message'>[]): string {
@@ -35,13 +35,19 @@ async function withErrorScopes<T>(device: GPUDevice, what: string, fn: () => Pro
   return value as T;
 }
 
-/** Compiles (or reuses) the pipeline for a kernel. */
-export function pipelineFor(ctx: GpuContext, kernel: KernelSpec): Promise<GPUComputePipeline> {
+/** Bind group layout entries from a pass's bindings (a user kernel's layout is its manifest's). */
+function layoutEntries(pass: PassSpec): GPUBindGroupLayoutEntry[] {
+  const type = (a: PassBinding['access']): GPUBufferBindingType => (a === 'uniform' ? 'uniform' : a === 'read' ? 'read-only-storage' : 'storage');
+  return pass.bindings.map((b) => ({ binding: b.binding, visibility: GPUShaderStage.COMPUTE, buffer: { type: type(b.access) } }));
+}
+
+/** Compiles (or reuses) the pipeline for a pass; `explicitLayout` builds its layout from the bindings. */
+export function pipelineFor(ctx: GpuContext, kernel: PassSpec, explicitLayout = false): Promise<GPUComputePipeline> {
   assertAlive(ctx);
-  const key = `${kernel.entryPoint}\n${kernel.wgsl}`;
+  const key = `${kernel.entryPoint}\n${explicitLayout ? JSON.stringify(kernel.bindings) : 'auto'}\n${JSON.stringify(kernel.constants ?? {})}\n${kernel.wgsl}`;
   let p = ctx.pipelines.get(key);
   if (!p) {
-    p = compile(ctx, kernel);
+    p = compile(ctx, kernel, explicitLayout);
     ctx.pipelines.set(key, p);
     // A failed compile is not cached: the next try gets the same error afresh.
     p.catch(() => ctx.pipelines.delete(key));
@@ -50,7 +56,7 @@ export function pipelineFor(ctx: GpuContext, kernel: KernelSpec): Promise<GPUCom
   return p;
 }
 
-async function compile(ctx: GpuContext, kernel: KernelSpec): Promise<GPUComputePipeline> {
+async function compile(ctx: GpuContext, kernel: PassSpec, explicitLayout: boolean): Promise<GPUComputePipeline> {
   const { device } = ctx;
   for (const f of kernel.features ?? []) {
     if (!device.features.has(f)) throw new DeviceRejection(`${kernel.label} needs the '${f}' feature, which this device lacks`);
@@ -61,9 +67,13 @@ async function compile(ctx: GpuContext, kernel: KernelSpec): Promise<GPUComputeP
   await device.popErrorScope(); // the compile errors are reported below, with their lines
   const errors = info.messages.filter((m) => m.type === 'error');
   if (errors.length) throw new WgslCompileError(`${kernel.label} does not compile:\n${formatCompilationMessages(kernel.wgsl, errors)}`);
-  return withErrorScopes(device, `pipeline for ${kernel.label} was refused`, () =>
-    device.createComputePipelineAsync({ layout: 'auto', compute: { module, entryPoint: kernel.entryPoint }, label: kernel.label }),
-  );
+  return withErrorScopes(device, `pipeline for ${kernel.label} was refused`, () => {
+    const layout = explicitLayout
+      ? device.createPipelineLayout({ bindGroupLayouts: [device.createBindGroupLayout({ entries: layoutEntries(kernel), label: kernel.label })], label: kernel.label })
+      : 'auto';
+    const constants = kernel.constants && Object.keys(kernel.constants).length ? { constants: { ...kernel.constants } } : {};
+    return device.createComputePipelineAsync({ layout, compute: { module, entryPoint: kernel.entryPoint, ...constants }, label: kernel.label });
+  });
 }
 
 export { withErrorScopes };

@@ -35,6 +35,11 @@ export interface GpuContext {
   cancelled: (() => boolean) | null;
 }
 
+/** The adapter as this device sees it: its features are the ones the device was opened with. */
+export function deviceAdapter(ctx: Pick<GpuContext, 'adapter' | 'device'>): AdapterDescriptor {
+  return { ...ctx.adapter, features: [...ctx.device.features].map(String).sort() };
+}
+
 export function describeAdapter(adapter: GPUAdapter, runtime: Runtime, dawnToggles: readonly string[] = []): AdapterDescriptor {
   const info = adapter.info ?? ({} as GPUAdapterInfo);
   const limits = {} as Record<string, number>;
@@ -108,10 +113,57 @@ export async function openDevice(gpu: GPU | undefined, opts: OpenOptions): Promi
     lastGpuBusyMs: -Infinity,
     cancelled: null,
   };
-  void device.lost.then((info) => {
-    ctx.lostReason = info.message || String(info.reason);
+  watchLoss(device.lost, (reason) => {
+    ctx.lostReason = reason;
   });
   return ctx;
+}
+
+/** Every device loss this runtime has seen, in order (its reason): errors in flight are named by it. */
+const losses: string[] = [];
+/** The lost promises of devices not lost yet. */
+const live = new Set<Promise<GPUDeviceLostInfo>>();
+
+function watchLoss(lost: Promise<GPUDeviceLostInfo>, onLost: (reason: string) => void): void {
+  live.add(lost);
+  void lost.then((info) => {
+    live.delete(lost);
+    const reason = info.message || String(info.reason);
+    losses.push(reason);
+    onLost(reason);
+  });
+}
+
+/** How many device losses this runtime has seen: read before a call, to tell whether one happened during it. */
+export function deviceLossCount(): number {
+  return losses.length;
+}
+
+/** Waits up to `graceMs` for a loss not yet reported (none when one already was, or no device is live). */
+export async function settleDeviceLoss(lossesBefore: number, graceMs = 250): Promise<void> {
+  if (losses.length !== lossesBefore || !live.size) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([...live, new Promise((r) => (timer = setTimeout(r, graceMs)))]);
+  clearTimeout(timer);
+  await Promise.resolve(); // let the loss handlers run
+}
+
+/** The DeviceLostError for a loss since `lossesBefore`, naming what failed with it; null when there was none. */
+export function lossSince(lossesBefore: number, what: string): DeviceLostError | null {
+  if (losses.length === lossesBefore) return null;
+  return new DeviceLostError(`the GPU device was lost (${losses[losses.length - 1]}) while this ran; ${what}. Run again to open a new device`);
+}
+
+/**
+ * The error a failed call should report: a DeviceLostError when a device was lost since
+ * `lossesBefore` (in a browser, a lost device first fails the work in flight — a map, a
+ * submit, "Buffer was unmapped" — and resolves device.lost only after, so this waits up to
+ * `graceMs` for a pending loss), else the error as it was.
+ */
+export async function namedDeviceLoss(e: unknown, lossesBefore: number, graceMs = 250): Promise<unknown> {
+  if ((e as { name?: unknown } | null)?.name === 'DeviceLostError') return e;
+  await settleDeviceLoss(lossesBefore, graceMs);
+  return lossSince(lossesBefore, `what failed with it: ${e instanceof Error ? e.message : String(e)}`) ?? e;
 }
 
 /** Checked before every allocation and GPU batch: a lost device fails, a cancelled run stops there. */

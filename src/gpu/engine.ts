@@ -7,9 +7,11 @@ import { runCalibration } from './calibrate';
 import type { ProgressFn } from '../core/progress';
 import type { Level1Request } from '../core/requests';
 import { buildCase, resolveKernel } from '../core/resolve-kernel';
+import { resolveManifest } from '../core/manifest/resolve';
+import { loadUserKernel } from '../core/manifest/source';
 import type { LaneRequest, SweepRequest } from '../core/results';
 import type { CodegenPreview, LabApi } from '../core/lab-api';
-import { assertAlive, openDevice, type GpuContext } from './device';
+import { assertAlive, deviceAdapter, openDevice, type GpuContext } from './device';
 import { runLane } from './lane';
 import { runLevel1 } from './level1';
 import { runSweep } from './sweep';
@@ -99,7 +101,13 @@ export class Engine implements LabApi {
   async preview(req: Omit<Level1Request, 'timing' | 'skipTiming' | 'seed'>): Promise<CodegenPreview> {
     const { op, c } = buildCase(req);
     // Codegen is pure; without a device it validates against the limits every adapter has.
-    const adapter = this.ctx ? (await this.context()).adapter : { limits: DEFAULT_LIMITS, features: [] as string[] };
+    const ctx = this.ctx ? await this.context() : null;
+    const adapter = ctx ? ctx.adapter : { limits: DEFAULT_LIMITS, features: [] as string[] };
+    if (req.variant.kind === 'user') {
+      const plan = resolveManifest(loadUserKernel(req.variant), c, ctx ? deviceAdapter(ctx) : { ...adapter, subgroupMinSize: 0, subgroupMaxSize: 0 });
+      const wgsl = plan.passes.length === 1 ? plan.passes[0].wgsl : plan.passes.map((p, i) => `// ---- pass ${i + 1} of ${plan.passes.length}: ${p.kernelName} (${p.wgslFile}), dispatch ${p.dispatch.join('×')}\n${p.wgsl}`).join('\n');
+      return { op: op.name, label: c.label, variant: 'user', scheduleKey: null, wgsl, dispatch: plan.passes[0].dispatch, fallback: null };
+    }
     const r = resolveKernel(op, c, req.variant, adapter);
     return { op: op.name, label: c.label, variant: r.variant, scheduleKey: r.scheduleKey, wgsl: r.kernel.wgsl, dispatch: r.kernel.dispatch, fallback: r.fallback };
   }

@@ -3,20 +3,24 @@
 // Which pairs run, the controls and the pair's judgement are pure (src/core/lane/judgement.ts).
 import { DeviceRejection, UsageError, WgslCompileError } from '../core/errors';
 import { caseData } from '../core/inputs';
-import { controlled, judgePair, lanePairs, laneState } from '../core/lane/judgement';
+import { controlled, judgePair, lanePairs, laneState, nextPlantedFraction, plantedFactor } from '../core/lane/judgement';
+import { measure } from './measure';
+import { Session } from './session';
+import type { KernelSpec } from '../core/kernel';
+import type { OracleResult } from '../core/ops/types';
 import { computeMetrics, peaksFor } from '../core/metrics/roofline';
 import { opByName, registryEntry, type PromotionState, type ShapeRule } from '../core/ops/registry';
-import type { OpCase, OpDef } from '../core/ops/types';
+import { opFamilies, type OpCase, type OpDef } from '../core/ops/types';
 import { ProgressTracker, UNIT_CHECK, UNIT_MEASURE, type ProgressFn } from '../core/progress';
 import { caseOf, refuseOutsideLimits, resolveKernel, type CaseRequest } from '../core/resolve-kernel';
 import type { LaneControl, LaneCounters, LanePair, LaneRequest, LaneResult, LaneShape } from '../core/results';
 import { parseSchedule } from '../core/schedule/schedule';
 import { median } from '../core/stats/timing';
-import { DEFAULT_TOLERANCE, summarizeSpeedups, timingVerdict, watchdogFired, WATCHDOG_FACTOR } from '../core/stats/verdict';
+import { DEFAULT_TOLERANCE, effectFloor, outOfLinePasses, summarizeSpeedups, timingVerdict, watchdogFired, WATCHDOG_FACTOR } from '../core/stats/verdict';
 import { checkedSession, type CheckedSession } from './checked';
 import type { GpuContext } from './device';
 import { alternatingRounds, roundSide } from './rounds';
-import type { Session } from './session';
+import { checkUsers, isUserSide, loadLaneKernels, recordUserRound, timedSides, timeUsersAlone, userColumns, userWatchdog, type LaneKernel } from './lane-users';
 
 export type { ChecklistItem, LaneControl, LaneCounters, LanePair, LaneRequest, LaneResult, LaneShape } from '../core/results';
 
@@ -24,7 +28,10 @@ function isDeviceRejection(e: unknown): boolean {
   return e instanceof DeviceRejection || e instanceof WgslCompileError || (e as Error)?.name === 'DeviceRejection' || (e as Error)?.name === 'WgslCompileError';
 }
 
-/** Work units of one shape: two checks (native, generated), then two measurements per pass. */
+/** Work units of one shape: two checks (native, generated), then two measurements per pass; each user kernel one check and one measurement per pass. */
+const shapeChecks = (users = 0) => 2 + users;
+const shapeMeasures = (repeat: number, users = 0) => (2 + users) * repeat;
+
 /** Where the tracker stands, by kind: a shape's leftover units are what it neither did nor dropped. */
 function unitsNow(p: ProgressTracker) {
   return { checksDone: p.doneOf(UNIT_CHECK), checksTotal: p.totalOf(UNIT_CHECK), measuresDone: p.doneOf(UNIT_MEASURE), measuresTotal: p.totalOf(UNIT_MEASURE) };
@@ -43,19 +50,29 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
   const { run, skipped } = lanePairs(req, ctx.adapter);
   const undeclare = new Set(req.undeclare ?? []);
   const proposalRules = (op: string): ShapeRule[] =>
-    (req.proposal ?? []).filter((p) => opByName(p.op).name === op).map((p) => ({ when: p.when, schedule: parseSchedule(p.schedule, opByName(op).family), note: 'proposal under evaluation' }));
+    (req.proposal ?? []).filter((p) => opByName(p.op).name === op).map((p) => ({ when: p.when, schedule: parseSchedule(p.schedule, opFamilies(opByName(op))), note: 'proposal under evaluation' }));
   for (const p of req.proposal ?? []) proposalRules(p.op);
 
+  const kernels = await loadLaneKernels(req.kernels);
+  const kernelsOf = (op: string) => kernels.filter((k) => k.loaded.op.name === op);
   const cases = run.map((op) => {
     const entries: CaseRequest[] = req.shapes ? req.shapes.filter((s) => opByName(s.op).name === op.name) : [...op.matrix];
-    const opCases = entries.map((e) => caseOf(op, e));
+    const all = entries.map((e) => caseOf(op, e));
     // Every shape is refused before the first one runs: a late refusal would waste the others.
-    for (const c of opCases) refuseOutsideLimits(op, c, ctx.adapter);
-    return { op, cases: opCases };
+    for (const c of all) refuseOutsideLimits(op, c, ctx.adapter);
+    // A planted slowdown redoes part of the grid: in place, that would change the output.
+    if (plantedFactor(req.control) === null) return { op, cases: all };
+    for (const c of all.filter((x) => x.inplace)) skipped.push({ op: op.name, reason: `${c.label}: a planted slowdown redoes part of the work, which an in-place case cannot take (its output would change)` });
+    return { op, cases: all.filter((x) => !x.inplace) };
   });
-  // Per shape: two checks (native, generated), then two measurements per pass.
-  const shapeCount = cases.reduce((a, p) => a + p.cases.length, 0);
-  const progress = new ProgressTracker({ [UNIT_CHECK]: shapeCount * 2, [UNIT_MEASURE]: shapeCount * 2 * repeat }, onProgress, () => performance.now());
+  const progress = new ProgressTracker(
+    {
+      [UNIT_CHECK]: cases.reduce((a, p) => a + p.cases.length * shapeChecks(kernelsOf(p.op.name).length), 0),
+      [UNIT_MEASURE]: cases.reduce((a, p) => a + p.cases.length * shapeMeasures(repeat, kernelsOf(p.op.name).length), 0),
+    },
+    onProgress,
+    () => performance.now(),
+  );
 
   const pairs: LanePair[] = [];
   for (const { op, cases: opCases } of cases) {
@@ -67,11 +84,12 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
     for (const c of opCases) {
       const before = unitsNow(progress);
       progress.tick(`${op.name} ${c.label}: correctness`);
-      shapes.push(await runShape(ctx, op, c, { repeat, tolerance, seed, wallBoundMs, minRuns: req.minRuns, control: req.control, rulesBefore: proposalRules(op.name), state, declared, counters, progress }));
+      const users = kernelsOf(op.name);
+      shapes.push(await runShape(ctx, op, c, { repeat, tolerance, seed, wallBoundMs, minRuns: req.minRuns, control: req.control, rulesBefore: proposalRules(op.name), state, declared, counters, progress, users }));
       // However early the shape ended, none of its units is left: what did not run leaves the total.
       const after = unitsNow(progress);
-      progress.drop(2 - (after.checksDone - before.checksDone) - (before.checksTotal - after.checksTotal), UNIT_CHECK);
-      progress.drop(2 * repeat - (after.measuresDone - before.measuresDone) - (before.measuresTotal - after.measuresTotal), UNIT_MEASURE);
+      progress.drop(shapeChecks(users.length) - (after.checksDone - before.checksDone) - (before.checksTotal - after.checksTotal), UNIT_CHECK);
+      progress.drop(shapeMeasures(repeat, users.length) - (after.measuresDone - before.measuresDone) - (before.measuresTotal - after.measuresTotal), UNIT_MEASURE);
     }
     pairs.push(judgePair(op, state, registry.state, counters, shapes, ctx.adapter, declared));
   }
@@ -102,6 +120,8 @@ interface ShapeOptions {
   declared: readonly string[];
   counters: LaneCounters;
   progress: ProgressTracker;
+  /** User kernels of this op: further columns, timed beside native in the same rounds. */
+  users: readonly LaneKernel[];
 }
 
 async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions): Promise<LaneShape> {
@@ -120,9 +140,11 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
   const metricsOf = (medians: number[]) => (medians.length ? computeMetrics({ minNs: Math.min(...medians), medianNs: median(medians) }, base.flops, base.readBytes + base.writeBytes, peaks) : null);
   const { inputs, oracle } = caseData(op, c, o.seed);
   const nativeKernel = op.native(c);
-  const resolved = o.control
-    ? { variant: 'generated' as const, schedule: null, scheduleKey: `control:${o.control}`, kernel: controlled(nativeKernel, o.control), fallback: null }
+  let resolved = o.control
+    ? { variant: 'generated' as const, schedule: null, scheduleKey: `control:${o.control}`, kernel: controlled(nativeKernel, o.control, 0), fallback: null }
     : resolveKernel(op, c, { kind: 'auto' }, ctx.adapter, { rulesBefore: o.rulesBefore, state: o.state });
+  const planted = plantedFactor(o.control);
+  let plantedRatio: number | null = null;
 
   const sessions: Session[] = [];
   try {
@@ -136,11 +158,23 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
       o.counters.deviceRejections++;
       return { ...base, ...empty, scheduleKey: null, verdict: 'device-rejection', fallback: null, nativeCorrect: false, note: `native kernel: ${(e as Error).message}` };
     }
+    const users = await checkUsers(ctx, c, inputs, oracle, native.session, o.users, sessions, o.progress, o.minRuns);
+    /** A shape whose generated side is not timed: the user kernels are, against native alone. */
+    const withUsers = async (shape: LaneShape): Promise<LaneShape> => {
+      if (!users.length) return shape;
+      const nativeMedians = await timeUsersAlone(ctx, native.session, native.correct, users, { repeat: o.repeat, wallBoundMs: o.wallBoundMs, minRuns: o.minRuns, progress: o.progress, label: `${op.name} ${c.label}` });
+      return { ...shape, nativeMedianNs: shape.nativeMedianNs ?? (nativeMedians.length ? median(nativeMedians) : null), nativeMetrics: shape.nativeMetrics ?? metricsOf(nativeMedians), users: userColumns(users, o.tolerance, metricsOf, native.correct) };
+    };
     if (resolved.fallback) {
       const declared = o.declared.includes(resolved.fallback.code);
       o.counters.nativeFallbacks[resolved.fallback.code] = (o.counters.nativeFallbacks[resolved.fallback.code] ?? 0) + 1;
       if (!declared) o.counters.undeclaredFallbacks++;
-      return { ...base, ...empty, scheduleKey: null, verdict: declared ? 'declared-fallback' : 'undeclared-fallback', fallback: { ...resolved.fallback, declared }, nativeCorrect: native.correct, note: null };
+      return withUsers({ ...base, ...empty, scheduleKey: null, verdict: declared ? 'declared-fallback' : 'undeclared-fallback', fallback: { ...resolved.fallback, declared }, nativeCorrect: native.correct, note: null });
+    }
+    if (planted !== null) {
+      const plant = await plantSlowdown(ctx, nativeKernel, native.session, c, inputs, oracle, planted);
+      resolved = { ...resolved, kernel: plant.kernel };
+      plantedRatio = plant.ratio;
     }
     let generated: CheckedSession;
     try {
@@ -152,11 +186,11 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
     } catch (e) {
       if (!isDeviceRejection(e)) throw e;
       o.counters.deviceRejections++;
-      return { ...base, ...empty, scheduleKey: resolved.scheduleKey, verdict: 'device-rejection', fallback: null, nativeCorrect: native.correct, note: (e as Error).message };
+      return withUsers({ ...base, ...empty, scheduleKey: resolved.scheduleKey, verdict: 'device-rejection', fallback: null, nativeCorrect: native.correct, note: (e as Error).message });
     }
     const generatedWorstRatio = generated.reports[0].worstRatio;
     if (!generated.correct || !native.correct) {
-      return {
+      return withUsers({
         ...base,
         ...empty,
         scheduleKey: resolved.scheduleKey,
@@ -166,7 +200,7 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
         generatedCorrect: generated.correct,
         generatedMaxErrRatio: generatedWorstRatio,
         note: native.correct ? 'generated output does not match the oracle: never timed' : 'the native kernel does not match the oracle: semantics are not exact',
-      };
+      });
     }
 
     // Native first on even passes, generated first on odd ones; native is the watchdog's yardstick.
@@ -175,7 +209,8 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
     const speedups: number[] = [];
     let resolutionNs: number | null = null;
     const wallBoundNs = o.wallBoundMs * 1e6;
-    await alternatingRounds(ctx, [nativeSide, generatedSide], { rounds: o.repeat, wallBoundMs: o.wallBoundMs, progress: o.progress }, {
+    const userSides = timedSides(users);
+    await alternatingRounds(ctx, [nativeSide, generatedSide, ...userSides], { rounds: o.repeat, wallBoundMs: o.wallBoundMs, progress: o.progress }, {
       onSide: (side, pass) => o.progress.tick(`${op.name} ${c.label}: pass ${pass + 1}/${o.repeat} ${side.name}`),
       before: async (side, pass, referenceNs) => {
         if (side !== generatedSide || referenceNs === null || pass !== 0) return null;
@@ -188,6 +223,7 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
       },
       after: (side, t, _pass, referenceNs) => {
         resolutionNs = t.resolutionNs;
+        if (isUserSide(users, side)) return userWatchdog(t, referenceNs, wallBoundNs);
         if (side !== generatedSide) return null;
         o.counters.generatedDispatches += t.runs * (resolved.kernel.repeat ?? 1);
         return referenceNs !== null && watchdogFired(t.medianNs, referenceNs, wallBoundNs) ? `generated median ${(t.medianNs / 1e3).toFixed(1)} µs is over ${WATCHDOG_FACTOR}× the native median` : null;
@@ -196,12 +232,28 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
         const n = medians.get('native');
         const g = medians.get('generated');
         if (n !== undefined && g !== undefined) speedups.push(n / g);
+        recordUserRound(users, medians);
       },
-      done: () => generatedSide.stopped !== null,
+      // Generated too slow ends the rounds unless a user kernel is still being measured.
+      done: () => [generatedSide, ...userSides].every((s) => s.stopped !== null),
     });
     const tooSlow = generatedSide.stopped;
     const nativeMedians = nativeSide.samplesNs;
     const generatedMedians = generatedSide.samplesNs;
+    // Out-of-line passes are measured once more, in the same alternating order, and replaced.
+    let remeasuredPasses = 0;
+    if (!tooSlow && speedups.length === nativeMedians.length && nativeMedians.length === generatedMedians.length) {
+      for (const pass of outOfLinePasses(nativeMedians, generatedMedians)) {
+        o.progress.tick(`${op.name} ${c.label}: pass ${pass + 1} out of line, measured again`);
+        const order = pass % 2 === 0 ? [nativeSide, generatedSide] : [generatedSide, nativeSide];
+        const again = new Map<string, number>();
+        for (const side of order) again.set(side.name, (await measure(ctx, side.session, { minRuns: side.runs, wallBoundMs: o.wallBoundMs })).medianNs);
+        nativeMedians[pass] = again.get('native')!;
+        generatedMedians[pass] = again.get('generated')!;
+        speedups[pass] = nativeMedians[pass] / generatedMedians[pass];
+        remeasuredPasses++;
+      }
+    }
     const s = speedups.length ? summarizeSpeedups(speedups) : null;
     return {
       ...base,
@@ -212,18 +264,51 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
       speedupMedian: s?.median ?? null,
       speedupMin: s?.min ?? null,
       speedupMax: s?.max ?? null,
-      verdict: tooSlow ? 'too-slow' : timingVerdict(speedups, o.tolerance),
+      verdict: tooSlow ? 'too-slow' : timingVerdict(speedups, o.tolerance, effectFloor(resolutionNs, generatedMedians.length ? median(generatedMedians) : null)),
+      effectFloor: effectFloor(resolutionNs, generatedMedians.length ? median(generatedMedians) : null),
       fallback: null,
       nativeCorrect: true,
       generatedCorrect: true,
       generatedMaxErrRatio: generatedWorstRatio,
-      note: tooSlow,
+      note: tooSlow ?? (plantedRatio !== null ? `planted ${planted}× slowdown: Level 1 measured ${plantedRatio.toFixed(3)}× before the passes` : null),
+      ...(plantedRatio !== null ? { plantedRatio } : {}),
+      remeasuredPasses,
       resolutionNs,
       runsPerPass: generatedSide.runs ?? null,
       nativeMetrics: metricsOf(nativeMedians),
       generatedMetrics: metricsOf(generatedMedians),
+      ...(users.length ? { users: userColumns(users, o.tolerance, metricsOf, true) } : {}),
     };
   } finally {
     sessions.forEach((s) => s.destroy());
   }
+}
+
+/** A planted kernel is kept when its measured ratio is within this of the target. */
+const PLANT_ACCURACY = 0.01;
+
+/**
+ * Sizes a planted `slow:F` control from measurements: times native, then the native kernel with
+ * an extra dispatch over F − 1 of its grid, then (when that missed F by more than 1%) once more
+ * with the fraction rescaled; keeps the closer. Each planted kernel is checked against the oracle
+ * first: the control must not change the output.
+ */
+async function plantSlowdown(ctx: GpuContext, nativeKernel: KernelSpec, nativeSession: Session, c: OpCase, inputs: ArrayBuffer[], oracle: OracleResult, target: number): Promise<{ kernel: KernelSpec; ratio: number }> {
+  const nativeNs = (await measure(ctx, nativeSession)).medianNs;
+  let best: { kernel: KernelSpec; ratio: number } | null = null;
+  let fraction = target - 1;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const kernel = controlled(nativeKernel, `slow:${target}`, fraction);
+    const checked = await checkedSession(ctx, kernel, c, inputs, [oracle], nativeSession);
+    try {
+      if (!checked.correct) throw new Error(`the planted ${target}× control changed the output of ${c.label}: it cannot be used on this case`);
+      const ratio = (await measure(ctx, checked.session)).medianNs / nativeNs;
+      if (!best || Math.abs(ratio - target) < Math.abs(best.ratio - target)) best = { kernel, ratio };
+      if (Math.abs(ratio - target) <= PLANT_ACCURACY * target) break;
+      fraction = nextPlantedFraction(fraction, target, ratio);
+    } finally {
+      checked.session.destroy();
+    }
+  }
+  return best!;
 }

@@ -1,14 +1,18 @@
 // Level 1: one kernel, timed alone, after its output has been checked against the oracle.
 import { UsageError } from '../core/errors';
 import { caseData } from '../core/inputs';
-import { computeMetrics, peaksFor } from '../core/metrics/roofline';
+import { assertCaseFits } from '../core/input/case-contract';
+import { computeMetrics, peaksFor, peaksForKernel } from '../core/metrics/roofline';
 import { ProgressTracker, UNIT_CHECK, UNIT_MEASURE, type ProgressFn } from '../core/progress';
 import type { Level1Request } from '../core/requests';
-import { buildCase, refuseOutsideLimits, resolveKernel } from '../core/resolve-kernel';
+import type { KernelSpec } from '../core/kernel';
+import { resolveUserKernel } from '../core/manifest/source';
+import { type KernelProgram, programOf } from '../core/program';
+import { buildCase, refuseOutsideLimits, resolveKernel, type ResolvedKernel } from '../core/resolve-kernel';
 import type { Level1Result } from '../core/results';
 import type { TimingSummary } from '../core/stats/timing';
 import { checkedSession } from './checked';
-import type { GpuContext } from './device';
+import { deviceAdapter, type GpuContext } from './device';
 import { measure } from './measure';
 
 export type { Level1Result } from '../core/results';
@@ -18,8 +22,13 @@ export async function runLevel1(ctx: GpuContext, req: Level1Request, onProgress?
   if (!Array.isArray(req.dims) || !req.dims.length) throw new UsageError('a Level 1 request needs dims');
   const startedAt = new Date().toISOString();
   const { op, c } = buildCase(req);
+  assertCaseFits(c, ctx.adapter); // the index and binding contract, before inputs and oracle
   refuseOutsideLimits(op, c, ctx.adapter);
-  const resolved = resolveKernel(op, c, req.variant, ctx.adapter);
+  const user = req.variant.kind === 'user' ? await resolveUserKernel(req.variant, c, deviceAdapter(ctx)) : null;
+  const resolved: Omit<ResolvedKernel, 'variant' | 'kernel'> & { variant: Level1Result['variant']; kernel: KernelSpec | KernelProgram } = user
+    ? { variant: 'user', schedule: null, scheduleKey: null, kernel: user.plan, fallback: null }
+    : resolveKernel(op, c, req.variant, ctx.adapter);
+  const firstPass = programOf(resolved.kernel).passes[0];
   const timed = !req.skipTiming;
   // Two units: the check, then the timing.
   const progress = new ProgressTracker({ [UNIT_CHECK]: 1, [UNIT_MEASURE]: timed ? 1 : 0 }, onProgress, () => performance.now());
@@ -37,7 +46,7 @@ export async function runLevel1(ctx: GpuContext, req: Level1Request, onProgress?
     }
     progress.finish(`${op.name} ${c.label}`);
     const bytes = op.bytes(c);
-    const metrics = timing ? computeMetrics(timing, op.flops(c), bytes.readBytes + bytes.writeBytes, peaksFor(ctx.adapter, ctx.calibration)) : null;
+    const metrics = timing ? computeMetrics(timing, op.flops(c), bytes.readBytes + bytes.writeBytes, peaksForKernel(peaksFor(ctx.adapter, ctx.calibration), 'features' in resolved.kernel ? resolved.kernel : {}, ctx.calibration)) : null;
     return Object.freeze({
       kind: 'level1',
       op: op.name,
@@ -48,6 +57,7 @@ export async function runLevel1(ctx: GpuContext, req: Level1Request, onProgress?
       variant: resolved.variant,
       scheduleKey: resolved.scheduleKey,
       schedule: resolved.schedule,
+      userKernel: user?.ref ?? null,
       fallback: resolved.fallback,
       correct: correctness.correct,
       maxErr: correctness.maxErr,
@@ -59,8 +69,8 @@ export async function runLevel1(ctx: GpuContext, req: Level1Request, onProgress?
       writeBytes: bytes.writeBytes,
       metrics,
       adapter: ctx.adapter,
-      wgsl: resolved.kernel.wgsl,
-      dispatch: resolved.kernel.dispatch,
+      wgsl: firstPass.wgsl,
+      dispatch: firstPass.dispatch,
       startedAt,
     });
   } finally {

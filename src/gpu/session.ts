@@ -3,6 +3,7 @@
 import { DeviceRejection } from '../core/errors';
 import { deviceBufferSizeBytes, sentinelBuffer, withGuards } from '../core/hostdata';
 import type { BindingRole, KernelSpec } from '../core/kernel';
+import { type KernelProgram, programOf } from '../core/program';
 import type { OpCase } from '../core/ops/types';
 import { acquireBuffer, releaseBuffer } from './buffer-pool';
 import { pipelineFor, withErrorScopes } from './compile';
@@ -16,6 +17,16 @@ export interface RawTiming {
   readonly timestamps: bigint[];
 }
 
+/** One pass ready to encode: its pipeline, its bind group, its workgroups. */
+interface Step {
+  readonly pipeline: GPUComputePipeline;
+  readonly bindGroup: GPUBindGroup;
+  readonly dispatch: readonly [number, number, number];
+  readonly repeat: number;
+  /** The lane's planted slowdown: one more dispatch over part of the grid (kernel.ts). */
+  readonly extraDispatch?: readonly [number, number, number];
+}
+
 export class Session {
   private queryCapacity = 0;
   private querySet: GPUQuerySet | null = null;
@@ -24,9 +35,10 @@ export class Session {
 
   private constructor(
     private readonly ctx: GpuContext,
-    readonly kernel: KernelSpec,
-    private readonly pipeline: GPUComputePipeline,
-    private readonly bindGroup: GPUBindGroup,
+    readonly program: KernelProgram,
+    private readonly steps: readonly Step[],
+    /** Cleared to zero before every run's first pass. */
+    private readonly scratch: readonly GPUBuffer[],
     private readonly buffers: Map<BindingRole, GPUBuffer>,
     private readonly initial: Map<GPUBuffer, ArrayBuffer>,
     private readonly dstBuffer: GPUBuffer,
@@ -39,10 +51,12 @@ export class Session {
    * where the buffers landed (on SwiftShader, a CPU, cache aliasing between two allocations
    * once biased an A/A control to 'slower'; docs/benchmarks.md).
    */
-  static async prepare(ctx: GpuContext, kernel: KernelSpec, c: OpCase, srcs: readonly ArrayBuffer[], shareWith?: Session): Promise<Session> {
+  static async prepare(ctx: GpuContext, kernel: KernelSpec | KernelProgram, c: OpCase, srcs: readonly ArrayBuffer[], shareWith?: Session): Promise<Session> {
     assertAlive(ctx);
     const { device, adapter } = ctx;
-    const pipeline = await pipelineFor(ctx, kernel);
+    const program = programOf(kernel);
+    const pipelines: GPUComputePipeline[] = [];
+    for (const pass of program.passes) pipelines.push(await pipelineFor(ctx, pass, program.explicitLayout));
     const buffers = new Map<BindingRole, GPUBuffer>();
     const initial = new Map<GPUBuffer, ArrayBuffer>();
     const owned: GPUBuffer[] = [];
@@ -78,22 +92,31 @@ export class Session {
         initial.set(dstBuffer, sentinelBuffer(size));
       }
       buffers.set('dst', dstBuffer);
-      if (kernel.uniforms) {
-        const b = await make('params', kernel.uniforms.byteLength, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
-        device.queue.writeBuffer(b, 0, kernel.uniforms);
-        buffers.set('params', b);
-      }
-      const bindGroup = await withErrorScopes(device, `binding ${kernel.label}`, () =>
-        device.createBindGroup({
-          layout: pipeline.getBindGroupLayout(0),
-          entries: kernel.bindings.map((bs) => {
-            const buffer = buffers.get(bs.role);
-            if (!buffer) throw new DeviceRejection(`${kernel.label} binds role '${bs.role}', which this case has no buffer for`);
-            return { binding: bs.binding, resource: { buffer } };
+      const scratch = new Map<string, GPUBuffer>();
+      for (const s of program.scratch) scratch.set(s.name, await make(`scratch ${s.name}`, s.sizeBytes, storage));
+      const steps: Step[] = [];
+      for (const [i, pass] of program.passes.entries()) {
+        // Each pass has its own params uniform (a user kernel's passes each declare theirs).
+        let params: GPUBuffer | undefined;
+        if (pass.uniforms) {
+          const uniforms = pass.uniforms;
+          params = await make(`params ${pass.label}`, uniforms.byteLength, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
+          device.queue.writeBuffer(params, 0, uniforms);
+          if (i === 0) buffers.set('params', params);
+        }
+        const bindGroup = await withErrorScopes(device, `binding ${pass.label}`, () =>
+          device.createBindGroup({
+            layout: pipelines[i].getBindGroupLayout(0),
+            entries: pass.bindings.map((bs) => {
+              const buffer = bs.role === 'scratch' ? scratch.get(bs.buffer ?? '') : bs.role === 'params' ? params : buffers.get(bs.role);
+              if (!buffer) throw new DeviceRejection(`${pass.label} binds role '${bs.role}${bs.buffer ? ` ${bs.buffer}` : ''}', which this case has no buffer for`);
+              return { binding: bs.binding, resource: { buffer } };
+            }),
           }),
-        }),
-      );
-      return new Session(ctx, kernel, pipeline, bindGroup, buffers, initial, dstBuffer, owned);
+        );
+        steps.push({ pipeline: pipelines[i], bindGroup, dispatch: pass.dispatch, repeat: pass.repeat ?? 1, extraDispatch: pass.extraDispatch });
+      }
+      return new Session(ctx, program, steps, [...scratch.values()], buffers, initial, dstBuffer, owned);
     } catch (e) {
       owned.forEach((b) => releaseBuffer(ctx, b));
       throw e;
@@ -111,12 +134,17 @@ export class Session {
     return this.initial.get(this.dstBuffer)!;
   }
 
+  /** One run: scratch cleared (outside the timed pass), then every step in one compute pass. */
   private encodeRun(encoder: GPUCommandEncoder, timestampWrites?: GPUComputePassTimestampWrites): void {
+    for (const b of this.scratch) encoder.clearBuffer(b);
     const pass = encoder.beginComputePass(timestampWrites ? { timestampWrites } : {});
-    pass.setPipeline(this.pipeline);
-    pass.setBindGroup(0, this.bindGroup);
-    const [x, y, z] = this.kernel.dispatch;
-    for (let r = 0; r < (this.kernel.repeat ?? 1); r++) pass.dispatchWorkgroups(x, y, z);
+    for (const step of this.steps) {
+      pass.setPipeline(step.pipeline);
+      pass.setBindGroup(0, step.bindGroup);
+      const [x, y, z] = step.dispatch;
+      for (let r = 0; r < step.repeat; r++) pass.dispatchWorkgroups(x, y, z);
+      if (step.extraDispatch) pass.dispatchWorkgroups(...step.extraDispatch);
+    }
     pass.end();
   }
 
@@ -124,7 +152,7 @@ export class Session {
   async dispatch(runs = 1): Promise<void> {
     assertAlive(this.ctx);
     const { device } = this.ctx;
-    await withErrorScopes(device, `dispatching ${this.kernel.label}`, async () => {
+    await withErrorScopes(device, `dispatching ${this.program.label}`, async () => {
       const encoder = device.createCommandEncoder();
       for (let i = 0; i < runs; i++) this.encodeRun(encoder);
       device.queue.submit([encoder.finish()]);
@@ -178,7 +206,7 @@ export class Session {
       const querySet = this.querySet!;
       const resolve = this.resolveBuffer!;
       const read = this.readBuffer!;
-      await withErrorScopes(device, `timing ${this.kernel.label}`, async () => {
+      await withErrorScopes(device, `timing ${this.program.label}`, async () => {
         const encoder = device.createCommandEncoder();
         for (let i = 0; i < batch; i++) {
           this.encodeRun(encoder, { querySet, beginningOfPassWriteIndex: 2 * i, endOfPassWriteIndex: 2 * i + 1 });

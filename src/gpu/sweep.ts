@@ -5,14 +5,14 @@ import { UsageError } from '../core/errors';
 import { caseData } from '../core/inputs';
 import { computeMetrics, peaksFor } from '../core/metrics/roofline';
 import { opByName } from '../core/ops/registry';
-import type { OpCase, OpDef } from '../core/ops/types';
+import { opFamilies, type OpCase, type OpDef } from '../core/ops/types';
 import { outputAsOracle } from '../core/output-oracle';
 import { caseOf, resolveKernel, type CaseRequest } from '../core/resolve-kernel';
 import { ProgressTracker, UNIT_CHECK, UNIT_MEASURE, type ProgressFn } from '../core/progress';
 import { compareCandidates } from '../core/stats/sweep-rank';
 import type { CandidateStatus, SweepCandidate, SweepReference, SweepRequest, SweepResult, SweepShapeCell } from '../core/results';
-import { enumerateSpace, parseSpace, scheduleKey, SPACES, validateSchedule, type Schedule, type SpaceRestriction } from '../core/schedule/schedule';
-import { composeProposal, judgeCandidate, type CandidateJudgement } from '../core/stats/sweep-rules';
+import { enumerateSpace, parseOpSpace, scheduleKey, SPACES, validateSchedule, type Schedule, type SpaceRestriction } from '../core/schedule/schedule';
+import { composeProposal, judgeCandidate, type CandidateJudgement, type ShapeSamples } from '../core/stats/sweep-rules';
 import { median, relativeSpread } from '../core/stats/timing';
 import { WATCHDOG_FACTOR } from '../core/stats/verdict';
 import { checkedSession } from './checked';
@@ -24,10 +24,11 @@ export type { CandidateStatus, SweepCandidate, SweepReference, SweepRequest, Swe
 
 /** The family's space, restricted knob by knob (a bad knob or value is a ScheduleError). */
 export function sweepSpace(op: OpDef, restrict?: unknown): { candidates: Schedule[]; space: SpaceRestriction } {
-  const r = parseSpace(restrict ?? {}, op.family);
-  const space: SpaceRestriction = {};
-  for (const [knob, spec] of Object.entries(SPACES[op.family])) space[knob] = r[knob] ?? [...spec.values];
-  return { candidates: enumerateSpace(op.family, r), space };
+  const { family, restrict: r } = parseOpSpace(restrict ?? {}, opFamilies(op));
+  const space: SpaceRestriction = family === op.family ? {} : { family: [family] };
+  for (const [knob, spec] of Object.entries(SPACES[family])) space[knob] = r[knob] ?? [...spec.values];
+  const { family: _f, ...knobs } = r;
+  return { candidates: enumerateSpace(family, knobs), space };
 }
 
 interface Live {
@@ -73,7 +74,7 @@ export async function runSweep(ctx: GpuContext, req: SweepRequest, onProgress?: 
   }
   const refused = new Map<string, { status: CandidateStatus; reason: string }>();
   const unfit = new Map<string, { shape: string; features: Record<string, number> }[]>();
-  const samples = new Map<string, { shape: string; features: Record<string, number>; refNs: number[]; candNs: number[] }[]>();
+  const samples = new Map<string, ShapeSamples[]>();
   const reference: SweepReference[] = [];
 
   // Work units per shape: one check per valid candidate, then one measurement per live side per
@@ -132,9 +133,11 @@ export async function runSweep(ctx: GpuContext, req: SweepRequest, onProgress?: 
 
       // Round-robin reps, direction alternating, so drift favours no candidate.
       const refSide = roundSide('reference', refSession, req.minRuns);
+      let resolutionNs: number | null = null;
       await alternatingRounds(ctx, [refSide, ...live.map((l) => l.side)], { rounds: reps, wallBoundMs, progress }, {
         onSide: (side, rep) => progress.tick(`${op.name} ${c.label}: rep ${rep + 1}/${reps} (${live.length} candidates) ${side.name}`),
         after: (side, t, _rep, refMedian) => {
+          resolutionNs = t.resolutionNs;
           if (side === refSide || refMedian === null || !(t.medianNs > WATCHDOG_FACTOR * refMedian)) return null;
           const reason = `${c.label}: median ${(t.medianNs / 1e3).toFixed(1)} µs is over ${WATCHDOG_FACTOR}× the reference (${(refMedian / 1e3).toFixed(1)} µs); reps not finished`;
           refused.set(side.name, { status: 'too-slow', reason });
@@ -145,7 +148,7 @@ export async function runSweep(ctx: GpuContext, req: SweepRequest, onProgress?: 
       reference.push({ shape: c.label, variant: refLabel, medianNs: median(refNs), spread: relativeSpread(refNs) });
       for (const cand of live) {
         if (refused.has(cand.key)) continue;
-        samples.set(cand.key, [...(samples.get(cand.key) ?? []), { shape: c.label, features, refNs: [...refNs], candNs: cand.side.samplesNs }]);
+        samples.set(cand.key, [...(samples.get(cand.key) ?? []), { shape: c.label, features, refNs: [...refNs], candNs: cand.side.samplesNs, resolutionNs }]);
       }
     } finally {
       refSession.destroy();

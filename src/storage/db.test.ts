@@ -45,7 +45,7 @@ async function databaseAt(version: number, records: object[]): Promise<string> {
 describe('schema migrations', () => {
   it('has a step for every version up to the current one', () => {
     expect(MIGRATIONS).toHaveLength(DB_VERSION);
-    expect(DB_VERSION).toBe(3);
+    expect(DB_VERSION).toBe(4);
   });
 
   it('v1 → current: every record kept, stamps unknown (stale), (op, shape) keys and calibrations filled', async () => {
@@ -53,7 +53,7 @@ describe('schema migrations', () => {
     const name = await databaseAt(1, records);
     const db = await openLabDb({ name });
     expect(db.version).toBe(DB_VERSION);
-    expect([...db.objectStoreNames].sort()).toEqual(['calibrations', 'runs']);
+    expect([...db.objectStoreNames].sort()).toEqual(['calibrations', 'runs', 'userKernels']);
     const runs = await db.getAll('runs');
     expect(runs).toHaveLength(records.length);
     for (const [i, r] of runs.entries()) {

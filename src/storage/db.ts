@@ -4,10 +4,11 @@
 // order, inside IndexedDB's one upgrade transaction (a failed step aborts it: nothing changes).
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { AdapterDescriptor } from '../core/adapter';
+import { LabError } from '../core/errors';
 import type { CalibrationJson, ResultJson, RunKind } from '../core/report/json';
 
 export const DB_NAME = 'kernel-lab';
-export const DB_VERSION = 3;
+export const DB_VERSION = 4;
 
 /** Stamp of records stored before results carried a version and code hash (schema v1): stale. */
 export const UNKNOWN_STAMP = 'unknown';
@@ -52,6 +53,22 @@ export interface CalibrationRecord {
   calibration: CalibrationJson;
 }
 
+/** Schema v4: a user kernel (manifest + WGSL) as it was last run on an adapter. */
+export interface UserKernelRecord {
+  /** `${adapterKey} ${kernelId}`: one record per kernel version per adapter. */
+  key: string;
+  adapterKey: string;
+  /** name@hash12 of the manifest. */
+  kernelId: string;
+  name: string;
+  op: string;
+  manifestSha256: string;
+  manifest: string;
+  /** WGSL by the file name the manifest uses. */
+  files: Record<string, string>;
+  savedAt: string;
+}
+
 export interface LabSchema extends DBSchema {
   runs: {
     key: number;
@@ -62,9 +79,29 @@ export interface LabSchema extends DBSchema {
     key: string;
     value: CalibrationRecord;
   };
+  userKernels: {
+    key: string;
+    value: UserKernelRecord;
+    indexes: { 'by-adapter': string };
+  };
 }
 
 export type LabDb = IDBPDatabase<LabSchema>;
+
+/** A migration step threw: the upgrade was rolled back, so the database is still at `fromVersion`. */
+export class StorageMigrationError extends LabError {
+  override name = 'StorageMigrationError';
+  constructor(
+    message: string,
+    readonly fromVersion: number,
+  ) {
+    super(message);
+  }
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+}
 type UpgradeTx = IDBPTransaction<LabSchema, StoreNames<LabSchema>[], 'versionchange'>;
 
 /** "ADD 4096x512 inplace" for each (op, shape) a result measured. */
@@ -118,10 +155,18 @@ export const MIGRATIONS: readonly MigrationStep[] = [
     const store = tx.objectStore('calibrations');
     for (const rec of latest.values()) await store.put(rec);
   },
+  // v4: user kernels per adapter (results that used one carry its id and hashes already).
+  async (db) => {
+    db.createObjectStore('userKernels', { keyPath: 'key' }).createIndex('by-adapter', 'adapterKey');
+  },
 ];
 
 export interface OpenOptions {
   readonly name?: string;
+  /** Another tab holds the database at an older version and has not closed it: this open waits. */
+  readonly onBlocked?: (currentVersion: number) => void;
+  /** The browser closed the connection (storage cleared, a crash): reopen on the next call. */
+  readonly onTerminated?: () => void;
   /** Open at this version (tests build earlier versions this way); default the current one. */
   readonly version?: number;
   /** Another tab wants a newer schema: close this connection (and reopen lazily). */
@@ -135,22 +180,41 @@ export async function openLabDb(opts: OpenOptions = {}): Promise<LabDb> {
   const version = opts.version ?? DB_VERSION;
   const migrations = opts.migrations ?? MIGRATIONS;
   if (!Number.isInteger(version) || version < 1 || version > migrations.length) throw new RangeError(`no schema version ${version} (1…${migrations.length})`);
+  let failed: { step: number; error: unknown } | null = null;
+  let from = 0;
   const db: LabDb = await openDB<LabSchema>(opts.name ?? DB_NAME, version, {
     upgrade(upgrading, oldVersion, newVersion, tx) {
+      from = oldVersion;
       // The steps run in order inside the upgrade transaction; one that throws aborts it all.
       const steps = migrations.slice(oldVersion, newVersion ?? version);
       // openDB rejects when the upgrade aborts; tx.done would reject unobserved as well.
       tx.done.catch(() => undefined);
       void (async () => {
-        for (const step of steps) await step(upgrading, tx);
+        for (const [i, step] of steps.entries()) {
+          failed = { step: oldVersion + i + 1, error: null };
+          await step(upgrading, tx);
+        }
+        failed = null;
       })().catch((e) => {
+        failed = { step: failed?.step ?? oldVersion + 1, error: e };
         console.error('kernel-lab: database migration failed; the database is left as it was', e);
         tx.abort();
       });
     },
+    blocked(currentVersion) {
+      opts.onBlocked?.(currentVersion);
+    },
     blocking() {
       opts.onBlocking?.(db);
     },
+    terminated() {
+      opts.onTerminated?.();
+    },
+  }).catch((e: unknown) => {
+    // The page shows the real cause, not only the console: which step failed, and why.
+    const f = failed as { step: number; error: unknown } | null;
+    if (f?.error) throw new StorageMigrationError(`the stored runs could not be upgraded from schema version ${from} to ${version}: step ${f.step} failed (${errorText(f.error)}). The database was left at version ${from} with every run kept`, from);
+    throw e;
   });
   return db;
 }

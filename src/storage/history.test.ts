@@ -1,3 +1,4 @@
+import { OPS } from '../core/ops/registry';
 // What History shows of stored runs: a line per run, the (op, shape) keys, and per (op, shape)
 // the points of each run — a lane's own speedup, a Level 1 run's own time — stale ones marked.
 import { describe, expect, it } from 'vitest';
@@ -22,8 +23,9 @@ describe('history', () => {
 
   it('summarizes each kind of run in one line', () => {
     expect(runSummary(level1)).toEqual({ what: 'ADD 256x16 inplace · generated', verdict: 'correct', tone: 'good', headline: '12.35 µs [10.24–19.88]' });
-    const shapeCount = lane.pairs.reduce((n, p) => n + p.shapes.length, 0);
-    expect(runSummary(laneOld)).toMatchObject({ what: `lane · ADD, RMS_NORM, RMS_NORM_BACK, MUL_MAT · ${shapeCount} shapes`, verdict: 'green', tone: 'good' });
+    // Every op's whole matrix: the counts follow the registry as ops are added.
+    const shapes = OPS.reduce((n, op) => n + op.matrix.length, 0);
+    expect(runSummary(laneOld)).toMatchObject({ what: `lane · ${OPS.map((o) => o.name).join(', ')} · ${shapes} shapes`, verdict: 'green', tone: 'good' });
     expect(runSummary(laneOld).headline).toMatch(/^(faster|parity|within-tolerance|slower) \d+/);
     expect(runSummary(failed)).toEqual({ what: 'level1 · ADD 64x4', verdict: 'failed', tone: 'bad', headline: 'WgslCompileError: error at line 3:5' });
   });

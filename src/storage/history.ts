@@ -106,7 +106,7 @@ export interface LatencyPoint {
   readonly tSec: number;
   readonly runId: number;
   readonly stale: boolean;
-  readonly variant: 'native' | 'generated';
+  readonly variant: 'native' | 'generated' | 'user';
   readonly medianNs: number;
 }
 

@@ -5,6 +5,9 @@ import { adapterFingerprint, type AdapterDescriptor } from '../core/adapter';
 import { LabError } from '../core/errors';
 import { CODE_HASH, LAB_VERSION, RUN_KINDS, type ResultJson, type RunKind } from '../core/report/json';
 import { checkAdapter, validateResult } from '../core/report/validate';
+import { describeBounded, jsonBoundsProblem, ownValue } from '../core/input/bounded-json';
+import { IMPORT_BOUNDS, MAX_IMPORT_RUNS, MAX_NAME_CHARS } from '../core/input/caps';
+import { isIsoTimestamp } from '../core/input/iso-date';
 import { opShapesOf, UNKNOWN_STAMP, type CalibrationRecord, type LabDb, type RunRecord, type StoredError } from './db';
 
 /** The browser would not store more: the message names the cause and what to do. */
@@ -94,10 +97,14 @@ export async function saveRun(db: LabDb, kind: RunKind, outcome: RunOutcome): Pr
   }
 }
 
+/** Newest first (then the higher id). */
+export function sortRuns(rows: RunRecord[]): RunRecord[] {
+  return rows.sort((a, b) => (a.savedAt < b.savedAt ? 1 : a.savedAt > b.savedAt ? -1 : (b.id ?? 0) - (a.id ?? 0)));
+}
+
 /** Every run on one adapter (or all), newest first. */
 export async function listRuns(db: LabDb, adapterKey?: string): Promise<RunRecord[]> {
-  const rows = adapterKey === undefined ? await db.getAll('runs') : await db.getAllFromIndex('runs', 'by-adapter', adapterKey);
-  return rows.sort((a, b) => (a.savedAt < b.savedAt ? 1 : a.savedAt > b.savedAt ? -1 : (b.id ?? 0) - (a.id ?? 0)));
+  return sortRuns(adapterKey === undefined ? await db.getAll('runs') : await db.getAllFromIndex('runs', 'by-adapter', adapterKey));
 }
 
 export interface AdapterSummary {
@@ -163,12 +170,18 @@ function str(v: unknown): v is string {
   return typeof v === 'string';
 }
 
+/** What a failed run may carry: a compiler's message is long, but not without end. */
+const MAX_ERROR_CHARS = 16 * 1024;
+const REQUEST_BOUNDS = { maxDepth: 8, maxValues: 10_000, maxStringChars: 4096 } as const;
+
 /** One exported run, checked; the error names the run and the field. */
 function importedRecord(v: unknown, at: string): RunRecord {
-  if (!v || typeof v !== 'object') throw new ImportError(`${at}: not an object`);
-  const r = v as Record<string, unknown>;
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new ImportError(`${at}: not an object`);
+  // Own properties only: an inherited name is never a field.
+  const r = Object.fromEntries(['kind', 'savedAt', 'result', 'error', 'adapter', 'request', 'labVersion', 'codeHash'].map((k) => [k, ownValue(v, k)])) as Record<string, unknown>;
   if (!RUN_KINDS.includes(r.kind as RunKind)) throw new ImportError(`${at}.kind: expected one of ${RUN_KINDS.join(', ')}`);
-  if (!str(r.savedAt) || !Number.isFinite(Date.parse(r.savedAt))) throw new ImportError(`${at}.savedAt: expected an ISO date`);
+  if (!isIsoTimestamp(r.savedAt)) throw new ImportError(`${at}.savedAt: expected an ISO date (YYYY-MM-DDThh:mm:ss[.sss]Z), got ${describeBounded(r.savedAt)}`);
+  for (const k of ['labVersion', 'codeHash'] as const) if (str(r[k]) && r[k].length > MAX_NAME_CHARS) throw new ImportError(`${at}.${k}: over the ${MAX_NAME_CHARS}-character cap`);
   let base: RunRecord;
   if (r.result !== null && r.result !== undefined) {
     let result: ResultJson;
@@ -179,8 +192,11 @@ function importedRecord(v: unknown, at: string): RunRecord {
     }
     base = runRecord(r.kind as RunKind, { result }, r.savedAt);
   } else {
-    const error = r.error as Record<string, unknown> | null;
+    const error = r.error && typeof r.error === 'object' ? { name: ownValue(r.error, 'name'), message: ownValue(r.error, 'message') } : null;
     if (!error || !str(error.name) || !str(error.message)) throw new ImportError(`${at}: a run needs a result or an error with name and message`);
+    if (error.name.length > MAX_NAME_CHARS || error.message.length > MAX_ERROR_CHARS) throw new ImportError(`${at}.error: its name or message is over the cap (${MAX_NAME_CHARS} and ${MAX_ERROR_CHARS} characters)`);
+    const request = r.request === undefined ? null : jsonBoundsProblem(r.request, REQUEST_BOUNDS, `${at}.request`);
+    if (request) throw new ImportError(request);
     const bad = checkAdapter(r.adapter, `${at}.adapter`);
     if (bad) throw new ImportError(bad);
     base = runRecord(r.kind as RunKind, { error: { name: error.name, message: error.message }, adapter: r.adapter as AdapterDescriptor, request: r.request }, r.savedAt);
@@ -191,13 +207,18 @@ function importedRecord(v: unknown, at: string): RunRecord {
 
 /** The runs a file holds: an export of this lab, or one result JSON (a CLI --json file). */
 export function parseImport(v: unknown): RunRecord[] {
-  if (v && typeof v === 'object' && (v as { format?: unknown }).format === EXPORT_FORMAT) {
-    const f = v as { version?: unknown; runs?: unknown };
-    if (typeof f.version !== 'number' || f.version > EXPORT_VERSION) throw new ImportError(`export version ${String(f.version)} is newer than this lab reads (${EXPORT_VERSION}): import it with a newer kernel-lab`);
-    if (!Array.isArray(f.runs)) throw new ImportError('runs: expected a list');
-    return f.runs.map((r, i) => importedRecord(r, `runs[${i}]`));
+  const isObject = !!v && typeof v === 'object' && !Array.isArray(v);
+  if (isObject && ownValue(v, 'format') === EXPORT_FORMAT) {
+    const bounds = jsonBoundsProblem(v, IMPORT_BOUNDS, 'the export');
+    if (bounds) throw new ImportError(bounds);
+    const version = ownValue(v, 'version');
+    const runs = ownValue(v, 'runs');
+    if (typeof version !== 'number' || version > EXPORT_VERSION) throw new ImportError(`export version ${describeBounded(version)} is newer than this lab reads (${EXPORT_VERSION}): import it with a newer kernel-lab`);
+    if (!Array.isArray(runs)) throw new ImportError('runs: expected a list');
+    if (runs.length > MAX_IMPORT_RUNS) throw new ImportError(`runs: ${runs.length} runs, over the cap of ${MAX_IMPORT_RUNS} in one file: split the export`);
+    return runs.map((r, i) => importedRecord(r, `runs[${i}]`));
   }
-  if (v && typeof v === 'object' && 'kind' in v) {
+  if (isObject && ownValue(v, 'kind') !== undefined) {
     let result: ResultJson;
     try {
       result = validateResult(v);

@@ -16,7 +16,7 @@ export interface StoredRunOptions<Req, Res, Json extends ResultJson> {
   /** The adapter a failed run is stored under. */
   readonly adapter: Accessor<AdapterDescriptor>;
   /** After a result, before it is stored (e.g. its kernels join the roofline). */
-  readonly onResult?: (res: Res) => void;
+  readonly onResult?: (res: Res, req: Req) => void;
   /** After a failure (e.g. Level 1 marks a compile error's lines). */
   readonly onError?: (error: ErrorInfo) => void;
 }
@@ -33,7 +33,7 @@ export function createStoredRun<Req, Res, Json extends ResultJson>(o: StoredRunO
       if (outcome.result) {
         const j = o.toJson(outcome.result);
         setJson(() => j);
-        o.onResult?.(outcome.result);
+        o.onResult?.(outcome.result, outcome.request);
         void saveRun(o.kind, j).then(setSaved);
       } else if (outcome.error) {
         o.onError?.(outcome.error);

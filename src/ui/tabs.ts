@@ -1,5 +1,6 @@
 // The page's tabs, in order: add a view by adding one entry here.
 import type { Component } from 'solid-js';
+import { CensusView } from './views/CensusView';
 import { DeviceView } from './views/DeviceView';
 import { HistoryView } from './views/HistoryView';
 import { KernelView } from './views/KernelView';
@@ -18,6 +19,7 @@ export const TABS: readonly Tab[] = [
   { id: 'kernel', title: 'Kernel', view: KernelView },
   { id: 'lane', title: 'Lane', view: LaneView },
   { id: 'sweep', title: 'Sweep', view: SweepView },
+  { id: 'census', title: 'Census', view: CensusView },
   { id: 'device', title: 'Device', view: DeviceView },
   { id: 'history', title: 'History', view: HistoryView },
 ];

@@ -2,6 +2,7 @@
 // LabApi (the Engine) over comlink.
 import { expose } from 'comlink';
 import { Engine } from '../gpu/engine';
+import { namingDeviceLoss } from './loss-naming';
 
 /**
  * The adapter the page asked for (`?device=`, the lane's --device). Read from the worker URL's
@@ -15,4 +16,4 @@ function fromScope(key: string): string | undefined {
 }
 
 // `?timer=wallclock` times with the wall clock even where timestamp-query exists.
-expose(new Engine(() => navigator.gpu, { runtime: 'browser', deviceMatch: fromScope('device'), timestamps: fromScope('timer') !== 'wallclock' }));
+expose(namingDeviceLoss(new Engine(() => navigator.gpu, { runtime: 'browser', deviceMatch: fromScope('device'), timestamps: fromScope('timer') !== 'wallclock' })));

@@ -85,4 +85,16 @@ describe('matmul codegen', () => {
     expect(matmulFits(sched({}), g, 1, 1)).toEqual(["vectorWidth 4 needs src1's rows to start on 4-element boundaries (offset 66 elements)"]);
     expect(matmulFits(sched({ vectorWidth: 1 }), g, 1, 1)).toEqual([]);
   });
+
+  it('a K stride (OUT_PROD: A[m, k] = src0[m + k·ld]) scales the k terms, takes scalar loads, and lanes walk rows', () => {
+    // src0 stored [M = 64, K = 20]: m contiguous, k 64 apart.
+    const g = { ...geometry(64, 64, 20), src0: { offset: 64, rowStride: 1, kStride: 64, batchStride2: 1280, batchStride3: 1280 } };
+    expect(matmulFits(sched({}), g, 1, 1)).toEqual(['vectorWidth 4 needs K contiguous, but src0 has a K stride other than 1']);
+    const k = generateMatmul(sched({ vectorWidth: 1 }), g).wgsl;
+    expect(k).toContain('let ar0 = lid % 64u;'); // consecutive lanes, consecutive m
+    expect(k).toContain('let ag0 = base0 + (mBase + ar0) * 1u + ac0 * 64u;');
+    expect(k).toContain('src0[ag0 - ac0 * 64u + min(t * 16u + ac0, 19u) * 64u]');
+    // src1 keeps K contiguous: its loads are unchanged.
+    expect(k).toContain('src1[bg0 - bc0 + min(t * 16u + bc0, 19u)]');
+  });
 });

@@ -16,6 +16,12 @@ export interface MatmulOperand {
   readonly rowStride: number;
   readonly batchStride2: number;
   readonly batchStride3: number;
+  /**
+   * Element stride along K (default 1: rows run along K, MUL_MAT's layout). OUT_PROD's operands
+   * run along their rows instead: A[m, k] = src0[m + k·nb01], so rowStride 1 and kStride nb01.
+   * A kStride other than 1 takes scalar loads only.
+   */
+  readonly kStride?: number;
 }
 
 /** Everything the generated kernel bakes in: plain numbers, so snapshots read as the shape. */
@@ -75,7 +81,9 @@ export function vec4Aligned(o: MatmulOperand, rows: number, ne2: number, ne3: nu
  */
 export function matmulFits(s: MatmulSchedule, g: MatmulGeometry, ne02: number, ne03: number): string[] {
   const reasons: string[] = [];
-  if (s.vectorWidth === 4) {
+  const strided = [['src0', g.src0], ['src1', g.src1]].filter(([, o]) => ((o as MatmulOperand).kStride ?? 1) !== 1).map(([n]) => n);
+  if (s.vectorWidth === 4 && strided.length) reasons.push(`vectorWidth 4 needs K contiguous, but ${strided.join(' and ')} ${strided.length > 1 ? 'have' : 'has'} a K stride other than 1`);
+  else if (s.vectorWidth === 4) {
     // With K % 4 != 0 packed rows are misaligned too; the K reason is the one to act on.
     if (g.K % 4) reasons.push(`vectorWidth 4 needs K % 4 == 0, got K = ${g.K}`);
     else {
@@ -110,6 +118,8 @@ interface Staging {
   /** Operand base in load units (vec4 or f32), batch included: a WGSL expression. */
   readonly base: string;
   readonly rowStride: number;
+  /** Stride along K in load units (1 unless the operand's rows do not run along K). */
+  readonly kStride: number;
   /** Shared memory holds vec4s along the tile's rows (vs scalars). */
   readonly sharedVec: boolean;
 }
@@ -155,8 +165,8 @@ export function generateMatmul(s: MatmulSchedule, g: MatmulGeometry): MatmulKern
   emit(`let base0 = ${base(g.src0, g.r2, g.r3, unit)};`, `let base1 = ${base(g.src1, 1, 1, unit)};`, `let based = ${base(g.dst, 1, 1, dstVec ? 4 : 1)};`);
   emit(`let mBase = wid.x * ${u(TM)};`, `let nBase = wid.y * ${u(TN)};`, 'let tx = lid3.x;', 'let ty = lid3.y;');
 
-  const stA: Staging = { p: 'a', global: 'src0', shared: 'As', rows: TM, extent: g.M, rowBase: 'mBase', base: 'base0', rowStride: g.src0.rowStride / unit, sharedVec: vec };
-  const stB: Staging = { p: 'b', global: 'src1', shared: 'Bs', rows: TN, extent: g.N, rowBase: 'nBase', base: 'base1', rowStride: g.src1.rowStride / unit, sharedVec: bVec };
+  const stA: Staging = { p: 'a', global: 'src0', shared: 'As', rows: TM, extent: g.M, rowBase: 'mBase', base: 'base0', rowStride: g.src0.rowStride / unit, kStride: g.src0.kStride ?? 1, sharedVec: vec };
+  const stB: Staging = { p: 'b', global: 'src1', shared: 'Bs', rows: TN, extent: g.N, rowBase: 'nBase', base: 'base1', rowStride: g.src1.rowStride / unit, kStride: g.src1.kStride ?? 1, sharedVec: bVec };
 
   // Load slots: unit v of a tile goes to thread v % threads. Lanes walk KG units along K (32 B,
   // one memory sector) before the next row, so a warp's loads stay sector-aligned and its
@@ -166,7 +176,9 @@ export function generateMatmul(s: MatmulSchedule, g: MatmulGeometry): MatmulKern
   const slotDecls = (st: Staging): string[] => {
     const out: string[] = [];
     const total = st.rows * CV;
-    const KG = vec ? (CV % 2 === 0 ? 2 : 1) : gcd(CV, 8);
+    // Along K when K is contiguous; across rows (coalesced when they are) when it is strided.
+    const KG = vec ? (CV % 2 === 0 ? 2 : 1) : st.kStride !== 1 ? 1 : gcd(CV, 8);
+    const kTimes = (e: string) => (st.kStride === 1 ? e : `${e} * ${u(st.kStride)}`);
     for (let j = 0; j < slotCount(st); j++) {
       const v = j === 0 ? 'lid' : `(lid + ${u(j * threads)})`;
       const r = CV === KG ? `${v} / ${u(KG)}` : KG === 1 ? `${v} % ${u(st.rows)}` : `(${v} / ${u(KG)}) % ${u(st.rows)}`;
@@ -174,7 +186,7 @@ export function generateMatmul(s: MatmulSchedule, g: MatmulGeometry): MatmulKern
       out.push(`let ${st.p}r${j} = ${r};`, `let ${st.p}c${j} = ${c};`);
       // Overhanging rows read the last real row (discarded at the store): no branch in the loop.
       const row = st.extent % st.rows === 0 ? `(${st.rowBase} + ${st.p}r${j})` : `min(${st.rowBase} + ${st.p}r${j}, ${u(st.extent - 1)})`;
-      out.push(`let ${st.p}g${j} = ${st.base} + ${row} * ${u(st.rowStride)} + ${st.p}c${j};`);
+      out.push(`let ${st.p}g${j} = ${st.base} + ${row} * ${u(st.rowStride)} + ${kTimes(`${st.p}c${j}`)};`);
       // Where the slot's first k lands in shared memory (k-major; vec4 slots cover 4 k).
       if (!vec) out.push(`let ${st.p}s${j} = ${st.p}c${j} * ${u(st.rows)} + ${st.p}r${j};`);
       else if (st.sharedVec) out.push(`let ${st.p}s${j} = ${st.p}c${j} * ${u(st.rows)} + ${st.p}r${j} / 4u;`, `let ${st.p}q${j} = ${st.p}r${j} % 4u;`);
@@ -189,10 +201,12 @@ export function generateMatmul(s: MatmulSchedule, g: MatmulGeometry): MatmulKern
   const loads = (st: Staging, t: string): string[] =>
     Array.from({ length: slotCount(st) }, (_, j) => {
       const tk = t === 't' ? t : `(${t})`;
+      const ks = st.kStride;
       const ku = t === '0u' ? `${st.p}c${j}` : `${tk} * ${u(CV)} + ${st.p}c${j}`;
-      const at = t === '0u' ? `${st.p}g${j}` : `${st.p}g${j} + ${tk} * ${u(CV)}`;
+      const at = t === '0u' ? `${st.p}g${j}` : `${st.p}g${j} + ${tk} * ${u(CV * ks)}`;
       // The K tail: clamp the address (never past the row) and zero what lies beyond K.
-      const value = kTail ? `select(${zero}, ${st.global}[${st.p}g${j} - ${st.p}c${j} + min(${ku}, ${u(KU - 1)})], ${ku} < ${u(KU)})` : `${st.global}[${at}]`;
+      const clamped = ks === 1 ? `${st.p}g${j} - ${st.p}c${j} + min(${ku}, ${u(KU - 1)})` : `${st.p}g${j} - ${st.p}c${j} * ${u(ks)} + min(${ku}, ${u(KU - 1)}) * ${u(ks)}`;
+      const value = kTail ? `select(${zero}, ${st.global}[${clamped}], ${ku} < ${u(KU)})` : `${st.global}[${at}]`;
       const assign = `${st.p}x${j} = ${value};`;
       return slotGuarded(st, j) ? `if (${st.p}ok${j}) {\n  ${assign}\n}` : assign;
     });

@@ -6,6 +6,8 @@
 // otherwise it derives (i0, i1, i2, i3) from dst and reads each source by its own strides with
 // ggml's broadcast by modulo (a dim of size 1 is repeated, any other size ne is indexed i % ne).
 // A source may instead give its own index expression (a gather), which needs vectorWidth 1.
+// An i32 source (row indices) is bound as array<i32> and read as scalars; an f16 output is
+// stored as f16, which needs the device's shader-f16 (the op's contract declines without it).
 import { deviceOffsetElements } from '../hostdata';
 import { grid2d, type BindingRole, type KernelSpec } from '../kernel';
 import { elementStrides, isContiguous, nelements, type TensorDesc } from '../tensor';
@@ -33,6 +35,12 @@ export interface ElementwiseSource {
    * `u32(rows) * 4096u + i0`. Without it the source is read by its strides, broadcast by modulo.
    */
   readonly index?: string;
+  /**
+   * With `index`: the index names no coordinate, so every element reads the same value (a
+   * hyperparameter kept in a tensor, as OPT_STEP_ADAMW's). It is loaded as a scalar and splatted
+   * over vectors, so it neither blocks vectorWidth > 1 nor the flat path.
+   */
+  readonly uniform?: boolean;
 }
 
 export interface ElementwiseOutput {
@@ -49,6 +57,8 @@ export interface ElementwiseSnippet {
   readonly outputs: readonly ElementwiseOutput[];
   /** f32 constants baked as module-scope `const name: f32` (eps, scale, an op param). */
   readonly constants?: Readonly<Record<string, number>>;
+  /** Module-scope WGSL functions the expressions call (ROPE's rotation), emitted after the constants. */
+  readonly functions?: string;
 }
 
 const SPACE = {
@@ -60,7 +70,7 @@ const SPACE = {
 /** Every tensor packed with dst's shape and no custom index: one flat index serves them all. */
 function isFlat(k: ElementwiseSnippet): boolean {
   const ne = k.outputs[0].tensor.ne;
-  const all = [...k.sources.map((s) => (s.index ? null : s.tensor)), ...k.outputs.map((o) => o.tensor)];
+  const all = [...k.sources.filter((s) => !s.uniform).map((s) => (s.index ? null : s.tensor)), ...k.outputs.map((o) => o.tensor)];
   return all.every((t) => t !== null && isContiguous(t) && t.ne.every((n, i) => n === ne[i]));
 }
 
@@ -73,8 +83,10 @@ function fits(s: ElementwiseSchedule, k: ElementwiseSnippet): string[] {
   const vw = s.vectorWidth;
   if (vw === 1) return [];
   const reasons: string[] = [];
-  const gathers = k.sources.filter((src) => src.index).map((src) => src.name);
-  if (gathers.length) return [`vectorWidth ${vw} needs strided addressing, but ${gathers.join(', ')} ${gathers.length > 1 ? 'have' : 'has'} a custom index (use vectorWidth 1)`];
+  const ints = k.sources.filter((src) => src.tensor.type === 'i32' && !src.index).map((src) => src.name);
+  if (ints.length) reasons.push(`vectorWidth ${vw} cannot load ${ints.join(', ')}: i32 sources are read one element at a time (use vectorWidth 1)`);
+  const gathers = k.sources.filter((src) => src.index && !src.uniform).map((src) => src.name);
+  if (gathers.length) return [...reasons, `vectorWidth ${vw} needs strided addressing, but ${gathers.join(', ')} ${gathers.length > 1 ? 'have' : 'has'} a custom index (use vectorWidth 1)`];
   const dst = k.outputs[0].tensor;
   if (isFlat(k)) {
     if (nelements(dst) % vw) reasons.push(`vectorWidth ${vw} needs the element count ${nelements(dst)} to be a multiple of ${vw}`);
@@ -82,7 +94,7 @@ function fits(s: ElementwiseSchedule, k: ElementwiseSnippet): string[] {
   }
   if (dst.ne[0] % vw) reasons.push(`vectorWidth ${vw} needs ne0 % ${vw} == 0, got ne0 = ${dst.ne[0]}`);
   const aligned = (t: TensorDesc) => elementStrides(t).slice(1).every((st, d) => st % vw === 0 || t.ne[d + 1] === 1) && deviceOffsetElements(t) % vw === 0;
-  const named = [...k.sources.map((x) => ({ name: x.name, tensor: x.tensor, splat: isSplat(x, vw) })), ...k.outputs.map((o) => ({ name: o.binding, tensor: o.tensor, splat: false }))];
+  const named = [...k.sources.filter((x) => !x.uniform).map((x) => ({ name: x.name, tensor: x.tensor, splat: isSplat(x, vw) })), ...k.outputs.map((o) => ({ name: o.binding, tensor: o.tensor, splat: false }))];
   for (const { name, tensor, splat } of named) {
     if (splat) continue;
     if (elementStrides(tensor)[0] !== 1) reasons.push(`vectorWidth ${vw} needs ${name}'s rows contiguous (nb0 = ${tensor.nb[0]} B)`);
@@ -92,7 +104,10 @@ function fits(s: ElementwiseSchedule, k: ElementwiseSnippet): string[] {
   return reasons;
 }
 
-/** Buffers in order of first use (sources, then outputs): written ones read_write, splat-only ones f32. */
+/**
+ * Buffers in order of first use (sources, then outputs): written ones read_write, splat-only ones
+ * f32, i32 ones (positions, indices: every reader an i32 tensor) array<i32>.
+ */
 function bufferDecls(k: ElementwiseSnippet, vw: number) {
   const roles: BindingRole[] = [];
   for (const b of [...k.sources.map((x) => x.binding), ...k.outputs.map((o) => o.binding)]) if (!roles.includes(b)) roles.push(b);
@@ -101,7 +116,12 @@ function bufferDecls(k: ElementwiseSnippet, vw: number) {
       const written = k.outputs.some((o) => o.binding === role);
       const readers = k.sources.filter((x) => x.binding === role);
       const scalar = vw === 1 || (!written && readers.length > 0 && readers.every((x) => isSplat(x, vw) || !!x.index));
-      return { role, name: role, access: written ? 'read_write' : 'read', elem: scalar ? 'f32' : vecType(vw) };
+      // i32 sources (row indices, positions) are read as i32 scalars: a gather's index, a value.
+      const ints = !written && readers.length > 0 && readers.every((x) => x.tensor.type === 'i32');
+      // An f16 output (a cast, CPY to f16) is stored as f16 (the kernel enables shader-f16).
+      const half = written && k.outputs.some((o) => o.binding === role && o.tensor.type === 'f16');
+      const elem = half ? (vw === 1 ? 'f16' : `vec${vw}<f16>`) : ints ? 'i32' : scalar ? 'f32' : vecType(vw);
+      return { role, name: role, access: written ? 'read_write' : 'read', elem };
     }),
   );
 }
@@ -139,13 +159,19 @@ function generate(s: ElementwiseSchedule, k: ElementwiseSnippet, c: CaseName): K
   const flat = isFlat(k);
   const names = k.sources.map((x) => x.name);
   const loads = k.sources.map((x, i) => {
+    if (x.index && x.uniform) {
+      const at = `${x.binding}[${valueNames(x.index, names.slice(0, i))}]`;
+      return `let ${x.name}_v = ${vw > 1 ? `${T}(${at})` : at};`;
+    }
     if (flat) return `let ${x.name}_v = ${x.binding}[${u(deviceOffsetElements(x.tensor) / vw)} + v];`;
     if (x.index) return `let ${x.name}_v = ${x.binding}[${valueNames(x.index, names.slice(0, i))}];`;
     const splat = isSplat(x, vw);
     const at = `${x.binding}[${stridedIndex(x.tensor, dst.ne, vw, splat)}]`;
     return `let ${x.name}_v = ${splat ? `${T}(${at})` : at};`;
   });
-  const stores = k.outputs.map((o) => `${o.binding}[${flat ? `${u(deviceOffsetElements(o.tensor) / vw)} + v` : stridedIndex(o.tensor, dst.ne, vw, false)}] = ${valueNames(o.expr, names)};`);
+  const stored = (o: ElementwiseOutput) => (o.tensor.type === 'f16' ? `${vw === 1 ? 'f16' : `vec${vw}<f16>`}(${valueNames(o.expr, names)})` : valueNames(o.expr, names));
+  const stores = k.outputs.map((o) => `${o.binding}[${flat ? `${u(deviceOffsetElements(o.tensor) / vw)} + v` : stridedIndex(o.tensor, dst.ne, vw, false)}] = ${stored(o)};`);
+  const halves = k.outputs.some((o) => o.tensor.type === 'f16');
   const [ne0, ne1, ne2, ne3] = dst.ne;
   const coords = flat
     ? []
@@ -161,8 +187,8 @@ function generate(s: ElementwiseSchedule, k: ElementwiseSnippet, c: CaseName): K
   );
   const consts = Object.entries(k.constants ?? {}).map(([name, value]) => `const ${name}: f32 = ${f(value)};`);
   const wgsl = `// generated: ${c.op} ${flat ? 'flat' : 'strided'} ${c.label}, ${scheduleKey(s)}
-${decls}
-${consts.length ? `\n${consts.join('\n')}\n` : ''}
+${halves ? 'enable f16;\n\n' : ''}${decls}
+${consts.length ? `\n${consts.join('\n')}\n` : ''}${k.functions ? `\n${k.functions.trimEnd()}\n` : ''}
 @compute @workgroup_size(${s.workgroupSize})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
   let t = (wid.y * ${u(dispatch[0])} + wid.x) * ${u(s.workgroupSize)} + lid;
@@ -172,7 +198,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 ${indent(body.join('\n'), 2)}
 }
 `;
-  return { label: `generated:${c.op} ${scheduleKey(s)}`, wgsl, entryPoint: 'main', bindings, dispatch };
+  return { label: `generated:${c.op} ${scheduleKey(s)}`, wgsl, entryPoint: 'main', bindings, dispatch, ...(halves ? { features: ['shader-f16'] } : {}) };
 }
 
 export const ELEMENTWISE: FamilyDef<ElementwiseSchedule, ElementwiseSnippet> = {

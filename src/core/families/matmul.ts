@@ -32,6 +32,9 @@ export interface MatmulSnippet extends Omit<MatmulGeometry, 'label'> {
   /** src0's own batch counts (ne02, ne03): vec4 alignment is checked over them. */
   readonly ne02: number;
   readonly ne03: number;
+  /** Element types of src0 and src1 (f32 when absent): this family reads f32 only. */
+  readonly type0?: 'f32' | 'f16' | 'i32';
+  readonly type1?: 'f32' | 'f16' | 'i32';
   /** f32 constants the epilogue names, baked as literals. */
   readonly constants?: Readonly<Record<string, number>>;
 }
@@ -73,7 +76,10 @@ export const MATMUL: FamilyDef<MatmulSchedule, MatmulSnippet> = {
     if (s.threadM * s.threadN > 128) reasons.push(`threadM·threadN = ${s.threadM * s.threadN} accumulators per thread exceeds 128 (registers spill)`);
     return reasons;
   },
-  fits: (s, k) => matmulFits(s, geometry(k, ''), k.ne02, k.ne03),
+  fits: (s, k) => [
+    ...[['src0', k.type0], ['src1', k.type1]].filter(([, t]) => t && t !== 'f32').map(([name, t]) => `the tiled matmul reads f32 operands, ${name} is ${t}`),
+    ...matmulFits(s, geometry(k, ''), k.ne02, k.ne03),
+  ],
   generate(s, k, c) {
     const g = generateMatmul(s, geometry(k, `${c.op} ${c.label}`));
     return { label: `generated:${c.op} ${scheduleKey(s)}`, wgsl: g.wgsl, entryPoint: 'main', bindings: g.bindings, dispatch: g.dispatch };

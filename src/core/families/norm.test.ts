@@ -125,7 +125,7 @@ describe('row family: reductions as data', () => {
 
   it('max reduces with max from the lowest f32; each stage has its own partials and tree', () => {
     const w = generateNorm(norm({ workgroupSize: 64 }), softmax).wgsl;
-    expect(w).toContain('var acc0 = -3.40282347e+38;');
+    expect(w).toContain('var acc0 = -3.40282346e+38;');
     expect(w).toContain('acc0 = max(acc0, x0);');
     expect(w).toContain('red[lid] = max(red[lid], red[lid + s]);');
     expect(w).toContain('let total = max(red[0], red[1]);');
@@ -140,7 +140,7 @@ describe('row family: reductions as data', () => {
     const small = contiguous('f32', [100]);
     const k: NormSnippet = { ...softmax, operands: [{ name: 'x', binding: 'src0', tensor: small }], output: { kind: 'row', tensor: small, expr: 'x' } };
     const w = generateNorm(norm({ workgroupSize: 64, unroll: 2 }), k).wgsl;
-    expect(w).toContain('let partial = max(x0, select(-3.40282347e+38, x1, lid < 36u));');
+    expect(w).toContain('let partial = max(x0, select(-3.40282346e+38, x1, lid < 36u));');
     expect(w).toContain('let partial1 = exp(x0 - mx) + select(0.0, exp(x1 - mx), lid < 36u);');
   });
 
@@ -163,5 +163,72 @@ describe('row family: reductions as data', () => {
     expect(w).toContain('const half: f32 = 0.500000000;');
     expect(w).toContain('let dst_row = 64u + i1 * 1u;');
     expect(w).toContain('if (lid == 0u) {\n    dst[dst_row] = total_x * half;\n  }');
+  });
+});
+
+describe('row family: single values and multi-pass rows (compiled on SwiftShader through CROSS_ENTROPY_LOSS_BACK)', () => {
+  const rows = contiguous('f32', [300, 3, 2]);
+  const k: NormSnippet = {
+    operands: [{ name: 'x', binding: 'src1', tensor: rows }],
+    scalars: [{ name: 'g', binding: 'src0', tensor: contiguous('f32', [1]) }],
+    reductions: [
+      { name: 'mx', map: 'x', combine: 'max' },
+      { name: 'se', map: 'exp(x - mx)', combine: 'sum' },
+    ],
+    output: { kind: 'row', tensor: rows, expr: 'exp(x - mx) / se * g' },
+  };
+
+  it('a scalar is bound (as f32, read-only, ahead of the operands) and read once per row', () => {
+    const spec = generateNorm(norm({ workgroupSize: 64, vectorWidth: 4 }), k);
+    expect(spec.bindings.map((b) => `${b.role}:${b.access}`)).toEqual(['src0:read', 'src1:read', 'dst:read_write']);
+    expect(spec.wgsl).toContain('@group(0) @binding(0) var<storage, read> src0: array<f32>;');
+    expect(spec.wgsl).toContain('@group(0) @binding(1) var<storage, read> src1: array<vec4<f32>>;');
+    expect(spec.wgsl.match(/let g = src0\[64u\];/g)).toHaveLength(1);
+  });
+
+  it("a second pass's loop index never shadows the row index i1", () => {
+    const w = generateNorm(norm({ workgroupSize: 64 }), k).wgsl;
+    expect(w).toContain('let i1 = r % 3u;');
+    expect(w).toMatch(/for \(var i = lid; i < 300u; i \+= 64u\)/);
+    expect(w).toMatch(/for \(var ri1 = lid; ri1 < 300u; ri1 \+= 64u\)/);
+    expect(w).not.toMatch(/var i1 = lid/);
+  });
+});
+
+describe('norm family: INDEX in maps and an i32 scalar output', () => {
+  const t = contiguous('f32', [16, 2]);
+  const snippet: NormSnippet = {
+    operands: [{ name: 'x', binding: 'src0', tensor: t }],
+    reductions: [{ name: 'at', map: 'INDEX * x', combine: 'max' }],
+    output: { kind: 'scalar', tensor: contiguous('i32', [1, 2]), expr: 'i32(at)', type: 'i32' },
+  };
+  it('INDEX is the element position: f32(v) scalar, 4·v + (0, 1, 2, 3) vectorized', () => {
+    const g = (vectorWidth: number, unroll: number) => NORM.generate({ family: 'norm', workgroupSize: 4, vectorWidth, reduction: 'shared', unroll }, snippet, { op: 'TEST', label: 'case' }).wgsl;
+    expect(g(1, 4)).toMatch(/f32\(lid \+ 4u\) \* x1/);
+    expect(g(1, 1)).toMatch(/f32\(i\) \* x0/);
+    expect(g(4, 1)).toMatch(/\(vec4<f32>\(f32\(4u \* \(lid\)\)\) \+ vec4<f32>\(0\.0, 1\.0, 2\.0, 3\.0\)\) \* x0/);
+    expect(g(1, 1)).toMatch(/var<storage, read_write> dst: array<i32>;/);
+  });
+  it('rows past 2^24 elements cannot use INDEX (f32 is exact below)', () => {
+    const long = { ...snippet, operands: [{ name: 'x', binding: 'src0' as const, tensor: contiguous('f32', [2 ** 24 + 1]) }] };
+    expect(NORM.fits({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 1 }, long)).toEqual(['INDEX is an f32, exact only on rows of up to 2^24 elements, got ne0 = 16777217']);
+  });
+});
+
+describe('norm family: i32 operands and several values per row', () => {
+  it('an i32 operand is bound and zero-filled as i32; extra values land after the first', () => {
+    const t = contiguous('i32', [6]);
+    const w = NORM.generate(
+      { family: 'norm', workgroupSize: 4, vectorWidth: 1, reduction: 'shared', unroll: 2 },
+      {
+        operands: [{ name: 'a', binding: 'src0', tensor: t }],
+        reductions: [{ name: 'n', map: 'select(0.0, 1.0, a == 3)', combine: 'sum' }],
+        output: { kind: 'scalar', tensor: contiguous('i32', [1]), expr: 'i32(n)', type: 'i32', extra: ['0', '7'] },
+      },
+      { op: 'TEST', label: 'case' },
+    ).wgsl;
+    expect(w).toMatch(/var<storage, read> src0: array<i32>;/);
+    expect(w).toMatch(/var a1 = i32\(\);/);
+    expect(w).toMatch(/dst\[dst_row \+ 1u\] = 0;\n\s*dst\[dst_row \+ 2u\] = 7;/);
   });
 });

@@ -2,7 +2,8 @@
 // operands read along the row, an ordered list of reductions over it (each a per-element map
 // and a combine, sum or max; a later map may use an earlier reduction's result, as SOFT_MAX's
 // Σexp(x − max) uses max), statements run once the row's results are known, and either a
-// per-element epilogue writing a dst row or one scalar per row (SUM_ROWS).
+// per-element epilogue writing a dst row or one scalar per row (SUM_ROWS). Single values (a
+// 1-element tensor such as a loss's gradient) may be read once per workgroup beside them.
 //
 // Each reduction stage (consecutive reductions with one combine that do not use each other
 // reduce together, as a vector) runs over the row, then meets through a shared-memory tree or
@@ -36,7 +37,10 @@ export interface RowOperand {
 export interface RowReduction {
   /** The row's result, an f32 `let` of this name once reduced. */
   readonly name: string;
-  /** Per element, over operand names, earlier reductions and constants ('x * x', 'exp(x - mx)'). */
+  /**
+   * Per element, over operand names, earlier reductions and constants ('x * x', 'exp(x - mx)');
+   * `INDEX` is the element's position along the row as f32 (exact below 2^24), as ARGMAX needs.
+   */
   readonly map: string;
   readonly combine: 'sum' | 'max';
 }
@@ -44,12 +48,29 @@ export interface RowReduction {
 export type RowOutput =
   /** dst row: one value per element, over operands, reductions, `finish` lets and constants. */
   | { readonly kind: 'row'; readonly tensor: TensorDesc; readonly expr: string }
-  /** One value per row (dst ne0 = 1), written by thread 0. */
-  | { readonly kind: 'scalar'; readonly tensor: TensorDesc; readonly expr: string };
+  /** One value per row (dst ne0 = 1), written by thread 0; `type` 'i32' binds dst as i32 (expr an i32). */
+  | {
+      readonly kind: 'scalar';
+      readonly tensor: TensorDesc;
+      readonly expr: string;
+      readonly type?: 'f32' | 'i32';
+      /** Further values of the row, written at the elements after expr's (COUNT_EQUAL's I64 high word). */
+      readonly extra?: readonly string[];
+    };
+
+/** One f32 read once per workgroup (a ggml 1-element tensor, as a loss's incoming gradient). */
+export interface RowScalar {
+  /** Its value's name in `finish` and the output expression. */
+  readonly name: string;
+  readonly binding: BindingRole;
+  readonly tensor: TensorDesc;
+}
 
 export interface NormSnippet {
   /** Read along the row; operands[0]'s shape gives the rows. In binding order. */
   readonly operands: readonly RowOperand[];
+  /** Single values bound and read before the row's work (bound ahead of the operands). */
+  readonly scalars?: readonly RowScalar[];
   readonly reductions: readonly RowReduction[];
   /** WGSL statements run once every reduction is known (f32 lets named by the reductions). */
   readonly finish?: readonly string[];
@@ -60,7 +81,8 @@ export interface NormSnippet {
 
 /** Partials per thread the schedule's workgroup memory budgets for (all stages together). */
 const PARTIALS_PER_THREAD = 2;
-const LOWEST_F32 = '-3.40282347e+38';
+// Just inside f32's range: WGSL refuses a literal that rounds past the largest finite f32.
+const LOWEST_F32 = '-3.40282346e+38';
 
 function elementStrides(t: TensorDesc): number[] {
   return t.nb.map((b) => b / typeSizeBytes[t.type]);
@@ -83,8 +105,18 @@ export function reductionStages(reds: readonly RowReduction[]): RowReduction[][]
   return stages;
 }
 
+/** Maps and expressions may name the element's position along the row. */
+const INDEX = /(?<![.\w])INDEX(?!\w)/;
+
+/** f32 holds every integer below 2^24 exactly: INDEX is exact on rows up to that length. */
+const MAX_INDEXED_ROW = 2 ** 24;
+
 function fits(s: NormSchedule, k: NormSnippet): string[] {
   const reasons: string[] = [];
+  const ne0Row = k.operands[0].tensor.ne[0];
+  if (ne0Row > MAX_INDEXED_ROW && [...k.reductions.map((r) => r.map), k.output.expr].some((e) => INDEX.test(e))) {
+    reasons.push(`INDEX is an f32, exact only on rows of up to 2^24 elements, got ne0 = ${ne0Row}`);
+  }
   const stages = reductionStages(k.reductions);
   const partials = stages.reduce((n, st) => n + st.length, 0);
   if (s.reduction === 'shared' && partials > PARTIALS_PER_THREAD) reasons.push(`reductions need ${partials} f32 partials per thread in workgroup memory, over the family's budget of ${PARTIALS_PER_THREAD}`);
@@ -220,16 +252,29 @@ function generate(s: NormSchedule, k: NormSnippet, c: CaseName): KernelSpec {
   const stages = reductionStages(k.reductions);
   const out = k.output;
 
-  const roles = [...new Set<BindingRole>([...k.operands.map((o) => o.binding), 'dst'])];
-  const { decls, bindings } = bindAll(roles.map((role) => ({ role, name: role, access: role === 'dst' ? 'read_write' : 'read', elem: role === 'dst' && out.kind === 'scalar' && !k.operands.some((o) => o.binding === 'dst') ? 'f32' : T })));
+  const scalars = k.scalars ?? [];
+  const roles = [...new Set<BindingRole>([...scalars.map((x) => x.binding), ...k.operands.map((o) => o.binding), 'dst'])];
+  // An i32 operand (labels, COUNT_EQUAL) is bound and loaded as i32 (vecN<i32>); maps see i32 values.
+  const typeOf = (t: TensorDesc) => (t.type === 'i32' ? (vw === 1 ? 'i32' : `vec${vw}<i32>`) : T);
+  const elemOf = (role: BindingRole) => {
+    const reader = k.operands.find((o) => o.binding === role);
+    if (reader) return typeOf(reader.tensor);
+    // A buffer no operand reads: a per-row scalar source (f32), or dst written once per row.
+    return role === 'dst' ? (out.kind === 'scalar' ? (out.type ?? 'f32') : T) : 'f32';
+  };
+  const { decls, bindings } = bindAll(roles.map((role) => ({ role, name: role, access: role === 'dst' ? 'read_write' : 'read', elem: elemOf(role) })));
 
   const slotIndex = (v: string, j: number) => (j === 0 ? v : `${v} + ${u(j * W)}`);
   const load = (o: RowOperand, v: string, j: number) => `${o.binding}[${o.name}_row + ${slotIndex(v, j)}]`;
   const loads = (v: string, slots: number) => Array.from({ length: slots }, (_, j) => k.operands.map((o) => `let ${o.name}${j} = ${load(o, v, j)};`)).flat();
   const helpers = new Set<string>();
-  /** One element's (or vector's) contribution to a reduction, as an f32. */
-  const reduceTerm = (r: RowReduction, j: number) => {
-    const m = slotted(r.map, names, j);
+  /** INDEX for slot j of vector index v: the element's position (a vector of them when vectorized). */
+  const lanes = Array.from({ length: vw }, (_, l) => `${l}.0`).join(', ');
+  const indexed = (expr: string, v: string, j: number) =>
+    expr.replace(new RegExp(INDEX.source, 'g'), vw === 1 ? `f32(${slotIndex(v, j)})` : `(${T}(f32(${u(vw)} * (${slotIndex(v, j)}))) + ${T}(${lanes}))`);
+  /** One element's (or vector's) contribution to a reduction, as an f32; v is the vector index's name. */
+  const reduceTerm = (r: RowReduction, j: number, v: string) => {
+    const m = indexed(slotted(r.map, names, j), v, j);
     if (vw === 1) return m;
     const prod = /^(\w+) \* (\w+)$/.exec(r.map);
     if (r.combine === 'sum' && prod && names.includes(prod[1]) && names.includes(prod[2])) return `dot(${prod[1]}${j}, ${prod[2]}${j})`;
@@ -244,25 +289,27 @@ function generate(s: NormSchedule, k: NormSnippet, c: CaseName): KernelSpec {
   const inRegisters = perThread <= s.unroll;
   // Slot j exists for lid < nv − j·W when the row is kept in registers.
   const guard = (j: number) => ((j + 1) * W <= nv ? null : `lid < ${u(nv - j * W)}`);
-  const body: string[] = [];
+  const body: string[] = scalars.map((x) => `let ${x.name} = ${x.binding}[${u(deviceOffsetElements(x.tensor))}];`);
   const decl: string[] = [];
   if (inRegisters) {
     for (let j = 0; j < perThread; j++) {
       const g = guard(j);
       if (!g) body.push(...k.operands.map((o) => `let ${o.name}${j} = ${load(o, 'lid', j)};`));
       else {
-        body.push(...k.operands.map((o) => `var ${o.name}${j} = ${T}();`), `if (${g}) {`);
+        body.push(...k.operands.map((o) => `var ${o.name}${j} = ${typeOf(o.tensor)}();`), `if (${g}) {`);
         body.push(...k.operands.map((o) => `  ${o.name}${j} = ${load(o, 'lid', j)};`), '}');
       }
     }
   }
+  /** Stage si's loop index (not n('i'): a second stage's 'i1' would shadow the row index i1). */
+  const stageLoopVar = (si: number) => (si === 0 ? 'i' : `ri${si}`);
   stages.forEach((stage, si) => {
     const n = (x: string) => (si === 0 ? x : `${x}${si}`);
     const cb = COMBINES[stage[0].combine];
     const width = stage.length;
     const accT = width === 1 ? 'f32' : `vec${width}<f32>`;
     const zero = width === 1 ? cb.identity : `${accT}(${cb.identity})`;
-    const term = (j: number) => (width === 1 ? reduceTerm(stage[0], j) : `${accT}(${stage.map((r) => reduceTerm(r, j)).join(', ')})`);
+    const term = (j: number, v = inRegisters ? 'lid' : stageLoopVar(si)) => (width === 1 ? reduceTerm(stage[0], j, v) : `${accT}(${stage.map((r) => reduceTerm(r, j, v)).join(', ')})`);
     if (inRegisters) {
       const terms = Array.from({ length: perThread }, (_, j) => {
         const g = guard(j);
@@ -273,9 +320,10 @@ function generate(s: NormSchedule, k: NormSnippet, c: CaseName): KernelSpec {
       // Independent accumulators per unroll slot, so the adds do not form one dependency chain.
       const acc = (j: number) => (si === 0 ? `acc${j}` : `s${si}acc${j}`);
       const accs = Array.from({ length: s.unroll }, (_, j) => acc(j));
+      const loopVar = stageLoopVar(si);
       body.push(
         ...accs.map((a) => `var ${a} = ${zero};`),
-        ...rowLoop(n('i'), nv, W, s.unroll, (slots) => [...loads(n('i'), slots), ...Array.from({ length: slots }, (_, j) => cb.accumulate(acc(j), term(j)))]),
+        ...rowLoop(loopVar, nv, W, s.unroll, (slots) => [...loads(loopVar, slots), ...Array.from({ length: slots }, (_, j) => cb.accumulate(acc(j), term(j)))]),
         `let ${n('partial')} = ${accs.reduce((a, b) => cb.join(a, b))};`,
       );
     }
@@ -285,7 +333,7 @@ function generate(s: NormSchedule, k: NormSnippet, c: CaseName): KernelSpec {
   });
   body.push(...(k.finish ?? []));
   if (out.kind === 'row') {
-    const store = (v: string, j: number) => `dst[dst_row + ${slotIndex(v, j)}] = ${slotted(out.expr, names, j)};`;
+    const store = (v: string, j: number) => `dst[dst_row + ${slotIndex(v, j)}] = ${indexed(slotted(out.expr, names, j), v, j)};`;
     if (inRegisters) {
       body.push(
         ...Array.from({ length: perThread }, (_, j) => {
@@ -298,7 +346,7 @@ function generate(s: NormSchedule, k: NormSnippet, c: CaseName): KernelSpec {
       body.push(...rowLoop('j', nv, W, s.unroll, (slots) => [...loads('j', slots), ...Array.from({ length: slots }, (_, j) => store('j', j))]));
     }
   } else {
-    body.push('if (lid == 0u) {', `  dst[dst_row] = ${out.expr};`, '}');
+    body.push('if (lid == 0u) {', `  dst[dst_row] = ${out.expr};`, ...(out.extra ?? []).map((e, i) => `  dst[dst_row + ${u(i + 1)}] = ${e};`), '}');
   }
 
   const rowLines =

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../adapter';
 import type { KernelSpec } from '../kernel';
-import { opByName } from '../ops/registry';
+import { OPS, opByName, registryStateFor } from '../ops/registry';
 import type { LaneCounters, LaneShape } from '../results';
 import type { ShapeVerdict } from '../stats/verdict';
-import { contractCheck, contractProbe, controlled, judgePair, lanePairs, laneChecklist, laneState, pairVerdict, skipReason } from './judgement';
+import { contractCheck, contractProbe, controlled, judgePair, lanePairs, laneChecklist, laneState, nextPlantedFraction, pairVerdict, parseLaneControl, plantedDispatch, plantedFactor, skipReason } from './judgement';
 
 const adapter = { limits: DEFAULT_LIMITS, features: [] as string[] };
 const swiftshader = { vendor: 'google', architecture: 'swiftshader' };
@@ -42,8 +42,11 @@ const counters = (over: Partial<LaneCounters> = {}): LaneCounters => ({ generate
 describe('which pairs the lane runs', () => {
   it('skips native-only and retired ops and says why, with the registry evidence', () => {
     const { run, skipped } = lanePairs({}, swiftshader);
-    expect(run.map((o) => o.name)).toEqual(['ADD', 'RMS_NORM', 'MUL_MAT']);
-    expect(skipped).toHaveLength(1);
+    // Every op of the registry, split by its state on this adapter class.
+    const skippedOps = OPS.filter((o) => ['native-only', 'retired'].includes(registryStateFor(o.name, swiftshader).state)).map((o) => o.name);
+    expect(run.map((o) => o.name)).toEqual(OPS.map((o) => o.name).filter((n) => !skippedOps.includes(n)));
+    expect(run.map((o) => o.name)).toEqual(expect.arrayContaining(['ADD', 'RMS_NORM', 'MUL_MAT']));
+    expect(skipped.map((s) => s.op)).toEqual(skippedOps);
     expect(skipped[0].op).toBe('RMS_NORM_BACK');
     expect(skipped[0].reason).toMatch(/^native-only: on adapter class default the registry runs its native kernel, so there is nothing to compare \(--prefer RMS_NORM_BACK runs the generated one for one run\); the registry's evidence: kept native-only/);
   });
@@ -94,6 +97,10 @@ describe('the contract probe', () => {
     const add = opByName('ADD');
     expect(contractCheck({ ...add, require: () => null }, adapter)).toMatchObject({ pass: false, evidence: expect.stringMatching(/was accepted$/) });
     expect(contractCheck({ ...add, require: () => { throw new Error('boom'); } }, adapter)).toMatchObject({ pass: false, evidence: 'require threw: boom' });
+    // ARGMAX asserts ne0 ≤ INT32_MAX, so its probe grows the rows instead: [32000, 2·(2^31 + 1)].
+    const argmax = opByName('ARGMAX');
+    expect(contractProbe(argmax).srcs[0].ne.slice(0, 2)).toEqual([32000, 2 * (2 ** 31 + 1)]);
+    expect(contractCheck(argmax, adapter)).toMatchObject({ pass: true });
   });
 });
 
@@ -140,3 +147,39 @@ describe("a pair's judgement", () => {
     expect(pair.checklist.map((i) => i.pass)).toEqual([true, true, false, true, true]);
   });
 });
+
+describe('planted fractional slowdowns', () => {
+  it('parses slow:F for 1 < F ≤ 3 and refuses anything else by name', () => {
+    expect(parseLaneControl('slow:1.05')).toBe('slow:1.05');
+    expect(parseLaneControl('slow:1.10')).toBe('slow:1.1');
+    expect(parseLaneControl('aa')).toBe('aa');
+    expect(plantedFactor('slow:1.2')).toBe(1.2);
+    expect(plantedFactor('slow')).toBeNull();
+    for (const bad of ['slow:1', 'slow:0.9', 'slow:4', 'slow:', 'slow:x', 'fast']) expect(() => parseLaneControl(bad)).toThrow(/--control must be aa, slow, stall, wrong or slow:F/);
+  });
+
+  it('redoes a fraction of the largest grid dimension, at least one workgroup', () => {
+    expect(plantedDispatch([1000, 1, 1], 0.05)).toEqual([50, 1, 1]);
+    expect(plantedDispatch([16, 64, 2], 0.1)).toEqual([16, 6, 2]);
+    expect(plantedDispatch([3, 1, 1], 0.05)).toEqual([1, 1, 1]);
+    expect(plantedDispatch([40, 1, 1], 2)).toEqual([40, 1, 1]);
+  });
+
+  it('rescales the fraction by how far the measured ratio fell from the target', () => {
+    // Aimed at 1.10 with 10% of the grid, measured 1.05: twice the fraction.
+    expect(nextPlantedFraction(0.1, 1.1, 1.05)).toBeCloseTo(0.2, 12);
+    // Measured 1.2 (a tail wave): half.
+    expect(nextPlantedFraction(0.1, 1.1, 1.2)).toBeCloseTo(0.05, 12);
+    expect(nextPlantedFraction(0.1, 1.1, 1.0)).toBeCloseTo(0.2, 12);
+    expect(nextPlantedFraction(0.8, 1.9, 1.1)).toBe(1);
+  });
+
+  it('plants the extra dispatch on the native kernel itself', () => {
+    const native = { label: 'native:ADD/add.wgsl', wgsl: '', entryPoint: 'main', bindings: [], dispatch: [200, 1, 1] } as unknown as KernelSpec;
+    const k = controlled(native, 'slow:1.1', 0.1);
+    expect(k.extraDispatch).toEqual([20, 1, 1]);
+    expect(k.dispatch).toEqual([200, 1, 1]);
+    expect(k.label).toBe('native:ADD/add.wgsl (planted 1.1× slowdown control)');
+  });
+});
+

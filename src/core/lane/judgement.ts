@@ -2,10 +2,11 @@
 // controls, and a pair's judgement with its five-item checklist. The GPU layer only measures;
 // everything here is unit tested without a device.
 import type { AdapterDescriptor } from '../adapter';
+import { UsageError } from '../errors';
 import type { KernelSpec } from '../kernel';
 import type { AdapterIdentity, ClassState } from '../ops/promotion';
 import { OPS, opByName, registryStateFor, type PromotionState } from '../ops/registry';
-import type { OpCase, OpDef } from '../ops/types';
+import { OpCaseError, type OpCase, type OpDef } from '../ops/types';
 import { caseOf, type CaseRequest } from '../resolve-kernel';
 import type { ChecklistItem, LaneControl, LaneCounters, LanePair, LaneRequest, LaneShape } from '../results';
 import { GATE_FAILURES, LANE_FAILURES } from '../stats/verdict';
@@ -48,8 +49,49 @@ export function lanePairs(req: Pick<LaneRequest, 'ops' | 'shapes' | 'prefer'>, a
   return { run, skipped };
 }
 
+/** Planted slowdowns `slow:F` take F in (1, 3]. */
+export const PLANTED_MAX = 3;
+
+/** The factor of a planted `slow:F` control, or null for every other control. */
+export function plantedFactor(control: LaneControl | undefined): number | null {
+  if (!control?.startsWith('slow:')) return null;
+  return Number(control.slice(5));
+}
+
+/** Checks a --control value; returns it typed, or throws naming what is wrong. */
+export function parseLaneControl(text: string): LaneControl {
+  if (['aa', 'slow', 'stall', 'wrong'].includes(text)) return text as LaneControl;
+  const m = /^slow:(\d+(?:\.\d+)?)$/.exec(text);
+  const f = m ? Number(m[1]) : NaN;
+  if (m && f > 1 && f <= PLANTED_MAX) return `slow:${f}`;
+  throw new UsageError(`--control must be aa, slow, stall, wrong or slow:F with F in (1, ${PLANTED_MAX}] (a planted slowdown, e.g. slow:1.05), got '${text}'`);
+}
+
+/**
+ * A planted slowdown's extra dispatch: the native grid with its largest dimension cut to
+ * `fraction` (at least one workgroup). Its workgroups redo outputs the full dispatch wrote, with
+ * the same values: the extra time is about `fraction` of a run where the grid has many
+ * workgroups (the lane measures the ratio it reached rather than trusting this).
+ */
+export function plantedDispatch(dispatch: readonly [number, number, number], fraction: number): [number, number, number] {
+  const out: [number, number, number] = [dispatch[0], dispatch[1], dispatch[2]];
+  const axis = out.indexOf(Math.max(...out));
+  out[axis] = Math.max(1, Math.min(out[axis], Math.round(out[axis] * fraction)));
+  return out;
+}
+
+/** The next fraction to try: the first one scaled by how far its measured ratio fell from F. */
+export function nextPlantedFraction(fraction: number, target: number, measuredRatio: number): number {
+  if (!(measuredRatio > 1)) return Math.min(1, fraction * 2);
+  return Math.min(1, Math.max(0, (fraction * (target - 1)) / (measuredRatio - 1)));
+}
+
 /** The generated side under a statistics control: the native kernel itself, changed. */
-export function controlled(native: KernelSpec, control: LaneControl): KernelSpec {
+export function controlled(native: KernelSpec, control: LaneControl, plantedFraction = 0): KernelSpec {
+  const planted = plantedFactor(control);
+  if (planted !== null) {
+    return { ...native, label: `${native.label} (planted ${planted}× slowdown control)`, extraDispatch: plantedDispatch(native.dispatch, plantedFraction) };
+  }
   switch (control) {
     case 'aa':
       return { ...native, label: `${native.label} (A/A control)` };
@@ -63,6 +105,7 @@ export function controlled(native: KernelSpec, control: LaneControl): KernelSpec
       return { ...native, label: `${native.label} (wrong control)`, dispatch: y > 1 ? [x, Math.ceil(y / 2), z] : [Math.max(1, Math.floor(x / 2)), y, z] };
     }
   }
+  throw new UsageError(`unknown lane control '${control}'`);
 }
 
 /** A case outside every op's contract: u32 indices overflow at 4G elements. */
@@ -70,7 +113,14 @@ export function contractProbe(op: OpDef): OpCase {
   const entry: CaseRequest = op.matrix[0];
   const base = caseOf(op, entry);
   const scale = Math.ceil(2 ** 32 / nelements(base.dst)) + 1;
-  return caseOf(op, { ...entry, dims: [entry.dims[0] * scale, ...entry.dims.slice(1)] });
+  const scaled = (d: number) => caseOf(op, { ...entry, dims: entry.dims.map((n, i) => (i === d ? n * scale : n)) });
+  try {
+    return scaled(0);
+  } catch (e) {
+    // An op may assert on its first dim (ARGMAX: ne0 ≤ INT32_MAX): then the last one grows.
+    if (!(e instanceof OpCaseError) || entry.dims.length < 2) throw e;
+    return scaled(entry.dims.length - 1);
+  }
 }
 
 /** require() must refuse the probe, with a code and a reason, and must not throw. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AdapterDescriptor } from '../adapter';
 import { DEFAULT_LIMITS } from '../adapter';
-import { classify, computeMetrics, peaksFor, ridge, type Calibration, type Peaks } from './roofline';
+import { classify, computeMetrics, peaksFor, peaksForKernel, ridge, type Calibration, type Peaks } from './roofline';
 import { specFor } from './spec-table';
 
 const adapter = (over: Partial<AdapterDescriptor>): AdapterDescriptor => ({
@@ -44,6 +44,15 @@ describe('spec table', () => {
     const cal: Calibration = { kind: 'calibration', adapterFingerprint: 'x', copyGBps: 100, f32Gflops: 1000, f16Gflops: null, emptyDispatchNs: 5000, measuredAt: '', details: [] };
     expect(peaksFor(adapter({ vendor: 'google', architecture: 'swiftshader', isFallbackAdapter: true }), cal)).toEqual({ bandwidthGBps: 100, f32Gflops: 1000, source: 'measured', launchFloorNs: 5000 });
     expect(peaksFor(adapter({ device: 'nvidia-h200' }), cal)).toEqual({ bandwidthGBps: 4800, f32Gflops: 67_000, source: 'spec', launchFloorNs: 5000 });
+  });
+
+  it('holds a subgroup-matrix kernel to the measured MMA ceiling, or to none', () => {
+    const peaks = peaksFor(adapter({ device: 'nvidia-h200' }), null);
+    const cal: Calibration = { kind: 'calibration', adapterFingerprint: 'x', copyGBps: 4180, f32Gflops: 61_500, f16Gflops: 64_900, mmaGflops: { '16x8x16': 640_000, '16x8x8': 480_000 }, emptyDispatchNs: 6000, measuredAt: '', details: [] };
+    const mma = { features: ['shader-f16', 'subgroups', 'chromium-experimental-subgroup-matrix'] };
+    expect(peaksForKernel(peaks, mma, cal)).toEqual({ ...peaks, f32Gflops: 640_000 });
+    expect(peaksForKernel(peaks, mma, null)).toEqual({ ...peaks, f32Gflops: null });
+    expect(peaksForKernel(peaks, { features: ['subgroups'] }, cal)).toBe(peaks);
   });
 });
 

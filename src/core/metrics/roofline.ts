@@ -14,6 +14,8 @@ export interface Calibration {
   readonly f16Gflops: number | null;
   /** Packed int8 dot products (dot4I8Packed), G int ops/s; null or absent where not offered. */
   readonly int8Gops?: number | null;
+  /** Register-only subgroup-matrix loop per f16→f32 config ('16x8x16' → GFLOP/s): the MMA ceiling; absent where not offered. */
+  readonly mmaGflops?: Readonly<Record<string, number>>;
   /** (max − min) / median of the copy rounds' medians; above 3% the bandwidth is unreliable. */
   readonly copySpread?: number;
   /** Median time of an empty dispatch: the launch floor. */
@@ -60,6 +62,17 @@ export function peaksFor(adapter: Pick<AdapterDescriptor, 'vendor' | 'architectu
   if (spec) return { bandwidthGBps: spec.bandwidthGBps, f32Gflops: spec.f32Gflops, source: 'spec', launchFloorNs: calibration?.emptyDispatchNs ?? null };
   if (calibration) return { bandwidthGBps: calibration.copyGBps, f32Gflops: calibration.f32Gflops, source: 'measured', launchFloorNs: calibration.emptyDispatchNs };
   return { bandwidthGBps: null, f32Gflops: null, source: null, launchFloorNs: null };
+}
+
+/**
+ * The peaks a kernel is held to: one on subgroup matrices (tensor cores) against the measured
+ * register-only MMA ceiling, never the f32 ALU peak it would exceed several times over; without
+ * that calibration its %FLOP stays blank.
+ */
+export function peaksForKernel(peaks: Peaks, kernel: { readonly features?: readonly string[] }, calibration: Calibration | null): Peaks {
+  if (!kernel.features?.includes('chromium-experimental-subgroup-matrix')) return peaks;
+  const mma = Object.values(calibration?.mmaGflops ?? {});
+  return { ...peaks, f32Gflops: mma.length ? Math.max(...mma) : null };
 }
 
 /** Ridge point: the arithmetic intensity where the bandwidth slope meets the compute ceiling. */

@@ -68,8 +68,8 @@ describe('ADD (ggml_add)', () => {
   });
 
   it('picks schedules by the registry rules', () => {
-    expect(schedulesFor('ADD', ADD.makeCase([4096, 8]), adapter)?.vectorWidth).toBe(4);
-    expect(schedulesFor('ADD', ADD.makeCase([4093, 37]), adapter)?.vectorWidth).toBe(1);
+    expect((schedulesFor('ADD', ADD.makeCase([4096, 8]), adapter) as { vectorWidth?: number } | null)?.vectorWidth).toBe(4);
+    expect((schedulesFor('ADD', ADD.makeCase([4093, 37]), adapter) as { vectorWidth?: number } | null)?.vectorWidth).toBe(1);
   });
 
   it('counts bytes that must move and has no flop count (memory-bound)', () => {

@@ -76,7 +76,8 @@ describe('MUL_MAT (ggml_mul_mat)', () => {
     expect(() => MUL_MAT.makeCase([2, 3])).toThrow(/MxNxK or MxNxKxB \(B batches\), got 2 dims/);
     expect(() => MUL_MAT.makeCase([2, 0, 3])).toThrow(/dimension N must be a positive integer, got 0/);
     expect(() => MUL_MAT.makeCase([2, 2, 2], 'diagonal')).toThrow(/MUL_MAT has no layout 'diagonal'/);
-    expect(() => MUL_MAT.makeCase([2, 2, 2], 'contiguous', { eps: 1 })).toThrow(/takes no params, got eps/);
+    expect(() => MUL_MAT.makeCase([2, 2, 2], 'contiguous', { eps: 1 })).toThrow(/MUL_MAT has no param 'eps' \(params: type0, type1\)/);
+    expect(() => MUL_MAT.makeCase([2, 2, 2], 'contiguous', { type0: 2 })).toThrow(/type0 = 2 is out of range \(type0 one of 0 \(f32\), 1 \(f16\)\)/);
     expect(() => MUL_MAT.makeCase([2, 2, 2, 3], 'batched-broadcast')).toThrow(/B = 3 must be even/);
     expect(() => MUL_MAT.makeCase([2, 2, 2, 70000])).toThrow(/B = 70000 batches exceeds 65535/);
   });
@@ -88,9 +89,9 @@ describe('MUL_MAT (ggml_mul_mat)', () => {
     expect(operandProblems(contiguous('f32', [8, 4, 3]), contiguous('f32', [8, 3, 4]))).toEqual(["src0 batches 3x1 do not divide src1's 4x1"]);
     expect(operandProblems(transpose(contiguous('f32', [4, 8])), contiguous('f32', [8, 3]))).toEqual([
       'src0 is transposed (ggml asserts !ggml_is_transposed(a))',
-      'rows of src0 and src1 must be contiguous (nb00 == nb10 == 4)',
+      'rows of src0 and src1 must be contiguous (nb00 == nb10 == the type size)',
     ]);
-    expect(operandProblems(a, permute(contiguous('f32', [3, 8]), [1, 0, 2, 3]))).toEqual(['rows of src0 and src1 must be contiguous (nb00 == nb10 == 4)']);
+    expect(operandProblems(a, permute(contiguous('f32', [3, 8]), [1, 0, 2, 3]))).toEqual(['rows of src0 and src1 must be contiguous (nb00 == nb10 == the type size)']);
     expect(operandProblems(stridedRows('f32', [8, 4], 9), contiguous('f32', [8, 2]))).toEqual([]);
   });
 
@@ -102,14 +103,35 @@ describe('MUL_MAT (ggml_mul_mat)', () => {
     expect(MUL_MAT.flops(b)).toBe(1_966_080);
     // src0 has 2 batches (broadcast), src1 4
     expect(MUL_MAT.bytes(b)).toEqual({ readBytes: (64 * 96 * 2 + 64 * 40 * 4) * 4, writeBytes: 96 * 40 * 4 * 4 });
-    expect(MUL_MAT.features(b)).toEqual({ M: 96, N: 40, K: 64, batch: 4 });
+    expect(MUL_MAT.features(b)).toEqual({ M: 96, N: 40, K: 64, batch: 4, type0: 0, type1: 0, f16: 0 });
     // A strided view is read for its elements, not its parent's gaps.
     expect(MUL_MAT.bytes(MUL_MAT.makeCase([256, 64, 128], 'src0-rows-strided')).readBytes).toBe((128 * 256 + 128 * 64) * 4);
   });
 
-  it('takes every case on the generated path (no declared rejections)', () => {
+  it('takes every f32 case and f16 decode on the generated path; f16 past N = 8 needs subgroup matrices', () => {
     for (const l of MUL_MAT.layouts) expect(MUL_MAT.require(MUL_MAT.makeCase([33, 17, 9], l.name), adapter)).toBeNull();
-    expect(registryEntry('MUL_MAT').declaredRejections).toEqual([]);
+    expect(MUL_MAT.require(MUL_MAT.makeCase([33, 8, 9], 'contiguous', { type0: 1 }), adapter)).toBeNull();
+    const f16 = MUL_MAT.makeCase([128, 64, 128], 'contiguous', { type0: 1, type1: 1 });
+    expect(MUL_MAT.require(f16, adapter)?.code).toBe('no-shader-f16');
+    expect(MUL_MAT.require(f16, { ...adapter, features: ['shader-f16'] })?.code).toBe('no-subgroup-matrix');
+    const full = { ...adapter, features: ['shader-f16', 'subgroups', 'chromium-experimental-subgroup-matrix'] };
+    expect(MUL_MAT.require(f16, full)).toBeNull();
+    expect(MUL_MAT.require(MUL_MAT.makeCase([100, 64, 128], 'contiguous', { type0: 1 }), full)).toEqual({
+      code: 'sgmatrix-unfit',
+      reason: "f16 MUL_MAT with N > 8 runs on whole subgroup-matrix tiles: M = 100 is not a multiple of the tile's 16 (subgroupsM·matricesM·16)",
+    });
+    expect(registryEntry('MUL_MAT').declaredRejections).toEqual(['no-shader-f16', 'no-subgroup-matrix', 'sgmatrix-unfit']);
+  });
+
+  it('reads f16 sources exactly: 2 bytes an element, the oracle on the halves', () => {
+    const c = MUL_MAT.makeCase([1, 1, 2], 'contiguous', { type0: 1 });
+    expect(c.label).toBe('1x1x2 type0=1');
+    expect(c.srcs.map((t) => t.type)).toEqual(['f16', 'f32']);
+    // 0x3c00 = 1, 0xc000 = -2 (f16); src1 [0.5, 3]
+    const r = MUL_MAT.oracle(c, [new Uint16Array([0x3c00, 0xc000]).buffer, f32([0.5, 3])]);
+    expect([...r.ref]).toEqual([0.5 - 6]);
+    expect(MUL_MAT.bytes(MUL_MAT.makeCase([4096, 1, 4096], 'contiguous', { type0: 1 }))).toEqual({ readBytes: 4096 * 4096 * 2 + 4096 * 4, writeBytes: 4096 * 4 });
+    expect(MUL_MAT.native(c).wgsl).toMatch(/var<storage, read> src0: array<u32>;[\s\S]*unpack2x16float/);
   });
 
   it('says why a schedule cannot take a case, naming the knob', () => {
@@ -122,18 +144,26 @@ describe('MUL_MAT (ggml_mul_mat)', () => {
     expect(MUL_MAT.fits(scalar, MUL_MAT.makeCase([129, 7, 33]))).toEqual([]);
     expect(MUL_MAT.fits(mm({ tileM: 32 }), MUL_MAT.makeCase([3_000_000, 1, 4]))).toEqual(['tileM 32 needs 93750 workgroups along x for M = 3000000, over 65535']);
     const norm = parseSchedule({ family: 'norm', workgroupSize: 64, vectorWidth: 1, reduction: 'shared', unroll: 1 });
-    expect(MUL_MAT.fits(norm, MUL_MAT.makeCase([4, 4, 4]))).toEqual(['MUL_MAT takes a matmul schedule, not norm']);
+    expect(MUL_MAT.fits(norm, MUL_MAT.makeCase([4, 4, 4]))).toEqual(['MUL_MAT takes a matmul, gemv, sgmatrix schedule, not norm']);
+    expect(MUL_MAT.fits(scalar, MUL_MAT.makeCase([64, 64, 64], 'contiguous', { type0: 1 }))).toEqual(['the tiled matmul reads f32 operands, src0 is f16']);
     expect(() => MUL_MAT.generate(vec4, MUL_MAT.makeCase([129, 7, 33]))).toThrow(/cannot take MUL_MAT 129x7x33: vectorWidth 4 needs K % 4 == 0/);
   });
 
   it('picks schedules by the registry rules, each valid under the default limits', () => {
-    for (const rule of registryEntry('MUL_MAT').rules) expect(validateSchedule(rule.schedule, adapter)).toEqual([]);
+    const featured = { ...adapter, features: ['shader-f16', 'subgroups', 'chromium-experimental-subgroup-matrix'] };
+    for (const rule of registryEntry('MUL_MAT').rules) expect(validateSchedule(rule.schedule, featured)).toEqual([]);
     const pick = (dims: number[], layout = 'contiguous') => schedulesFor('MUL_MAT', MUL_MAT.makeCase(dims, layout), adapter);
     expect(pick([4096, 4096, 4096])).toMatchObject({ tileM: 128, tileN: 128, threadM: 8, threadN: 8, vectorWidth: 4 });
     expect(pick([1024, 1024, 1024])).toMatchObject({ tileM: 64, tileN: 64, vectorWidth: 4 });
     expect(pick([255, 130, 300])).toMatchObject({ tileM: 64, tileN: 64, vectorWidth: 4 });
-    expect(pick([1024, 1, 1024])).toMatchObject({ tileM: 64, vectorWidth: 4 });
-    expect(pick([129, 7, 33])).toMatchObject({ vectorWidth: 1 });
+    // N ≤ 8: gemv; without subgroups its shared-reduction rule, several columns per pass.
+    expect(pick([1024, 1, 1024])).toMatchObject({ family: 'gemv', columnsPerPass: 8, vectorWidth: 4, reduction: 'shared' });
+    expect(pick([129, 7, 33])).toMatchObject({ family: 'gemv', vectorWidth: 1 });
+    const sub = { ...adapter, features: ['subgroups'] };
+    expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([1024, 1, 1024]), sub)).toMatchObject({ family: 'gemv', columnsPerPass: 1, reduction: 'subgroup' });
+    expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([1024, 3, 1024]), sub)).toMatchObject({ family: 'gemv', columnsPerPass: 4, reduction: 'subgroup' });
+    expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([4096, 512, 4096], 'contiguous', { type0: 1, type1: 1 }), featured)).toMatchObject({ family: 'sgmatrix', matricesM: 4 });
+    expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([48, 24, 32], 'contiguous', { type0: 1 }), featured)).toMatchObject({ family: 'sgmatrix', matricesM: 1 });
     // K % 4 == 0 but misaligned rows: the vec4 rules' fits() send it on to the scalar rule.
     expect(pick([128, 64, 96], 'src0-odd-stride')).toMatchObject({ vectorWidth: 1 });
   });

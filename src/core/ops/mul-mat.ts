@@ -1,17 +1,38 @@
 // MUL_MAT — ggml_mul_mat(a = src0, b = src1): src0 [K, M, ne02, ne03], src1 [K, N, ne12, ne13]
 // → dst [M, N, ne12, ne13] f32, dst[m, n, i2, i3] = Σ_k src0[k, m, i2 / r2, i3 / r3] · src1[k, n, i2, i3]
 // with r2 = ne12/ne02, r3 = ne13/ne03 (src0 broadcast over src1's batches). Like ggml, src0
-// must not be transposed and the rows of both sources must be contiguous (nb00 == nb10 == 4).
+// must not be transposed and the rows of both sources must be contiguous (nb00 == nb10 == the
+// type size). src0 (weights) and src1 are f32 or f16 (params type0/type1, ggml's type ids);
+// dst is f32, accumulated in f32.
 import nativeWgsl from '../../../kernels/MUL_MAT/mul_mat.wgsl?raw';
 import type { MatmulGeometry, MatmulOperand } from '../codegen/matmul';
+import { GEMV } from '../families/gemv';
 import { MATMUL, type MatmulSnippet } from '../families/matmul';
+import { SGMATRIX, SGMATRIX_FEATURE, sgmatrixFits, type SgmatrixSchedule } from '../families/sgmatrix';
 import { generatedPath } from '../families/types';
+import type { Schedule } from '../schedule/schedule';
 import { deviceOffsetElements, gather } from '../hostdata';
 import { uniformSchema } from '../codegen/uniforms';
 import { type KernelSpec, MAX_WORKGROUPS_PER_DIM, nativeTemplated } from '../kernel';
-import { contiguous, elementStrides, isTransposed, nelements, permute, rowsContiguous, stridedRows, type TensorDesc } from '../tensor';
+import { contiguous, elementStrides, isTransposed, nelements, permute, rowsContiguous, stridedRows, typeSizeBytes, type DType, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
-import { caseLabel, OpCaseError, parseParams, type OpCase, type OpDef, type OracleResult } from './types';
+import { dotOracle } from './dot-oracle';
+import { caseLabel, OpCaseError, paramsLabel, parseParams, type OpCase, type OpDef, type OracleResult, type ParamSpec } from './types';
+
+/** ggml's type ids for the sources: GGML_TYPE_F32 = 0, GGML_TYPE_F16 = 1. */
+const TYPE_VALUES = [
+  { value: 0, name: 'f32' },
+  { value: 1, name: 'f16' },
+] as const;
+const typeOf = (v: number): DType => (v === 1 ? 'f16' : 'f32');
+
+const PARAMS_SPEC: readonly ParamSpec[] = [
+  { name: 'type0', type: 'enum', default: 0, values: TYPE_VALUES, doc: "src0's element type (the weights): 0 f32, 1 f16 (ggml type ids)" },
+  { name: 'type1', type: 'enum', default: 0, values: TYPE_VALUES, doc: "src1's element type (the activations): 0 f32, 1 f16" },
+];
+
+/** Up to this many src1 columns MUL_MAT is a GEMV-like product (decode): the gemv family's ground. */
+export const SMALL_N = 8;
 
 const LAYOUTS = [
   { name: 'contiguous', doc: 'src0 [K, M, B] and src1 [K, N, B] packed' },
@@ -30,8 +51,8 @@ export function operandProblems(src0: TensorDesc, src1: TensorDesc): string[] {
   if (src0.ne[0] !== src1.ne[0]) reasons.push(`src0 and src1 rows differ in length (K = ${src0.ne[0]} vs ${src1.ne[0]})`);
   if (src1.ne[2] % src0.ne[2] || src1.ne[3] % src0.ne[3]) reasons.push(`src0 batches ${src0.ne[2]}x${src0.ne[3]} do not divide src1's ${src1.ne[2]}x${src1.ne[3]}`);
   if (isTransposed(src0)) reasons.push('src0 is transposed (ggml asserts !ggml_is_transposed(a))');
-  if (!rowsContiguous(src0) || !rowsContiguous(src1)) reasons.push('rows of src0 and src1 must be contiguous (nb00 == nb10 == 4)');
-  if (src0.type !== 'f32' || src1.type !== 'f32') reasons.push('this lab runs MUL_MAT in f32 only');
+  if (!rowsContiguous(src0) || !rowsContiguous(src1)) reasons.push('rows of src0 and src1 must be contiguous (nb00 == nb10 == the type size)');
+  for (const [name, t] of [['src0', src0.type], ['src1', src1.type]] as const) if (t !== 'f32' && t !== 'f16') reasons.push(`${name} is ${t}: MUL_MAT here takes f32 or f16 sources`);
   return reasons;
 }
 
@@ -40,35 +61,37 @@ function makeCase(dims: readonly number[], layout: string = 'contiguous', params
   dims.forEach((d, i) => {
     if (!Number.isSafeInteger(d) || d < 1) throw new OpCaseError(`MUL_MAT: dimension ${'MNKB'[i]} must be a positive integer, got ${d}`);
   });
-  parseParams('MUL_MAT', [], params);
+  const p = parseParams('MUL_MAT', PARAMS_SPEC, params);
+  const t0 = typeOf(p.type0);
+  const t1 = typeOf(p.type1);
   if (!LAYOUTS.some((l) => l.name === layout)) throw new OpCaseError(`MUL_MAT has no layout '${layout}' (layouts: ${LAYOUTS.map((l) => l.name).join(', ')})`);
   const [M, N, K] = dims;
   const B = dims[3] ?? DEFAULT_BATCHES[layout] ?? 1;
   // Batches go over workgroup z, which WebGPU caps.
   if (B > MAX_WORKGROUPS_PER_DIM) throw new OpCaseError(`MUL_MAT: B = ${B} batches exceeds ${MAX_WORKGROUPS_PER_DIM} (one workgroup row per batch along z)`);
-  let src0 = contiguous('f32', [K, M, B]);
-  let src1 = contiguous('f32', [K, N, B]);
+  let src0 = contiguous(t0, [K, M, B]);
+  let src1 = contiguous(t1, [K, N, B]);
   switch (layout) {
     case 'contiguous':
       break;
     case 'batched-broadcast':
       if (B % 2) throw new OpCaseError(`MUL_MAT batched-broadcast: B = ${B} must be even (src0 has B/2 batches, each shared by 2 of src1's)`);
-      src0 = contiguous('f32', [K, M, B / 2]);
+      src0 = contiguous(t0, [K, M, B / 2]);
       break;
     case 'src0-rows-strided':
-      src0 = stridedRows('f32', [K, M, B], 3 * K, K);
+      src0 = stridedRows(t0, [K, M, B], 3 * K, K);
       break;
     case 'src1-permuted':
-      src1 = permute(contiguous('f32', [K, B, N]), [0, 2, 1, 3]);
+      src1 = permute(contiguous(t1, [K, B, N]), [0, 2, 1, 3]);
       break;
     case 'src0-odd-stride':
-      src0 = stridedRows('f32', [K, M, B], K + 1, 0);
+      src0 = stridedRows(t0, [K, M, B], K + 1, 0);
       break;
   }
   const problems = operandProblems(src0, src1);
   if (problems.length) throw new OpCaseError(`MUL_MAT ${dims.join('x')} ${layout}: ${problems.join('; ')}`);
   const dst = contiguous('f32', [M, N, src1.ne[2], src1.ne[3]]);
-  return Object.freeze({ op: 'MUL_MAT', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous'), srcs: Object.freeze([src0, src1]), dst, inplace: false, params: Object.freeze({}) });
+  return Object.freeze({ op: 'MUL_MAT', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous', paramsLabel(PARAMS_SPEC, p)), srcs: Object.freeze([src0, src1]), dst, inplace: false, params: p });
 }
 
 /**
@@ -78,38 +101,8 @@ function makeCase(dims: readonly number[], layout: string = 'contiguous', params
 function oracle(c: OpCase, srcs: readonly ArrayBuffer[], sample?: Int32Array): OracleResult {
   const [s0, s1] = c.srcs;
   // gather() packs each source in ggml order, so every row is K contiguous f64s.
-  const a = gather(s0, srcs[0]);
-  const b = gather(s1, srcs[1]);
-  const [M, N, ne12] = c.dst.ne;
   const K = s0.ne[0];
-  const [, , ne02, ne03] = s0.ne;
-  const r2 = ne12 / ne02;
-  const r3 = c.dst.ne[3] / ne03;
-  const count = sample ? sample.length : nelements(c.dst);
-  const ref = new Float64Array(count);
-  const epsFloor = new Float64Array(count);
-  const rootK = Math.sqrt(K);
-  for (let s = 0; s < count; s++) {
-    const e = sample ? sample[s] : s;
-    const m = e % M;
-    const rest = (e - m) / M;
-    const n = rest % N;
-    const batch = (rest - n) / N;
-    const i2 = batch % ne12;
-    const i3 = (batch - i2) / ne12;
-    const aRow = K * (m + M * (Math.floor(i2 / r2) + ne02 * Math.floor(i3 / r3)));
-    const bRow = K * (n + N * batch);
-    let sum = 0;
-    let mag = 0;
-    for (let k = 0; k < K; k++) {
-      const p = a[aRow + k] * b[bRow + k];
-      sum += p;
-      mag += Math.abs(p);
-    }
-    ref[s] = sum;
-    epsFloor[s] = mag / rootK;
-  }
-  return sample ? { ref, epsFloor, terms: K, indices: sample } : { ref, epsFloor, terms: K };
+  return dotOracle(c.dst, K, [s0.ne[2], s0.ne[3]], gather(s0, srcs[0]), { row: K, k: 1 }, gather(s1, srcs[1]), { row: K, k: 1 }, sample);
 }
 
 /** The case as the generated path sees it: device offsets and element strides, plain numbers. */
@@ -150,23 +143,53 @@ function native(c: OpCase): KernelSpec {
     sd1: g.dst.rowStride, sd2: g.dst.batchStride2, sd3: g.dst.batchStride3,
     off0: g.src0.offset, off1: g.src1.offset, offd: g.dst.offset,
   };
-  return nativeTemplated('MUL_MAT/mul_mat.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], dispatch, PARAMS, values);
+  // f16 sources are read as u32 words and widened (unpack2x16float): no shader-f16 needed.
+  const defines = { SRC0_F16: c.srcs[0].type === 'f16', SRC1_F16: c.srcs[1].type === 'f16' };
+  return nativeTemplated('MUL_MAT/mul_mat.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], dispatch, PARAMS, values, defines);
 }
 
 /** MUL_MAT for the matmul family: the plain operand access, no epilogue. */
 function snippet(c: OpCase): MatmulSnippet {
   const { label: _label, ...g } = geometry(c);
-  return { ...g, ne02: c.srcs[0].ne[2], ne03: c.srcs[0].ne[3] };
+  return { ...g, ne02: c.srcs[0].ne[2], ne03: c.srcs[0].ne[3], type0: c.srcs[0].type, type1: c.srcs[1].type };
 }
 
-const generated = generatedPath(MATMUL, snippet);
+/** The three families MUL_MAT's generated path takes: tiled f32, gemv (N ≤ 8), subgroup matrices (f16). */
+const PATHS = [generatedPath(MATMUL, snippet), generatedPath(GEMV, snippet), generatedPath(SGMATRIX, snippet)];
+const pathOf = (s: Schedule) => PATHS.find((p) => p.family === s.family);
+const generated = {
+  fits: (s: Schedule, c: OpCase): string[] => pathOf(s)?.fits(s, c) ?? [`MUL_MAT takes a ${PATHS.map((p) => p.family).join(', ')} schedule, not ${s.family}`],
+  generate: (s: Schedule, c: OpCase) => {
+    const p = pathOf(s);
+    if (!p) throw new OpCaseError(`MUL_MAT takes a ${PATHS.map((q) => q.family).join(', ')} schedule, not ${s.family}`);
+    return p.generate(s, c);
+  },
+};
+
+/** The smallest subgroup-matrix tile (16×8 outputs, K 16): a case it cannot take, none can. */
+const SMALLEST_SGMATRIX: SgmatrixSchedule = Object.freeze({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 1, subgroupsN: 1, matricesM: 1, matricesN: 1, tileK: 16, subgroupSize: 32 });
+
+/**
+ * The contract: f16 sources past the small-N (gemv) ground need subgroup matrices, which need
+ * shader-f16; without them the case is declined by name. Then the shared limits.
+ */
+function requireMulMat(c: OpCase, adapter: Parameters<OpDef['require']>[1]): ReturnType<OpDef['require']> {
+  const f16 = c.srcs.some((t) => t.type === 'f16');
+  if (f16 && c.dst.ne[1] > SMALL_N) {
+    if (!adapter.features.includes('shader-f16')) return { code: 'no-shader-f16', reason: `f16 MUL_MAT with N = ${c.dst.ne[1]} > ${SMALL_N} runs on subgroup matrices, which need 'shader-f16'; this adapter lacks it` };
+    if (!adapter.features.includes(SGMATRIX_FEATURE)) return { code: 'no-subgroup-matrix', reason: `f16 MUL_MAT with N = ${c.dst.ne[1]} > ${SMALL_N} runs on subgroup matrices ('${SGMATRIX_FEATURE}'); this adapter lacks it` };
+    const why = sgmatrixFits(SMALLEST_SGMATRIX, snippet(c));
+    if (why.length) return { code: 'sgmatrix-unfit', reason: `f16 MUL_MAT with N > ${SMALL_N} runs on whole subgroup-matrix tiles: ${why.join('; ')}` };
+  }
+  return commonRejection(c, adapter);
+}
 
 export const MUL_MAT: OpDef = {
   name: 'MUL_MAT',
   summary: 'dst = src0ᵀ·src1 per batch, both K-contiguous, src0 broadcast over batches (ggml_mul_mat)',
   shapeSyntax: 'MxNxK[xB]',
   layouts: LAYOUTS,
-  params: [],
+  params: PARAMS_SPEC,
   matrix: [
     // Modest sizes: SwiftShader (CI's adapter, a CPU) runs ~0.2 GFLOP/s.
     { dims: [256, 128, 128], layout: 'contiguous' },
@@ -177,18 +200,25 @@ export const MUL_MAT: OpDef = {
     { dims: [256, 64, 128], layout: 'src0-rows-strided' },
     { dims: [128, 32, 64, 2], layout: 'src1-permuted' },
     { dims: [128, 64, 96], layout: 'src0-odd-stride' },
+    // Decode: f16 weights × f32 activations (gemv on every adapter), and N > 8 f16 (subgroup
+    // matrices where offered, a declared rejection elsewhere).
+    { dims: [256, 4, 128], layout: 'contiguous', params: { type0: 1 } },
+    { dims: [130, 3, 66], layout: 'src0-rows-strided', params: { type0: 1, type1: 1 } },
+    { dims: [128, 64, 128], layout: 'contiguous', params: { type0: 1, type1: 1 } },
   ],
   makeCase,
   oracle,
   flops: (c) => 2 * c.dst.ne[0] * c.dst.ne[1] * c.srcs[0].ne[0] * c.dst.ne[2] * c.dst.ne[3],
   // src0 broadcast over batches is still read once: its unique elements.
-  bytes: (c) => ({ readBytes: (nelements(c.srcs[0]) + nelements(c.srcs[1])) * 4, writeBytes: nelements(c.dst) * 4 }),
-  features: (c) => ({ M: c.dst.ne[0], N: c.dst.ne[1], K: c.srcs[0].ne[0], batch: c.dst.ne[2] * c.dst.ne[3] }),
+  bytes: (c) => ({ readBytes: nelements(c.srcs[0]) * typeSizeBytes[c.srcs[0].type] + nelements(c.srcs[1]) * typeSizeBytes[c.srcs[1].type], writeBytes: nelements(c.dst) * 4 }),
+  // type0/type1: ggml type ids (0 f32, 1 f16); f16: 1 when either source is f16 (rules say "f16 operands").
+  features: (c) => ({ M: c.dst.ne[0], N: c.dst.ne[1], K: c.srcs[0].ne[0], batch: c.dst.ne[2] * c.dst.ne[3], type0: c.params.type0 ?? 0, type1: c.params.type1 ?? 0, f16: c.srcs.some((t) => t.type === 'f16') ? 1 : 0 }),
   native,
-  family: generated.family,
+  family: 'matmul',
+  moreFamilies: ['gemv', 'sgmatrix'],
   // The generated path takes every case makeCase builds (vec4 limits are fits(), not the contract).
   // Every layout ggml allows is taken; only the shared limits (binding size, u32 indices) decline.
-  require: (c, adapter) => commonRejection(c, adapter),
+  require: requireMulMat,
   fits: generated.fits,
   generate: generated.generate,
 };

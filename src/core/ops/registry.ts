@@ -4,10 +4,32 @@ import type { AdapterDescriptor } from '../adapter';
 import { UsageError } from '../errors';
 import { validateSchedule, type Schedule } from '../schedule/schedule';
 import { allHold, type Condition } from '../schedule/shape-rules';
+import { ACC } from './acc';
 import { ADD } from './add';
+import { ARGMAX } from './argmax';
+import { COUNT_EQUAL } from './count-equal';
+import { CONT } from './cont';
+import { CPY } from './cpy';
+import { CROSS_ENTROPY_LOSS, CROSS_ENTROPY_LOSS_NATIVE_ONLY } from './cross-entropy-loss';
+import { CROSS_ENTROPY_LOSS_BACK } from './cross-entropy-loss-back';
+import { GELU } from './gelu';
+import { GET_ROWS } from './get-rows';
+import { GET_ROWS_BACK, GET_ROWS_BACK_NATIVE_ONLY } from './get-rows-back';
+import { GLU } from './glu';
+import { MUL } from './mul';
 import { MUL_MAT } from './mul-mat';
 import { RMS_NORM } from './rms-norm';
+import { REPEAT_BACK } from './repeat-back';
 import { RMS_NORM_BACK } from './rms-norm-back';
+import { OPT_STEP_ADAMW } from './opt-step-adamw';
+import { OUT_PROD } from './out-prod';
+import { ROPE, ROPE_BACK } from './rope';
+import { SOFT_MAX } from './soft-max';
+import { SOFT_MAX_BACK } from './soft-max-back';
+import { SUM_ROWS } from './sum-rows';
+import { SCALE } from './scale';
+import { SILU } from './silu';
+import { SILU_BACK } from './silu-back';
 import { stateFor, type AdapterClass, type AdapterIdentity, type ClassState, type PromotionState, type StateEvidence } from './promotion';
 import type { OpCase, OpDef } from './types';
 
@@ -41,9 +63,21 @@ function entry(e: Omit<RegistryEntry, 'state' | 'evidence'>): RegistryEntry {
   return Object.freeze({ ...e, state: d.state, evidence: d.evidence });
 }
 
-export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK, MUL_MAT]);
+export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK, MUL_MAT, CROSS_ENTROPY_LOSS, CROSS_ENTROPY_LOSS_BACK, GET_ROWS, GET_ROWS_BACK, CPY, CONT, ROPE, ROPE_BACK, OUT_PROD, OPT_STEP_ADAMW, SOFT_MAX, SOFT_MAX_BACK, SUM_ROWS, REPEAT_BACK, ARGMAX, COUNT_EQUAL, MUL, SCALE, SILU, SILU_BACK, GELU, GLU, ACC]);
 
 const freezeSchedule = <S extends Schedule>(s: S): S => Object.freeze(s);
+
+/** The row ops' rules (SOFT_MAX, SOFT_MAX_BACK, SUM_ROWS, ARGMAX): vec4 where rows allow it; rows of up to 4096 stay in registers. */
+const ROW_RULES: readonly ShapeRule[] = Object.freeze([
+  { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 4, reduction: 'shared', unroll: 4 }) },
+  { when: [], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 4 }) },
+]);
+
+/** ADD's two rules (vec4 where rows allow, scalar otherwise): where a new elementwise op starts. */
+const ELEMENTWISE_RULES: readonly ShapeRule[] = Object.freeze([
+  { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 4 }) },
+  { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
+]);
 
 export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
   entry({
@@ -97,8 +131,23 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
   }),
   entry({
     op: 'MUL_MAT',
-    declaredRejections: [],
+    declaredRejections: ['no-shader-f16', 'no-subgroup-matrix', 'sgmatrix-unfit'],
     rules: [
+      // f16 past the decode ground: subgroup matrices (the contract declines it where they are missing).
+      {
+        when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 9 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 64 }, { feature: 'K', multipleOf: 32 }],
+        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 4, tileK: 32, subgroupSize: 32 }),
+        note: 'first guess, not yet timed on the H200 (docs/benchmarks.md, issue 11): scripts/gpu/matmul-tune.sh times it against five other tilings',
+      },
+      { when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 9 }], schedule: freezeSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 1, subgroupsN: 1, matricesM: 1, matricesN: 1, tileK: 16, subgroupSize: 32 }) },
+      // Decode (N ≤ 8): gemv, one src0 load feeding every column of the pass.
+      ...([1, 2, 4, 8] as const).map((C) => ({
+        when: [{ feature: 'N', max: C }, { feature: 'K', multipleOf: 4 }],
+        schedule: freezeSchedule({ family: 'gemv' as const, workgroupSize: 256, rowsPerWorkgroup: 4, columnsPerPass: C, vectorWidth: 4, unroll: 4, reduction: 'subgroup' as const }),
+        note: 'first guess sized for a GPU, not yet timed on the H200 (docs/benchmarks.md, issue 11); on SwiftShader slower than native at small N',
+      })),
+      { when: [{ feature: 'N', max: 8 }, { feature: 'K', multipleOf: 4 }], schedule: freezeSchedule({ family: 'gemv', workgroupSize: 256, rowsPerWorkgroup: 4, columnsPerPass: 8, vectorWidth: 4, unroll: 4, reduction: 'shared' }) },
+      { when: [{ feature: 'N', max: 8 }], schedule: freezeSchedule({ family: 'gemv', workgroupSize: 256, rowsPerWorkgroup: 4, columnsPerPass: 8, vectorWidth: 1, unroll: 2, reduction: 'shared' }) },
       {
         when: [{ feature: 'K', multipleOf: 4 }, { feature: 'M', min: 2048 }, { feature: 'N', min: 2048 }],
         schedule: freezeSchedule({ family: 'matmul', tileM: 128, tileN: 128, tileK: 16, threadM: 8, threadN: 8, vectorWidth: 4, staging: 'prefetch' }),
@@ -116,6 +165,178 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
           'lane 2026-11-29: H200 faster on 8/8 shapes (1.10–2.65×; 4096³ 38.1 vs 14.5 TFLOP/s), but SwiftShader slower on 129x7x33 (0.95×): observed; the work item is small-N shapes (a GEMV rule)',
       },
     },
+  }),
+  entry({
+    op: 'SOFT_MAX',
+    declaredRejections: ['f16-mask', 'sinks', 'mask-broadcast'],
+    rules: ROW_RULES,
+    states: {
+      default: { state: 'observe', evidence: 'new in issue 9 Part 2 (docs/ops-rows.md), generated through the row family. SwiftShader lane 2026-12-01: green, 8 shapes timed: 2 faster (1.13–1.16×), 6 parity (0.79–1.36 medians), f16-mask and sinks declared fallbacks; checklist green. Not yet measured on a GPU' },
+    },
+  }),
+  entry({
+    op: 'SOFT_MAX_BACK',
+    declaredRejections: [],
+    rules: ROW_RULES,
+    states: {
+      default: { state: 'observe', evidence: 'new in issue 9 Part 2 (docs/ops-rows.md), generated through the row family. SwiftShader lane 2026-12-01: green, parity on 6/6 shapes (0.86–1.16 medians); checklist green. Not yet measured on a GPU' },
+    },
+  }),
+  entry({
+    op: 'SUM_ROWS',
+    declaredRejections: [],
+    rules: ROW_RULES,
+    states: {
+      default: { state: 'observe', evidence: 'new in issue 9 Part 2 (docs/ops-rows.md), generated through the row family. SwiftShader lane 2026-12-01: green, 2 faster (1.08–1.37×), 6 parity (1.09–1.35 medians); checklist green. Not yet measured on a GPU' },
+    },
+  }),
+  entry({
+    op: 'REPEAT_BACK',
+    declaredRejections: ['repeats-over-64'],
+    rules: [
+      { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 1, vectorWidth: 4 }) },
+      { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 1, vectorWidth: 1 }) },
+    ],
+    states: {
+      default: { state: 'observe', evidence: 'new in issue 9 Part 2 (docs/ops-rows.md), generated through the elementwise family (one strided source per tile, up to 64 tiles; more are a declared fallback). SwiftShader lane 2026-12-01: green, faster on 6/8 (1.99–10.45×), parity on 2 (wide spreads), repeats-over-64 declared fallback; an earlier run under CPU contention had one too-slow watchdog on 33x9x1x1x4. Not yet measured on a GPU' },
+    },
+  }),
+  entry({
+    op: 'ARGMAX',
+    declaredRejections: [],
+    rules: ROW_RULES,
+    states: {
+      default: { state: 'observe', evidence: 'new in issue 9 Part 2 (docs/ops-rows.md), generated through the row family (max, then the last INDEX at the max: two passes where the native kernel reduces (value, index) pairs in one). SwiftShader lane 2026-12-01 (two runs): green, correct on 7/7, but slower on 2/7 (4093x13 0.62×, 10x64 0.71×), parity on 5 (0.71–1.03 medians): the work item is a one-pass (value, index) combine. Not yet measured on a GPU' },
+    },
+  }),
+  entry({
+    op: 'COUNT_EQUAL',
+    declaredRejections: ['not-contiguous', 'count-over-2^24'],
+    rules: [{ when: [], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 4 }) }],
+    states: {
+      default: { state: 'observe', evidence: 'new in issue 9 Part 2 (docs/ops-rows.md), generated through the row family (the packed tensors as one row, an f32 count below 2^24; views are a declared fallback). SwiftShader lane 2026-12-01: green, 1 faster (4.72×), 3 parity (1.27–3.14 medians), 3 not-contiguous declared fallbacks; checklist green. Not yet measured on a GPU' },
+    },
+  }),
+  entry({
+    op: 'CROSS_ENTROPY_LOSS',
+    declaredRejections: [],
+    rules: [
+      { when: [], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 4 }) },
+    ],
+    states: { default: { state: 'native-only', evidence: `native-only: ${CROSS_ENTROPY_LOSS_NATIVE_ONLY}. Its rule never fits (the generated path refuses with that reason)` } },
+  }),
+  entry({
+    op: 'CROSS_ENTROPY_LOSS_BACK',
+    declaredRejections: [],
+    rules: [
+      { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 4, reduction: 'shared', unroll: 4 }) },
+      { when: [], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 4 }) },
+    ],
+    states: { default: { state: 'observe', evidence: 'new (issue 9): the row family (max, then Σexp(x − max), grad read once per row). SwiftShader lane 2026-12-01 (a loaded 2-core CI box): correct on 5/5 shapes, parity 3, slower 2 (4093x7 0.93×, 100x1 0.83×): a work item; no GPU numbers yet' } },
+  }),
+  entry({
+    op: 'GET_ROWS',
+    declaredRejections: [],
+    rules: [
+      { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
+    ],
+    states: { default: { state: 'observe', evidence: 'new (issue 9): the elementwise family with two gathers (the index, then the table row). SwiftShader lane 2026-12-01: correct on 6/6 shapes, faster 3 (1.38–4.03×), parity 3; no GPU numbers yet' } },
+  }),
+  entry({
+    op: 'GET_ROWS_BACK',
+    declaredRejections: [],
+    rules: [
+      { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
+    ],
+    states: { default: { state: 'native-only', evidence: `native-only: ${GET_ROWS_BACK_NATIVE_ONLY}. Its rule never fits (the generated path refuses with that reason)` } },
+  }),
+  entry({
+    op: 'CPY',
+    declaredRejections: ['no-shader-f16'],
+    rules: [
+      { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 4 }) },
+      { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
+    ],
+    states: { default: { state: 'observe', evidence: 'new (issue 9): the elementwise family (strided source, or its coordinates of dst\'s linear index); an f16 dst is stored as f16 (shader-f16; without it a declared fallback, no-shader-f16). SwiftShader lane 2026-12-01 (before the f16 path): correct on 6/6 timed shapes, faster 5 (3.18–9.71×), parity 1 (dst-view); no GPU numbers yet' } },
+  }),
+  entry({
+    op: 'CONT',
+    declaredRejections: [],
+    rules: [
+      { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 4 }) },
+      { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
+    ],
+    states: { default: { state: 'observe', evidence: 'new (issue 9): the elementwise family, as CPY. SwiftShader lane 2026-12-01: correct on 6/6 shapes, faster 3 (3.16–5.06×), parity 3; no GPU numbers yet' } },
+  }),
+  entry({
+    op: 'ROPE',
+    // In place each element's partner may already be overwritten by its own thread: native there.
+    declaredRejections: ['inplace-pairs'],
+    rules: [{ when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 1, vectorWidth: 1 }), note: 'one element per thread: the partner and the position are custom-index reads (vectorWidth 1)' }],
+    states: { default: { state: 'observe', evidence: 'new in issue 9 (ggml d99724f2 semantics); SwiftShader lane 2026-12-01 (a CPU shared with other jobs): parity on 7/9 timed shapes, slower on 128x3x23 freq-factors (0.41×, spread 0.18–0.90), in place a declared fallback ×2; generated and native match the oracle on every shape. Not yet run on a GPU: observed' } },
+  }),
+  entry({
+    op: 'ROPE_BACK',
+    declaredRejections: [],
+    rules: [{ when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 1, vectorWidth: 1 }), note: 'as ROPE' }],
+    states: { default: { state: 'observe', evidence: 'new in issue 9 (ggml d99724f2 semantics); SwiftShader lane 2026-12-01 (a CPU shared with other jobs): parity on 6/7 shapes, slower on 64x7x33x2 (0.87×, spread 0.12–0.89); generated and native match the oracle on every shape. Not yet run on a GPU: observed' } },
+  }),
+  entry({
+    op: 'OUT_PROD',
+    declaredRejections: [],
+    rules: [{ when: [], schedule: freezeSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 1, staging: 'single' }), note: "scalar loads: src0's k stride is its row stride (vec4 needs k contiguous)" }],
+    states: { default: { state: 'observe', evidence: 'new in issue 9 (ggml d99724f2 semantics); SwiftShader lane 2026-12-01 (a CPU shared with other jobs): faster on 2/6 shapes, parity on 4/6, none slower; generated and native match the oracle on every shape. Not yet run on a GPU: observed' } },
+  }),
+  entry({
+    op: 'OPT_STEP_ADAMW',
+    declaredRejections: [],
+    rules: [
+      { when: [{ feature: 'n', multipleOf: 4 }], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 4 }), note: "vec4 over packed a, grad, m, v (the planes of the state start on vec4s when n % 4 == 0); the 7 hyperparameters are uniform reads of the params tensor, splatted" },
+      { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 1, vectorWidth: 1 }) },
+    ],
+    states: { default: { state: 'observe', evidence: 'new in issue 9 (ggml d99724f2 semantics); SwiftShader lane 2026-12-01 (a CPU shared with other jobs), with the vec4 rule: faster on 5/6 shapes (1.48–2.83×), parity on 4097 (vectorWidth 1), none slower; generated and native match the oracle on all three outputs (a, m, v) of every shape. Not yet run on a GPU: observed' } },
+  }),
+  entry({
+    op: 'MUL',
+    declaredRejections: [],
+    rules: ELEMENTWISE_RULES,
+    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules; not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 6/8, parity 2 (4093x7, 256x64 src1-transposed)' } },
+  }),
+  entry({
+    op: 'SCALE',
+    declaredRejections: [],
+    rules: ELEMENTWISE_RULES,
+    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2, added after Part 1 as one op file, its WGSL and this entry), ADD schedules; not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 3/4, parity 1 (1000x11x3 inplace s=-2.5 b=0.5)' } },
+  }),
+  entry({
+    op: 'SILU',
+    declaredRejections: [],
+    rules: ELEMENTWISE_RULES,
+    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules; not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 4/5, parity 1 (4096x8 src0-rows-strided)' } },
+  }),
+  entry({
+    op: 'SILU_BACK',
+    declaredRejections: [],
+    rules: ELEMENTWISE_RULES,
+    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules; not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 4/5, parity 1 (4096x8 src0-rows-strided)' } },
+  }),
+  entry({
+    op: 'GELU',
+    declaredRejections: [],
+    rules: ELEMENTWISE_RULES,
+    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules; not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 4/5, parity 1 (4096x8 src0-rows-strided)' } },
+  }),
+  entry({
+    op: 'GLU',
+    declaredRejections: [],
+    rules: ELEMENTWISE_RULES,
+    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules (the fused halves vectorize when ne0/2 is a multiple of 4); not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 7/8, parity 1 (1000x11x3 op=1)' } },
+  }),
+  entry({
+    op: 'ACC',
+    declaredRejections: [],
+    rules: ELEMENTWISE_RULES,
+    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules (out of place the view test is a gather: vectorWidth 1); not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 5/10, parity 4, slower 1 (4093x7 inplace 0.36×: in place both kernels touch only the view; a work item)' } },
   }),
 ]);
 

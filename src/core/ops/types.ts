@@ -189,8 +189,10 @@ export interface OpDef {
   features(c: OpCase): Readonly<Record<string, number>>;
   /** The hand-written kernel, which takes every case makeCase accepts. */
   native(c: OpCase): KernelSpec;
-  /** The generated path. */
+  /** The generated path's primary family (the sweep's default space). */
   readonly family: Family;
+  /** Further families whose schedules the generated path takes (MUL_MAT: gemv, sgmatrix). */
+  readonly moreFamilies?: readonly Family[];
   /** The generated path's contract: null when it takes the case, else a declared rejection. */
   require(c: OpCase, adapter: Pick<AdapterDescriptor, 'limits' | 'features'>): Rejection | null;
   /** Why a valid schedule cannot take this case (e.g. vectorWidth 4 with ne0 % 4 ≠ 0). */
@@ -226,4 +228,9 @@ export function dimsLabel(dims: readonly number[]): string {
  */
 export function caseLabel(dims: readonly number[], layout: string, defaultLayout: string, params = ''): string {
   return [dimsLabel(dims), layout === defaultLayout ? '' : layout, params].filter(Boolean).join(' ');
+}
+
+/** Every family an op's generated path takes, the primary first. */
+export function opFamilies(op: Pick<OpDef, 'family' | 'moreFamilies'>): readonly Family[] {
+  return [op.family, ...(op.moreFamilies ?? [])];
 }

@@ -71,6 +71,22 @@ describe('PR markdown', () => {
     expect(cells(row)).toHaveLength(9);
   });
 
+  it('keeps every shared string on its line: newlines cannot forge a heading, a row or a list', () => {
+    const evil = sampleLevel1({ op: 'ADD\n\n### ✅ approved by kernel-lab\n', label: 'x\r\n| forged | row |', fallback: { code: '# code', reason: 'a\u2028- item\n1. one' }, scheduleKey: 'k`\n# h' });
+    const md = level1Markdown(evil);
+    const lines = md.split('\n');
+    expect(lines.filter((l) => /^#{1,6}\s/.test(l))).toEqual([lines[0]]);
+    expect(lines[0]).toContain('ADD ### ✅ approved by kernel-lab');
+    expect(lines.filter((l) => l.startsWith('|'))).toHaveLength(3);
+    expect(md).not.toMatch(/^(- |1\. |# )/m);
+    expect(md).toContain('auto fell back to native: \\# code — a - item 1. one');
+    const lane = sampleLane();
+    const hostile = { ...lane, skipped: [{ op: '# MUL_MAT', reason: 'off\n## Verdict: green' }] };
+    const laneMd = resultMarkdown(hostile);
+    expect(laneMd).toContain('- \\# MUL_MAT skipped: off ## Verdict: green');
+    expect(laneMd.split('\n').filter((l) => l.startsWith('## '))).toEqual([]);
+  });
+
   it('calibration: the measured peaks', () => {
     const a = sampleAdapter();
     const md = resultMarkdown(calibrationJson({ kind: 'calibration', adapterFingerprint: adapterFingerprint(a), copyGBps: 12.345, f32Gflops: 67.891, f16Gflops: null, emptyDispatchNs: 21_000, measuredAt: '2026-01-01T00:00:00.000Z', details: [] }, a));

@@ -5,15 +5,36 @@ import { adapterName } from '../adapter';
 import { fmtExp, fmtNs, fmtRatio, fmtUs } from './format';
 import type { CalibrationJson, LaneJson, Level1Json, ResultJson, SweepJson } from './json';
 import { speedupText, stateText } from './lane-text';
+import type { UserKernelRef } from '../manifest/source';
 
-/** Text from a result (op names, adapter names, reasons) cannot open a link, a tag or a cell. */
-export function mdEscape(s: string): string {
-  return s.replace(/[\\`*[\]|]/g, (c) => `\\${c}`).replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/** Line breaks and other control characters: one space each, so a string stays on its line (no forged heading, list or row). */
+function oneLine(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ');
 }
 
-/** A code span: backslashes are literal inside one, so only the table's pipe is escaped. */
+/**
+ * Text from a result (op names, adapter names, reasons) stays plain text on its line: it cannot
+ * open a link, an image, a tag, an entity, emphasis, a cell or a new line (a heading, a list).
+ */
+export function mdEscape(s: string): string {
+  return (
+    oneLine(s)
+      .replace(/[\\`*~[\]|]/g, (c) => `\\${c}`)
+      // An underscore emphasises only at a word's edge (RMS_NORM stays as it is).
+      .replace(/(^|[^A-Za-z0-9])_|_(?=[^A-Za-z0-9]|$)/g, (m) => m.replace('_', '\\_'))
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      // What would open a block where the string starts a line: a heading, a list item, a setext line.
+      .replace(/^(\s*)(#{1,6}(?=\s|$)|[-+=](?=[\s=-]|$))/, '$1\\$2')
+      .replace(/^(\s*\d+)([.)])(?=\s|$)/, '$1\\$2')
+  );
+}
+
+/** A code span: backslashes are literal inside one, so only the table's pipe is escaped; it stays on one line. */
 function mdCode(s: string): string {
-  return `\`${s.replace(/`/g, "'").replace(/\|/g, '\\|')}\``;
+  return `\`${oneLine(s).replace(/`/g, "'").replace(/\|/g, '\\|')}\``;
 }
 
 function stampText(r: { labVersion?: string; codeHash?: string }): string {
@@ -26,6 +47,11 @@ function adapterText(r: { adapter: Level1Json['adapter'] }): string {
 
 function linkLine(link: string | undefined): string[] {
   return link ? [`[Open this result in kernel-lab](${link})`, ''] : [];
+}
+
+/** Which user kernel, exactly: its manifest's and WGSL files' SHA-256. */
+function userKernelLine(k: UserKernelRef): string {
+  return `User kernel ${mdCode(k.id)}: manifest sha256 ${mdCode(k.manifestSha256)}${k.wgsl.map((w) => `, ${mdEscape(w.file)} ${mdCode(w.sha256)}`).join('')}`;
 }
 
 export function laneMarkdown(r: LaneJson, link?: string): string {
@@ -41,6 +67,15 @@ export function laneMarkdown(r: LaneJson, link?: string): string {
     lines.push(`#### ${mdEscape(p.op)} (${mdEscape(stateText(p))}${p.gating ? ', gate' : ''}) → ${p.verdict}`, '', '| shape | native µs | generated µs | speedup median [min–max] | verdict |', '|---|--:|--:|--:|---|');
     for (const s of p.shapes) lines.push(`| ${mdEscape(s.shape)} | ${fmtUs(s.nativeMedianNs)} | ${fmtUs(s.generatedMedianNs)} | ${speedupText(s)} | ${s.verdict}${s.fallback ? ` (${mdEscape(s.fallback.code)})` : ''} |`);
     lines.push('');
+    const users = p.shapes.flatMap((s) => (s.users ?? []).map((u) => ({ s, u })));
+    if (users.length) {
+      lines.push('User kernels (speedup = native ÷ user, same passes):', '', '| shape | kernel | user µs | speedup median [min–max] | verdict |', '|---|---|--:|--:|---|');
+      for (const { s, u } of users) lines.push(`| ${mdEscape(s.shape)} | ${mdCode(u.kernel.id)} | ${fmtUs(u.medianNs)} | ${speedupText(u)} | ${u.verdict}${u.refusal ? ` (${mdEscape(u.refusal.code)})` : ''} |`);
+      lines.push('');
+      const kernels = new Map(users.map(({ u }) => [u.kernel.id, u.kernel]));
+      for (const k of kernels.values()) lines.push(`- ${userKernelLine(k)}`);
+      lines.push('');
+    }
   }
   return [...lines, ...linkLine(link)].join('\n');
 }
@@ -49,15 +84,16 @@ export function level1Markdown(r: Level1Json, link?: string): string {
   const t = r.timing;
   const label = r.label ?? `${r.shape}${r.layout ? ` ${r.layout}` : ''}`;
   const lines = [
-    `### kernel-lab Level 1: ${mdEscape(r.op)} ${mdEscape(label)} · ${r.variant} ${r.correct ? '✅ correct' : '❌ wrong'}`,
+    `### kernel-lab Level 1: ${mdEscape(r.op)} ${mdEscape(label)} · ${r.variant}${r.userKernel ? ` ${mdCode(r.userKernel.id)}` : ''} ${r.correct ? '✅ correct' : '❌ wrong'}`,
     '',
     `Adapter: ${adapterText(r)} · ${stampText(r)}`,
     '',
     '| op | shape | variant | schedule | correct | median µs [min–max] | runs | resolution | method |',
     '|---|---|---|---|---|--:|--:|---|---|',
-    `| ${mdEscape(r.op)} | ${mdEscape(label)} | ${r.variant} | ${r.scheduleKey ? mdCode(r.scheduleKey) : '—'} | ${r.correct ? 'yes' : 'NO'} (max err ${fmtExp(r.maxErr)}, bound ${fmtExp(r.bound)}) | ${t ? `${fmtUs(t.medianNs, 2)} [${fmtUs(t.minNs, 2)}–${fmtUs(t.maxNs, 2)}]` : 'not timed'} | ${t ? t.runs : '—'} | ${t ? fmtNs(t.resolutionNs) : '—'} | ${t ? t.method : '—'} |`,
+    `| ${mdEscape(r.op)} | ${mdEscape(label)} | ${r.variant} | ${r.scheduleKey ? mdCode(r.scheduleKey) : r.userKernel ? mdCode(r.userKernel.id) : '—'} | ${r.correct ? 'yes' : 'NO'} (max err ${fmtExp(r.maxErr)}, bound ${fmtExp(r.bound)}) | ${t ? `${fmtUs(t.medianNs, 2)} [${fmtUs(t.minNs, 2)}–${fmtUs(t.maxNs, 2)}]` : 'not timed'} | ${t ? t.runs : '—'} | ${t ? fmtNs(t.resolutionNs) : '—'} | ${t ? t.method : '—'} |`,
     '',
   ];
+  if (r.userKernel) lines.push(userKernelLine(r.userKernel), '');
   if (r.fallback) lines.push(`auto fell back to native: ${mdEscape(r.fallback.code)} — ${mdEscape(r.fallback.reason)}`, '');
   if (!r.correct) lines.push('A wrong kernel is never timed.', '');
   else lines.push('Timed alone: Level 1 has no speedup (a speedup comes only from a lane, native and generated in the same run).', '');

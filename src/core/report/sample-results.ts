@@ -64,18 +64,18 @@ const CHECKLIST_TITLES: Record<string, string> = {
 };
 
 /** A lane over every op's whole matrix, as `npm run lab -- lane --json` writes it. */
-export function sampleLane(opts: { repeat?: number; seed?: number; adapter?: AdapterDescriptor; startedAt?: string } = {}): LaneJson {
+export function sampleLane(opts: { repeat?: number; seed?: number; adapter?: AdapterDescriptor; startedAt?: string; ops?: readonly string[] } = {}): LaneJson {
   const repeat = opts.repeat ?? 5;
   const next = prng(opts.seed ?? 7);
   const adapter = opts.adapter ?? sampleAdapter();
   const peaks = peaksFor(adapter, null);
-  const pairs = OPS.map((op) => {
+  const pairs = OPS.filter((op) => !opts.ops || opts.ops.includes(op.name)).map((op) => {
     const shapes = op.matrix.map((e) => {
       const nativeNs = 20_000 + next() * 2_000_000;
       const gain = 0.7 + next() * 0.8;
       const speedups = Array.from({ length: repeat }, () => gain * (0.97 + next() * 0.06));
       const generatedNs = nativeNs / median(speedups);
-      const c = op.makeCase(e.dims, e.layout);
+      const c = op.makeCase(e.dims, e.layout, e.params);
       const bytes = op.bytes(c);
       const metricsOf = (ns: number) => computeMetrics({ minNs: ns * 0.98, medianNs: ns }, op.flops(c), bytes.readBytes + bytes.writeBytes, peaks);
       return {

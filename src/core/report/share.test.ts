@@ -9,13 +9,24 @@ async function deflateRaw(bytes: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await new Response(new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(platformCodec.compress())).arrayBuffer());
 }
 
-/** A link body made by hand: raw deflate of `json`, then its CRC-32 (as encodeShare lays it out). */
-async function handMade(json: Uint8Array, crc = crc32(json), format = SHARE_FORMAT_VERSION): Promise<string> {
+/** Format 2's checksum input: the header's bytes, then the JSON's (format 1: the JSON only). */
+function checked(header: string, json: Uint8Array, format: number): Uint8Array {
+  if (format < 2) return json;
+  const head = new TextEncoder().encode(header);
+  const all = new Uint8Array(head.length + json.length);
+  all.set(head);
+  all.set(json, head.length);
+  return all;
+}
+
+/** A link made by hand: raw deflate of `json`, then its CRC-32 (as encodeShare lays it out); `marker` e.g. '~7'. */
+async function handMade(json: Uint8Array, crc?: number, format = SHARE_FORMAT_VERSION, marker = ''): Promise<string> {
+  const header = `${format}${marker}.`;
   const deflated = await deflateRaw(json);
   const body = new Uint8Array(deflated.length + 4);
   body.set(deflated);
-  new DataView(body.buffer).setUint32(deflated.length, crc);
-  return `${format}.${toBase64Url(body)}`;
+  new DataView(body.buffer).setUint32(deflated.length, crc ?? crc32(checked(header, json, format)));
+  return `${header}${toBase64Url(body)}`;
 }
 
 async function refusal(payload: string): Promise<ShareLinkError> {
@@ -32,6 +43,9 @@ async function expectRefused(payload: string, reason: ShareErrorReason, message:
   const e = await refusal(payload);
   expect([e.reason, e.message]).toEqual([reason, expect.stringMatching(message)]);
 }
+
+/** The lab's first four ops: issue 6's link budget (a full lane over them under 8 KB) is pinned on them. */
+const FOUR_OPS = ['ADD', 'RMS_NORM', 'RMS_NORM_BACK', 'MUL_MAT'];
 
 describe('base64url and CRC-32', () => {
   it('round-trips every length and refuses what is not canonical', () => {
@@ -56,18 +70,18 @@ describe('share links', () => {
   it('round-trips a Level 1 result exactly', async () => {
     const result = sampleLevel1();
     const payload = await encodeShare(result);
-    expect(payload).toMatch(/^1\.[A-Za-z0-9_-]+$/);
+    expect(payload).toMatch(/^2\.[A-Za-z0-9_-]+$/);
     expect(shareRounding(payload)).toBeNull();
     expect(JSON.stringify(await decodeShare(payload))).toBe(JSON.stringify(result));
   });
 
   it('rounds a result whose exact link is over 8 KB, to the most digits that fit, and says so', async () => {
-    const lane = sampleLane();
+    const lane = sampleLane({ ops: FOUR_OPS });
     const payload = await encodeShare(lane);
     const digits = shareRounding(payload);
     expect(digits).not.toBeNull();
     expect(SHARE_ROUNDING_DIGITS).toContain(digits);
-    expect(payload.startsWith(`1~${digits}.`)).toBe(true);
+    expect(payload.startsWith(`2~${digits}.`)).toBe(true);
     expect(payload.length).toBeLessThanOrEqual(SHARE_TARGET_CHARS);
     expect(JSON.stringify(await decodeShare(payload))).toBe(JSON.stringify(roundNumbers(lane, digits!)));
     // One more digit would not have fitted (the marker '~N' is two characters).
@@ -92,7 +106,7 @@ describe('share links', () => {
   });
 
   it('keeps a full lane over the four ops under 8 KB of URL', async () => {
-    const lane = sampleLane();
+    const lane = sampleLane({ ops: FOUR_OPS });
     expect(lane.pairs.map((p) => p.op)).toEqual(['ADD', 'RMS_NORM', 'RMS_NORM_BACK', 'MUL_MAT']);
     const url = shareUrl('http://127.0.0.1:4173/', await encodeShare(lane));
     expect(url.length).toBeLessThan(8 * 1024);
@@ -159,15 +173,43 @@ describe('share links', () => {
 
   it('refuses a link from a newer lab: a future link format or a future result schema', async () => {
     const json = new TextEncoder().encode(JSON.stringify(sampleLevel1()));
-    await expectRefused(await handMade(json, undefined, SHARE_FORMAT_VERSION + 1), 'future-version', /newer kernel-lab \(link format 2; this page reads format 1\)/);
+    await expectRefused(await handMade(json, undefined, SHARE_FORMAT_VERSION + 1), 'future-version', /newer kernel-lab \(link format 3; this page reads format 2\)/);
     const future = new TextEncoder().encode(JSON.stringify({ ...sampleLevel1(), schemaVersion: RESULT_SCHEMA_VERSION + 1 }));
     await expectRefused(await handMade(future), 'future-version', /schema version 2, newer than this page reads/);
     await expectRefused('x.abc', 'malformed', /not a kernel-lab share link/);
-    await expectRefused('0.abc', 'malformed', /link format 0 is not one this lab ever wrote/);
+    await expectRefused('0.abc', 'malformed', /link format 0 is not one this lab ever wrote \(it reads formats 1 and 2\)/);
   });
 
   it('refuses to make a link over the cap', async () => {
     const huge = sampleLevel1({ correctness: { ...sampleLevel1().correctness, failures: Array.from({ length: 5000 }, (_, i) => `element ${i * 7919}: ${Math.sin(i)} vs ${Math.cos(i)}`) } });
     await expect(encodeShare(huge, platformCodec, { maxChars: 4096, maxJsonBytes: MAX_SHARE_JSON_BYTES })).rejects.toThrow(/-character link, over the 4096-character cap: export it as a file instead/);
+  });
+
+  it('holds the rounding marker to its range, its checksum and its data', async () => {
+    const exact = new TextEncoder().encode(JSON.stringify(sampleLevel1()));
+    // A marker outside the digits this lab rounds to is refused by name ('~1' on exact data was believed).
+    await expectRefused(await handMade(exact, undefined, 2, '~1'), 'malformed', /rounding marker '~1' is not one this lab writes \(it rounds to 9, 8, 7, 6 significant digits\)/);
+    await expectRefused(await handMade(exact, undefined, 1, '~0'), 'malformed', /rounding marker '~0'/);
+    // Format 2's checksum covers the header: adding, dropping or changing a marker breaks it.
+    const lane = await encodeShare(sampleLane());
+    const digits = shareRounding(lane)!;
+    const other = SHARE_ROUNDING_DIGITS.find((d) => d !== digits)!;
+    await expectRefused(lane.replace(`~${digits}.`, '.'), 'damaged', /checksum does not match/);
+    await expectRefused(lane.replace(`~${digits}.`, `~${other}.`), 'damaged', /checksum does not match|rounded to \d significant digits, but it holds/);
+    const plain = await encodeShare(sampleLevel1());
+    await expectRefused(plain.replace('2.', '2~9.'), 'damaged', /checksum does not match/);
+    // In any format, a marker the data belies is refused: 7 digits claimed, 12.345678901 held.
+    const fine = new TextEncoder().encode(JSON.stringify({ ...roundNumbers(sampleLevel1(), 7), maxErr: 12.345678901 }));
+    await expectRefused(await handMade(fine, undefined, 1, '~7'), 'damaged', /rounded to 7 significant digits, but it holds 12\.345678901/);
+    await expectRefused(await handMade(fine, undefined, 2, '~7'), 'damaged', /rounded to 7 significant digits, but it holds 12\.345678901/);
+  });
+
+  it('still opens a format 1 link (checksum over the JSON only), exact or rounded', async () => {
+    const json = new TextEncoder().encode(JSON.stringify(sampleLevel1()));
+    expect(JSON.stringify(await decodeShare(await handMade(json, undefined, 1)))).toBe(JSON.stringify(sampleLevel1()));
+    const rounded = roundNumbers(sampleLane(), 7);
+    const old = await handMade(new TextEncoder().encode(JSON.stringify(rounded)), undefined, 1, '~7');
+    expect(shareRounding(old)).toBe(7);
+    expect(JSON.stringify(await decodeShare(old))).toBe(JSON.stringify(rounded));
   });
 });

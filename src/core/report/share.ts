@@ -1,17 +1,25 @@
 // Share links: a result JSON, raw-deflated, with a CRC-32, in base64url, behind a format
-// version: `#r=1.<data>`. A result whose link would pass 8 KB travels with its non-integer
+// version: `#r=2.<data>`. A result whose link would pass 8 KB travels with its non-integer
 // numbers rounded to the most significant digits that fit (at least 6), and the link says so:
-// `#r=1~7.<data>`. Decoding caps both the link's size and the inflated size (counted while
-// streaming, so a decompression bomb stops at the cap), checks the checksum, then the result's
-// structure. Pure given a compression implementation: the page, the CLI (Node 20) and vitest
-// all pass the platform's CompressionStream.
+// `#r=2~7.<data>`. Since format 2 the checksum covers that header too (format and rounding
+// marker), so a marker cannot be added, dropped or changed; a marker is range-checked and held
+// against the data (no number may carry more digits than it claims) in every format. Decoding
+// caps both the link's size and the inflated size (counted while streaming, so a decompression
+// bomb stops at the cap), checks the checksum, then the result's structure and caps. Pure
+// given a compression implementation: the page, the CLI (Node 20) and vitest all pass the
+// platform's CompressionStream.
 import { LabError } from '../errors';
 import { crc32, fromBase64Url, toBase64Url } from './bytes';
 import type { ResultJson } from './json';
 import { isFutureSchema, validateResult } from './validate';
 
-/** The link format this lab writes and reads; a newer one is refused by name. */
-export const SHARE_FORMAT_VERSION = 1;
+/**
+ * The link format this lab writes; a newer one is refused by name. 2: the checksum covers the
+ * header (`2~7.`) as well as the JSON. Format 1 links (checksum over the JSON only) still open.
+ */
+export const SHARE_FORMAT_VERSION = 2;
+/** Formats this lab reads: its own and the ones it wrote before. */
+export const SHARE_FORMATS_READ: readonly number[] = [1, 2];
 /** Cap on the link's data (base64url characters): refused before anything is decoded. */
 export const MAX_SHARE_CHARS = 128 * 1024;
 /** Cap on the inflated JSON: a small link that inflates past this is a bomb. */
@@ -106,15 +114,16 @@ async function encodeJson(value: unknown, digits: number | null, codec: ShareCod
   const json = new TextEncoder().encode(JSON.stringify(value));
   if (json.byteLength > caps.maxJsonBytes) throw new ShareLinkError('too-large', `this result is ${json.byteLength} bytes of JSON, over the ${caps.maxJsonBytes}-byte cap of a share link: export it as a file instead`);
   const deflated = await transform(json, codec.compress(), Number.MAX_SAFE_INTEGER, () => new Error('unreachable'));
+  const header = `${SHARE_FORMAT_VERSION}${digits === null ? '' : `~${digits}`}.`;
   const body = new Uint8Array(deflated.byteLength + 4);
   body.set(deflated);
-  new DataView(body.buffer).setUint32(deflated.byteLength, crc32(json));
-  return `${SHARE_FORMAT_VERSION}${digits === null ? '' : `~${digits}`}.${toBase64Url(body)}`;
+  new DataView(body.buffer).setUint32(deflated.byteLength, checksum(SHARE_FORMAT_VERSION, header, json));
+  return `${header}${toBase64Url(body)}`;
 }
 
 /**
- * The link's data for a result: exact (`1.<data>`) when it fits the target, else rounded to
- * the most digits that fit (`1~7.<data>`); refused when even the roundest is over the cap.
+ * The link's data for a result: exact (`2.<data>`) when it fits the target, else rounded to
+ * the most digits that fit (`2~7.<data>`); refused when even the roundest is over the cap.
  */
 export async function encodeShare(result: ResultJson, codec: ShareCodec = platformCodec, caps: ShareCaps = DEFAULT_CAPS, targetChars = SHARE_TARGET_CHARS): Promise<string> {
   let payload = await encodeJson(result, null, codec, caps);
@@ -126,10 +135,34 @@ export async function encodeShare(result: ResultJson, codec: ShareCodec = platfo
   return payload;
 }
 
-/** The significant digits a link's numbers were rounded to, or null when they are exact. */
+/** Format 2's checksum covers the header's bytes, then the JSON's; format 1's the JSON's only. */
+function checksum(format: number, header: string, json: Uint8Array): number {
+  if (format < 2) return crc32(json);
+  const head = new TextEncoder().encode(header);
+  const all = new Uint8Array(head.byteLength + json.byteLength);
+  all.set(head);
+  all.set(json, head.byteLength);
+  return crc32(all);
+}
+
+/** The significant digits a link's numbers were rounded to, or null when they are exact (or the marker is out of range). */
 export function shareRounding(payload: string): number | null {
   const m = /^\d{1,6}~(\d{1,2})\./.exec(payload);
-  return m ? Number(m[1]) : null;
+  return m && SHARE_ROUNDING_DIGITS.includes(Number(m[1])) ? Number(m[1]) : null;
+}
+
+/** The first number in the JSON with more significant digits than `digits` (a marker the data belies), or null. */
+function finerThan(value: unknown, digits: number): number | null {
+  const stack = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === 'number') {
+      if (!Number.isInteger(v) && Number(v.toPrecision(digits)) !== v) return v;
+    } else if (v && typeof v === 'object') {
+      for (const x of Array.isArray(v) ? v : Object.values(v)) stack.push(x);
+    }
+  }
+  return null;
 }
 
 /** The full link: the page's address without its fragment, then `#r=<data>`. */
@@ -145,12 +178,15 @@ export function sharePayloadFromHash(hash: string): string | null {
 /** The result a link carries, or a ShareLinkError that says what is wrong with the link. */
 export async function decodeShare(payload: string, codec: ShareCodec = platformCodec, caps: ShareCaps = DEFAULT_CAPS): Promise<ResultJson> {
   if (payload.length > caps.maxChars) throw new ShareLinkError('too-large', `the link carries ${payload.length} characters of data, over the ${caps.maxChars}-character cap: refused without reading it`);
-  const match = /^(\d{1,6})(?:~\d{1,2})?\.(.*)$/s.exec(payload);
+  const match = /^((\d{1,6})(?:~(\d{1,2}))?\.)(.*)$/s.exec(payload);
   if (!match) throw new ShareLinkError('malformed', `not a kernel-lab share link: expected '${SHARE_HASH_PREFIX}<format>.<data>' with base64url data`);
-  const format = Number(match[1]);
+  const [, header, formatText, digitsText, data] = match;
+  const format = Number(formatText);
   if (format > SHARE_FORMAT_VERSION) throw new ShareLinkError('future-version', `this link was made by a newer kernel-lab (link format ${format}; this page reads format ${SHARE_FORMAT_VERSION}): open it with the lab that made it`);
-  if (format !== SHARE_FORMAT_VERSION) throw new ShareLinkError('malformed', `link format ${format} is not one this lab ever wrote (it reads format ${SHARE_FORMAT_VERSION})`);
-  const body = fromBase64Url(match[2]);
+  if (!SHARE_FORMATS_READ.includes(format)) throw new ShareLinkError('malformed', `link format ${format} is not one this lab ever wrote (it reads formats ${SHARE_FORMATS_READ.join(' and ')})`);
+  const digits = digitsText === undefined ? null : Number(digitsText);
+  if (digits !== null && !SHARE_ROUNDING_DIGITS.includes(digits)) throw new ShareLinkError('malformed', `the link's rounding marker '~${digitsText}' is not one this lab writes (it rounds to ${SHARE_ROUNDING_DIGITS.join(', ')} significant digits): the link was altered`);
+  const body = fromBase64Url(data);
   if (!body) throw new ShareLinkError('damaged', 'the link is damaged: its data is not valid base64url (a character was changed or the link was cut)');
   if (body.byteLength < 5) throw new ShareLinkError('damaged', 'the link is damaged: its data is too short to hold a result (the link was cut)');
   const expectedCrc = new DataView(body.buffer, body.byteOffset, body.byteLength).getUint32(body.byteLength - 4);
@@ -161,13 +197,15 @@ export async function decodeShare(payload: string, codec: ShareCodec = platformC
     if (e instanceof ShareLinkError) throw e;
     throw new ShareLinkError('damaged', `the link is damaged (cut short or altered): its data does not decompress (${(e as Error).message || 'invalid deflate data'})`);
   }
-  if (crc32(json) !== expectedCrc) throw new ShareLinkError('damaged', 'the link is damaged (cut short or altered): its checksum does not match its data');
+  if (checksum(format, header, json) !== expectedCrc) throw new ShareLinkError('damaged', 'the link is damaged (cut short or altered): its checksum does not match its data');
   let value: unknown;
   try {
     value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(json));
   } catch (e) {
     throw new ShareLinkError('damaged', `the link's data is not JSON: ${(e as Error).message}`);
   }
+  const finer = digits === null ? null : finerThan(value, digits);
+  if (finer !== null) throw new ShareLinkError('damaged', `the link says its numbers were rounded to ${digits} significant digits, but it holds ${finer}: the marker was altered`);
   if (isFutureSchema(value)) throw new ShareLinkError('future-version', `this result has schema version ${(value as { schemaVersion: number }).schemaVersion}, newer than this page reads: open it with the lab that made it`);
   try {
     return validateResult(value);

@@ -1,8 +1,10 @@
 // Plain-text renderings for the CLI.
 import { adapterName, type AdapterDescriptor } from '../adapter';
+import type { UserKernelRef } from '../manifest/source';
 import type { Level1Result } from '../results';
 import type { Calibration, Metrics } from '../metrics/roofline';
 import { specFor } from '../metrics/spec-table';
+import { NOISY_SPREAD } from '../stats/timing';
 import { fmtExp, fmtGBps, fmtGflops, fmtNs, fmtPctOfPeak } from './format';
 
 /** "4.21 TB/s (88% BW) · — GFLOP/s · memory-bound [spec]" */
@@ -54,9 +56,15 @@ export function formatAdapter(a: AdapterDescriptor): string {
   return lines.join('\n');
 }
 
+/** "manifest sha256 3f2a…; add.wgsl sha256 9c01…": which files, exactly, were run. */
+export function userKernelHashes(k: UserKernelRef): string {
+  return [`manifest sha256 ${k.manifestSha256}`, ...k.wgsl.map((w) => `${w.file} sha256 ${w.sha256}`)].join('; ');
+}
+
 export function formatLevel1(r: Level1Result): string {
-  const head = `${r.op} ${r.label}  ${r.variant}${r.scheduleKey ? ` ${r.scheduleKey}` : ''}`;
+  const head = `${r.op} ${r.label}  ${r.variant}${r.scheduleKey ? ` ${r.scheduleKey}` : ''}${r.userKernel ? ` ${r.userKernel.id}` : ''}`;
   const lines = [head, `adapter   ${adapterName(r.adapter)}`];
+  if (r.userKernel) lines.push(`kernel    ${userKernelHashes(r.userKernel)}`);
   if (r.fallback) lines.push(`fallback  native: ${r.fallback.code} (${r.fallback.reason})`);
   const c = r.correctness;
   lines.push(
@@ -69,7 +77,7 @@ export function formatLevel1(r: Level1Result): string {
   } else if (r.timing) {
     const t = r.timing;
     lines.push(
-      `timing    min ${fmtNs(t.minNs)}  median ${fmtNs(t.medianNs)}  max ${fmtNs(t.maxNs)}  runs ${t.runs}  resolution ${fmtNs(t.resolutionNs)}  method ${t.method}${t.spanShort ? '  (span < 100× resolution: run cap reached)' : ''}`,
+      `timing    min ${fmtNs(t.minNs)}${t.p20Ns !== undefined ? `  p20 ${fmtNs(t.p20Ns)}` : ''}  median ${fmtNs(t.medianNs)}${t.p80Ns !== undefined ? `  p80 ${fmtNs(t.p80Ns)}` : ''}  max ${fmtNs(t.maxNs)}  runs ${t.runs}  resolution ${fmtNs(t.resolutionNs)}  method ${t.method}${t.spanShort ? '  (span < 100× resolution: run cap reached)' : ''}${t.noisy ? `  NOISY: (p80 − p20) / median over ${100 * NOISY_SPREAD}%` : ''}`,
       `          ${t.note}`,
       `metrics   ${metricsLine(r.metrics)}`,
     );

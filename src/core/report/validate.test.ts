@@ -58,4 +58,69 @@ describe('validateResult', () => {
     expect(md).toContain('| `elementwise{"elementsPerThread":2,"vectorWidth":4,"workgroupSize":64}` | accepted | 6.2% |');
     expect(md).toContain('Proposal: 1 shape rule to review (1000x33).');
   });
+
+  it('reads own properties only: an inherited name is never a kind, a field or a key', () => {
+    for (const kind of ['hasOwnProperty', 'constructor', '__proto__', 'toString']) rejects({ ...copy(sampleLevel1()), kind }, /kind: expected one of level1, lane, sweep, calibration/);
+    // A field that is only inherited is missing.
+    const inherits = Object.assign(Object.create({ green: true }), copy(sampleLane()));
+    delete inherits.green;
+    rejects(inherits, /not a plain JSON object/);
+    for (const key of ['constructor', '__proto__', 'hasOwnProperty']) {
+      const lane = JSON.parse(JSON.stringify(copy(sampleLane())).replace('"nativeFallbacks":{}', `"nativeFallbacks":{"${key}":1}`));
+      rejects(lane, new RegExp(`key '${key}' names an inherited object member`));
+    }
+  });
+
+  it('refuses a half-built speedup: a median without its min or max, or the reverse', () => {
+    const lane = copy(sampleLane());
+    lane.pairs[0].shapes[0].speedupMin = null;
+    rejects(lane, /pairs\[0\]\.shapes\[0\]\.speedupMin: null while speedupMedian is set \(a half-built speedup\)/);
+    const stray = copy(sampleLane());
+    stray.pairs[1].shapes[2].speedupMedian = null;
+    rejects(stray, /pairs\[1\]\.shapes\[2\]\.speedupMin: set while speedupMedian is null/);
+    const empty = copy(sampleLane());
+    empty.pairs[0].shapes[1].speedups = [];
+    rejects(empty, /speedups: empty while speedupMedian is set/);
+    const disordered = copy(sampleLane());
+    disordered.pairs[0].shapes[0].speedupMin = 99;
+    rejects(disordered, /speedupMin ≤ speedupMedian ≤ speedupMax does not hold/);
+    const timedWrong = copy(sampleLevel1());
+    timedWrong.correct = false;
+    rejects(timedWrong, /timing: a wrong kernel is never timed/);
+  });
+
+  it('takes only strict ISO timestamps, as the lab writes them', () => {
+    for (const ok of ['2026-03-01T10:00:00.000Z', '2026-03-01T10:00:00Z', '2024-02-29T23:59:59.123+05:30']) expect(validateResult({ ...copy(sampleLevel1()), startedAt: ok }).kind).toBe('level1');
+    // Each of these Date.parse takes.
+    for (const bad of ['1', '2026', '2026-03-01', 'Tue Mar 01 2026', '+275760-09-13T00:00:00.000Z', '2026-02-30T00:00:00Z', '2025-02-29T00:00:00Z', '1969-12-31T23:59:59Z', '2026-03-01T24:00:00Z', '2026-03-01 10:00:00Z']) {
+      rejects({ ...copy(sampleLevel1()), startedAt: bad }, /startedAt: expected an ISO date/);
+    }
+  });
+
+  it('caps the work a result costs to render: a 1000 shapes × 300 candidates sweep is refused by its cells', () => {
+    const base = copy(sampleSweep());
+    const shapes = Array.from({ length: 60 }, (_, i) => `${i + 1}x16`);
+    const cell = (shape: string) => ({ shape, medianNs: 1000, spread: 0.01, gain: 0.01, outcome: 'noise', metrics: null });
+    const candidate = (i: number) => ({ ...base.candidates[1], key: `elementwise{"n":${i}}`, shapes: shapes.map(cell) });
+    const heavy = { ...base, shapes, reference: [], proposal: [], candidates: Array.from({ length: 300 }, (_, i) => candidate(i)) };
+    rejects(heavy, /candidates: 300 candidates × 60 shapes = 18000 table cells, over the cap of 8192/);
+    // The issue's link: 1000 shapes × 300 candidates with no cells filled, 300 000 table cells to draw.
+    const empty = { ...base, shapes: Array.from({ length: 1000 }, (_, i) => `${i + 1}x16`), reference: [], proposal: [], candidates: Array.from({ length: 300 }, (_, i) => ({ ...candidate(i), shapes: [] })) };
+    rejects(empty, /shapes: 1000 items, over the cap of 64/);
+    rejects({ ...empty, shapes: shapes }, /candidates: 300 candidates × 60 shapes = 18000 table cells/);
+    rejects({ ...base, shapes: Array.from({ length: 1000 }, (_, i) => `${i + 1}x16`) }, /shapes: 1000 items, over the cap of 64/);
+    const stranger = copy(sampleSweep());
+    (stranger.candidates[0].shapes[0] as { shape: string }).shape = '9x9';
+    rejects(stranger, /candidates\[0\]\.shapes\[0\]\.shape: '9x9' is not one of the sweep's shapes/);
+    rejects({ ...copy(sampleLevel1()), op: 'A'.repeat(300) }, /op: 300 characters, over the 256-character cap/);
+  });
+
+  it('refuses nesting past the depth cap before anything recurses into it', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const sweep = copy(sampleSweep()) as unknown as { settings: { space: Record<string, unknown> } };
+    sweep.settings.space.workgroupSize = deep;
+    rejects(sweep, /nested more than 12 deep/);
+    rejects({ ...copy(sampleLevel1()), addedByANewerLab: deep }, /nested more than 12 deep/);
+  });
 });

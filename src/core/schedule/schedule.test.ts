@@ -87,4 +87,23 @@ describe('space restrictions (the sweep\'s --space)', () => {
     expect(() => parseSpace('[1]', 'elementwise')).toThrow('space is a JSON object');
     expect(() => parseSpace('{', 'elementwise')).toThrow('space is not valid JSON');
   });
+
+  it('refuse hostile schedules by name: inherited names, deep nesting, empty or huge text', () => {
+    const ok = { family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 4 };
+    for (const family of ['constructor', '__proto__', 'hasOwnProperty', 'toString']) expect(() => parseSchedule({ ...ok, family })).toThrow(/schedule family "[^"]+" is not one of elementwise, norm, matmul/);
+    for (const key of ['constructor', '__proto__', 'hasOwnProperty', 'valueOf']) {
+      expect(() => parseSchedule(`{"family":"elementwise","workgroupSize":256,"elementsPerThread":4,"vectorWidth":4,"${key}":1}`)).toThrow(new RegExp(`key '${key}' names an inherited object member`));
+      expect(() => parseSpace(`{"${key}":[1]}`, 'elementwise')).toThrow(/names an inherited object member/);
+    }
+    // A knob nested 100 000 deep is refused by the bounds check, before anything recurses into it.
+    const deep = `{"family":"elementwise","workgroupSize":${'['.repeat(100_000)}1${']'.repeat(100_000)}}`;
+    expect(() => parseSchedule(JSON.parse(deep))).toThrow(/nested more than 2 deep/);
+    expect(() => parseSchedule(deep)).toThrow(/over the 4096-character cap/);
+    expect(() => parseSchedule('')).toThrow(/schedule is empty/);
+    expect(() => parseSchedule('   ')).toThrow(/schedule is empty/);
+    expect(() => parseSpace('', 'elementwise')).toThrow(/space is empty/);
+    expect(() => parseSchedule({ ...ok, workgroupSize: 'x'.repeat(100) })).toThrow(/a string of 100 characters, over the 64-character cap/);
+    expect(() => parseSchedule(Object.assign(Object.create({ workgroupSize: 64 }), { family: 'elementwise', elementsPerThread: 4, vectorWidth: 4 }))).toThrow(/not a plain JSON object/);
+    expect(scheduleKey(parseSchedule(ok))).toBe('elementwise{"elementsPerThread":4,"vectorWidth":4,"workgroupSize":256}');
+  });
 });

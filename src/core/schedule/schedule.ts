@@ -2,10 +2,13 @@
 // returns reasons, and a key derived from the data (never assembled by hand).
 import { familyDef, FAMILY_DEFS, type Family, type Schedule } from '../families/index';
 import type { KnobSpec, LimitsView } from '../families/types';
+import { checkScheduleInput, checkSpaceInput } from '../input/schedule-input';
 
 export type { ElementwiseSchedule } from '../families/elementwise';
 export type { NormSchedule } from '../families/norm';
 export type { MatmulSchedule } from '../families/matmul';
+export type { GemvSchedule } from '../families/gemv';
+export type { SgmatrixSchedule } from '../families/sgmatrix';
 export type { Family, Schedule } from '../families/index';
 export { scheduleKey } from '../families/types';
 export type { KnobSpec } from '../families/types';
@@ -25,8 +28,10 @@ export const FAMILIES = Object.keys(FAMILY_DEFS) as Family[];
  * Checks a value from JSON (the page's editor, the CLI's --schedule) knob by knob and
  * returns a frozen schedule, or throws naming the first thing that is wrong.
  */
-export function parseSchedule(input: unknown, expectFamily?: Family): Schedule {
-  let value = input;
+export function parseSchedule(input: unknown, expectFamily?: Family | readonly Family[]): Schedule {
+  const checked = checkScheduleInput(input, SPACES); // own keys only, bounded, not empty
+  if ('error' in checked) throw new ScheduleError(checked.error);
+  let value: unknown = checked.value;
   if (typeof value === 'string') {
     try {
       value = JSON.parse(value);
@@ -40,7 +45,8 @@ export function parseSchedule(input: unknown, expectFamily?: Family): Schedule {
   if (typeof family !== 'string' || !(family in SPACES)) {
     throw new ScheduleError(`schedule family ${JSON.stringify(family)} is not one of ${FAMILIES.join(', ')}`);
   }
-  if (expectFamily && family !== expectFamily) throw new ScheduleError(`this op takes a '${expectFamily}' schedule, not '${family}'`);
+  const expected = expectFamily === undefined ? [] : typeof expectFamily === 'string' ? [expectFamily] : expectFamily;
+  if (expected.length && !expected.includes(family as Family)) throw new ScheduleError(`this op takes a ${expected.map((f) => `'${f}'`).join(' or ')} schedule, not '${family}'`);
   const space = SPACES[family as Family];
   for (const key of Object.keys(obj)) {
     if (key !== 'family' && !(key in space)) throw new ScheduleError(`unknown knob '${key}' for family ${family} (knobs: ${Object.keys(space).join(', ')})`);
@@ -82,7 +88,9 @@ export function spaceText(family: Family): string {
 
 /** A space restriction from JSON (text or parsed), checked knob by knob and value by value. */
 export function parseSpace(input: unknown, family: Family): SpaceRestriction {
-  let value = input;
+  const checked = checkSpaceInput(input, SPACES[family], family); // own keys only, bounded, not empty
+  if ('error' in checked) throw new ScheduleError(checked.error);
+  let value: unknown = checked.value;
   if (typeof value === 'string') {
     try {
       value = JSON.parse(value);
@@ -103,6 +111,29 @@ export function parseSpace(input: unknown, family: Family): SpaceRestriction {
     }
   }
   return value as SpaceRestriction;
+}
+
+/**
+ * A space for an op that takes several families: an optional `"family": "gemv"` picks which
+ * (default: the first), the other knobs are that family's. The restriction keeps the family as
+ * `family: [name]`.
+ */
+export function parseOpSpace(input: unknown, families: readonly Family[]): { family: Family; restrict: SpaceRestriction } {
+  let value = input ?? {};
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch (e) {
+      throw new ScheduleError(`space is not valid JSON: ${(e as Error).message}`);
+    }
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { family: families[0], restrict: parseSpace(value, families[0]) };
+  const { family: given, ...rest } = value as Record<string, unknown>;
+  const name = Array.isArray(given) && given.length === 1 ? given[0] : given;
+  if (name !== undefined && !families.includes(name as Family)) throw new ScheduleError(`space.family ${JSON.stringify(given)} is not one this op takes (${families.join(', ')})`);
+  const family = (name as Family | undefined) ?? families[0];
+  const restrict = parseSpace(rest, family);
+  return { family, restrict: family === families[0] ? restrict : { family: [family], ...restrict } };
 }
 
 /** Threads per workgroup a schedule launches. */

@@ -60,7 +60,13 @@ describe('sweep refusal rules (synthetic samples)', () => {
   });
 
   it('classifies each shape as win, lose or noise', () => {
-    expect(judgeShape({ shape: 'a', features: {}, refNs: [100, 100, 100], candNs: [99, 99, 99] }).outcome).toBe('win');
+    expect(judgeShape({ shape: 'a', features: {}, refNs: [100, 100, 100], candNs: [97, 97, 97] }).outcome).toBe('win');
+    // A 1% gain with no spread is under the 2% effect floor: inside what the timer can produce.
+    const small = judgeShape({ shape: 'a', features: {}, refNs: [100, 100, 100], candNs: [99, 99, 99] });
+    expect(small.outcome).toBe('noise');
+    expect(small.floor).toBe(0.02);
+    // Four 1 ns ticks of a 100 ns kernel: a 3% gain is under that floor.
+    expect(judgeShape({ shape: 'a', features: {}, refNs: [100, 100, 100], candNs: [97, 97, 97], resolutionNs: 1 }).outcome).toBe('noise');
     expect(judgeShape({ shape: 'a', features: {}, refNs: [90, 100, 110], candNs: [95, 99, 105] }).outcome).toBe('noise');
     expect(judgeShape({ shape: 'a', features: {}, refNs: [90, 100, 110], candNs: [95, 101, 105] }).outcome).toBe('lose');
   });

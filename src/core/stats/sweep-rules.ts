@@ -3,6 +3,7 @@
 import { deriveRule } from '../schedule/derive-rule';
 import { allHold, describeConditions, type Condition, type Features } from '../schedule/shape-rules';
 import { median, relativeSpread } from './timing';
+import { effectFloor } from './verdict';
 
 export interface ShapeSamples {
   readonly shape: string;
@@ -11,6 +12,8 @@ export interface ShapeSamples {
   readonly refNs: readonly number[];
   /** Per-rep medians of the candidate. */
   readonly candNs: readonly number[];
+  /** The timer's resolution: a gain must clear the effect floor too (verdict.ts). */
+  readonly resolutionNs?: number | null;
 }
 
 export interface ShapeJudgement {
@@ -24,6 +27,8 @@ export interface ShapeJudgement {
   readonly gain: number;
   /** spread_cand + spread_ref: a gain must exceed this to count. */
   readonly noise: number;
+  /** The effect floor (max of 2% and 4 timer ticks of the candidate's median): a gain must exceed it too. */
+  readonly floor: number;
   /** win: gain > noise; lose: slower than the reference at all (gain < 0); else inside the noise. */
   readonly outcome: 'win' | 'lose' | 'noise';
 }
@@ -47,8 +52,9 @@ export function judgeShape(s: ShapeSamples): ShapeJudgement {
   const candSpread = relativeSpread(s.candNs);
   const gain = 1 - candMedianNs / refMedianNs;
   const noise = candSpread + refSpread;
-  const outcome = gain > noise ? 'win' : gain < 0 ? 'lose' : 'noise';
-  return { shape: s.shape, features: s.features, refMedianNs, candMedianNs, refSpread, candSpread, gain, noise, outcome };
+  const floor = effectFloor(s.resolutionNs, candMedianNs);
+  const outcome = gain > noise && gain > floor ? 'win' : gain < 0 ? 'lose' : 'noise';
+  return { shape: s.shape, features: s.features, refMedianNs, candMedianNs, refSpread, candSpread, gain, noise, floor, outcome };
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -72,7 +78,7 @@ export function judgeCandidate(samples: readonly ShapeSamples[], unfit: readonly
         ? 'no shapes'
         : slower
           ? `${pct(-best.gain)} slower than the reference at best (${best.shape}), slower on every shape it takes`
-          : `the best gain, ${pct(best.gain)} on ${best.shape}, is inside the noise (spread ${pct(best.noise)})`,
+          : `the best gain, ${pct(best.gain)} on ${best.shape}, is inside the noise (${best.gain <= best.noise ? `spread ${pct(best.noise)}` : `effect floor ${pct(best.floor)}`})`,
       shapes,
       rule: null,
       meanWinGain,

@@ -48,3 +48,20 @@ describe('timing statistics', () => {
     expect(groupedSamples(durations, 65536).length).toBeGreaterThanOrEqual(5);
   });
 });
+
+describe('noise you can see', () => {
+  it('reports p20 and p80 beside min, median and max, and flags a spread past 10% as noisy', async () => {
+    const { quantile, interQuintileSpread, summarize, NOISY_SPREAD } = await import('./timing');
+    const steady = [100, 101, 99, 100, 102, 98, 100, 100, 101, 99];
+    expect(quantile([1, 2, 3, 4, 5], 0.2)).toBeCloseTo(1.8, 12);
+    expect(quantile([1, 2, 3, 4, 5], 0.8)).toBeCloseTo(4.2, 12);
+    const s = summarize(steady, 10, 1, 'timestamp', 1000, false);
+    expect([s.p20Ns, s.p80Ns, s.noisy]).toEqual([99, 101, false]);
+    // SwiftShader under load: 8× between min and max, a wide middle too.
+    const wild = [100, 120, 800, 105, 300, 110, 150, 95, 400, 130];
+    expect(interQuintileSpread(wild)).toBeGreaterThan(NOISY_SPREAD);
+    expect(summarize(wild, 10, 1, 'timestamp', 1000, false).noisy).toBe(true);
+    // One outlier alone does not make a result noisy: the quintiles ignore it.
+    expect(summarize([100, 100, 100, 100, 100, 100, 100, 100, 100, 900], 10, 1, 'timestamp', 1000, false).noisy).toBe(false);
+  });
+});

@@ -21,6 +21,30 @@ export interface TimingSummary {
   readonly samplesNs: readonly number[];
   /** What the number is: always a serialized latency, never an overlapping throughput. */
   readonly note: string;
+  /** 20th and 80th percentiles of the samples: the spread without the extremes. */
+  readonly p20Ns?: number;
+  readonly p80Ns?: number;
+  /** (p80 − p20) / median passed NOISY_SPREAD: the median is not one reproducible number. */
+  readonly noisy?: boolean;
+}
+
+/** Above this (p80 − p20) / median a result is flagged `noisy` (SwiftShader showed 8× min–max). */
+export const NOISY_SPREAD = 0.1;
+
+/** The q-quantile (0…1) of the samples, linear between order statistics. */
+export function quantile(xs: readonly number[], q: number): number {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const pos = (s.length - 1) * Math.min(1, Math.max(0, q));
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return s[lo] + (s[hi] - s[lo]) * (pos - lo);
+}
+
+/** (p80 − p20) / median: the noise flag's measure. */
+export function interQuintileSpread(xs: readonly number[]): number {
+  const m = median(xs);
+  return m > 0 ? (quantile(xs, 0.8) - quantile(xs, 0.2)) / m : Infinity;
 }
 
 export const SERIALIZED_NOTE = 'serialized latency: one compute pass per run in one command buffer (submission amortized, runs never overlap)';
@@ -121,6 +145,9 @@ export function summarize(samplesNs: readonly number[], runs: number, resolution
     minNs,
     medianNs: median(samplesNs),
     maxNs,
+    p20Ns: quantile(samplesNs, 0.2),
+    p80Ns: quantile(samplesNs, 0.8),
+    noisy: interQuintileSpread(samplesNs) > NOISY_SPREAD,
     resolutionNs,
     method,
     spanNs,

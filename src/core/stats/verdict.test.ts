@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { summarizeSpeedups, timingVerdict, watchdogFired } from './verdict';
+import { effectFloor, MIN_EFFECT, outOfLinePasses, summarizeSpeedups, timingVerdict, watchdogFired } from './verdict';
 
 describe('lane verdicts (median of ratios)', () => {
   it('rules parity when the spread covers 1, whatever the median', () => {
@@ -32,3 +32,41 @@ describe('lane verdicts (median of ratios)', () => {
     expect(watchdogFired(5e9, 4e9, 2e9)).toBe(true);
   });
 });
+
+describe('the effect floor', () => {
+  it('is 2%, or four timer ticks of the median when that is more', () => {
+    expect(effectFloor(32, 8000)).toBe(MIN_EFFECT);
+    expect(effectFloor(32, 2000)).toBeCloseTo(0.064, 12);
+    expect(effectFloor(1, 100)).toBeCloseTo(0.04, 12);
+    expect(effectFloor(null, 8000)).toBe(MIN_EFFECT);
+  });
+
+  it('turns five equal ratios of one tick (the H200 A/A) into parity, and keeps real gains', () => {
+    // One 32 ns tick on an 8 µs kernel, five times: spread 0, so only the floor can catch it.
+    expect(timingVerdict([1.004, 1.004, 1.004, 1.004, 1.004], 0.05, effectFloor(32, 8000))).toBe('parity');
+    expect(timingVerdict([1.0059, 1.0059, 1.0059, 1.0059, 1.0059], 0.05, effectFloor(32, 8000))).toBe('parity');
+    expect(timingVerdict([1.018, 1.019, 1.0195], 0.05, 0.02)).toBe('parity');
+    expect(timingVerdict([1.03, 1.031, 1.029], 0.05, 0.02)).toBe('faster');
+    // A gain of 5% on a 2 µs kernel is under its 6.4% floor.
+    expect(timingVerdict([1.05, 1.05, 1.05], 0.05, effectFloor(32, 2000))).toBe('parity');
+    expect(timingVerdict([1.97, 1.97, 1.96], 0.05, effectFloor(32, 654_000))).toBe('faster');
+  });
+
+  it('asks a regression to clear the floor too', () => {
+    expect(timingVerdict([0.94, 0.94, 0.94], 0.05, 0.02)).toBe('slower');
+    expect(timingVerdict([0.94, 0.94, 0.94], 0.05, 0.064)).toBe('within-tolerance');
+    expect(timingVerdict([0.909, 0.91, 0.911], 0.05, 0.064)).toBe('slower');
+  });
+});
+
+describe('passes out of line', () => {
+  it('names passes where either side strays more than 10% from its median', () => {
+    // The H200 lane of 2026-11-29: three passes of both sides ~2.5× slow would be the median, so
+    // one slow pass of five is what the rule can catch.
+    expect(outOfLinePasses([1290, 3220, 1291, 1289, 1290], [654, 1650, 655, 653, 654])).toEqual([1]);
+    expect(outOfLinePasses([1000, 1005, 995, 1002, 998], [500, 560, 501, 499, 500])).toEqual([1]);
+    expect(outOfLinePasses([1000, 1050, 995, 1002, 998], [500, 501, 501, 499, 500])).toEqual([]);
+    expect(outOfLinePasses([1000, 5000], [500, 500])).toEqual([]);
+  });
+});
+

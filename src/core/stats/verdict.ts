@@ -26,17 +26,34 @@ export function summarizeSpeedups(speedups: readonly number[]): SpeedupSummary {
   return { median: median(speedups), min, max };
 }
 
+/** The smallest effect a verdict claims, whatever the timer: below it a ratio is parity. */
+export const MIN_EFFECT = 0.02;
+/** A claimed effect must also be at least this many timer ticks of the kernel's median. */
+export const EFFECT_FLOOR_TICKS = 4;
+
+/**
+ * The effect floor: the relative change the timer and the noise floor can produce on their own,
+ * max(MIN_EFFECT, EFFECT_FLOOR_TICKS · resolution / median). On the H200 (32 ns ticks) an 8 µs
+ * kernel gets max(2%, 1.6%) = 2%; a 2 µs one 6.4%. A/A once gave five equal ratios of 1.004 —
+ * one tick — which the spread rule alone calls `faster` (docs/statistics.md).
+ */
+export function effectFloor(resolutionNs: number | null | undefined, medianNs: number | null | undefined): number {
+  if (!resolutionNs || !medianNs || !(medianNs > 0)) return MIN_EFFECT;
+  return Math.max(MIN_EFFECT, (EFFECT_FLOOR_TICKS * resolutionNs) / medianNs);
+}
+
 /**
  * DESIGN.md "Lane verdict", in order: parity when min ≤ 1 ≤ max (the spread covers the whole
- * distance: neither a gain to claim nor a regression to fail on); faster when the median > 1;
- * slower when the median < 1 − tolerance; within-tolerance otherwise.
+ * distance: neither a gain to claim nor a regression to fail on); faster when the median > 1 and
+ * the gain (median − 1) clears the effect floor, else parity; slower when the median is below
+ * 1 − max(tolerance, floor); within-tolerance otherwise.
  */
-export function timingVerdict(speedups: readonly number[], tolerance = DEFAULT_TOLERANCE): 'parity' | 'faster' | 'slower' | 'within-tolerance' {
+export function timingVerdict(speedups: readonly number[], tolerance = DEFAULT_TOLERANCE, floor = MIN_EFFECT): 'parity' | 'faster' | 'slower' | 'within-tolerance' {
   if (!speedups.length) throw new Error('a verdict needs at least one pass');
   const s = summarizeSpeedups(speedups);
   if (s.min <= 1 && 1 <= s.max) return 'parity';
-  if (s.median > 1) return 'faster';
-  if (s.median < 1 - tolerance) return 'slower';
+  if (s.median > 1) return s.median - 1 > floor ? 'faster' : 'parity';
+  if (s.median < 1 - Math.max(tolerance, floor)) return 'slower';
   return 'within-tolerance';
 }
 
@@ -51,4 +68,25 @@ export const WATCHDOG_FACTOR = 100;
 
 export function watchdogFired(generatedNs: number, nativeMedianNs: number, wallBoundNs: number): boolean {
   return generatedNs > WATCHDOG_FACTOR * nativeMedianNs || generatedNs > wallBoundNs;
+}
+
+/** A pass whose median strays this far from its side's median over the passes is out of line. */
+export const OUT_OF_LINE = 0.1;
+
+/**
+ * Passes to measure again: those where either side's median is more than OUT_OF_LINE away from
+ * that side's median over all passes. One pass timed while something else held the GPU (a
+ * clock step, a previous shape's leftovers) must not decide a verdict; a pass that stays out of
+ * line after a second measurement is kept (it is then the machine, not a draw).
+ */
+export function outOfLinePasses(nativeNs: readonly number[], generatedNs: readonly number[], threshold = OUT_OF_LINE): number[] {
+  const n = Math.min(nativeNs.length, generatedNs.length);
+  if (n < 3) return [];
+  const mn = median(nativeNs.slice(0, n));
+  const mg = median(generatedNs.slice(0, n));
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (Math.abs(nativeNs[i] - mn) > threshold * mn || Math.abs(generatedNs[i] - mg) > threshold * mg) out.push(i);
+  }
+  return out;
 }

@@ -4,13 +4,17 @@
 import { createMemo, createResource, createSignal, For, Show } from 'solid-js';
 import { adapterFingerprint, adapterName } from '../../core/adapter';
 import type { LaneJson } from '../../core/report/json';
+import { MAX_IMPORT_FILE_BYTES } from '../../core/input/caps';
 import { opShapeKeys } from '../../storage/history';
-import { deleteRuns, exportFile, importRuns, isStale, listAdapters, listRuns } from '../../storage/runs';
+import { withDeadline } from '../../storage/open';
+import { deleteRuns, exportFile, ImportError, importRuns, isStale } from '../../storage/runs';
+import { readStoredRuns } from '../../storage/stored-runs';
 import { ErrorBox } from '../components/ErrorBox';
 import { downloadJson } from '../download';
 import { errorInfo, type ErrorInfo } from '../errors';
-import { labDb, storeChanged, storeVersion } from '../run-store';
+import { labDb, storeChanged, storeHealth, storeVersion, writableDb } from '../run-store';
 import { ComparePanel } from './history/ComparePanel';
+import { DamagedRuns } from './history/DamagedRuns';
 import { HistoryCharts } from './history/HistoryCharts';
 import { RunDetail } from './history/RunDetail';
 import { RunsTable } from './history/RunsTable';
@@ -26,17 +30,25 @@ const historyChoices = sessionScoped(() => {
   return { chosenAdapter, setChosenAdapter, chosenKey, setChosenKey };
 });
 
+/** How long History waits for the stored runs before saying so. */
+const READ_DEADLINE_MS = 15_000;
+
 export function HistoryView(props: ViewProps) {
   const here = () => adapterFingerprint(props.adapter);
   // The choices live outside the view: they survive switching tabs.
   const { chosenAdapter, setChosenAdapter, chosenKey, setChosenKey } = historyChoices();
   const adapterKey = () => chosenAdapter() ?? here();
-  const [adapters] = createResource(storeVersion, async () => listAdapters(await labDb()));
-  const [runs] = createResource(
-    () => ({ key: adapterKey(), version: storeVersion() }),
-    async ({ key }) => listRuns(await labDb(), key),
-  );
-  const list = () => runs.latest ?? [];
+  // One read of every stored run, checked on the way out (damaged ones apart), never waited on without end.
+  const [stored] = createResource(storeVersion, async () => withDeadline(labDb().then(readStoredRuns), READ_DEADLINE_MS, 'reading the stored runs'));
+  const all = () => stored.latest?.runs ?? [];
+  const damaged = () => stored.latest?.damaged ?? [];
+  const adapters = createMemo(() => {
+    const out = new Map<string, { adapterKey: string; adapter: (typeof props)['adapter']; runs: number }>();
+    for (const r of all()) out.set(r.adapterKey, { adapterKey: r.adapterKey, adapter: out.get(r.adapterKey)?.adapter ?? r.adapter, runs: (out.get(r.adapterKey)?.runs ?? 0) + 1 });
+    return [...out.values()].sort((a, b) => b.runs - a.runs);
+  });
+  const runs = createMemo(() => all().filter((r) => r.adapterKey === adapterKey()));
+  const list = () => runs();
   const keys = createMemo(() => opShapeKeys(list()));
   const opShape = () => {
     const k = chosenKey();
@@ -80,27 +92,28 @@ export function HistoryView(props: ViewProps) {
   };
   const remove = (ids: number[]) =>
     guarded(async () => {
-      await deleteRuns(await labDb(), ids);
+      await deleteRuns(await writableDb(`deleting ${ids.length === 1 ? 'a run' : `${ids.length} runs`}`), ids);
       setSelected((s) => s.filter((x) => !ids.includes(x)));
       if (ids.includes(openId() ?? -1)) setOpenId(null);
       storeChanged();
       return `Deleted ${ids.length} run${ids.length === 1 ? '' : 's'}.`;
     });
-  const exportRuns = (all: boolean) =>
+  const exportRuns = (everyAdapter: boolean) =>
     guarded(async () => {
-      const records = all ? await listRuns(await labDb()) : list();
-      downloadJson(`kernel-lab-runs-${all ? 'all' : adapterKey().replace(/[^a-z0-9]+/gi, '-').slice(0, 48)}-${new Date().toISOString().slice(0, 10)}.json`, exportFile(records));
+      const records = everyAdapter ? all() : list();
+      downloadJson(`kernel-lab-runs-${everyAdapter ? 'all' : adapterKey().replace(/[^a-z0-9]+/gi, '-').slice(0, 48)}-${new Date().toISOString().slice(0, 10)}.json`, exportFile(records));
       return `Exported ${records.length} run${records.length === 1 ? '' : 's'}.`;
     });
   const importFile = (file: File) =>
     guarded(async () => {
+      if (file.size > MAX_IMPORT_FILE_BYTES) throw new ImportError(`${file.name} is ${file.size} bytes, over the ${MAX_IMPORT_FILE_BYTES}-byte cap on an import: refused without reading it (split the export)`);
       let value: unknown;
       try {
         value = JSON.parse(await file.text());
       } catch (e) {
-        throw Object.assign(new Error(`${file.name} is not JSON: ${(e as Error).message}`), { name: 'ImportError' });
+        throw new ImportError(`${file.name} is not JSON: ${(e as Error).message}`);
       }
-      const s = await importRuns(await labDb(), value);
+      const s = await importRuns(await writableDb(`the import of ${file.name}`), value);
       storeChanged();
       return `Imported ${s.added} run${s.added === 1 ? '' : 's'} from ${file.name}${s.duplicates ? ` (${s.duplicates} already stored)` : ''}.`;
     });
@@ -117,10 +130,10 @@ export function HistoryView(props: ViewProps) {
         <div class="field">
           <label for="history-adapter">adapter</label>
           <select id="history-adapter" data-testid="history-adapter" value={adapterKey()} onChange={(e) => setChosenAdapter(e.currentTarget.value)}>
-            <Show when={!adapters.latest?.some((a) => a.adapterKey === here())}>
+            <Show when={!adapters().some((a) => a.adapterKey === here())}>
               <option value={here()}>{adapterName(props.adapter)} · this adapter · 0 runs</option>
             </Show>
-            <For each={adapters.latest ?? []}>
+            <For each={adapters()}>
               {(a) => (
                 <option value={a.adapterKey}>
                   {adapterName(a.adapter)}
@@ -171,8 +184,14 @@ export function HistoryView(props: ViewProps) {
         <Show when={statusError()}>{(e) => <ErrorBox error={e()} testid="history-error" />}</Show>
       </section>
 
-      <Show when={runs.error}>
-        <ErrorBox title="The stored runs could not be read" error={errorInfo(runs.error)} testid="history-error" />
+      <Show when={storeHealth()}>{(h) => <ErrorBox title="Stored runs: not as this page expects" error={h()} testid="history-storage" />}</Show>
+
+      <Show when={stored.error}>
+        <ErrorBox title="The stored runs could not be read" error={errorInfo(stored.error)} testid="history-error" />
+      </Show>
+
+      <Show when={damaged().length}>
+        <DamagedRuns runs={damaged()} onDelete={(ids) => void remove(ids)} />
       </Show>
 
       <Show when={opShape()}>{(k) => <HistoryCharts runs={list()} opShape={k()} />}</Show>
@@ -188,7 +207,7 @@ export function HistoryView(props: ViewProps) {
         </h2>
         <Show when={compareHint()}>{(h) => <p class="note">{h()}</p>}</Show>
         <Show when={opened()}>{(r) => <RunDetail run={r()} onClose={() => setOpenId(null)} />}</Show>
-        <Show when={list().length} fallback={<p class="note" data-testid="history-empty">{runs.loading ? 'Reading stored runs…' : 'No runs stored for this adapter yet: every run on the Kernel, Lane, Sweep and Device tabs is kept here.'}</p>}>
+        <Show when={list().length} fallback={<p class="note" data-testid="history-empty">{stored.loading ? 'Reading stored runs…' : stored.error ? 'The stored runs could not be read (see above).' : 'No runs stored for this adapter yet: every run on the Kernel, Lane, Sweep and Device tabs is kept here.'}</p>}>
           <RunsTable runs={list()} selected={selected()} openId={openId()} onToggle={toggle} onOpen={(id) => setOpenId(openId() === id ? null : id)} onDelete={(id) => void remove([id])} />
         </Show>
       </section>

@@ -5,6 +5,7 @@ import { createResource, Match, Show, Switch } from 'solid-js';
 import { adapterName } from '../../core/adapter';
 import { decodeShare, ShareLinkError, shareRounding, type ShareErrorReason } from '../../core/report/share';
 import { ResultActions } from '../components/ResultActions';
+import { SafeReport } from '../components/SafeReport';
 import { errorInfo } from '../errors';
 import { hrefFor } from '../router';
 import { RerunPanel } from './report/RerunPanel';
@@ -69,9 +70,11 @@ export function SharedReport(props: { payload: string }) {
                 <Show when={shareRounding(props.payload)}>{(d) => <span data-testid="shared-rounding">To fit the link, its numbers were rounded to {d()} significant digits (verdicts are as measured). </span>}</Show>
                 <a href={hrefFor('kernel')}>Open the lab</a>
               </div>
-              <ResultReport result={r()} shared />
-              <ResultActions result={r()} />
-              <RerunPanel result={r()} />
+              <SafeReport>
+                <ResultReport result={r()} shared />
+                <ResultActions result={r()} />
+                <RerunPanel result={r()} />
+              </SafeReport>
             </>
           )}
         </Match>

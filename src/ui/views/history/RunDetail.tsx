@@ -5,6 +5,7 @@ import type { RunRecord } from '../../../storage/db';
 import { isStale } from '../../../storage/runs';
 import { ErrorBox } from '../../components/ErrorBox';
 import { ResultActions } from '../../components/ResultActions';
+import { SafeReport } from '../../components/SafeReport';
 import { ResultReport } from '../report/ResultReport';
 
 export function RunDetail(props: { run: RunRecord; onClose: () => void }) {
@@ -39,8 +40,10 @@ export function RunDetail(props: { run: RunRecord; onClose: () => void }) {
       >
         {(r) => (
           <>
-            <ResultReport result={r()} />
-            <ResultActions result={r()} />
+            <SafeReport>
+              <ResultReport result={r()} />
+              <ResultActions result={r()} />
+            </SafeReport>
           </>
         )}
       </Show>

@@ -1,6 +1,7 @@
 // One Level 1 result: correctness first (a wrong kernel's time is never read), then the timing
 // summary with its resolution and method, its metrics, then what ran and where. It renders the
 // result JSON (level1Json), so a fresh run, a stored run and a shared link look the same.
+import { NOISY_SPREAD } from '../../../core/stats/timing';
 import { createSignal, For, Show } from 'solid-js';
 import { adapterName } from '../../../core/adapter';
 import { fmtBytes, fmtExp, fmtNs, fmtRatio, fmtUs } from '../../../core/report/format';
@@ -30,8 +31,24 @@ export function ResultPanel(props: { result: Level1Json; shared?: boolean }) {
     <section class="panel result" data-testid="result">
       <h2>
         {r().op} {r().label ?? r().shape} · {r().variant}
+        <Show when={r().userKernel}>{(k) => <code class="key">{k().id}</code>}</Show>
         <Show when={r().scheduleKey}>{(k) => <code class="key">{k()}</code>}</Show>
       </h2>
+      <Show when={r().userKernel}>
+        {(k) => (
+          <p class="note" data-testid="result-user-kernel">
+            your kernel <code>{k().id}</code> · manifest sha256 <code>{k().manifestSha256}</code>
+            <For each={k().wgsl}>
+              {(w) => (
+                <>
+                  {' '}
+                  · {w.file} <code>{w.sha256}</code>
+                </>
+              )}
+            </For>
+          </p>
+        )}
+      </Show>
       <Show when={r().fallback}>
         {(fb) => (
           <p class="note" data-testid="result-fallback">
@@ -78,7 +95,9 @@ export function ResultPanel(props: { result: Level1Json; shared?: boolean }) {
                   <thead>
                     <tr>
                       <th class="num">min µs</th>
+                      <th class="num">p20 µs</th>
                       <th class="num">median µs</th>
+                      <th class="num">p80 µs</th>
                       <th class="num">max µs</th>
                       <th class="num">runs</th>
                     </tr>
@@ -86,7 +105,9 @@ export function ResultPanel(props: { result: Level1Json; shared?: boolean }) {
                   <tbody>
                     <tr>
                       <td class="num" data-testid="result-min">{fmtUs(tm().minNs, 2)}</td>
+                      <td class="num" data-testid="result-p20">{tm().p20Ns !== undefined ? fmtUs(tm().p20Ns!, 2) : '—'}</td>
                       <td class="num strong" data-testid="result-median">{fmtUs(tm().medianNs, 2)}</td>
+                      <td class="num" data-testid="result-p80">{tm().p80Ns !== undefined ? fmtUs(tm().p80Ns!, 2) : '—'}</td>
                       <td class="num" data-testid="result-max">{fmtUs(tm().maxNs, 2)}</td>
                       <td class="num">{tm().runs.toLocaleString('en-US')}</td>
                     </tr>
@@ -99,6 +120,11 @@ export function ResultPanel(props: { result: Level1Json; shared?: boolean }) {
                     <Row label="timed span" value={`${fmtNs(tm().spanNs)}${tm().spanShort ? ' (short of 100× resolution: run cap reached)' : ''}`} bad={tm().spanShort} />
                   </tbody>
                 </table>
+                <Show when={tm().noisy}>
+                  <p class="note warn" data-testid="result-noisy">
+                    noisy: (p80 − p20) / median is over {100 * NOISY_SPREAD}% — this median is not one reproducible number; run again or on an idle machine
+                  </p>
+                </Show>
                 <p class="note">{tm().note}</p>
                 <Show when={software()}>
                   <p class="note warn">software adapter: these are CPU timings of the WGSL, not GPU numbers</p>

@@ -4,11 +4,13 @@ import { For, Match, Show, Switch } from 'solid-js';
 import { JsonTextArea } from '../../components/JsonTextArea';
 import { KnobTable } from '../../components/KnobTable';
 import type { KernelForm, VariantKind } from './kernel-form';
+import { UserKernelEditor } from './UserKernelEditor';
 
 const VARIANTS: readonly { kind: VariantKind; title: string; doc: string }[] = [
   { kind: 'auto', title: 'auto', doc: "the registry's pick (schedulesFor), or native when the contract rejects the shape" },
   { kind: 'native', title: 'native', doc: 'the hand-written WGSL kernel' },
   { kind: 'schedule', title: 'schedule', doc: 'a generated kernel from the schedule below' },
+  { kind: 'user', title: 'your kernel', doc: 'your own WGSL with a manifest (docs/kernel-manifest.md)' },
 ];
 
 export function VariantPicker(props: { form: KernelForm }) {
@@ -58,6 +60,9 @@ export function VariantPicker(props: { form: KernelForm }) {
           </Switch>
         </span>
       </div>
+      <Show when={f.variant() === 'user'}>
+        <UserKernelEditor state={f.user} />
+      </Show>
       <Show when={f.variant() === 'schedule'}>
         <div class="field field-column">
           <div class="schedule-head">

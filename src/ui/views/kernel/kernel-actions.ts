@@ -16,7 +16,7 @@ import { level1Kernels } from '../../measured-kernels';
 import { addMeasured } from '../../session-results';
 import { compileErrorLines } from './WgslBlock';
 
-export function createKernelActions(request: () => { ok: Level1Request } | { error: string }, adapter: Accessor<AdapterDescriptor>) {
+export function createKernelActions(request: () => { ok: Level1Request } | { error: string }, adapter: Accessor<AdapterDescriptor>, onResult?: (r: Level1Result, req: Level1Request) => void) {
   const [showWgsl, setShowWgsl] = createSignal(false);
   const [preview, setPreview] = createSignal<CodegenPreview | null>(null);
   const [previewError, setPreviewError] = createSignal<ErrorInfo | null>(null);
@@ -30,7 +30,10 @@ export function createKernelActions(request: () => { ok: Level1Request } | { err
     toJson: (r: Level1Result) => level1Json(r),
     adapter,
     // Timed kernels join the session's roofline (Device tab).
-    onResult: (r) => addMeasured(level1Kernels(r)),
+    onResult: (r, req) => {
+      addMeasured(level1Kernels(r));
+      onResult?.(r, req);
+    },
     onError: (info) => {
       // A compile error names its lines: show the WGSL with them marked.
       if (info.name === 'WgslCompileError') {
@@ -77,6 +80,7 @@ export function createKernelActions(request: () => { ok: Level1Request } | { err
     running: action.running,
     startedAtMs: action.startedAtMs,
     progress: action.progress,
+    result: action.result,
     resultJson: action.json,
     saved: action.saved,
     error: action.error,
@@ -98,7 +102,10 @@ export function createKernelActions(request: () => { ok: Level1Request } | { err
  */
 export const kernelState = sessionScoped((adapter: Accessor<AdapterDescriptor>) => {
   const form = createKernelForm(adapter);
-  const actions = createKernelActions(form.request, adapter);
+  // A user kernel that ran is kept for this adapter, beside its result.
+  const actions = createKernelActions(form.request, adapter, (r, req) => {
+    if (r.userKernel && req.variant.kind === 'user') void form.user.remember(r.userKernel, r.op, { manifest: req.variant.manifest, files: req.variant.files });
+  });
   let queryError: string | null = null;
   try {
     const q = parseRunQuery(location.search);

@@ -6,13 +6,14 @@ import type { AdapterDescriptor } from '../../../core/adapter';
 import { limitRefusal } from '../../../core/ops/contract';
 import { variantForState } from '../../../core/ops/promotion';
 import { opByName, OPS, registryStateFor, schedulesFor } from '../../../core/ops/registry';
-import { caseLabel, dimsLabel, formatParam, OpCaseError, paramsLabel, parseDims, type MatrixEntry, type OpCase, type OpDef, type Rejection } from '../../../core/ops/types';
+import { caseLabel, dimsLabel, opFamilies, formatParam, OpCaseError, paramsLabel, parseDims, type MatrixEntry, type OpCase, type OpDef, type Rejection } from '../../../core/ops/types';
 import { parseSchedule, scheduleKey, SPACES, type Family, type Schedule } from '../../../core/schedule/schedule';
 import type { Level1Request } from '../../../gpu/level1';
 import type { RunQuery } from '../../../core/report/run-query';
 import { errorInfo } from '../../errors';
+import { createUserKernelState } from './user-kernel-state';
 
-export type VariantKind = 'auto' | 'native' | 'schedule';
+export type VariantKind = 'auto' | 'native' | 'schedule' | 'user';
 
 export type CaseOrError = { readonly ok: OpCase; readonly dims: number[] } | { readonly error: string };
 
@@ -117,7 +118,7 @@ export function createKernelForm(adapter: Accessor<AdapterDescriptor>) {
   });
   const parsedSchedule = createMemo((): { ok: Schedule } | { error: string } => {
     try {
-      return { ok: parseSchedule(scheduleText(), op().family) };
+      return { ok: parseSchedule(scheduleText(), opFamilies(op())) };
     } catch (e) {
       return { error: errorInfo(e).message };
     }
@@ -155,6 +156,9 @@ export function createKernelForm(adapter: Accessor<AdapterDescriptor>) {
     setCustomShape(false);
   };
 
+  /** "Your kernel": a manifest and its WGSL; loading one moves the form to its op. */
+  const user = createUserKernelState(caseOrError, adapter, () => opName(), selectOp);
+
   /** The request Run and Show WGSL send, or the reason there is none. */
   const request = createMemo((): { ok: Level1Request } | { error: string } => {
     const c = caseOrError();
@@ -166,6 +170,7 @@ export function createKernelForm(adapter: Accessor<AdapterDescriptor>) {
     const minRuns = repeat();
     const base = { op: op().name, dims: c.dims, layout: layout(), ...(Object.keys(params).length ? { params } : {}), ...(minRuns ? { timing: { minRuns } } : {}) };
     const v = variant();
+    if (v === 'user') return { ok: { ...base, variant: { kind: 'user', ...user.source() } } };
     if (v !== 'schedule') return { ok: { ...base, variant: { kind: v } } };
     const s = parsedSchedule();
     if (!('ok' in s)) return { error: s.error };
@@ -214,6 +219,7 @@ export function createKernelForm(adapter: Accessor<AdapterDescriptor>) {
     selectEntry,
     resetSchedule,
     request,
+    user,
   };
 }
 

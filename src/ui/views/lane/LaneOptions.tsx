@@ -58,6 +58,22 @@ export function LaneOptions(props: { form: LaneForm }) {
         </tbody>
       </table>
       <div class="field">
+        <span class="label">yours</span>
+        <Show when={f.savedKernels().length} fallback={<span class="hint">your kernels show here once they ran in the Kernel view ("your kernel") on this adapter</span>}>
+          <For each={f.savedKernels()}>
+            {(k) => (
+              <label class="toggle">
+                <input type="checkbox" data-testid={`lane-kernel-${k.kernelId}`} checked={f.kernelKeys().includes(k.key)} onChange={(e) => f.setKernelIncluded(k.key, e.currentTarget.checked)} />
+                <span class="mono">
+                  {k.kernelId} ({k.op})
+                </span>
+              </label>
+            )}
+          </For>
+          <span class="hint">timed as further columns beside native and generated on their op's shapes (--kernel)</span>
+        </Show>
+      </div>
+      <div class="field">
         <label for="lane-repeat">repeat</label>
         <input id="lane-repeat" class="mono num-input" data-testid="lane-repeat" inputmode="numeric" value={f.repeatText()} onInput={(e) => f.setRepeatText(e.currentTarget.value)} />
         <span class="hint">timed passes per shape, alternating native and generated; the verdict uses the median of their speedups</span>

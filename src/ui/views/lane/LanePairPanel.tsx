@@ -32,6 +32,7 @@ export function LanePairPanel(props: { pair: LanePairJson; tolerance: number }) 
   const columns = () => metricColumns(detail());
   const chart = createMemo(() => speedupChart(p().shapes, props.tolerance));
   const timedShapes = () => p().shapes.filter((s) => s.speedupMedian !== null).length;
+  const userRows = () => p().shapes.flatMap((s) => (s.users ?? []).map((u) => ({ s, u })));
   return (
     <section class="panel lane-pair" data-testid="lane-pair" data-op={p().op}>
       <h2>
@@ -129,6 +130,42 @@ export function LanePairPanel(props: { pair: LanePairJson; tolerance: number }) 
           </tbody>
         </table>
       </div>
+      <Show when={userRows().length}>
+        <h3>Your kernels</h3>
+        <p class="note">speedup = native time ÷ your kernel's time, per pass, in the same alternating passes; your kernels never gate the pair</p>
+        <div class="table-scroll">
+          <table class="data lane-table" data-testid="lane-user-table">
+            <thead>
+              <tr>
+                <th>shape</th>
+                <th>kernel</th>
+                <th class="num">native µs</th>
+                <th class="num">yours µs</th>
+                <th class="num">speedup median [min–max]</th>
+                <th>verdict</th>
+                <th>note</th>
+              </tr>
+            </thead>
+            <tbody>
+              <For each={userRows()}>
+                {({ s, u }) => (
+                  <tr data-testid="lane-user-row" data-verdict={u.verdict} class={`tone-row-${verdictTone(u.verdict)}`}>
+                    <td class="mono">{s.shape}</td>
+                    <td class="mono" title={`manifest sha256 ${u.kernel.manifestSha256}`}>
+                      {u.kernel.id}
+                    </td>
+                    <td class="num">{fmtUs(s.nativeMedianNs, 2)}</td>
+                    <td class="num">{fmtUs(u.medianNs, 2)}</td>
+                    <td class="num">{speedupText(u)}</td>
+                    <td class={`verdict tone-${verdictTone(u.verdict)}`}>{u.verdict}</td>
+                    <td class="note-cell">{u.refusal ? `${u.refusal.code}: ${u.refusal.reason}` : (u.note ?? '')}</td>
+                  </tr>
+                )}
+              </For>
+            </tbody>
+          </table>
+        </div>
+      </Show>
       <Show when={timedShapes() > 0} fallback={<p class="note">no shape was timed (fallbacks, wrong or rejected): there is no speedup to chart</p>}>
         <UPlot options={chart().options} data={chart().data} heightPx={240} testid="speedup-chart" label={`speedup per shape for ${p().op}`} />
         <p class="note chart-legend">

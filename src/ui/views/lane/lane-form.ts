@@ -8,6 +8,7 @@ import { OPS, registryEntry, registryStateFor } from '../../../core/ops/registry
 import { DEFAULT_TOLERANCE } from '../../../core/stats/verdict';
 import type { LaneControl, LaneRequest } from '../../../gpu/lane';
 import { errorInfo } from '../../errors';
+import type { UserKernelRecord } from '../../../storage/db';
 
 export const DEFAULT_REPEAT = 5;
 export const CONTROLS: readonly { value: LaneControl; doc: string }[] = [
@@ -43,6 +44,9 @@ function positiveInt(text: string, what: string): number {
 }
 
 export function createLaneForm() {
+  /** User kernels kept for this adapter (the Kernel view keeps each one that ran), and which are ticked. */
+  const [savedKernels, setSavedKernels] = createSignal<readonly UserKernelRecord[]>([]);
+  const [kernelKeys, setKernelKeys] = createSignal<readonly string[]>([]);
   const [ops, setOps] = createSignal<readonly string[]>(defaultLaneOps());
   const [prefer, setPrefer] = createSignal<readonly string[]>([]);
   const [repeatText, setRepeatText] = createSignal(String(DEFAULT_REPEAT));
@@ -71,6 +75,9 @@ export function createLaneForm() {
       if (!s.ok.length && !ops().length) return { error: 'tick at least one op, or list shapes' };
       const tolerance = Number(toleranceText());
       if (toleranceText().trim() === '' || !(tolerance >= 0 && tolerance < 1)) return { error: `tolerance must be a number in [0, 1), got '${toleranceText()}'` };
+      const kernels = savedKernels()
+        .filter((k) => kernelKeys().includes(k.key))
+        .map((k) => ({ manifest: k.manifest, files: k.files }));
       // Order as the registry lists them, so results read the same run after run.
       const inOrder = (names: readonly string[]) => OPS.map((o) => o.name).filter((n) => names.includes(n));
       return {
@@ -83,6 +90,7 @@ export function createLaneForm() {
           control: control() || undefined,
           seed: positiveInt(seedText(), 'seed'),
           undeclare: [...undeclare()],
+          kernels: kernels.length ? kernels : undefined,
         },
       };
     } catch (e) {
@@ -108,6 +116,10 @@ export function createLaneForm() {
     setSeedText,
     undeclare,
     setUndeclared: (code: string, on: boolean) => setUndeclare(toggle(undeclare(), code, on)),
+    savedKernels,
+    setSavedKernels,
+    kernelKeys,
+    setKernelIncluded: (key: string, on: boolean) => setKernelKeys(toggle(kernelKeys(), key, on)),
     request,
   };
 }

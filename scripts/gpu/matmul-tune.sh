@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# MUL_MAT schedule variants on the H200 (issue 11): GEMV / small N, f16 subgroup matrices, f32.
+# Same prelude as h200.sh; each line is one `lab time` (checked against the oracle, then timed).
+# Usage on the device: bash scripts/gpu/matmul-tune.sh [bench]   (outputs in $OUT; LAB_DIR: where lab.mjs is, default dist-cli)
+set -uo pipefail
+OUT=${OUT:-$PWD/gpu-out}
+mkdir -p "$OUT"
+NODE=/tmp/node
+if [ -n "${LOCAL:-}" ]; then
+  # A dry run of this script here (SwiftShader; run under `node scripts/with-gpu-env.mjs`): small shapes.
+  NODE=node
+else
+  for f in .gpu/*.deb; do dpkg -x "$f" / >/dev/null 2>&1; done
+  ldconfig
+  xz -dc .gpu/node.xz > /tmp/node && chmod +x /tmp/node
+  export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+  export KERNEL_LAB_DAWN=$PWD/.gpu/dawn.node
+  export KERNEL_LAB_UNSAFE_APIS=1
+fi
+date -u +%FT%TZ | tee "$OUT/tune.txt"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader 2>/dev/null | tee -a "$OUT/tune.txt"
+g() { # shape W R C vw U reduction [params]
+  local params=${8:-}
+  local p=${params:+--param $params}
+  echo "## $1 gemv W$2 R$3 C$4 vw$5 U$6 $7 $params" >> "$OUT/tune.txt"
+  timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --op MUL_MAT --shape "$1" $p --schedule "{\"family\":\"gemv\",\"workgroupSize\":$2,\"rowsPerWorkgroup\":$3,\"columnsPerPass\":$4,\"vectorWidth\":$5,\"unroll\":$6,\"reduction\":\"$7\"}" 2>&1 | grep -E "^correct|^timing|^metrics|rror|refused" >> "$OUT/tune.txt"
+}
+s() { # shape config sgM sgN mM mN tileK params
+  echo "## $1 sgmatrix $2 sg$3x$4 mat$5x$6 K$7 $8" >> "$OUT/tune.txt"
+  timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --op MUL_MAT --shape "$1" --param "$8" --schedule "{\"family\":\"sgmatrix\",\"config\":\"$2\",\"subgroupsM\":$3,\"subgroupsN\":$4,\"matricesM\":$5,\"matricesN\":$6,\"tileK\":$7,\"subgroupSize\":32}" 2>&1 | grep -E "^correct|^timing|^metrics|rror|refused" >> "$OUT/tune.txt"
+}
+a() { # shape [params]: what auto picks
+  local params=${2:-}
+  echo "## $1 auto $params" >> "$OUT/tune.txt"
+  timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --op MUL_MAT --shape "$1" ${params:+--param $params} 2>&1 | grep -E "^MUL_MAT|^correct|^timing|^metrics|rror" >> "$OUT/tune.txt"
+}
+if [ -n "${LOCAL:-}" ]; then
+  g 256x1x256 256 4 1 4 4 subgroup; g 256x1x256 64 2 1 4 4 shared type0=1; g 130x3x66 64 8 4 1 2 subgroup
+  s 128x64x128 16x8x16 2 2 2 2 32 type0=1,type1=1
+  a 256x8x256; a 128x64x128 type0=1,type1=1
+elif [ "${1:-}" != bench ]; then
+  for v in "256 4 1 4 4 subgroup" "256 8 1 4 4 subgroup" "128 4 1 4 4 subgroup" "256 2 1 4 4 subgroup" "256 1 1 4 4 subgroup" "256 8 1 4 2 subgroup" "64 2 1 4 4 subgroup" "256 4 1 4 4 shared"; do g 4096x1x4096 $v; done
+  for v in "256 8 1 4 4 subgroup" "256 2 1 4 4 subgroup"; do g 16384x1x16384 $v; done
+  for v in "256 4 8 4 4 subgroup" "256 8 8 4 4 subgroup" "256 2 8 4 4 subgroup" "256 8 4 4 4 subgroup" "256 8 8 4 2 subgroup" "256 1 8 4 2 subgroup"; do g 4096x8x4096 $v; done
+  g 4096x1x4096 256 8 1 4 4 subgroup type0=1
+  for v in "16x8x16 2 2 4 4 32" "16x16x16 2 2 4 4 32" "16x8x16 4 2 2 4 32" "16x8x16 2 2 4 4 64" "16x8x16 2 4 4 2 32" "16x8x8 2 2 4 4 32"; do s 4096x4096x4096 $v type0=1,type1=1; done
+  s 4096x512x4096 16x8x16 2 2 4 4 32 type0=1,type1=1
+  s 4096x4096x4096 16x8x16 2 2 4 4 32 type0=1
+  a 4096x4096x4096; a 4096x512x4096
+fi
+echo "=== bench" >> "$OUT/tune.txt"
+timeout ${BENCH_S:-120} $NODE ${LAB_DIR:-dist-cli}/lab.mjs bench ${BENCH_ONLY:+--only $BENCH_ONLY} --peer tfjs --json "$OUT/bench.json" > "$OUT/bench.txt" 2> "$OUT/bench.err"
+echo "bench rc=$?" >> "$OUT/tune.txt"
+cat "$OUT/tune.txt"; tail -30 "$OUT/bench.txt"; tail -5 "$OUT/bench.err"

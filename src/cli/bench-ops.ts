@@ -1,0 +1,105 @@
+// `bench --only ops`: every op at a llama-7B-sized case (rows of 4096, 4096 rows; vocab 32000
+// for the loss), native and generated, in GB/s and % of the bandwidth spec — issue 9's targets:
+// generated memory-bound kernels ≥ 70% of the 4.8 TB/s spec (elementwise ≥ 85%), and no
+// generated kernel slower than its native. On a software adapter each op's first matrix case
+// is timed instead and nothing is judged.
+import type { LabApi } from '../core/lab-api';
+import { OPS } from '../core/ops/registry';
+import type { Level1Result } from '../core/results';
+import { fmtGBps, fmtNs, textTable } from '../core/report/format';
+
+interface BenchCase {
+  readonly dims: readonly number[];
+  readonly layout?: string;
+  readonly params?: Readonly<Record<string, number>>;
+}
+
+/** The issue's llama-sized case per op (ops not listed here are timed at their first matrix case). */
+export const LLAMA_CASES: Readonly<Record<string, BenchCase>> = {
+  ADD: { dims: [4096, 4096] },
+  MUL: { dims: [4096, 4096] },
+  SCALE: { dims: [4096, 4096] },
+  SILU: { dims: [4096, 4096] },
+  SILU_BACK: { dims: [4096, 4096] },
+  GELU: { dims: [4096, 4096] },
+  GLU: { dims: [11008, 512] },
+  ACC: { dims: [4096, 4096] },
+  RMS_NORM: { dims: [4096, 4096] },
+  RMS_NORM_BACK: { dims: [4096, 4096] },
+  SOFT_MAX: { dims: [4096, 4096] },
+  SOFT_MAX_BACK: { dims: [4096, 4096] },
+  SUM_ROWS: { dims: [4096, 4096] },
+  REPEAT_BACK: { dims: [4096, 4096] },
+  ARGMAX: { dims: [32000, 512] },
+  COUNT_EQUAL: { dims: [4096, 4096] },
+  CROSS_ENTROPY_LOSS: { dims: [32000, 512] },
+  CROSS_ENTROPY_LOSS_BACK: { dims: [32000, 512] },
+  GET_ROWS: { dims: [4096, 512] },
+  GET_ROWS_BACK: { dims: [4096, 512] },
+  CPY: { dims: [4096, 4096] },
+  CONT: { dims: [4096, 4096] },
+  ROPE: { dims: [128, 32, 512] },
+  ROPE_BACK: { dims: [128, 32, 512] },
+  OUT_PROD: { dims: [4096, 4096, 512] },
+  OPT_STEP_ADAMW: { dims: [4096, 4096] },
+};
+
+export const SPEC_BANDWIDTH_GBPS = 4800;
+
+export interface OpsBenchRow {
+  readonly op: string;
+  readonly family: string;
+  readonly shape: string;
+  readonly native: Level1Result | null;
+  readonly generated: Level1Result | null;
+  readonly error: string | null;
+  /** 0.85 for elementwise ops, 0.70 for the other memory-bound ones, null for compute-bound ops. */
+  readonly targetFraction: number | null;
+}
+
+export async function runOpsBench(lab: LabApi, full: boolean, onLine: (s: string) => void = () => undefined): Promise<OpsBenchRow[]> {
+  const rows: OpsBenchRow[] = [];
+  for (const op of OPS) {
+    const c: BenchCase = (full ? LLAMA_CASES[op.name] : undefined) ?? op.matrix[0];
+    const targetFraction = op.name === 'MUL_MAT' || op.name === 'OUT_PROD' ? null : op.family === 'elementwise' ? 0.85 : 0.7;
+    const run = async (kind: 'native' | 'auto') => lab.time({ op: op.name, dims: [...c.dims], layout: c.layout, params: c.params ? { ...c.params } : undefined, variant: { kind }, timing: { minRuns: 20 } });
+    try {
+      const native = await run('native');
+      const auto = await run('auto');
+      rows.push({ op: op.name, family: op.family, shape: native.label, native, generated: auto.variant === 'generated' ? auto : null, error: null, targetFraction });
+      onLine(`ops: ${op.name} ${native.label} native ${fmtNs(native.timing?.medianNs ?? null)}, ${auto.variant} ${fmtNs(auto.timing?.medianNs ?? null)}`);
+    } catch (e) {
+      rows.push({ op: op.name, family: op.family, shape: c.dims.join('x'), native: null, generated: null, error: (e as Error).message, targetFraction });
+      onLine(`ops: ${op.name}: ${(e as Error).message}`);
+    }
+  }
+  return rows;
+}
+
+export function formatOpsBench(rows: readonly OpsBenchRow[], judged: boolean): string {
+  const pct = (r: Level1Result | null) => (r?.metrics ? `${((100 * r.metrics.gbps) / SPEC_BANDWIDTH_GBPS).toFixed(0)}%` : '—');
+  const table = textTable(
+    ['op', 'family', 'shape', 'native', 'native GB/s', 'generated', 'generated GB/s', '% of 4.8 TB/s', 'gen ÷ native', 'target', 'verdict'],
+    rows.map((r) => {
+      const n = r.native?.timing?.medianNs ?? null;
+      const g = r.generated?.timing?.medianNs ?? null;
+      const ratio = n !== null && g !== null ? n / g : null;
+      const bwOk = r.targetFraction === null || (r.generated?.metrics?.gbps ?? 0) >= r.targetFraction * SPEC_BANDWIDTH_GBPS;
+      const verdict = r.error ? `ERROR: ${r.error}` : !r.native?.correct || (r.generated && !r.generated.correct) ? 'WRONG' : !judged ? '—' : r.generated === null ? 'native only' : bwOk && ratio !== null && ratio >= 0.95 ? 'pass' : 'FAIL';
+      return [
+        r.op,
+        r.family,
+        r.shape,
+        fmtNs(n),
+        fmtGBps(r.native?.metrics?.gbps ?? null),
+        fmtNs(g),
+        fmtGBps(r.generated?.metrics?.gbps ?? null),
+        pct(r.generated),
+        ratio === null ? '—' : `${ratio.toFixed(2)}×`,
+        r.targetFraction === null ? 'not slower' : `≥ ${100 * r.targetFraction}% BW, not slower`,
+        verdict,
+      ];
+    }),
+  );
+  return `ops at llama-sized cases — generated vs native, Level 1 medians (GB/s of the bytes each op must move)\n${table}`;
+}

@@ -1,0 +1,30 @@
+// MUL_MAT's decode and f16 paths on SwiftShader (subgroups of 4, no shader-f16, no subgroup
+// matrices): gemv checked against the oracle, f16 past N = 8 a declared rejection.
+import { describe, expect, it } from 'vitest';
+import { runCli } from './run-cli';
+
+const time = (...args: string[]) => {
+  const r = runCli(['time', '--op', 'MUL_MAT', '--json', '-', ...args]);
+  return { ...r, json: r.status === 0 ? JSON.parse(r.stdout.slice(r.stdout.indexOf('{'), r.stdout.lastIndexOf('}') + 1)) : null };
+};
+
+describe('MUL_MAT gemv and f16 on SwiftShader', () => {
+  it('runs the gemv rules (subgroup reduction, several columns) and f16 weights, correct', () => {
+    const a = time('--shape', '300x3x260');
+    expect(a.status, a.stderr).toBe(0);
+    expect(a.json).toMatchObject({ variant: 'generated', correct: true });
+    expect(a.json.scheduleKey).toBe('gemv{"columnsPerPass":4,"reduction":"subgroup","rowsPerWorkgroup":4,"unroll":4,"vectorWidth":4,"workgroupSize":256}');
+    const b = time('--shape', '130x5x66', '--layout', 'src0-rows-strided', '--param', 'type0=1', '--schedule', '{"family":"gemv","workgroupSize":64,"rowsPerWorkgroup":16,"columnsPerPass":2,"vectorWidth":1,"unroll":2,"reduction":"shared"}');
+    expect(b.status, b.stderr).toBe(0);
+    expect(b.json).toMatchObject({ variant: 'generated', correct: true, shape: '130x5x66', layout: 'src0-rows-strided', params: { type0: 1, type1: 0 } });
+  });
+
+  it('declines f16 past N = 8 by name: auto runs native (correct), a sgmatrix schedule is refused', () => {
+    const a = time('--shape', '64x16x32', '--param', 'type0=1,type1=1');
+    expect(a.status, a.stderr).toBe(0);
+    expect(a.json).toMatchObject({ variant: 'native', correct: true, fallback: { code: 'no-shader-f16' } });
+    const s = runCli(['time', '--op', 'MUL_MAT', '--shape', '64x16x32', '--param', 'type0=1,type1=1', '--schedule', '{"family":"sgmatrix","config":"16x8x16","subgroupsM":1,"subgroupsN":1,"matricesM":1,"matricesN":1,"tileK":16}']);
+    expect(s.status).toBe(2);
+    expect(s.stderr).toMatch(/outside the generated contract: no-shader-f16/);
+  });
+});

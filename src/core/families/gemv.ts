@@ -1,0 +1,204 @@
+// The gemv family: matmul-like ops with few columns (MUL_MAT with N ≤ 8, the decode path), where
+// the weights (src0) are read once and the work is memory-bound. A workgroup takes
+// rowsPerWorkgroup rows of src0 and columnsPerPass columns of src1; the threads of a row split
+// its K (an in-workgroup split-K), each keeping columnsPerPass accumulators so a src0 load
+// feeds every column of the pass; the partial sums meet through subgroup shuffles or a shared
+// tree. Operands are f32 or f16 (f16 read as u32 words and widened with unpack2x16float, so no
+// shader-f16 is needed); accumulation is f32. Pure string building.
+import type { DType } from '../tensor';
+import { MAX_WORKGROUPS_PER_DIM } from '../kernel';
+import { vec4Aligned, type MatmulOperand } from '../codegen/matmul';
+import { indent, storageDecl, u } from '../codegen/wgsl';
+import type { MatmulSnippet } from './matmul';
+import { scheduleKey, type FamilyDef } from './types';
+
+export interface GemvSchedule {
+  readonly family: 'gemv';
+  readonly workgroupSize: number;
+  /** Rows of src0 (outputs along M) per workgroup; the workgroupSize / rowsPerWorkgroup threads of a row split its K. */
+  readonly rowsPerWorkgroup: number;
+  /** src1 columns (outputs along N) each thread accumulates in one pass over K. */
+  readonly columnsPerPass: number;
+  /** Elements per load along K: 1, or 4 (vec4<f32>; two u32 words of f16). */
+  readonly vectorWidth: number;
+  /** Loads issued per thread before they are used (independent loads in flight). */
+  readonly unroll: number;
+  /** How a row's partial sums meet: subgroup shuffles (then shared memory across subgroups), or a shared-memory tree. */
+  readonly reduction: 'subgroup' | 'shared';
+}
+
+/** The matmul snippet: operand access plus the element types of the sources (f32 when absent). */
+export type GemvSnippet = MatmulSnippet;
+
+const isPow2 = (n: number) => Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0;
+const threadsPerRow = (s: GemvSchedule) => s.workgroupSize / s.rowsPerWorkgroup;
+
+/** The storage element and the load of `vw` elements at index i (in units of vw elements). */
+function loader(name: string, type: DType, vw: number): { elem: string; fn: string } {
+  const V = vw === 4 ? 'vec4<f32>' : 'f32';
+  if (type === 'f32') return { elem: V, fn: `fn ld_${name}(i: u32) -> ${V} {\n  return ${name}[i];\n}` };
+  if (vw === 4) return { elem: 'vec2<u32>', fn: `fn ld_${name}(i: u32) -> vec4<f32> {\n  let w = ${name}[i];\n  return vec4<f32>(unpack2x16float(w.x), unpack2x16float(w.y));\n}` };
+  return { elem: 'u32', fn: `fn ld_${name}(i: u32) -> f32 {\n  return unpack2x16float(${name}[i >> 1u])[i & 1u];\n}` };
+}
+
+export function gemvFits(s: GemvSchedule, k: GemvSnippet): string[] {
+  const reasons: string[] = [];
+  for (const [name, t] of [['src0', k.type0], ['src1', k.type1]] as const) if (t && t !== 'f32' && t !== 'f16') reasons.push(`gemv reads f32 or f16 ${name}, not ${t}`);
+  if (s.vectorWidth === 4) {
+    if (k.K % 4) reasons.push(`vectorWidth 4 needs K % 4 == 0, got K = ${k.K}`);
+    else {
+      const check = (name: string, o: MatmulOperand, rows: number, ne2: number, ne3: number) => {
+        if (!vec4Aligned(o, rows, ne2, ne3)) reasons.push(`vectorWidth 4 needs ${name}'s rows to start on 4-element boundaries (offset ${o.offset}, row stride ${o.rowStride})`);
+      };
+      check('src0', k.src0, k.M, k.ne02, k.ne03);
+      check('src1', k.src1, k.N, k.ne12, k.ne13);
+    }
+  }
+  const gx = Math.ceil(k.M / s.rowsPerWorkgroup);
+  if (gx > MAX_WORKGROUPS_PER_DIM) reasons.push(`rowsPerWorkgroup ${s.rowsPerWorkgroup} needs ${gx} workgroups along x for M = ${k.M}, over ${MAX_WORKGROUPS_PER_DIM}`);
+  if (k.epilogue) reasons.push('gemv takes no epilogue');
+  return reasons;
+}
+
+export function generateGemv(s: GemvSchedule, k: GemvSnippet, label: string): { wgsl: string; dispatch: [number, number, number]; features: string[] } {
+  const W = s.workgroupSize;
+  const R = s.rowsPerWorkgroup;
+  const T = threadsPerRow(s);
+  const C = s.columnsPerPass;
+  const U = s.unroll;
+  const vw = s.vectorWidth;
+  const KV = k.K / vw; // K in load units
+  const sub = s.reduction === 'subgroup';
+  const l0 = loader('src0', k.type0 ?? 'f32', vw);
+  const l1 = loader('src1', k.type1 ?? 'f32', vw);
+  const V = vw === 4 ? 'vec4<f32>' : 'f32';
+  const cols = Array.from({ length: C }, (_, c) => c);
+  const unrolled = Array.from({ length: U }, (_, j) => j);
+  const batched = k.ne12 * k.ne13 > 1;
+  const div = (i: string, r: number) => (r === 1 ? i : `(${i} / ${u(r)})`);
+  const base = (o: MatmulOperand, r2: number, r3: number) => {
+    const terms = [u(o.offset)];
+    if (k.ne12 / r2 > 1) terms.push(`${div('i2', r2)} * ${u(o.batchStride2)}`);
+    if (k.ne13 / r3 > 1) terms.push(`${div('i3', r3)} * ${u(o.batchStride3)}`);
+    return terms.join(' + ');
+  };
+  const body: string[] = [];
+  const emit = (...ls: string[]) => body.push(...ls);
+  if (batched) emit(k.ne13 > 1 ? `let i2 = wid.z % ${u(k.ne12)};\nlet i3 = wid.z / ${u(k.ne12)};` : 'let i2 = wid.z;');
+  emit(R === 1 ? 'let r = 0u;' : `let r = lid / ${u(T)};`, T === 1 ? 'let j = 0u;' : `let j = lid % ${u(T)};`);
+  emit(R === 1 ? 'let mOut = wid.x;' : `let mOut = wid.x * ${u(R)} + r;`);
+  // Rows past M read the last row (their sums are dropped at the store): every thread reaches the barriers.
+  emit(k.M % R === 0 ? 'let m = mOut;' : `let m = min(mOut, ${u(k.M - 1)});`);
+  emit(C === 1 ? 'let n0 = wid.y;' : `let n0 = wid.y * ${u(C)};`);
+  emit(`let a = (${base(k.src0, k.r2, k.r3)} + m * ${u(k.src0.rowStride)}) / ${u(vw)};`);
+  const colRow = (c: number) => {
+    const n = c === 0 ? 'n0' : `n0 + ${u(c)}`;
+    return k.N % C === 0 ? `(${n})` : `min(${n}, ${u(k.N - 1)})`;
+  };
+  for (const c of cols) emit(`let b${c} = (${base(k.src1, 1, 1)} + ${colRow(c)} * ${u(k.src1.rowStride)}) / ${u(vw)};`);
+  for (const c of cols) emit(`var acc${c} = ${V}();`);
+  // Main loop: U independent loads of src0 per thread, then their products with every column.
+  const step = T * U;
+  const at = (j: number) => (j === 0 ? 'kk' : `kk + ${u(j * T)}`);
+  const fma = (j: number, x: string) => cols.map((c) => `acc${c} = acc${c} + ${x} * ld_src1(b${c} + ${at(j)});`);
+  if (U > 1) {
+    emit(`var kk = j;`, `for (; kk + ${u((U - 1) * T)} < ${u(KV)}; kk = kk + ${u(step)}) {`);
+    emit(...unrolled.map((j) => `  let x${j} = ld_src0(a + ${at(j)});`));
+    for (const j of unrolled) emit(...fma(j, `x${j}`).map((l) => `  ${l}`));
+    emit('}', `for (; kk < ${u(KV)}; kk = kk + ${u(T)}) {`, '  let x0 = ld_src0(a + kk);', ...fma(0, 'x0').map((l) => `  ${l}`), '}');
+  } else {
+    emit(`for (var kk = j; kk < ${u(KV)}; kk = kk + ${u(T)}) {`, '  let x0 = ld_src0(a + kk);', ...fma(0, 'x0').map((l) => `  ${l}`), '}');
+  }
+  for (const c of cols) emit(vw === 4 ? `var s${c} = dot(acc${c}, vec4<f32>(1.0));` : `var s${c} = acc${c};`);
+  // The store: thread j == 0 of each row, inside M and N.
+  const dstAt = (c: number) => `${base(k.dst, 1, 1)} + (n0${c ? ` + ${u(c)}` : ''}) * ${u(k.dst.rowStride)} + mOut`;
+  const guard = (c: number) => {
+    const g = ['j == 0u'];
+    if (k.M % R) g.push(`mOut < ${u(k.M)}`);
+    if (k.N % C) g.push(`n0${c ? ` + ${u(c)}` : ''} < ${u(k.N)}`);
+    return g.join(' && ');
+  };
+  let partLen = 0;
+  if (T === 1) {
+    for (const c of cols) emit(`if (${guard(c)}) {`, `  dst[${dstAt(c)}] = s${c};`, '}');
+  } else if (sub) {
+    // Butterfly over the row's lanes inside one subgroup (w = min(T, subgroup size) lanes, both
+    // powers of two), then one partial per w lanes through shared memory.
+    partLen = W * C;
+    emit(`let w = min(${u(T)}, sgSize);`, 'for (var o = w / 2u; o > 0u; o = o / 2u) {', ...cols.map((c) => `  s${c} = s${c} + subgroupShuffleXor(s${c}, o);`), '}');
+    emit('let groups = ' + `${u(T)} / w;`, 'if (j % w == 0u) {', ...cols.map((c) => `  part[(r * ${u(T)} + j / w) * ${u(C)} + ${u(c)}] = s${c};`), '}', 'workgroupBarrier();');
+    for (const c of cols) {
+      emit(`if (${guard(c)}) {`, `  var t = 0.0;`, `  for (var g = 0u; g < groups; g = g + 1u) {`, `    t = t + part[(r * ${u(T)} + g) * ${u(C)} + ${u(c)}];`, '  }', `  dst[${dstAt(c)}] = t;`, '}');
+    }
+  } else {
+    partLen = W * C;
+    emit(...cols.map((c) => `part[lid * ${u(C)} + ${u(c)}] = s${c};`), 'workgroupBarrier();');
+    for (let o = T / 2; o >= 1; o /= 2) {
+      emit(`if (j < ${u(o)}) {`, ...cols.map((c) => `  part[lid * ${u(C)} + ${u(c)}] = part[lid * ${u(C)} + ${u(c)}] + part[(lid + ${u(o)}) * ${u(C)} + ${u(c)}];`), '}', 'workgroupBarrier();');
+    }
+    for (const c of cols) emit(`if (${guard(c)}) {`, `  dst[${dstAt(c)}] = part[lid * ${u(C)} + ${u(c)}];`, '}');
+  }
+  const useSub = sub && T > 1;
+  const builtins = ['@builtin(workgroup_id) wid: vec3<u32>', '@builtin(local_invocation_index) lid: u32', ...(useSub ? ['@builtin(subgroup_size) sgSize: u32'] : [])];
+  const wgsl = [
+    `// generated: ${label} — ${scheduleKey(s)}`,
+    `// gemv: ${R} row(s) × ${C} column(s) per workgroup, ${T} thread(s) per row over K, ${s.reduction} reduction`,
+    ...(useSub ? ['enable subgroups;', 'diagnostic(off, subgroup_uniformity);'] : []),
+    storageDecl(0, 'src0', 'read', l0.elem),
+    storageDecl(1, 'src1', 'read', l1.elem),
+    storageDecl(2, 'dst', 'read_write', 'f32'),
+    ...(partLen ? [`var<workgroup> part: array<f32, ${partLen}>;`] : []),
+    '',
+    l0.fn,
+    l1.fn,
+    '',
+    `@compute @workgroup_size(${W})`,
+    `fn main(${builtins.join(', ')}) {`,
+    indent(body.join('\n'), 2),
+    '}',
+    '',
+  ].join('\n');
+  return { wgsl, dispatch: [Math.ceil(k.M / R), Math.ceil(k.N / C), k.ne12 * k.ne13], features: useSub ? ['subgroups'] : [] };
+}
+
+export const GEMV: FamilyDef<GemvSchedule, GemvSnippet> = {
+  name: 'gemv',
+  doc: 'few columns (N ≤ 8): rows of src0 per workgroup, K split over the threads of a row, several src1 columns per pass, subgroup or shared reduction',
+  space: {
+    workgroupSize: { values: [64, 128, 256], doc: 'threads per workgroup' },
+    // Many rows and few threads per row suit a CPU adapter (few, fat workgroups); few rows, a GPU.
+    rowsPerWorkgroup: { values: [1, 2, 4, 8, 16, 32, 64], doc: 'src0 rows per workgroup (the rest of the threads split K)' },
+    columnsPerPass: { values: [1, 2, 4, 8], doc: 'src1 columns accumulated per pass over K' },
+    vectorWidth: { values: [1, 4], doc: 'elements per load along K' },
+    unroll: { values: [1, 2, 4], doc: 'independent src0 loads in flight per thread' },
+    reduction: { values: ['subgroup', 'shared'], doc: "how a row's partial sums meet" },
+  },
+  threads: (s) => s.workgroupSize,
+  workgroupBytes: (s) => (threadsPerRow(s) > 1 ? s.workgroupSize * s.columnsPerPass * 4 : 0),
+  threadsText: (s) => `workgroupSize ${s.workgroupSize}`,
+  validate(s, adapter) {
+    const reasons: string[] = [];
+    if (!isPow2(s.workgroupSize)) reasons.push(`workgroupSize ${s.workgroupSize} is not a power of two`);
+    if (!isPow2(s.rowsPerWorkgroup) || s.rowsPerWorkgroup > s.workgroupSize) reasons.push(`rowsPerWorkgroup ${s.rowsPerWorkgroup} must be a power of two ≤ workgroupSize ${s.workgroupSize}`);
+    if (s.vectorWidth !== 1 && s.vectorWidth !== 4) reasons.push(`vectorWidth ${s.vectorWidth} is not offered for gemv (1 or 4)`);
+    if (s.columnsPerPass > 8) reasons.push(`columnsPerPass ${s.columnsPerPass} exceeds 8 (registers; larger N is the tiled matmul's)`);
+    if (s.reduction === 'subgroup' && !adapter.features.includes('subgroups')) reasons.push("reduction 'subgroup' needs the 'subgroups' feature, which this adapter lacks");
+    return reasons;
+  },
+  fits: (s, k) => gemvFits(s, k),
+  generate(s, k, c) {
+    const g = generateGemv(s, k, `${c.op} ${c.label}`);
+    return {
+      label: `generated:${c.op} ${scheduleKey(s)}`,
+      wgsl: g.wgsl,
+      entryPoint: 'main',
+      bindings: [
+        { binding: 0, role: 'src0', access: 'read' },
+        { binding: 1, role: 'src1', access: 'read' },
+        { binding: 2, role: 'dst', access: 'read_write' },
+      ],
+      dispatch: g.dispatch,
+      ...(g.features.length ? { features: g.features } : {}),
+    };
+  },
+};

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from '../adapter';
+import { MUL_MAT } from '../ops/mul-mat';
+import { parseSchedule, validateSchedule, type Schedule } from '../schedule/schedule';
+import { checkOutput } from '../stats/correctness';
+import { contiguous } from '../tensor';
+import { GUARD_BYTES, sentinelBuffer, withGuards } from '../hostdata';
+import { SGMATRIX, sgmatrixTile } from './sgmatrix';
+
+const sg = (knobs: Record<string, number | string> = {}): Schedule =>
+  parseSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 2, subgroupsN: 2, matricesM: 2, matricesN: 2, tileK: 32, ...knobs });
+const featured = { limits: DEFAULT_LIMITS, features: ['subgroups', 'shader-f16', 'chromium-experimental-subgroup-matrix'] };
+
+describe('sgmatrix family (chromium-experimental-subgroup-matrix, f16→f32)', () => {
+  it('sizes the tile and the workgroup from the knobs', () => {
+    expect(sgmatrixTile(sg() as never)).toEqual({ BM: 64, BN: 32, threads: 128 });
+    // (64 + 32) rows of (32 + 8 padding) f16
+    expect(SGMATRIX.workgroupBytes(sg() as never)).toBe(96 * 40 * 2);
+  });
+
+  it('needs the features, and a tileK the config divides', () => {
+    expect(validateSchedule(sg(), featured)).toEqual([]);
+    expect(validateSchedule(sg(), { limits: DEFAULT_LIMITS, features: ['subgroups'] })).toEqual([
+      "sgmatrix needs the 'chromium-experimental-subgroup-matrix' feature, which this adapter lacks",
+      "sgmatrix needs the 'shader-f16' feature, which this adapter lacks",
+    ]);
+    expect(validateSchedule(sg({ config: '16x16x16', tileK: 12 }), featured)).toEqual(["tileK 12 is not a multiple of the config's K 16", 'tileK 12 must be a multiple of 8 (8 f16 per load)']);
+  });
+
+  it('takes whole tiles only, with rows aligned for its loads', () => {
+    expect(MUL_MAT.fits(sg(), MUL_MAT.makeCase([128, 64, 64], 'contiguous', { type0: 1, type1: 1 }))).toEqual([]);
+    expect(MUL_MAT.fits(sg(), MUL_MAT.makeCase([100, 40, 48], 'contiguous', { type0: 1, type1: 1 }))).toEqual([
+      "M = 100 is not a multiple of the tile's 64 (subgroupsM·matricesM·16)",
+      "N = 40 is not a multiple of the tile's 32 (subgroupsN·matricesN·8)",
+      'K = 48 is not a multiple of tileK 32',
+    ]);
+    expect(MUL_MAT.fits(sg({ tileK: 16 }), MUL_MAT.makeCase([64, 32, 48], 'src0-odd-stride', { type0: 1 }))).toEqual([
+      "sgmatrix loads 8 f16 at a time: src0's rows must start on 8-element boundaries (offset 128, row stride 49)",
+    ]);
+  });
+
+  it('generates subgroup-matrix WGSL; f32 operands staged as f16 say so in the label and in inputRounding', () => {
+    const f16 = MUL_MAT.generate(sg(), MUL_MAT.makeCase([128, 64, 64], 'contiguous', { type0: 1, type1: 1 }));
+    expect(f16.inputRounding).toBeUndefined();
+    expect(f16.features).toEqual(['shader-f16', 'subgroups', 'chromium-experimental-subgroup-matrix']);
+    expect(f16.dispatch).toEqual([2, 2, 1]);
+    expect(`${f16.label}\n${f16.wgsl}`).toMatchSnapshot();
+    const mixed = MUL_MAT.generate(sg(), MUL_MAT.makeCase([64, 32, 32], 'contiguous', { type0: 1 }));
+    expect(mixed.inputRounding).toBe('f16');
+    expect(mixed.label).toMatch(/\[f32 operands staged as f16\]$/);
+    expect(mixed.wgsl).toMatch(/let bh = vec4<f16>\(bw\);/);
+    // f32 × f32 stays exact f32 on every rule; staged as f16 only when asked, and labelled so.
+    const f32 = MUL_MAT.generate(sg(), MUL_MAT.makeCase([64, 32, 32]));
+    expect(f32.inputRounding).toBe('f16');
+    expect(f32.label).toBe('generated:MUL_MAT sgmatrix{"config":"16x8x16","matricesM":2,"matricesN":2,"subgroupSize":32,"subgroupsM":2,"subgroupsN":2,"tileK":32} [f32 operands staged as f16]');
+  });
+
+  it("holds a kernel that rounds its inputs to f16's eps, not f32's", () => {
+    // One output, K = 4 terms of 1: the bound is sqrt(4)·8·eps·(1 + floor) with floor Σ|ab|/sqrt(4) = 2.
+    const dst = contiguous('f32', [1]);
+    const oracle = { ref: new Float64Array([4]), epsFloor: new Float64Array([2]), terms: 4 };
+    const before = sentinelBuffer(GUARD_BYTES * 2 + 16);
+    const after = withGuards(new Float32Array([4 + 2 ** -9]).buffer);
+    expect(checkOutput(dst, oracle, before, after).correct).toBe(false); // 16·2^-23·6 ≈ 1.1e-5 < 2^-9
+    expect(checkOutput(dst, oracle, before, after, 'f16').correct).toBe(true); // 16·2^-10·6 ≈ 0.094
+  });
+});

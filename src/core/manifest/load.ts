@@ -1,0 +1,83 @@
+// A manifest with its WGSL, checked against its op before any case: the op exists, the claimed
+// layouts and params are the op's, roles name sources the op has, every expression reads only
+// names that will exist, and each WGSL agrees with its kernel's bindings.
+import { DEFAULT_LIMITS } from '../adapter';
+import type { OpDef } from '../ops/types';
+import { ManifestError } from './errors';
+import { namesIn } from './expr';
+import { type Manifest, type ManifestExpr, parseManifest } from './format';
+import { caseScope } from './scope';
+import { checkKernelWgsl, inspectWgsl, type WgslInfo } from './wgsl-check';
+
+export interface LoadedManifest {
+  readonly manifest: Manifest;
+  /** The manifest's text exactly as given (what its hash is of). */
+  readonly text: string;
+  readonly op: OpDef;
+  /** Per kernel, in order: its WGSL text and what inspection found in it. */
+  readonly wgsl: readonly { readonly file: string; readonly text: string; readonly info: WgslInfo }[];
+}
+
+/** Names every kernel adds: its workgroup size first, then (for uniforms and overrides) its dispatch. */
+export const WORKGROUP_NAMES = ['wg_x', 'wg_y', 'wg_z'] as const;
+export const DISPATCH_NAMES = ['dispatch_x', 'dispatch_y', 'dispatch_z'] as const;
+
+function checkNames(e: ManifestExpr, known: ReadonlySet<string>): void {
+  for (const name of namesIn(e.expr)) {
+    if (!known.has(name)) {
+      throw new ManifestError(e.path, `expression '${e.src}' reads unknown name '${name}' (names here: ${[...known].sort().join(', ')})`);
+    }
+  }
+}
+
+/**
+ * Parses and checks a manifest against the ops the lab knows. `readWgsl` gives a kernel's file by the name the manifest uses
+ * (relative to the manifest), or undefined when it was not supplied.
+ */
+export function loadManifest(text: string, readWgsl: (file: string) => string | undefined, ops: readonly OpDef[]): LoadedManifest {
+  const manifest = parseManifest(text);
+  const op = ops.find((o) => o.name === manifest.op);
+  if (!op) throw new ManifestError('op', `unknown op '${manifest.op}' (ops: ${ops.map((o) => o.name).join(', ')})`);
+  const layoutNames = op.layouts.map((l) => l.name);
+  manifest.claims.layouts?.forEach((l, i) => {
+    if (!layoutNames.includes(l)) throw new ManifestError(`claims.layouts[${i}]`, `${op.name} has no layout '${l}' (layouts: ${layoutNames.join(', ')})`);
+  });
+  // A probe case gives the names every case of this op has (its sources, params, features).
+  const probe = op.makeCase(op.matrix[0].dims, op.matrix[0].layout);
+  const known = new Set(caseScope(op, probe, { limits: DEFAULT_LIMITS, features: [], subgroupMinSize: 0, subgroupMaxSize: 0 }).keys());
+  for (const name of Object.keys(manifest.claims.params)) {
+    if (!(name in probe.params)) throw new ManifestError(`claims.params.${name}`, `${op.name} has no param '${name}' (params: ${Object.keys(probe.params).join(', ') || 'none'})`);
+  }
+  for (const role of Object.keys(manifest.claims.types)) {
+    if (role.startsWith('src') && Number(role.slice(3)) >= probe.srcs.length) throw new ManifestError(`claims.types.${role}`, `${op.name} has ${probe.srcs.length} source${probe.srcs.length === 1 ? '' : 's'}`);
+  }
+  manifest.lets.forEach((l) => {
+    checkNames(l.value, known);
+    if (known.has(l.name)) throw new ManifestError(l.value.path, `'${l.name}' is already a name of the case or an earlier let`);
+    known.add(l.name);
+  });
+  manifest.claims.require.forEach((e) => checkNames(e, known));
+  manifest.buffers.forEach((b) => checkNames(b.sizeBytes, known));
+  const wgsl = manifest.kernels.map((k, i) => {
+    const path = `kernels[${i}]`;
+    k.bindings.forEach((b, j) => {
+      if (b.role.startsWith('src') && Number(b.role.slice(3)) >= probe.srcs.length) {
+        throw new ManifestError(`${path}.bindings[${j}].role`, `${op.name} has ${probe.srcs.length} source${probe.srcs.length === 1 ? '' : 's'} (src0${probe.srcs.length > 1 ? `..src${probe.srcs.length - 1}` : ''}): role '${b.role}' names none`);
+      }
+    });
+    const kernelKnown = new Set(known);
+    k.workgroupSize.forEach((e) => checkNames(e, kernelKnown));
+    WORKGROUP_NAMES.forEach((n) => kernelKnown.add(n));
+    (k.dispatch.kind === 'grid' ? k.dispatch.dims : [k.dispatch.workgroups]).forEach((e) => checkNames(e, kernelKnown));
+    DISPATCH_NAMES.forEach((n) => kernelKnown.add(n));
+    k.overrides.forEach((o) => checkNames(o.value, kernelKnown));
+    k.uniforms.forEach((u) => checkNames(u.value, kernelKnown));
+    const source = k.wgsl.text ?? readWgsl(k.wgsl.file);
+    if (source === undefined) throw new ManifestError(`${path}.wgsl`, `the WGSL file '${k.wgsl.file}' was not supplied`);
+    if (!source.trim()) throw new ManifestError(`${path}.wgsl`, `the WGSL file '${k.wgsl.file}' is empty`);
+    const info = inspectWgsl(source);
+    checkKernelWgsl(k, path, info, manifest.features);
+    return { file: k.wgsl.file, text: source, info };
+  });
+  return { manifest, text, op, wgsl };
+}

@@ -1,0 +1,57 @@
+// A user kernel as requests carry it (plain data through the worker and the CLI): the manifest's
+// text and its WGSL files by name, and what resolving it for a case gives.
+import { OPS } from '../ops/registry';
+import type { ShapeVerdict } from '../stats/verdict';
+import type { Metrics } from '../metrics/roofline';
+import type { OpCase } from '../ops/types';
+import { type LoadedManifest, loadManifest } from './load';
+import { resolveManifest, type UserKernelPlan } from './resolve';
+import type { ScopeAdapter } from './scope';
+import { shortKernelId, userKernelIdentity } from './hash';
+import type { UserKernelIdentity } from './hash';
+
+export interface UserKernelSource {
+  readonly manifest: string;
+  /** WGSL by the file name the manifest uses (the page matches dropped files by name). */
+  readonly files: Readonly<Record<string, string>>;
+}
+
+/** Which user kernel a result is of: its name and hashes, and `id` = name@hash12. */
+export interface UserKernelRef extends UserKernelIdentity {
+  readonly id: string;
+}
+
+/** Loads a source; a file the manifest names with a folder may be given by its base name. */
+export function loadUserKernel(src: UserKernelSource): LoadedManifest {
+  const byBase = new Map(Object.entries(src.files).map(([k, v]) => [k.split(/[\\/]/).pop()!, v]));
+  return loadManifest(src.manifest, (file) => src.files[file] ?? byBase.get(file.split(/[\\/]/).pop()!), OPS);
+}
+
+/**
+ * A source resolved for a case: the passes to run and which kernel it is (hashes included).
+ * Throws ManifestError (the manifest is wrong) or ManifestRefusal (not this case, not here).
+ */
+export async function resolveUserKernel(src: UserKernelSource, c: OpCase, adapter: ScopeAdapter): Promise<{ plan: UserKernelPlan; ref: UserKernelRef }> {
+  const loaded = loadUserKernel(src);
+  const plan = resolveManifest(loaded, c, adapter);
+  const identity = await userKernelIdentity(loaded);
+  return { plan, ref: { ...identity, id: shortKernelId(identity) } };
+}
+
+/** A user kernel's column in a lane shape: its own check, its passes against native, its verdict. */
+export interface LaneUserColumn {
+  readonly kernel: UserKernelRef;
+  /** The timing verdicts of the lane; 'declared-fallback' when the case is outside its claims. */
+  readonly verdict: ShapeVerdict;
+  readonly refusal: { readonly code: string; readonly reason: string; readonly declared: boolean } | null;
+  readonly correct: boolean | null;
+  readonly maxErrRatio: number | null;
+  readonly medianNs: number | null;
+  /** native median / user median, one per pass. */
+  readonly speedups: readonly number[];
+  readonly speedupMedian: number | null;
+  readonly speedupMin: number | null;
+  readonly speedupMax: number | null;
+  readonly metrics: Metrics | null;
+  readonly note: string | null;
+}

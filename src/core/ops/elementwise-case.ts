@@ -1,0 +1,172 @@
+// What the elementwise training ops (MUL, SCALE, SILU, SILU_BACK, GELU, GLU, ACC) share: dims →
+// ne, the unary view layouts and ggml_is_contiguous_1, the unary ops' OpDef (case, oracle, native
+// uniform, generated snippet), seeded wide inputs, and the bound widening of exp-based formulas.
+import { uniformSchema, type UniformType } from '../codegen/uniforms';
+import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
+import { generatedPath } from '../families/types';
+import { deviceOffsetElements, gather, randomBuffer } from '../hostdata';
+import { grid2d, nativeTemplated } from '../kernel';
+import { contiguous, elementStrides, nelements, permute, rowsContiguous, stridedRows, typeSizeBytes, type TensorDesc } from '../tensor';
+import { commonRejection } from './contract';
+import { caseLabel, OpCaseError, paramsLabel, parseParams, rowFeatures, type LayoutSpec, type MatrixEntry, type OpCase, type OpDef, type ParamSpec } from './types';
+
+/** 1 to 4 dims → ne[4], naming the op's shape syntax when the count is wrong. */
+export function dimsNe(op: string, dims: readonly number[], syntax: string): number[] {
+  if (dims.length < 1 || dims.length > 4) throw new OpCaseError(`${op} takes 1 to 4 dims (${syntax}), got ${dims.length}`);
+  return [1, 1, 1, 1].map((one, i) => dims[i] ?? one);
+}
+
+export function noLayout(op: string, layout: string, layouts: readonly LayoutSpec[]): OpCaseError {
+  return new OpCaseError(`${op} has no layout '${layout}' (layouts: ${layouts.map((l) => l.name).join(', ')})`);
+}
+
+/** ggml_is_contiguous_1: rows contiguous; dims 2 and 3 packed over the rows, whose stride is free. */
+export function isContiguous1(t: TensorDesc): boolean {
+  const ts = typeSizeBytes[t.type];
+  if (t.ne[0] !== 1 && t.nb[0] !== ts) return false;
+  let next = t.ne[1] * t.nb[1];
+  for (const d of [2, 3]) {
+    if (t.ne[d] !== 1 && t.nb[d] !== next) return false;
+    next *= t.ne[d];
+  }
+  return true;
+}
+
+/** The views a ggml unary op (ggml_unary_impl asserts ggml_is_contiguous_rows(a)) is built on. */
+export const UNARY_LAYOUTS: readonly LayoutSpec[] = Object.freeze([
+  { name: 'contiguous', doc: 'src0 and dst packed, same shape' },
+  { name: 'inplace', doc: 'the *_inplace form: dst is a view of src0 itself' },
+  { name: 'src0-rows-strided', doc: 'src0 is a view whose rows sit in a wider packed tensor (odd row stride, one element in)' },
+  { name: 'src0-permuted', doc: 'src0 is permute(0,2,1,3) of a packed tensor (rows contiguous, planes swapped)' },
+]);
+
+/** The matrix of a parameterless unary op: odd and even rows, every unary layout once or twice. */
+export const UNARY_MATRIX: readonly MatrixEntry[] = Object.freeze([
+  { dims: [4096, 16], layout: 'contiguous' },
+  { dims: [4093, 7], layout: 'contiguous' },
+  { dims: [1000, 11, 3], layout: 'inplace' },
+  { dims: [4096, 8], layout: 'src0-rows-strided' },
+  { dims: [129, 8, 5], layout: 'src0-permuted' },
+]);
+
+/** A one-source case whose dst has src0's shape: a packed new tensor, or src0 itself in place. */
+export function makeUnaryCase(op: string, dims: readonly number[], layout: string, specs: readonly ParamSpec[], given: Readonly<Record<string, number>>, layouts: readonly LayoutSpec[] = UNARY_LAYOUTS): OpCase {
+  const ne = dimsNe(op, dims, 'ne0xne1[xne2xne3] of dst');
+  const params = parseParams(op, specs, given);
+  const [ne0, ne1, ne2, ne3] = ne;
+  if (!layouts.some((l) => l.name === layout)) throw noLayout(op, layout, layouts);
+  let src0 = contiguous('f32', ne);
+  if (layout === 'src0-rows-strided') src0 = stridedRows('f32', ne, ne0 + 3, 1);
+  if (layout === 'src0-permuted') src0 = permute(contiguous('f32', [ne0, ne2, ne1, ne3]), [0, 2, 1, 3]);
+  if (!rowsContiguous(src0)) throw new OpCaseError(`${op}: src0 rows must be contiguous (ggml asserts ggml_is_contiguous_rows), got nb0 = ${src0.nb[0]} B`);
+  const inplace = layout === 'inplace';
+  const dst = inplace ? { ...src0, layout: 'inplace' } : contiguous('f32', ne);
+  const label = caseLabel(dims, layout, layouts[0].name, paramsLabel(specs, params));
+  return Object.freeze({ op, dims: Object.freeze([...dims]), layout, label, srcs: Object.freeze([src0]), dst, inplace, params });
+}
+
+/** A tensor's fields in a native uniform, named with `prefix`: strides s<p>0..3 and off<p>. */
+export function tensorUniform(t: TensorDesc, strides: readonly string[], off: string): Record<string, number> {
+  const st = elementStrides(t);
+  return { ...Object.fromEntries(strides.map((name, d) => [name, st[d]])), [off]: deviceOffsetElements(t) };
+}
+
+/**
+ * Seeded sources uniform in [-scale, scale) (every byte of each buffer, as randomBuffer): the
+ * activations take arguments past [-1, 1) so their tails and saturation are checked too.
+ */
+export function spreadInputs(c: OpCase, seed: number, scales: readonly number[]): ArrayBuffer[] {
+  return c.srcs.map((t, i) => {
+    const buf = randomBuffer(t, seed * 7919 + i * 104729);
+    const f = new Float32Array(buf);
+    for (let k = 0; k < f.length; k++) f[k] *= scales[i];
+    return buf;
+  });
+}
+
+/**
+ * How far an exp-based formula's bound widens: WGSL's f32 exp is accurate to 3 + 2·|x| ULP, so
+ * 8 ULP of the element bound become 8 + 2·|arg| ULP.
+ */
+export function expWidening(arg: number): number {
+  return 1 + Math.abs(arg) / 4;
+}
+
+/** What a unary op (one source x, dst of its shape) states; defineUnaryOp builds the rest of its OpDef. */
+export interface UnaryOpSpec {
+  readonly name: string;
+  readonly summary: string;
+  readonly params: readonly ParamSpec[];
+  readonly layouts?: readonly LayoutSpec[];
+  readonly matrix: readonly MatrixEntry[];
+  /** The f64 value of one element and the magnitude its rounding scales with (epsFloor). */
+  readonly element: (x: number, params: Readonly<Record<string, number>>) => { ref: number; epsFloor: number };
+  /** The generated kernel's value, a WGSL expression over x and the constants (f32 or vecN<f32>). */
+  readonly expr: (params: Readonly<Record<string, number>>) => string;
+  /** f32 constants of the expression (op params), baked by the family. */
+  readonly constants?: (params: Readonly<Record<string, number>>) => Readonly<Record<string, number>>;
+  /** The native kernel: [file, templated WGSL]; INPLACE selects the in-place bindings. */
+  readonly wgsl: readonly [string, string];
+  /** f32 uniform fields after the shared ones (op params, rounded to f32 by the uniform). */
+  readonly uniformF32?: readonly string[];
+  /** Inputs uniform in [-inputScale, inputScale) (default: the lab's [-1, 1)). */
+  readonly inputScale?: number;
+}
+
+const NATIVE_WG = 256;
+const UNARY_U32 = ['ne0', 'ne1', 'ne2', 'ne3', 's00', 's01', 's02', 's03', 'off0', 's0', 's1', 's2', 's3', 'offd', 'n'];
+
+export function defineUnaryOp(spec: UnaryOpSpec): OpDef {
+  const layouts = spec.layouts ?? UNARY_LAYOUTS;
+  const extra = spec.uniformF32 ?? [];
+  const schema = uniformSchema('Params', Object.fromEntries([...UNARY_U32.map((k) => [k, 'u32' as UniformType]), ...extra.map((k) => [k, 'f32' as UniformType])]));
+  const snippet = (c: OpCase): ElementwiseSnippet => ({
+    sources: [{ name: 'x', tensor: c.srcs[0], binding: c.inplace ? 'dst' : 'src0' }],
+    outputs: [{ tensor: c.dst, binding: 'dst', expr: spec.expr(c.params) }],
+    ...(spec.constants ? { constants: spec.constants(c.params) } : {}),
+  });
+  const generated = generatedPath(ELEMENTWISE, snippet);
+  return {
+    name: spec.name,
+    summary: spec.summary,
+    shapeSyntax: 'ne0xne1[xne2xne3] of dst',
+    layouts,
+    params: spec.params,
+    matrix: spec.matrix,
+    makeCase: (dims, layout = layouts[0].name, params = {}) => makeUnaryCase(spec.name, dims, layout, spec.params, params, layouts),
+    oracle: (c, srcs) => {
+      const x = gather(c.srcs[0], srcs[0]);
+      const ref = new Float64Array(x.length);
+      const epsFloor = new Float64Array(x.length);
+      for (let i = 0; i < x.length; i++) {
+        const e = spec.element(x[i], c.params);
+        ref[i] = e.ref;
+        epsFloor[i] = e.epsFloor;
+      }
+      return { ref, epsFloor, terms: 1 };
+    },
+    ...(spec.inputScale ? { inputs: (c: OpCase, seed: number) => spreadInputs(c, seed, [spec.inputScale!]) } : {}),
+    flops: () => null,
+    bytes: (c) => ({ readBytes: nelements(c.srcs[0]) * 4, writeBytes: nelements(c.dst) * 4 }),
+    features: rowFeatures,
+    native: (c) => {
+      const [ne0, ne1, ne2, ne3] = c.dst.ne;
+      const values = {
+        ne0,
+        ne1,
+        ne2,
+        ne3,
+        ...tensorUniform(c.srcs[0], ['s00', 's01', 's02', 's03'], 'off0'),
+        ...tensorUniform(c.dst, ['s0', 's1', 's2', 's3'], 'offd'),
+        n: nelements(c.dst),
+        ...Object.fromEntries(extra.map((k) => [k, Math.fround(c.params[k])])),
+      };
+      const roles = c.inplace ? (['dst', 'params'] as const) : (['src0', 'dst', 'params'] as const);
+      return nativeTemplated(spec.wgsl[0], spec.wgsl[1], roles, grid2d(Math.ceil(nelements(c.dst) / NATIVE_WG)), schema, values, { INPLACE: c.inplace, WG: NATIVE_WG });
+    },
+    family: generated.family,
+    require: (c, adapter) => commonRejection(c, adapter),
+    fits: generated.fits,
+    generate: generated.generate,
+  };
+}

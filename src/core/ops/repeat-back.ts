@@ -1,0 +1,170 @@
+// REPEAT_BACK — ggml_repeat_back(a, b): the gradient of REPEAT; dst has b's shape (a new packed
+// tensor), and ggml asserts ggml_can_repeat(dst, a): each of a's dims is a multiple of dst's.
+// dst[k] sums the tiles of a that REPEAT copies dst[k] into (ggml-cpu's loop):
+//   dst[k0, k1, k2, k3] = Σ a[i0·ne0 + k0, i1·ne1 + k1, i2·ne2 + k2, i3·ne3 + k3],  i_d < a.ne_d / ne_d
+// The CPU kernel asserts nb00 == nb0 == sizeof(float): a's rows are contiguous, any other strides.
+// (ggml.h's comment on ggml_repeat_back, "sum up values that are adjacent in dims > 0 instead of
+// repeated with same stride", does not describe the CPU kernel, which sums tiles: the lab
+// follows the kernel.) In llama training it is the gradient of a broadcast weight or bias:
+// a [4096, T] gradient summed into [4096].
+import nativeWgsl from '../../../kernels/REPEAT_BACK/repeat_back.wgsl?raw';
+import { deviceOffsetElements, gather } from '../hostdata';
+import { uniformSchema } from '../codegen/uniforms';
+import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
+import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
+import { generatedPath } from '../families/types';
+import { canRepeat, contiguous, elementStrides, forEachElement, nelements, permute, rowsContiguous, stridedRows, type TensorDesc } from '../tensor';
+import { commonRejection } from './contract';
+import { layoutError } from './rows-common';
+import { caseLabel, paramsLabel, parseParams, type ParamSpec, OpCaseError, type OpCase, type OpDef, type Rejection } from './types';
+
+const SYNTAX = 'ne0xne1xne2xne3 of dst, then repeats r0[xr1xr2xr3] (src0 is ne·r; missing repeats are 1)';
+
+const LAYOUTS = [
+  { name: 'contiguous', doc: 'src0 packed [ne0·r0, ne1·r1, ne2·r2, ne3·r3]; dst packed' },
+  { name: 'src0-rows-strided', doc: 'src0 is a view whose rows sit in a wider packed tensor (odd row stride)' },
+  { name: 'src0-permuted', doc: 'src0 is permute(0,2,1,3) of a packed tensor (rows contiguous, planes swapped)' },
+] as const;
+
+/** ggml_repeat_back has no op_params: the repeats follow from the two shapes. */
+export const PARAMS: readonly ParamSpec[] = Object.freeze([]);
+
+function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
+  if (dims.length < 4 || dims.length > 8) throw new OpCaseError(`REPEAT_BACK takes 4 to 8 dims (${SYNTAX}), got ${dims.length}`);
+  const checked = parseParams('REPEAT_BACK', PARAMS, params);
+  const ne = dims.slice(0, 4);
+  const nr = [0, 1, 2, 3].map((d) => dims[4 + d] ?? 1);
+  const srcNe = ne.map((n, d) => n * nr[d]);
+  const [s0, s1, s2, s3] = srcNe;
+  let src0 = contiguous('f32', srcNe);
+  switch (layout) {
+    case 'contiguous':
+      break;
+    case 'src0-rows-strided':
+      src0 = stridedRows('f32', srcNe, s0 + 3, 1);
+      break;
+    case 'src0-permuted':
+      src0 = permute(contiguous('f32', [s0, s2, s1, s3]), [0, 2, 1, 3]);
+      break;
+    case 'inplace':
+      throw layoutError('REPEAT_BACK', layout, LAYOUTS, 'ggml has no in-place repeat_back');
+    default:
+      throw layoutError('REPEAT_BACK', layout, LAYOUTS);
+  }
+  const dst = contiguous('f32', ne);
+  if (!canRepeat(dst, src0)) throw new OpCaseError(`REPEAT_BACK: dst ${ne.join('x')} does not repeat into src0 ${srcNe.join('x')} (ggml asserts ggml_can_repeat)`);
+  if (!rowsContiguous(src0)) throw new OpCaseError(`REPEAT_BACK: src0 rows must be contiguous (ggml asserts nb00 == sizeof(float)), got nb0 = ${src0.nb[0]} B`);
+  return Object.freeze({ op: 'REPEAT_BACK', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous', paramsLabel(PARAMS, checked)), srcs: Object.freeze([src0]), dst, inplace: false, params: checked });
+}
+
+/** Repeats per dimension: src0's extent over dst's. */
+export function repeats(c: OpCase): number[] {
+  return [0, 1, 2, 3].map((d) => c.srcs[0].ne[d] / c.dst.ne[d]);
+}
+
+/**
+ * f64 reference. Each src0 element lands in exactly one dst element (its position modulo dst's
+ * shape); epsFloor is Σ|x| there, so tiles that cancel are not held to a bound of 0.
+ */
+function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
+  const x = gather(c.srcs[0], srcs[0]);
+  const [ne0, ne1, ne2, ne3] = c.dst.ne;
+  const ref = new Float64Array(nelements(c.dst));
+  const epsFloor = new Float64Array(ref.length);
+  forEachElement(c.srcs[0], (i, _off, i0, i1, i2, i3) => {
+    const k = (i0 % ne0) + ne0 * ((i1 % ne1) + ne1 * ((i2 % ne2) + ne2 * (i3 % ne3)));
+    ref[k] += x[i];
+    epsFloor[k] += Math.abs(x[i]);
+  });
+  return { ref, epsFloor, terms: repeats(c).reduce((a, b) => a * b, 1) };
+}
+
+const NATIVE_WG = 256;
+
+/** dst's shape and elements, the repeats, src0's strides and offset, dst's offset (elements). */
+const PARAMS_SCHEMA = uniformSchema('Params', {
+  ne0: 'u32', ne1: 'u32', ne2: 'u32', n: 'u32',
+  nr0: 'u32', nr1: 'u32', nr2: 'u32', nr3: 'u32',
+  s01: 'u32', s02: 'u32', s03: 'u32', off0: 'u32',
+  offd: 'u32',
+});
+
+function native(c: OpCase): KernelSpec {
+  const [src0] = c.srcs;
+  const [ne0, ne1, ne2] = c.dst.ne;
+  const [, s01, s02, s03] = elementStrides(src0);
+  const [nr0, nr1, nr2, nr3] = repeats(c);
+  const values = { ne0, ne1, ne2, n: nelements(c.dst), nr0, nr1, nr2, nr3, s01, s02, s03, off0: deviceOffsetElements(src0), offd: deviceOffsetElements(c.dst) };
+  return nativeTemplated('REPEAT_BACK/repeat_back.wgsl', nativeWgsl, ['src0', 'dst', 'params'], grid2d(Math.ceil(nelements(c.dst) / NATIVE_WG)), PARAMS_SCHEMA, values, { WG: NATIVE_WG });
+}
+
+/** The generated kernel unrolls one load per tile: past this many tiles it runs native. */
+export const MAX_GENERATED_TILES = 64;
+
+/**
+ * The tiles of src0 that REPEAT copied dst into, in ggml's summation order (i3 outermost, i0
+ * innermost): each a view of src0 with dst's shape, src0's strides and the tile's offset.
+ */
+export function tiles(c: OpCase): TensorDesc[] {
+  const [src0] = c.srcs;
+  const [nr0, nr1, nr2, nr3] = repeats(c);
+  const out: TensorDesc[] = [];
+  for (let a3 = 0; a3 < nr3; a3++)
+    for (let a2 = 0; a2 < nr2; a2++)
+      for (let a1 = 0; a1 < nr1; a1++)
+        for (let a0 = 0; a0 < nr0; a0++) {
+          const a = [a0, a1, a2, a3];
+          const offsetBytes = src0.offsetBytes + a.reduce((sum, ad, d) => sum + ad * c.dst.ne[d] * src0.nb[d], 0);
+          out.push(Object.freeze({ ...src0, ne: c.dst.ne, offsetBytes, layout: `tile(${a.join(',')})` }));
+        }
+  return out;
+}
+
+/** REPEAT_BACK for the elementwise family: dst = t0 + t1 + …, one strided source per tile of src0. */
+function snippet(c: OpCase): ElementwiseSnippet {
+  const ts = tiles(c);
+  return {
+    sources: ts.map((tensor, k) => ({ name: `t${k}`, tensor, binding: 'src0' as const })),
+    outputs: [{ tensor: c.dst, binding: 'dst', expr: ts.map((_, k) => `t${k}`).join(' + ') }],
+  };
+}
+
+const generated = generatedPath(ELEMENTWISE, snippet);
+
+function require(c: OpCase, adapter: Parameters<OpDef['require']>[1]): Rejection | null {
+  const n = nelements(c.srcs[0]) / nelements(c.dst);
+  if (n > MAX_GENERATED_TILES) return { code: 'repeats-over-64', reason: `${n} tiles: the generated kernel unrolls one load per tile, up to ${MAX_GENERATED_TILES}; more run native` };
+  return commonRejection(c, adapter);
+}
+
+export const REPEAT_BACK: OpDef = {
+  name: 'REPEAT_BACK',
+  summary: 'dst[k] = Σ over the tiles src0 repeats dst in (ggml_repeat_back, the gradient of REPEAT)',
+  shapeSyntax: SYNTAX,
+  layouts: LAYOUTS,
+  params: PARAMS,
+  matrix: [
+    // A norm weight's or bias's gradient: [ne0, T] summed over its T rows.
+    { dims: [4096, 1, 1, 1, 1, 15], layout: 'contiguous' },
+    { dims: [1000, 1, 1, 1, 1, 37], layout: 'contiguous' },
+    // Tiles along every dimension, odd sizes.
+    { dims: [7, 5, 3, 2, 3, 2, 5, 2], layout: 'contiguous' },
+    { dims: [33, 9, 1, 1, 4], layout: 'contiguous' },
+    { dims: [128, 4, 1, 1, 1, 1, 8, 2], layout: 'contiguous' },
+    { dims: [4093, 1, 1, 1, 1, 7], layout: 'src0-rows-strided' },
+    { dims: [31, 3, 1, 1, 2, 5, 3], layout: 'src0-rows-strided' },
+    { dims: [128, 8, 1, 1, 1, 2, 4], layout: 'src0-permuted' },
+    // More tiles than the generated kernel unrolls: a declared fallback to native.
+    { dims: [256, 1, 1, 1, 1, 100], layout: 'contiguous' },
+  ],
+  makeCase,
+  oracle,
+  flops: () => null,
+  bytes: (c) => ({ readBytes: nelements(c.srcs[0]) * 4, writeBytes: nelements(c.dst) * 4 }),
+  features: (c) => ({ ne0: c.dst.ne[0], rows: c.dst.ne[1] * c.dst.ne[2] * c.dst.ne[3], n: nelements(c.dst), repeats: nelements(c.srcs[0]) / nelements(c.dst) }),
+  native,
+  family: generated.family,
+  require,
+  fits: generated.fits,
+  generate: generated.generate,
+};

@@ -1,0 +1,130 @@
+// SUM_ROWS — ggml_sum_rows(a): dst[0, i1, i2, i3] = Σ_i0 a[i0, i1, i2, i3]; dst is a new packed
+// f32 tensor [1, ne1, ne2, ne3]. ggml's CPU kernel asserts nb00 == sizeof(float) (rows
+// contiguous; rows and planes may have any stride) and sums each row in double.
+import nativeWgsl from '../../../kernels/SUM_ROWS/sum_rows.wgsl?raw';
+import { deviceOffsetElements, gather } from '../hostdata';
+import { uniformSchema } from '../codegen/uniforms';
+import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
+import { NORM, type NormSnippet } from '../families/norm';
+import { generatedPath } from '../families/types';
+import { contiguous, elementStrides, nelements, nrows, permute, rowsContiguous, stridedRows } from '../tensor';
+import { commonRejection } from './contract';
+import { dims4, layoutError } from './rows-common';
+import { caseLabel, paramsLabel, parseParams, type ParamSpec, OpCaseError, type OpCase, type OpDef } from './types';
+
+const SYNTAX = 'ne0xne1[xne2xne3] of src0 (dst is 1xne1xne2xne3)';
+
+const LAYOUTS = [
+  { name: 'contiguous', doc: 'src0 packed; dst packed [1, ne1, ne2, ne3]' },
+  { name: 'src0-rows-strided', doc: 'src0 is a view whose rows sit in a wider packed tensor (odd row stride)' },
+  { name: 'src0-permuted', doc: 'src0 is permute(0,2,1,3) of a packed tensor (rows contiguous, planes swapped)' },
+] as const;
+
+/** ggml_sum_rows has no op_params. */
+export const PARAMS: readonly ParamSpec[] = Object.freeze([]);
+
+function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
+  const ne = dims4('SUM_ROWS', dims, SYNTAX);
+  const checked = parseParams('SUM_ROWS', PARAMS, params);
+  const [ne0, ne1, ne2, ne3] = ne;
+  let src0 = contiguous('f32', ne);
+  switch (layout) {
+    case 'contiguous':
+      break;
+    case 'src0-rows-strided':
+      src0 = stridedRows('f32', ne, ne0 + 3, 1);
+      break;
+    case 'src0-permuted':
+      src0 = permute(contiguous('f32', [ne0, ne2, ne1, ne3]), [0, 2, 1, 3]);
+      break;
+    case 'inplace':
+      throw layoutError('SUM_ROWS', layout, LAYOUTS, 'ggml has no in-place sum_rows (dst is [1, ne1, ne2, ne3], not src0’s shape)');
+    default:
+      throw layoutError('SUM_ROWS', layout, LAYOUTS);
+  }
+  if (!rowsContiguous(src0)) throw new OpCaseError(`SUM_ROWS: src0 rows must be contiguous (ggml asserts nb00 == sizeof(float)), got nb0 = ${src0.nb[0]} B`);
+  const dst = contiguous('f32', [1, ne1, ne2, ne3]);
+  return Object.freeze({ op: 'SUM_ROWS', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous', paramsLabel(PARAMS, checked)), srcs: Object.freeze([src0]), dst, inplace: false, params: checked });
+}
+
+/**
+ * f64 reference. epsFloor is Σ|x| over the row: the f32 partial sums round relative to the
+ * magnitudes they carry, so a row whose terms cancel to ~0 is not held to a bound of 0.
+ */
+function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
+  const x = gather(c.srcs[0], srcs[0]);
+  const ne0 = c.srcs[0].ne[0];
+  const rows = nrows(c.dst);
+  const ref = new Float64Array(rows);
+  const epsFloor = new Float64Array(rows);
+  for (let r = 0; r < rows; r++) {
+    let sum = 0;
+    let abs = 0;
+    for (let i = 0; i < ne0; i++) {
+      sum += x[r * ne0 + i];
+      abs += Math.abs(x[r * ne0 + i]);
+    }
+    ref[r] = sum;
+    epsFloor[r] = abs;
+  }
+  return { ref, epsFloor, terms: ne0 };
+}
+
+const NATIVE_WG = 256;
+
+/** src0's row/plane strides and offset, then dst's, in elements. */
+const PARAMS_SCHEMA = uniformSchema('Params', {
+  ne0: 'u32', ne1: 'u32', ne2: 'u32', nrows: 'u32',
+  s01: 'u32', s02: 'u32', s03: 'u32', off0: 'u32',
+  s1: 'u32', s2: 'u32', s3: 'u32', offd: 'u32',
+});
+
+function native(c: OpCase): KernelSpec {
+  const [src0] = c.srcs;
+  const [, s01, s02, s03] = elementStrides(src0);
+  const [, s1, s2, s3] = elementStrides(c.dst);
+  const [ne0, ne1, ne2] = src0.ne;
+  const values = { ne0, ne1, ne2, nrows: nrows(c.dst), s01, s02, s03, off0: deviceOffsetElements(src0), s1, s2, s3, offd: deviceOffsetElements(c.dst) };
+  return nativeTemplated('SUM_ROWS/sum_rows.wgsl', nativeWgsl, ['src0', 'dst', 'params'], grid2d(nrows(c.dst)), PARAMS_SCHEMA, values, { WG: NATIVE_WG });
+}
+
+/** SUM_ROWS for the row family: one sum per row, written as the row's scalar. */
+function snippet(c: OpCase): NormSnippet {
+  return {
+    operands: [{ name: 'x', binding: 'src0', tensor: c.srcs[0] }],
+    reductions: [{ name: 'sum', map: 'x', combine: 'sum' }],
+    output: { kind: 'scalar', tensor: c.dst, expr: 'sum' },
+  };
+}
+
+const generated = generatedPath(NORM, snippet);
+
+export const SUM_ROWS: OpDef = {
+  name: 'SUM_ROWS',
+  summary: 'dst[0, i1, i2, i3] = Σ_i0 src0[i0, i1, i2, i3] (ggml_sum_rows)',
+  shapeSyntax: SYNTAX,
+  layouts: LAYOUTS,
+  params: PARAMS,
+  matrix: [
+    // Few rows: SwiftShader (CI's adapter, a CPU) pays per workgroup, and a workgroup is a row.
+    { dims: [4096, 8], layout: 'contiguous' },
+    { dims: [4093, 13], layout: 'contiguous' },
+    { dims: [1000, 11, 3], layout: 'contiguous' },
+    { dims: [7, 13, 3, 2], layout: 'contiguous' },
+    { dims: [4093, 7], layout: 'src0-rows-strided' },
+    { dims: [255, 9, 3, 2], layout: 'src0-rows-strided' },
+    { dims: [128, 8, 4], layout: 'src0-permuted' },
+    { dims: [1000, 11, 3], layout: 'src0-permuted' },
+  ],
+  makeCase,
+  oracle,
+  flops: () => null,
+  bytes: (c) => ({ readBytes: nelements(c.srcs[0]) * 4, writeBytes: nelements(c.dst) * 4 }),
+  features: (c) => ({ ne0: c.srcs[0].ne[0], rows: nrows(c.dst), n: nelements(c.srcs[0]) }),
+  native,
+  family: generated.family,
+  // Every case makeCase builds has contiguous rows, which is all the generated kernel needs.
+  require: (c, adapter) => commonRejection(c, adapter),
+  fits: generated.fits,
+  generate: generated.generate,
+};
