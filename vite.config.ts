@@ -4,7 +4,7 @@ import type { Plugin } from 'vite';
 import solid from 'vite-plugin-solid';
 import { defineConfig } from 'vitest/config';
 
-const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+const { version, homepage } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string; homepage?: string };
 const codeHash = (await import('./scripts/code-hash.mjs')).codeHash(fileURLToPath(new URL('.', import.meta.url)));
 
 /**
@@ -19,7 +19,7 @@ const devStyleCsp: Plugin = {
 
 // The page: a static site (index.html + a module worker). Tests: vitest runs src/**/*.test.ts.
 export default defineConfig({
-  define: { __LAB_VERSION__: JSON.stringify(version), __CODE_HASH__: JSON.stringify(codeHash) },
+  define: { __LAB_VERSION__: JSON.stringify(version), __CODE_HASH__: JSON.stringify(codeHash), __LAB_HOMEPAGE__: JSON.stringify(homepage ?? '') },
   base: './',
   plugins: [solid(), devStyleCsp],
   worker: { format: 'es' },

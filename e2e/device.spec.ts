@@ -38,7 +38,7 @@ test('calibrate fills the measured peaks (software), and the roofline places a M
 
   await openTab(page, 'device');
   const panel = page.getByTestId('roofline-panel');
-  await expect(panel).toContainText('1 kernel measured in this session');
+  await expect(panel).toContainText('1 kernel on this adapter');
   await expect(page.getByTestId('roofline-memory-only')).toContainText('1 memory-only kernel (ADD) left out');
   const roofline = page.getByTestId('roofline');
   await expect(roofline.locator('canvas')).toBeVisible();

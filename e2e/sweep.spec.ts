@@ -21,7 +21,7 @@ test('a restricted sweep runs to a ranked table, a scatter and a proposal', asyn
   await expect(page.getByTestId('sweep-reference').locator('tbody tr')).toHaveCount(1);
   const rows = page.getByTestId('sweep-row');
   await expect(rows).toHaveCount(4);
-  for (const status of await rows.getByTestId('sweep-status').allInnerTexts()) expect(status).toMatch(/^(accepted|noise|no-rule|wrong|too-slow|device-rejection)$/);
+  for (const status of await rows.getByTestId('sweep-status').allInnerTexts()) expect(status).toMatch(/^(accepted|noise|slower|no-rule|wrong|too-slow|device-rejection)$/);
   // Refused candidates are greyed, each with its reason.
   const refused = page.locator('tr.refused');
   for (let i = 0; i < (await refused.count()); i++) await expect(refused.nth(i).locator('.reason-cell')).not.toBeEmpty();
@@ -34,7 +34,7 @@ test('a restricted sweep runs to a ranked table, a scatter and a proposal', asyn
   await page.mouse.move(points[0].x, points[0].y);
   const tooltip = scatter.getByTestId('chart-tooltip');
   await expect(tooltip).toBeVisible();
-  await expect(tooltip).toContainText(/elementwise\{.*\}\n(accepted|noise|no-rule): /);
+  await expect(tooltip).toContainText(/elementwise\{.*\}\n(accepted|noise|slower|no-rule): /);
 
   const proposal = page.getByTestId('proposal-text');
   await expect(proposal).toContainText(/proposal for ADD/);

@@ -14,7 +14,7 @@ import { OPS, opByName } from '../core/ops/registry';
 import { opFamilies, parseDims, parseParamAssignments } from '../core/ops/types';
 import { laneJson, level1Json, sweepJson } from '../core/report/json';
 import { formatAdapter, formatLevel1, formatPeaks } from '../core/report/text';
-import { adapterFingerprint } from '../core/adapter';
+import { adapterFingerprint, adapterName } from '../core/adapter';
 import type { Calibration } from '../core/metrics/roofline';
 import { specFor } from '../core/metrics/spec-table';
 import { loadCalibration } from './calibration-cache';
@@ -23,8 +23,6 @@ import type { LabApi } from '../worker/api';
 import { BENCH_ITEMS, formatBench, runBench, type BenchPeer, type BenchSize } from './bench';
 import { AGREEMENT_TOLERANCE, runAgreement } from './agreement';
 import { formatOpsBench, runOpsBench } from './bench-ops';
-import { adapterName } from '../core/adapter';
-import { fmtNs, textTable } from '../core/report/format';
 import { progressPrinter } from './progress';
 import { formatLane, REPEAT_ONE_WARNING } from '../core/report/lane-text';
 import { DEFAULT_SHARE_BASE, SHARE_BASE_ENV, SHARE_OPTIONS, shareBase, writeShareOutputs } from './share-output';
@@ -36,6 +34,13 @@ import { parseOpSpace, parseSchedule } from '../core/schedule/schedule';
 import { parseCaseSpec, parseShapeList } from '../core/ops/shape-specs';
 import type { Condition } from '../core/schedule/shape-rules';
 import { formatSweep } from '../core/report/sweep-text';
+import { diffLanes, formatDiff } from '../core/report/diff';
+import { fmtGBps, fmtGflops, fmtNs, textTable } from '../core/report/format';
+import type { LaneJson as LaneJsonT, Level1Json } from '../core/report/json';
+import { caseOf, refuseOutsideLimits } from '../core/resolve-kernel';
+import type { OpDef } from '../core/ops/types';
+import { checkOutputPath } from './output-paths';
+import { keepMatching, parseFilter } from './filter';
 import { parseManifest } from '../core/manifest/format';
 import { readUserKernel } from './user-kernel-files';
 import { CENSUS_HELP, cmdCensus } from './census';
@@ -54,6 +59,9 @@ commands:
        [--seed N] [--min-runs N] [--markdown FILE] [--share-base URL]
                               --wgsl FILE runs your edit of the native kernel (same bindings);
                               --param sets an op parameter (e.g. --param eps=1e-5), repeatable
+  time --op all|OP[,OP…] [--filter REGEX] [--native]
+                              without --shape: one table over each op's default matrix
+                              (like test-backend-ops -m perf); exit 1 if any kernel is wrong
   time --kernel MANIFEST.json --shape SHAPE [--layout NAME] [--param NAME=VALUE]...
                               your own kernel: a manifest and its WGSL (docs/kernel-manifest.md);
                               the op is the manifest's; refusals are named (exit 2)
@@ -83,6 +91,11 @@ commands:
                               of schedulesFor rules to review (nothing is written).
                               --space restricts knobs, e.g. '{"workgroupSize":[64,256]}';
                               --param sets a param on every shape (the matrix's if no --shapes)
+  diff A.json B.json [--threshold 5]
+                              a lane run B against baseline A, shape by shape: exit 1 when a
+                              speedup fell by more than the threshold (%), 0 when none did,
+                              2 when they cannot be compared (other adapters, the native
+                              column moved, not lane results)
 ${CENSUS_HELP}  bench [--size full|small] [--only ID[,ID…]|agreement|ops] [--peer tfjs]
                               the engine's performance targets as a table (small shapes on
                               a software adapter; targets are judged on hardware only)
@@ -93,11 +106,20 @@ options for every command:
   --json FILE|-               write the result as JSON (- for stdout; the text then goes to stderr)
   --timer gpu|wallclock       GPU timestamps (default), or the wall clock around
                               onSubmittedWorkDone (what runs without timestamp-query)
+  --filter REGEX              time (many ops), lane, sweep: run only the cases whose
+                              'OP DIMS LAYOUT [PARAMS]' matches, e.g. --filter 'inplace'
+  -v, -vv                     more detail: -v every progress step and the adapter first;
+                              -vv also the WGSL run (time) and stack traces of errors
+
+exit codes: 0 done (lane green, no regression), 1 a wrong kernel, a failed prefer gate or a
+regression (diff), 2 a usage error: a bad option, op, shape or output path, a case outside the
+contract or the adapter's limits (refused before any GPU work), a missing adapter, results that
+cannot be compared
 
 time and lane print a share link that opens the result read-only in the page, and with
 --markdown FILE write the GitHub markdown of the result (with that link) for a pull request.
   --share-base URL            where the page is served (default $${SHARE_BASE_ENV}, else
-                              ${DEFAULT_SHARE_BASE}, the address of \`npm start\`)
+                              package.json's homepage, ${DEFAULT_SHARE_BASE})
 
 ops: ${OPS.map((o) => `${o.name} (${o.shapeSyntax})`).join(', ')}
 `;
@@ -119,8 +141,28 @@ function output(jsonTarget: string | undefined): Out {
 
 /** The timer option every command takes: GPU timestamps (default) or the wall clock. */
 let timestamps = true;
+/** -v / -vv: how much the CLI says besides the result (0, 1 or 2). */
+let verbosity = 0;
+
+/** Says a line on stderr when the detail level is at least `level`. */
+function detail(level: number, line: string): void {
+  if (verbosity >= level) process.stderr.write(`${line}\n`);
+}
 
 async function openRuntime(runtime: string, deviceMatch?: string): Promise<LabApi & { close(): Promise<void> }> {
+  const lab = await openEngine(runtime, deviceMatch);
+  if (verbosity >= 1) {
+    try {
+      detail(1, `adapter: ${formatAdapter(await lab.adapter()).split('\n')[0]} (runtime ${runtime})`);
+    } catch (e) {
+      await lab.close();
+      throw e;
+    }
+  }
+  return lab;
+}
+
+async function openEngine(runtime: string, deviceMatch?: string): Promise<LabApi & { close(): Promise<void> }> {
   if (runtime === 'node') return (await import('./runtime-node')).openNodeEngine(deviceMatch, timestamps);
   if (runtime === 'browser') return (await import('./runtime-browser')).openBrowserEngine(deviceMatch, timestamps);
   throw new UsageError(`--runtime must be node or browser, got '${runtime}'`);
@@ -131,13 +173,18 @@ const COMMON = {
   timer: { type: 'string', default: 'gpu' },
   json: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  verbose: { type: 'boolean', short: 'v', multiple: true },
 } as const;
 
-function parse<T extends Record<string, { type: 'string' | 'boolean'; default?: string | boolean; short?: string }>>(argv: string[], options: T) {
+function parse<T extends Record<string, { type: 'string' | 'boolean'; default?: string | boolean; short?: string; multiple?: boolean }>>(argv: string[], options: T) {
   try {
     const values = parseArgs({ args: argv, options: { ...COMMON, ...options }, allowPositionals: false, strict: true }).values as Record<string, string | boolean | undefined>;
     if (values.timer !== 'gpu' && values.timer !== 'wallclock') throw new UsageError(`--timer must be gpu or wallclock, got '${values.timer}'`);
     timestamps = values.timer === 'gpu';
+    verbosity = Math.min(2, ((values.verbose as unknown as boolean[] | undefined) ?? []).length);
+    // Output files are checked before any device work (a usage error, exit 2).
+    checkOutputPath('--json', values.json as string | undefined);
+    checkOutputPath('--markdown', values.markdown as string | undefined);
     return values;
   } catch (e) {
     throw new UsageError((e as Error).message);
@@ -185,7 +232,7 @@ async function cmdDevice(argv: string[]): Promise<number> {
     const adapter = await lab.adapter();
     let calibration: Calibration | null = v.runtime === 'node' ? loadCalibration(adapterFingerprint(adapter)) : null;
     if (v.calibrate) {
-      const progress = progressPrinter();
+      const progress = progressPrinter(process.stderr, verbosity);
       calibration = await lab.calibrate(progress.update);
       progress.done();
     }
@@ -224,6 +271,7 @@ async function cmdTime(argv: string[]): Promise<number> {
     kernel: { type: 'string' },
     seed: { type: 'string' },
     'min-runs': { type: 'string' },
+    filter: { type: 'string' },
     ...SHARE_OPTIONS,
   });
   const base = shareBase(v['share-base'] as string | undefined);
@@ -231,8 +279,12 @@ async function cmdTime(argv: string[]): Promise<number> {
   const user = v.kernel ? readUserKernel(v.kernel as string) : null;
   // A user kernel names its op; --op, when given, must agree (checked when it resolves).
   if (!v.op && user) v.op = parseManifest(user.manifest).op;
-  if (!v.op) throw new UsageError('time needs --op (one of ' + OPS.map((o) => o.name).join(', ') + ')');
-  if (!v.shape) throw new UsageError('time needs --shape, e.g. --shape 4096x4096');
+  if (!v.op) throw new UsageError('time needs --op (one of ' + OPS.map((o) => o.name).join(', ') + ', or all)');
+  if (!v.shape) {
+    if (user) throw new UsageError('time --kernel needs --shape, e.g. --shape 4096x4096');
+    return timeTable(v);
+  }
+  if (v.filter !== undefined) throw new UsageError('--filter picks among many cases: give it without --shape (time --op all --filter REGEX)');
   if (v.native && v.schedule !== undefined) throw new UsageError('give --native or --schedule, not both');
   const op = opByName(v.op as string);
   const dims = parseDims(v.shape as string);
@@ -259,6 +311,7 @@ async function cmdTime(argv: string[]): Promise<number> {
       timing: { minRuns: intOption(v, 'min-runs') },
     });
     out.text(formatLevel1(result));
+    detail(2, `wgsl (dispatch ${result.dispatch.join(' × ')}):\n${result.wgsl}`);
     const json = level1Json(result);
     out.json(json);
     await writeShareOutputs(json, { markdown: v.markdown as string | undefined, base }, out.text);
@@ -281,6 +334,7 @@ async function cmdLane(argv: string[]): Promise<number> {
     seed: { type: 'string' },
     shape: { type: 'string', multiple: true },
     proposal: { type: 'string' },
+    filter: { type: 'string' },
     kernel: { type: 'string', multiple: true },
     replay: { type: 'string' },
     sensitivity: { type: 'boolean' },
@@ -290,11 +344,21 @@ async function cmdLane(argv: string[]): Promise<number> {
   const replays = intOption(v, 'replay') ?? (v.sensitivity ? 10 : 1);
   if (replays < 1) throw new UsageError(`--replay must be a positive integer, got '${v.replay}'`);
   if (v.sensitivity && v.control !== undefined) throw new UsageError('--sensitivity runs its own controls (A/A and planted 1.05, 1.10, 1.20× slowdowns): give it without --control');
-  const shapes = ((v.shape as unknown as string[] | undefined) ?? []).map(parseCaseSpec);
+  const given = ((v.shape as unknown as string[] | undefined) ?? []).map(parseCaseSpec);
   const kernels = ((v.kernel as unknown as string[] | undefined) ?? []).map(readUserKernel);
-  const ops = ((v.op as unknown as string[] | undefined) ?? []).map((o) => opByName(o).name);
+  const opsGiven = ((v.op as unknown as string[] | undefined) ?? []).map((o) => opByName(o).name);
   // With --kernel and neither --op nor --shape, the lane runs the kernels' ops.
-  if (kernels.length && !ops.length && !shapes.length) ops.push(...new Set(kernels.map((k) => opByName(parseManifest(k.manifest).op).name)));
+  if (kernels.length && !opsGiven.length && !given.length) opsGiven.push(...new Set(kernels.map((k) => opByName(parseManifest(k.manifest).op).name)));
+  const filter = parseFilter(v.filter as string | undefined);
+  // --filter turns the matrices (or the --shape list) into the shapes that match; the lane then
+  // runs the ops that kept a shape.
+  const shapes = filter
+    ? (given.length ? given : (opsGiven.length ? opsGiven.map(opByName) : OPS).flatMap((op) => op.matrix.map((e) => ({ op: op.name, dims: [...e.dims], layout: e.layout, ...(e.params ? { params: { ...e.params } } : {}) })))).filter(
+        (sh) => keepMatching(opByName(sh.op), [sh], filter).length > 0,
+      )
+    : given;
+  if (filter && !shapes.length) throw new UsageError(`--filter '${v.filter}' matches no shape of the lane`);
+  const ops = filter && !given.length ? [...new Set(shapes.map((sh) => opByName(sh.op).name))] : opsGiven;
   const prefer = ((v.prefer as unknown as string[] | undefined) ?? []).map((o) => opByName(o).name);
   const tolerance = v.tolerance === undefined ? undefined : Number(v.tolerance);
   if (tolerance !== undefined && !(tolerance >= 0 && tolerance < 1)) throw new UsageError(`--tolerance must be a number in [0, 1), got '${v.tolerance}'`);
@@ -303,7 +367,7 @@ async function cmdLane(argv: string[]): Promise<number> {
   const repeat = intOption(v, 'repeat');
   if (repeat === 1) process.stderr.write(`${REPEAT_ONE_WARNING}\n`);
   const lab = await openRuntime(v.runtime as string, v.device as string | undefined);
-  const progress = progressPrinter();
+  const progress = progressPrinter(process.stderr, verbosity);
   const request = (c: LaneControl | undefined): LaneRequest => ({
     ops,
     repeat,
@@ -363,10 +427,14 @@ async function cmdSweep(argv: string[]): Promise<number> {
     param: { type: 'string', multiple: true },
     space: { type: 'string' },
     seed: { type: 'string' },
+    filter: { type: 'string' },
   });
   if (!v.op) throw new UsageError('sweep needs --op');
   const op = opByName(v.op as string);
-  const listed = v.shapes ? parseShapeList(String(v.shapes), op) : undefined;
+  const filter = parseFilter(v.filter as string | undefined);
+  const listedAll = v.shapes ? parseShapeList(String(v.shapes), op) : filter ? op.matrix.map((e) => ({ dims: [...e.dims], layout: e.layout, ...(e.params ? { params: { ...e.params } } : {}) })) : undefined;
+  const listed = listedAll && keepMatching(op, listedAll, filter);
+  if (listed && !listed.length) throw new UsageError(`--filter '${v.filter}' matches no shape of ${op.name}`);
   const params = paramOptions(v);
   // --param overrides each shape's own params (the matrix's shapes when --shapes is absent).
   const shapes = params
@@ -379,7 +447,7 @@ async function cmdSweep(argv: string[]): Promise<number> {
   const space = v.space ? parseOpSpace(v.space as string, opFamilies(op)).restrict : undefined;
   const out = output(v.json as string | undefined);
   const lab = await openRuntime(v.runtime as string);
-  const progress = progressPrinter();
+  const progress = progressPrinter(process.stderr, verbosity);
   try {
     const result = await lab.sweep({ op: op.name, reps: intOption(v, 'reps'), shapes, space, seed: intOption(v, 'seed') }, progress.update);
     progress.done();
@@ -390,6 +458,99 @@ async function cmdSweep(argv: string[]): Promise<number> {
     progress.done();
     await lab.close();
   }
+}
+
+/** --op all | OP[,OP…] → the ops, in registry order when 'all'. */
+function opList(text: string): OpDef[] {
+  if (text.trim().toLowerCase() === 'all') return [...OPS];
+  const ops = text.split(',').map((t) => t.trim()).filter(Boolean).map(opByName);
+  return [...new Map(ops.map((o) => [o.name, o])).values()];
+}
+
+/** One row of the many-ops table, as test-backend-ops' perf mode prints one case per line. */
+function tableRow(j: Level1Json): string[] {
+  const t = j.timing;
+  return [
+    j.op,
+    j.label,
+    j.variant === 'native' ? (j.fallback ? `native (${j.fallback.code})` : 'native') : 'generated',
+    j.correct ? 'yes' : 'NO',
+    t ? fmtNs(t.medianNs) : '—',
+    t ? String(t.runs) : '—',
+    fmtGBps(j.metrics?.gbps),
+    j.metrics?.gflops === null || j.metrics?.gflops === undefined ? '—' : fmtGflops(j.metrics.gflops),
+  ];
+}
+
+/** `time --op all|OP,OP` without --shape: every op's default matrix (filtered), one table. */
+async function timeTable(v: Record<string, unknown>): Promise<number> {
+  if (v.schedule || v.wgsl) throw new UsageError('--schedule and --wgsl name one kernel: give them with --shape');
+  if (v.markdown) throw new UsageError('--markdown is for one result: give it with --shape');
+  if (v.param) throw new UsageError('--param sets one case: give it with --shape');
+  const filter = parseFilter(v.filter as string | undefined);
+  const cases = opList(v.op as string).flatMap((op) => keepMatching(op, op.matrix, filter).map((e) => ({ op, e })));
+  if (!cases.length) throw new UsageError(`--filter '${v.filter}' matches no case of ${v.op}`);
+  const out = output(v.json as string | undefined);
+  const lab = await openRuntime(v.runtime as string);
+  try {
+    const adapter = await lab.adapter();
+    // Every case is refused or kept before the first one runs.
+    for (const { op, e } of cases) refuseOutsideLimits(op, caseOf(op, e), adapter);
+    const results: Level1Json[] = [];
+    for (const [i, { op, e }] of cases.entries()) {
+      detail(1, `[${i + 1}/${cases.length}] ${op.name} ${caseOf(op, e).label}`);
+      const r = await lab.time({ op: op.name, dims: [...e.dims], layout: e.layout, ...(e.params ? { params: { ...e.params } } : {}), variant: { kind: v.native ? 'native' : 'auto' }, seed: intOption(v, 'seed'), timing: { minRuns: intOption(v, 'min-runs') } });
+      results.push(level1Json(r));
+    }
+    out.text(`${adapterName(adapter)}\n${textTable(['op', 'shape', 'kernel', 'correct', 'median', 'runs', 'bandwidth', 'compute'], results.map(tableRow))}`);
+    const wrong = results.filter((r) => !r.correct).length;
+    if (wrong) out.text(`${wrong} of ${results.length} kernels are wrong (never timed)`);
+    out.json({ kind: 'level1-table', results });
+    return wrong ? 1 : 0;
+  } finally {
+    await lab.close();
+  }
+}
+
+/** Reads a result file as --json wrote it; unreadable or malformed is a usage error. */
+function readResult(path: string) {
+  let data: unknown;
+  try {
+    data = JSON.parse(readCappedText(path, MAX_JSON_FILE_BYTES, path));
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`${path} is not JSON: ${(e as Error).message}`);
+  }
+  try {
+    return validateResult(data);
+  } catch (e) {
+    throw new UsageError(`${path}: ${(e as Error).message}`);
+  }
+}
+
+/** `diff A.json B.json [--threshold 5]`: B against baseline A; exit 1 on a regression. */
+async function cmdDiff(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: { threshold: { type: 'string' }, json: { type: 'string' }, verbose: { type: 'boolean', short: 'v', multiple: true } }, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const { values, positionals } = parsed;
+  checkOutputPath('--json', values.json);
+  if (positionals.length !== 2) throw new UsageError(`diff takes two result files (baseline, then new), got ${positionals.length}`);
+  const threshold = values.threshold === undefined ? 5 : Number(values.threshold);
+  if (!(threshold >= 0) || !Number.isFinite(threshold)) throw new UsageError(`--threshold must be a percentage ≥ 0, got '${values.threshold}'`);
+  const [a, b] = positionals.map(readResult);
+  for (const [r, path] of [[a, positionals[0]], [b, positionals[1]]] as const) {
+    if (r.kind !== 'lane') throw new UsageError(`${path} is a ${r.kind} result: diff compares lane results (npm run lab -- lane --json FILE)`);
+  }
+  const d = diffLanes(a as LaneJsonT, b as LaneJsonT, threshold);
+  const out = output(values.json);
+  out.text(formatDiff(d));
+  out.json({ kind: 'diff', ...d });
+  if (!d.comparable) return 2;
+  return d.regressions ? 1 : 0;
 }
 
 async function cmdBench(argv: string[]): Promise<number> {
@@ -496,6 +657,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   bench: cmdBench,
   lane: cmdLane,
   sweep: cmdSweep,
+  diff: cmdDiff,
   census: cmdCensus,
 };
 
@@ -520,7 +682,7 @@ export async function main(argv: string[]): Promise<number> {
     const err = e as Error;
     const usage = USAGE_ERROR_NAMES.includes(err.name);
     process.stderr.write(`${usage ? 'error' : err.name}: ${err.message}\n`);
-    if (!usage && process.env.KERNEL_LAB_DEBUG) process.stderr.write(`${err.stack}\n`);
+    if ((!usage && process.env.KERNEL_LAB_DEBUG) || verbosity >= 2) process.stderr.write(`${err.stack}\n`);
     return usage ? 2 : 1;
   }
 }

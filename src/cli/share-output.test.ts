@@ -11,9 +11,11 @@ import { runCli } from './run-cli';
 import { DEFAULT_SHARE_BASE, shareBase, writeShareOutputs } from './share-output';
 
 describe('share base', () => {
-  it('is the flag, else $KERNEL_LAB_SHARE_BASE, else npm start’s address; http(s) only', () => {
+  it('is the flag, else $KERNEL_LAB_SHARE_BASE, else package.json’s homepage (the hosted page); http(s) only', () => {
+    const { homepage } = JSON.parse(readFileSync('package.json', 'utf8')) as { homepage: string };
     expect(shareBase(undefined, {})).toBe(DEFAULT_SHARE_BASE);
-    expect(DEFAULT_SHARE_BASE).toBe('http://127.0.0.1:4173/');
+    expect(DEFAULT_SHARE_BASE).toBe(homepage);
+    expect(homepage).toMatch(/^https:\/\//);
     expect(shareBase(undefined, { KERNEL_LAB_SHARE_BASE: 'https://lab.example.org/k/' })).toBe('https://lab.example.org/k/');
     expect(shareBase('https://a.example/', { KERNEL_LAB_SHARE_BASE: 'https://b.example/' })).toBe('https://a.example/');
     expect(() => shareBase('not a url', {})).toThrow(/is not a URL/);

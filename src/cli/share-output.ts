@@ -1,14 +1,18 @@
 // What the CLI hands a pull request: the result's share link (printed) and, with --markdown
 // FILE, the same GitHub markdown the page's "Copy for PR" makes. The link opens the result in
-// the page served at the share base: `npm start`'s address unless told otherwise.
+// the page served at the share base: the hosted page (package.json homepage) unless told otherwise.
 import { writeFileSync } from 'node:fs';
 import { UsageError } from '../core/errors';
 import type { ResultJson } from '../core/report/json';
 import { resultMarkdown } from '../core/report/markdown';
 import { encodeShare, shareUrl } from '../core/report/share';
 
-/** `npm start` serves the page here (scripts/serve.mjs). */
-export const DEFAULT_SHARE_BASE = 'http://127.0.0.1:4173/';
+declare const __LAB_HOMEPAGE__: string | undefined;
+
+/** `npm start` serves the page here: the base when package.json names no homepage. */
+export const LOCAL_SHARE_BASE = 'http://127.0.0.1:4173/';
+/** Where the built page is published (package.json `homepage`, baked into the CLI bundle). */
+export const DEFAULT_SHARE_BASE: string = typeof __LAB_HOMEPAGE__ === 'string' && __LAB_HOMEPAGE__ ? __LAB_HOMEPAGE__ : LOCAL_SHARE_BASE;
 export const SHARE_BASE_ENV = 'KERNEL_LAB_SHARE_BASE';
 
 export const SHARE_OPTIONS = {
@@ -16,7 +20,7 @@ export const SHARE_OPTIONS = {
   'share-base': { type: 'string' },
 } as const;
 
-/** --share-base, else $KERNEL_LAB_SHARE_BASE, else npm start's address; must be http(s). */
+/** --share-base, else $KERNEL_LAB_SHARE_BASE, else package.json's homepage; must be http(s). */
 export function shareBase(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   const base = flag ?? env[SHARE_BASE_ENV] ?? DEFAULT_SHARE_BASE;
   let url: URL;

@@ -35,6 +35,11 @@ export class DeviceLostError extends LabError {
   override name = 'DeviceLostError';
 }
 
+/** The caller cancelled the run (LabApi.cancel): nothing it measured is kept or stored. */
+export class RunCancelled extends LabError {
+  override name = 'RunCancelled';
+}
+
 /** A quant format asked for what it cannot hold: unknown name, ragged block, NaN/Inf to encode. */
 export class QuantFormatError extends LabError {
   override name = 'QuantFormatError';

@@ -18,19 +18,26 @@ export interface CodegenPreview {
   readonly fallback: { code: string; reason: string } | null;
 }
 
+/**
+ * Every run takes an optional `runId` (last argument): `cancel(runId)` stops it between GPU
+ * batches with a RunCancelled error (comlink cannot carry an AbortSignal, so an id crosses the
+ * worker boundary instead). A cancelled run returns nothing, so nothing half-done is stored.
+ */
 export interface LabApi {
   /** Opens the device if needed and describes its adapter. */
   adapter(): Promise<AdapterDescriptor>;
   /** Codegen only (no GPU work): what a request would run. */
   preview(req: Omit<Level1Request, 'timing' | 'skipTiming' | 'seed'>): Promise<CodegenPreview>;
   /** Level 1: check against the oracle, then time. */
-  time(req: Level1Request, onProgress?: ProgressFn): Promise<Level1Result>;
+  time(req: Level1Request, onProgress?: ProgressFn, runId?: string): Promise<Level1Result>;
   /** The promotion lane: native vs generated over each pair's matrix. */
-  lane(req: LaneRequest, onProgress?: ProgressFn): Promise<LaneResult>;
+  lane(req: LaneRequest, onProgress?: ProgressFn, runId?: string): Promise<LaneResult>;
   /** Offline schedule search: candidates checked, timed, refused or proposed. Writes nothing. */
-  sweep(req: SweepRequest, onProgress?: ProgressFn): Promise<SweepResult>;
+  sweep(req: SweepRequest, onProgress?: ProgressFn, runId?: string): Promise<SweepResult>;
   /** Measures this adapter's peaks (copy, FMA, empty dispatch); later metrics use them. */
-  calibrate(onProgress?: ProgressFn): Promise<Calibration>;
+  calibrate(onProgress?: ProgressFn, runId?: string): Promise<Calibration>;
+  /** Cancels the queued or running job with this id (ignored when none is pending). */
+  cancel(runId: string): Promise<void>;
   /** Hands over a stored calibration (the page keeps them in IndexedDB per adapter). */
   useCalibration(c: Calibration | null): Promise<void>;
 }

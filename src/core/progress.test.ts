@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimateTimeLeftMs, ProgressTracker, type Progress } from './progress';
+import { estimateTimeLeftMs, ProgressTracker, UNIT_CHECK, UNIT_MEASURE, type Progress } from './progress';
 
 function fakeClock(startMs = 1000) {
   let t = startMs;
@@ -72,5 +72,39 @@ describe('ProgressTracker', () => {
   it('refuses a total that is not a finite count', () => {
     expect(() => new ProgressTracker(-1, undefined, () => 0)).toThrow(/finite number ≥ 0, got -1/);
     expect(() => new ProgressTracker(NaN, undefined, () => 0)).toThrow(/got NaN/);
+  });
+
+  it('rates each kind of unit on its own: a costly check does not inflate the measurements', () => {
+    // A lane shape: 2 checks of 1 s each, then 10 measurements of 100 ms each.
+    const clock = fakeClock();
+    const t = new ProgressTracker({ [UNIT_CHECK]: 2, [UNIT_MEASURE]: 10 }, undefined, clock.now);
+    clock.step(1000);
+    t.advance(1, UNIT_CHECK);
+    // One check done: no rate for measurements yet, so the overall one (1 s) stands in for them:
+    // 1 check × 1 s + 10 measurements × 1 s.
+    expect(t.tick('x').etaMs).toBe(11_000);
+    clock.step(1000);
+    t.advance(1, UNIT_CHECK);
+    clock.step(100);
+    t.advance(1, UNIT_MEASURE);
+    // 9 measurements left at their own 100 ms: 900 ms — what is really left (one overall rate
+    // would have said 9 × 2100/3 = 6.3 s, seven times too long).
+    expect(t.tick('y').etaMs).toBeCloseTo(900, 9);
+    expect([t.doneOf(UNIT_CHECK), t.totalOf(UNIT_MEASURE), t.doneUnits, t.totalUnits]).toEqual([2, 10, 3, 12]);
+    t.drop(4, UNIT_MEASURE);
+    expect(t.tick('z').etaMs).toBeCloseTo(500, 9);
+    expect(() => t.advance(1, 'other')).toThrow(/no progress units of kind 'other'/);
+  });
+
+  it('takes the typical unit, not the mean: a costly first measurement does not skew the rest', () => {
+    // 10 measurements: the first searches its run count (1 s), the others take 100 ms each.
+    const clock = fakeClock();
+    const t = new ProgressTracker({ [UNIT_MEASURE]: 10 }, undefined, clock.now);
+    for (const ms of [1000, 100, 100]) {
+      clock.step(ms);
+      t.advance(1, UNIT_MEASURE);
+    }
+    // 7 left × 100 ms = 700 ms, which is what is left (a mean, 400 ms a unit, said 2.8 s).
+    expect(t.tick('m').etaMs).toBe(700);
   });
 });

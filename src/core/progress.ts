@@ -23,52 +23,123 @@ export function estimateTimeLeftMs(doneUnits: number, totalUnits: number, elapse
   return Math.max(0, totalUnits - doneUnits) * (elapsedMs / doneUnits);
 }
 
-export class ProgressTracker {
-  private done = 0;
-  private readonly startedMs: number;
+/** The kinds of work unit the runners count: a check (inputs, oracle, compile, one dispatch,
+ * readback) costs far more than one timed measurement, so each kind has its own rate. */
+export const UNIT_CHECK = 'check';
+export const UNIT_MEASURE = 'measure';
 
-  /** `now`: a clock in ms (performance.now in the GPU layer; a fake one in tests). */
+interface KindCount {
+  total: number;
+  done: number;
+  /** Time per unit of each advance of this kind, ms (from one advance to the next). */
+  perUnitMs: number[];
+}
+
+/** The median, robust to the few costly units (a side's first measurement searches its run count). */
+function medianOf(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+export class ProgressTracker {
+  private readonly kinds = new Map<string, KindCount>();
+  private readonly defaultKind: string;
+  private readonly startedMs: number;
+  private lastMarkMs: number;
+
+  /**
+   * `total`: a count of one kind of unit, or counts by kind ({ check: 4, measure: 40 }); the
+   * time left is then each kind's units left times that kind's own measured time per unit (the
+   * overall rate until a kind has one), so a costly check does not inflate every measurement.
+   * `now`: a clock in ms (performance.now in the GPU layer; a fake one in tests).
+   */
   constructor(
-    private total: number,
+    total: number | Readonly<Record<string, number>>,
     private readonly onProgress: ProgressFn | undefined,
     private readonly now: () => number,
   ) {
-    if (!(total >= 0) || !Number.isFinite(total)) throw new RangeError(`a progress total must be a finite number ≥ 0, got ${total}`);
+    const totals = typeof total === 'number' ? { unit: total } : total;
+    for (const [kind, n] of Object.entries(totals)) {
+      if (!(n >= 0) || !Number.isFinite(n)) throw new RangeError(`a progress total must be a finite number ≥ 0, got ${n}`);
+      this.kinds.set(kind, { total: n, done: 0, perUnitMs: [] });
+    }
+    this.defaultKind = Object.keys(totals)[0] ?? 'unit';
+    if (!this.kinds.size) this.kinds.set(this.defaultKind, { total: 0, done: 0, perUnitMs: [] });
     this.startedMs = now();
+    this.lastMarkMs = this.startedMs;
+  }
+
+  private kind(kind: string | undefined): KindCount {
+    const k = this.kinds.get(kind ?? this.defaultKind);
+    if (!k) throw new RangeError(`no progress units of kind '${kind}' (kinds: ${[...this.kinds.keys()].join(', ')})`);
+    return k;
   }
 
   get doneUnits(): number {
-    return this.done;
+    return [...this.kinds.values()].reduce((a, k) => a + k.done, 0);
   }
 
   get totalUnits(): number {
-    return this.total;
+    return [...this.kinds.values()].reduce((a, k) => a + k.total, 0);
   }
 
-  /** Units done, counted toward the rate. */
-  advance(units = 1): void {
-    this.done = Math.min(this.total, this.done + units);
+  doneOf(kind: string): number {
+    return this.kind(kind).done;
+  }
+
+  totalOf(kind: string): number {
+    return this.kind(kind).total;
+  }
+
+  /** Units done, counted toward their kind's rate: the time since the last advance was theirs. */
+  advance(units = 1, kind?: string): void {
+    const k = this.kind(kind);
+    const t = this.now();
+    const counted = Math.max(0, Math.min(k.total - k.done, units));
+    if (counted > 0) k.perUnitMs.push((t - this.lastMarkMs) / counted);
+    this.lastMarkMs = t;
+    k.done += counted;
   }
 
   /**
    * Units that will never run (a shape ended early, a candidate refused): taken off the total,
    * not counted as done, so they do not make the measured rate look faster than it is.
    */
-  drop(units: number): void {
-    this.total = Math.max(this.done, this.total - units);
+  drop(units: number, kind?: string): void {
+    const k = this.kind(kind);
+    k.total = Math.max(k.done, k.total - units);
+  }
+
+  /**
+   * Time left: per kind, its units left at its own typical (median) time per unit — the overall
+   * rate before it has one. The median, not the mean: a lane side's first measurement searches
+   * its run count and costs several later ones, and early on it would dominate a mean.
+   */
+  private timeLeftMs(): number | null {
+    const overall = estimateTimeLeftMs(this.doneUnits, this.totalUnits, this.now() - this.startedMs);
+    if (overall === null) return null;
+    const overallRate = (this.now() - this.startedMs) / this.doneUnits;
+    let left = 0;
+    for (const k of this.kinds.values()) {
+      const rate = k.perUnitMs.length ? medianOf(k.perUnitMs) : overallRate;
+      left += Math.max(0, k.total - k.done) * rate;
+    }
+    return left;
   }
 
   /** Reports where the run stands, with `label` saying what runs next. */
   tick(label: string): Progress {
-    const fraction = this.total > 0 ? Math.min(1, this.done / this.total) : 1;
-    const p: Progress = { label, fraction, etaMs: estimateTimeLeftMs(this.done, this.total, this.now() - this.startedMs) };
+    const total = this.totalUnits;
+    const fraction = total > 0 ? Math.min(1, this.doneUnits / total) : 1;
+    const p: Progress = { label, fraction, etaMs: this.timeLeftMs() };
     this.onProgress?.(p);
     return p;
   }
 
   /** The closing report: everything done. */
   finish(label = 'done'): void {
-    this.done = this.total;
+    for (const k of this.kinds.values()) k.done = k.total;
     this.onProgress?.({ label, fraction: 1, etaMs: 0 });
   }
 }

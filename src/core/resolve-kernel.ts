@@ -6,7 +6,8 @@ import { ScheduleRefusal, UsageError } from './errors';
 import { editedNative, type KernelSpec } from './kernel';
 import { variantForState, type AdapterIdentity } from './ops/promotion';
 import { opByName, registryEntry, registryStateFor, schedulesFor, type PromotionState, type ShapeRule } from './ops/registry';
-import { opFamilies, type OpCase, type OpDef } from './ops/types';
+import { limitRefusal } from './ops/contract';
+import { OpCaseError, opFamilies, type OpCase, type OpDef } from './ops/types';
 import type { Level1Request, VariantRequest } from './requests';
 import { parseSchedule, scheduleKey, validateSchedule, type Schedule } from './schedule/schedule';
 
@@ -50,6 +51,12 @@ export interface CaseRequest {
 
 export function caseOf(op: OpDef, e: CaseRequest): OpCase {
   return op.makeCase(e.dims, e.layout ?? op.layouts[0].name, e.params);
+}
+
+/** Throws an OpCaseError when no kernel can run the case on this adapter (limitRefusal). */
+export function refuseOutsideLimits(op: OpDef, c: OpCase, adapter: Pick<AdapterDescriptor, 'limits'>): void {
+  const r = limitRefusal(c, adapter);
+  if (r) throw new OpCaseError(`${op.name} ${c.label} is refused before any GPU work: ${r.code} — ${r.reason}`);
 }
 
 export function buildCase(req: Pick<Level1Request, 'op' | 'dims' | 'layout' | 'params'>): { op: OpDef; c: OpCase } {

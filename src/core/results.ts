@@ -164,7 +164,7 @@ export interface SweepRequest {
   minRuns?: number;
 }
 
-export type CandidateStatus = 'accepted' | 'noise' | 'no-rule' | 'wrong' | 'too-slow' | 'invalid' | 'device-rejection';
+export type CandidateStatus = 'accepted' | 'noise' | 'slower' | 'no-rule' | 'wrong' | 'too-slow' | 'invalid' | 'device-rejection';
 
 export interface SweepShapeCell {
   readonly shape: string;

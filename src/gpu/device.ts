@@ -1,7 +1,7 @@
 // Opens a GPUDevice from a GPU object (navigator.gpu in the page's worker, Dawn's in Node) with
 // the features and limits the lab uses, and describes the adapter as plain data.
 import { adapterName, type AdapterDescriptor, type DeviceLimits, type Runtime } from '../core/adapter';
-import { AdapterError, DeviceLostError } from '../core/errors';
+import { AdapterError, DeviceLostError, RunCancelled } from '../core/errors';
 import type { Calibration } from '../core/metrics/roofline';
 
 // subgroup-matrix is Chromium/Dawn's experimental name (needs allow_unsafe_apis in Dawn).
@@ -31,6 +31,8 @@ export interface GpuContext {
   calibration: Calibration | null;
   /** performance.now() when GPU work last finished: the warm-up asks how long it idled. */
   lastGpuBusyMs: number;
+  /** The running job's cancel token (Engine): true once LabApi.cancel named it. */
+  cancelled: (() => boolean) | null;
 }
 
 /** The adapter as this device sees it: its features are the ones the device was opened with. */
@@ -109,6 +111,7 @@ export async function openDevice(gpu: GPU | undefined, opts: OpenOptions): Promi
     pipelines: new Map(),
     calibration: null,
     lastGpuBusyMs: -Infinity,
+    cancelled: null,
   };
   watchLoss(device.lost, (reason) => {
     ctx.lostReason = reason;
@@ -163,6 +166,8 @@ export async function namedDeviceLoss(e: unknown, lossesBefore: number, graceMs 
   return lossSince(lossesBefore, `what failed with it: ${e instanceof Error ? e.message : String(e)}`) ?? e;
 }
 
+/** Checked before every allocation and GPU batch: a lost device fails, a cancelled run stops there. */
 export function assertAlive(ctx: GpuContext): void {
+  if (ctx.cancelled?.()) throw new RunCancelled('the run was cancelled; nothing from it was kept');
   if (ctx.lostReason !== null) throw new DeviceLostError(`the GPU device was lost (${ctx.lostReason}); results so far are kept — run again to open a new device`);
 }

@@ -11,7 +11,7 @@ import { resolveManifest } from '../core/manifest/resolve';
 import { loadUserKernel } from '../core/manifest/source';
 import type { LaneRequest, SweepRequest } from '../core/results';
 import type { CodegenPreview, LabApi } from '../core/lab-api';
-import { deviceAdapter, openDevice, type GpuContext } from './device';
+import { assertAlive, deviceAdapter, openDevice, type GpuContext } from './device';
 import { runLane } from './lane';
 import { runLevel1 } from './level1';
 import { runSweep } from './sweep';
@@ -35,6 +35,9 @@ export class Engine implements LabApi {
   private ctx: Promise<GpuContext> | null = null;
   private calibration: Calibration | null = null;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Run ids queued or running, and those of them cancel() named. */
+  private readonly pending = new Set<string>();
+  private readonly cancelled = new Set<string>();
 
   constructor(
     private readonly getGpu: () => GPU | undefined,
@@ -57,11 +60,38 @@ export class Engine implements LabApi {
     return this.ctx;
   }
 
-  /** Runs jobs strictly one after another: two timings must never share the GPU. */
-  protected exclusive<T>(job: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(job, job);
+  /**
+   * Runs jobs strictly one after another: two timings must never share the GPU. A job with a
+   * `runId` can be cancelled: its device context carries the token, checked before every
+   * allocation and GPU batch (assertAlive), so it stops between batches with RunCancelled.
+   */
+  protected exclusive<T>(job: (ctx: GpuContext) => Promise<T>, runId?: string): Promise<T> {
+    if (runId) this.pending.add(runId);
+    const start = async () => {
+      try {
+        const ctx = await this.context();
+        ctx.cancelled = runId ? () => this.cancelled.has(runId) : null;
+        try {
+          assertAlive(ctx);
+          return await job(ctx);
+        } finally {
+          ctx.cancelled = null;
+        }
+      } finally {
+        if (runId) {
+          this.pending.delete(runId);
+          this.cancelled.delete(runId);
+        }
+      }
+    };
+    const run = this.queue.then(start, start);
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /** Cancels a queued or running job by its run id; an id that is not pending is ignored. */
+  async cancel(runId: string): Promise<void> {
+    if (this.pending.has(runId)) this.cancelled.add(runId);
   }
 
   async adapter() {
@@ -82,27 +112,26 @@ export class Engine implements LabApi {
     return { op: op.name, label: c.label, variant: r.variant, scheduleKey: r.scheduleKey, wgsl: r.kernel.wgsl, dispatch: r.kernel.dispatch, fallback: r.fallback };
   }
 
-  time(req: Level1Request, onProgress?: ProgressFn) {
-    return this.exclusive(async () => runLevel1(await this.context(), req, onProgress));
+  time(req: Level1Request, onProgress?: ProgressFn, runId?: string) {
+    return this.exclusive((ctx) => runLevel1(ctx, req, onProgress), runId);
   }
 
-  lane(req: LaneRequest, onProgress?: ProgressFn) {
-    return this.exclusive(async () => runLane(await this.context(), req, onProgress));
+  lane(req: LaneRequest, onProgress?: ProgressFn, runId?: string) {
+    return this.exclusive((ctx) => runLane(ctx, req, onProgress), runId);
   }
 
-  sweep(req: SweepRequest, onProgress?: ProgressFn) {
-    return this.exclusive(async () => runSweep(await this.context(), req, onProgress));
+  sweep(req: SweepRequest, onProgress?: ProgressFn, runId?: string) {
+    return this.exclusive((ctx) => runSweep(ctx, req, onProgress), runId);
   }
 
-  calibrate(onProgress?: ProgressFn) {
-    return this.exclusive(async () => {
-      const ctx = await this.context();
+  calibrate(onProgress?: ProgressFn, runId?: string) {
+    return this.exclusive(async (ctx) => {
       const calibration = await runCalibration(ctx, onProgress, this.opts.calibrationCopyMiB);
       ctx.calibration = calibration;
       this.calibration = calibration;
       await this.opts.onCalibration?.(calibration);
       return calibration;
-    });
+    }, runId);
   }
 
   async useCalibration(c: Calibration | null): Promise<void> {

@@ -10,7 +10,7 @@ import { resolveManifest } from '../core/manifest/resolve';
 import { loadUserKernel, type LaneUserColumn, type UserKernelRef, type UserKernelSource } from '../core/manifest/source';
 import type { Metrics } from '../core/metrics/roofline';
 import type { OpCase, OracleResult } from '../core/ops/types';
-import type { ProgressTracker } from '../core/progress';
+import { UNIT_CHECK, UNIT_MEASURE, type ProgressTracker } from '../core/progress';
 import { median, type TimingSummary } from '../core/stats/timing';
 import { summarizeSpeedups, timingVerdict, watchdogFired, WATCHDOG_FACTOR, type ShapeVerdict } from '../core/stats/verdict';
 import { checkedSession } from './checked';
@@ -81,7 +81,7 @@ export async function checkUsers(ctx: GpuContext, c: OpCase, inputs: readonly Ar
         throw e;
       }
     }
-    progress.advance();
+    progress.advance(1, UNIT_CHECK);
   }
   return entries;
 }
@@ -114,7 +114,7 @@ export function isUserSide(entries: readonly UserEntry[], side: RoundSide): bool
 export async function timeUsersAlone(ctx: GpuContext, native: Session, nativeCorrect: boolean, entries: readonly UserEntry[], o: { repeat: number; wallBoundMs: number; minRuns?: number; progress: ProgressTracker; label: string }): Promise<number[]> {
   const sides = timedSides(entries);
   if (!sides.length || !nativeCorrect) {
-    o.progress.drop(sides.length * o.repeat);
+    o.progress.drop(sides.length * o.repeat, UNIT_MEASURE);
     return [];
   }
   // Native's measurements here take the units generated's would have had.

@@ -11,8 +11,8 @@ import type { OracleResult } from '../core/ops/types';
 import { computeMetrics, peaksFor } from '../core/metrics/roofline';
 import { opByName, registryEntry, type PromotionState, type ShapeRule } from '../core/ops/registry';
 import { opFamilies, type OpCase, type OpDef } from '../core/ops/types';
-import { ProgressTracker, type ProgressFn } from '../core/progress';
-import { caseOf, resolveKernel, type CaseRequest } from '../core/resolve-kernel';
+import { ProgressTracker, UNIT_CHECK, UNIT_MEASURE, type ProgressFn } from '../core/progress';
+import { caseOf, refuseOutsideLimits, resolveKernel, type CaseRequest } from '../core/resolve-kernel';
 import type { LaneControl, LaneCounters, LanePair, LaneRequest, LaneResult, LaneShape } from '../core/results';
 import { parseSchedule } from '../core/schedule/schedule';
 import { median } from '../core/stats/timing';
@@ -29,7 +29,13 @@ function isDeviceRejection(e: unknown): boolean {
 }
 
 /** Work units of one shape: two checks (native, generated), then two measurements per pass; each user kernel one check and one measurement per pass. */
-const shapeUnits = (repeat: number, users = 0) => 2 + 2 * repeat + users * (1 + repeat);
+const shapeChecks = (users = 0) => 2 + users;
+const shapeMeasures = (repeat: number, users = 0) => (2 + users) * repeat;
+
+/** Where the tracker stands, by kind: a shape's leftover units are what it neither did nor dropped. */
+function unitsNow(p: ProgressTracker) {
+  return { checksDone: p.doneOf(UNIT_CHECK), checksTotal: p.totalOf(UNIT_CHECK), measuresDone: p.doneOf(UNIT_MEASURE), measuresTotal: p.totalOf(UNIT_MEASURE) };
+}
 
 export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: ProgressFn): Promise<LaneResult> {
   const startedAt = new Date().toISOString();
@@ -52,13 +58,18 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
   const cases = run.map((op) => {
     const entries: CaseRequest[] = req.shapes ? req.shapes.filter((s) => opByName(s.op).name === op.name) : [...op.matrix];
     const all = entries.map((e) => caseOf(op, e));
+    // Every shape is refused before the first one runs: a late refusal would waste the others.
+    for (const c of all) refuseOutsideLimits(op, c, ctx.adapter);
     // A planted slowdown redoes part of the grid: in place, that would change the output.
     if (plantedFactor(req.control) === null) return { op, cases: all };
     for (const c of all.filter((x) => x.inplace)) skipped.push({ op: op.name, reason: `${c.label}: a planted slowdown redoes part of the work, which an in-place case cannot take (its output would change)` });
     return { op, cases: all.filter((x) => !x.inplace) };
   });
   const progress = new ProgressTracker(
-    cases.reduce((a, p) => a + p.cases.length * shapeUnits(repeat, kernelsOf(p.op.name).length), 0),
+    {
+      [UNIT_CHECK]: cases.reduce((a, p) => a + p.cases.length * shapeChecks(kernelsOf(p.op.name).length), 0),
+      [UNIT_MEASURE]: cases.reduce((a, p) => a + p.cases.length * shapeMeasures(repeat, kernelsOf(p.op.name).length), 0),
+    },
     onProgress,
     () => performance.now(),
   );
@@ -71,12 +82,14 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
     const counters: LaneCounters = { generatedDispatches: 0, nativeFallbacks: {}, undeclaredFallbacks: 0, deviceRejections: 0 };
     const shapes: LaneShape[] = [];
     for (const c of opCases) {
-      const before = { done: progress.doneUnits, total: progress.totalUnits };
+      const before = unitsNow(progress);
       progress.tick(`${op.name} ${c.label}: correctness`);
       const users = kernelsOf(op.name);
       shapes.push(await runShape(ctx, op, c, { repeat, tolerance, seed, wallBoundMs, minRuns: req.minRuns, control: req.control, rulesBefore: proposalRules(op.name), state, declared, counters, progress, users }));
       // However early the shape ended, none of its units is left: what did not run leaves the total.
-      progress.drop(shapeUnits(repeat, users.length) - (progress.doneUnits - before.done) - (before.total - progress.totalUnits));
+      const after = unitsNow(progress);
+      progress.drop(shapeChecks(users.length) - (after.checksDone - before.checksDone) - (before.checksTotal - after.checksTotal), UNIT_CHECK);
+      progress.drop(shapeMeasures(repeat, users.length) - (after.measuresDone - before.measuresDone) - (before.measuresTotal - after.measuresTotal), UNIT_MEASURE);
     }
     pairs.push(judgePair(op, state, registry.state, counters, shapes, ctx.adapter, declared));
   }
@@ -139,7 +152,7 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
     try {
       native = await checkedSession(ctx, nativeKernel, c, inputs, [oracle]);
       sessions.push(native.session);
-      o.progress.advance();
+      o.progress.advance(1, UNIT_CHECK);
     } catch (e) {
       if (!isDeviceRejection(e)) throw e;
       o.counters.deviceRejections++;
@@ -169,7 +182,7 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
       generated = await checkedSession(ctx, resolved.kernel, c, inputs, [oracle], native.session);
       sessions.push(generated.session);
       o.counters.generatedDispatches += resolved.kernel.repeat ?? 1;
-      o.progress.advance();
+      o.progress.advance(1, UNIT_CHECK);
     } catch (e) {
       if (!isDeviceRejection(e)) throw e;
       o.counters.deviceRejections++;

@@ -3,12 +3,12 @@ import { UsageError } from '../core/errors';
 import { caseData } from '../core/inputs';
 import { assertCaseFits } from '../core/input/case-contract';
 import { computeMetrics, peaksFor, peaksForKernel } from '../core/metrics/roofline';
-import { ProgressTracker, type ProgressFn } from '../core/progress';
+import { ProgressTracker, UNIT_CHECK, UNIT_MEASURE, type ProgressFn } from '../core/progress';
 import type { Level1Request } from '../core/requests';
 import type { KernelSpec } from '../core/kernel';
 import { resolveUserKernel } from '../core/manifest/source';
 import { type KernelProgram, programOf } from '../core/program';
-import { buildCase, resolveKernel, type ResolvedKernel } from '../core/resolve-kernel';
+import { buildCase, refuseOutsideLimits, resolveKernel, type ResolvedKernel } from '../core/resolve-kernel';
 import type { Level1Result } from '../core/results';
 import type { TimingSummary } from '../core/stats/timing';
 import { checkedSession } from './checked';
@@ -23,6 +23,7 @@ export async function runLevel1(ctx: GpuContext, req: Level1Request, onProgress?
   const startedAt = new Date().toISOString();
   const { op, c } = buildCase(req);
   assertCaseFits(c, ctx.adapter); // the index and binding contract, before inputs and oracle
+  refuseOutsideLimits(op, c, ctx.adapter);
   const user = req.variant.kind === 'user' ? await resolveUserKernel(req.variant, c, deviceAdapter(ctx)) : null;
   const resolved: Omit<ResolvedKernel, 'variant' | 'kernel'> & { variant: Level1Result['variant']; kernel: KernelSpec | KernelProgram } = user
     ? { variant: 'user', schedule: null, scheduleKey: null, kernel: user.plan, fallback: null }
@@ -30,14 +31,14 @@ export async function runLevel1(ctx: GpuContext, req: Level1Request, onProgress?
   const firstPass = programOf(resolved.kernel).passes[0];
   const timed = !req.skipTiming;
   // Two units: the check, then the timing.
-  const progress = new ProgressTracker(timed ? 2 : 1, onProgress, () => performance.now());
+  const progress = new ProgressTracker({ [UNIT_CHECK]: 1, [UNIT_MEASURE]: timed ? 1 : 0 }, onProgress, () => performance.now());
   progress.tick(`${op.name} ${c.label}: correctness`);
   const { inputs, oracle } = caseData(op, c, req.seed ?? 1);
   const checked = await checkedSession(ctx, resolved.kernel, c, inputs, [oracle]);
   const { session } = checked;
   try {
     const correctness = checked.reports[0];
-    progress.advance();
+    progress.advance(1, UNIT_CHECK);
     let timing: TimingSummary | null = null;
     if (correctness.correct && timed) {
       progress.tick(`${op.name} ${c.label}: timing`);

@@ -2,7 +2,7 @@
 // so measure() settles on that duration in one batch and the driver's order and stops show.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../core/adapter';
-import { ProgressTracker } from '../core/progress';
+import { ProgressTracker, UNIT_MEASURE } from '../core/progress';
 import type { GpuContext } from './device';
 import { alternatingRounds, roundOrder, roundSide } from './rounds';
 import type { Session } from './session';
@@ -36,7 +36,7 @@ describe('alternatingRounds', () => {
     const cand = roundSide('cand', fakeSession('cand', 601, log), 16);
     const rounds: [number, number][] = [];
     const refSeen: (number | null)[] = [];
-    const progress = new ProgressTracker(6, undefined, () => 0);
+    const progress = new ProgressTracker({ [UNIT_MEASURE]: 6 }, undefined, () => 0);
     await alternatingRounds(ctx, [ref, cand], { rounds: 3, wallBoundMs: 1000, progress }, {
       after: (side, _t, _r, refNs) => {
         if (side === cand) refSeen.push(refNs);
@@ -57,7 +57,7 @@ describe('alternatingRounds', () => {
     const ref = roundSide('ref', fakeSession('ref', 1001, log));
     const slow = roundSide('slow', fakeSession('slow', 150001, log));
     const fast = roundSide('fast', fakeSession('fast', 901, log));
-    const progress = new ProgressTracker(3 * 4, undefined, () => 0);
+    const progress = new ProgressTracker({ [UNIT_MEASURE]: 3 * 4 }, undefined, () => 0);
     await alternatingRounds(ctx, [ref, slow, fast], { rounds: 4, wallBoundMs: 1000, progress }, {
       after: (side, t, _r, refNs) => (side !== ref && refNs !== null && t.medianNs > 100 * refNs ? `over 100× (${t.medianNs} ns)` : null),
     });
@@ -72,7 +72,7 @@ describe('alternatingRounds', () => {
     const log: string[] = [];
     const ref = roundSide('ref', fakeSession('ref', 1001, log));
     const gen = roundSide('gen', fakeSession('gen', 2001, log));
-    const progress = new ProgressTracker(2 * 5, undefined, () => 0);
+    const progress = new ProgressTracker({ [UNIT_MEASURE]: 2 * 5 }, undefined, () => 0);
     let rounds = 0;
     await alternatingRounds(ctx, [ref, gen], { rounds: 5, wallBoundMs: 1000, progress }, {
       before: (side, round) => (side === gen && round === 0 ? 'probe: too slow' : null),

@@ -2,7 +2,7 @@
 // (A B C, then C B A, …), so drift and warm caches favour no side. The lane times native against
 // generated this way, the sweep its reference against every live candidate. The first side is
 // the reference: hooks get its median so far (the watchdog's yardstick).
-import type { ProgressTracker } from '../core/progress';
+import { UNIT_MEASURE, type ProgressTracker } from '../core/progress';
 import { median, type TimingSummary } from '../core/stats/timing';
 import type { GpuContext } from './device';
 import { measure } from './measure';
@@ -54,7 +54,7 @@ export async function alternatingRounds(ctx: GpuContext, sides: readonly RoundSi
   const stop = (side: RoundSide, why: string, round: number, measured: boolean) => {
     side.stopped = why;
     // The side's measurements still to come will not run.
-    o.progress?.drop(o.rounds - round - (measured ? 1 : 0));
+    o.progress?.drop(o.rounds - round - (measured ? 1 : 0), UNIT_MEASURE);
   };
   let round = 0;
   for (; round < o.rounds; round++) {
@@ -71,7 +71,7 @@ export async function alternatingRounds(ctx: GpuContext, sides: readonly RoundSi
       side.runs = t.runs;
       side.samplesNs.push(t.medianNs);
       medians.set(side.name, t.medianNs);
-      o.progress?.advance();
+      o.progress?.advance(1, UNIT_MEASURE);
       const why = hooks.after?.(side, t, round, referenceNs()) ?? null;
       if (why) stop(side, why, round, true);
     }
@@ -82,5 +82,5 @@ export async function alternatingRounds(ctx: GpuContext, sides: readonly RoundSi
     }
   }
   // Rounds never run: their measurements of the sides still live leave the total.
-  o.progress?.drop((o.rounds - round) * sides.filter((s) => !s.stopped).length);
+  o.progress?.drop((o.rounds - round) * sides.filter((s) => !s.stopped).length, UNIT_MEASURE);
 }

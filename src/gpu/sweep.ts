@@ -8,7 +8,8 @@ import { opByName } from '../core/ops/registry';
 import { opFamilies, type OpCase, type OpDef } from '../core/ops/types';
 import { outputAsOracle } from '../core/output-oracle';
 import { caseOf, resolveKernel, type CaseRequest } from '../core/resolve-kernel';
-import { ProgressTracker, type ProgressFn } from '../core/progress';
+import { ProgressTracker, UNIT_CHECK, UNIT_MEASURE, type ProgressFn } from '../core/progress';
+import { compareCandidates } from '../core/stats/sweep-rank';
 import type { CandidateStatus, SweepCandidate, SweepReference, SweepRequest, SweepResult, SweepShapeCell } from '../core/results';
 import { enumerateSpace, parseOpSpace, scheduleKey, SPACES, validateSchedule, type Schedule, type SpaceRestriction } from '../core/schedule/schedule';
 import { composeProposal, judgeCandidate, type CandidateJudgement, type ShapeSamples } from '../core/stats/sweep-rules';
@@ -65,6 +66,12 @@ export async function runSweep(ctx: GpuContext, req: SweepRequest, onProgress?: 
     if (reasons.length) invalid.set(scheduleKey(s), reasons.join('; '));
     else valid.push(s);
   }
+  // A space with no candidate that is valid here and fits some shape has nothing to time: refuse it
+  // before any GPU work rather than run to an empty table.
+  if (!valid.some((s) => cases.some((c) => !op.fits(s, c).length))) {
+    const why = valid.length ? `none of its ${valid.length} valid candidates fits any shape (${op.fits(valid[0], cases[0]).join('; ')})` : `all ${all.length} candidates are invalid here (${[...invalid.values()][0] ?? 'empty space'})`;
+    throw new UsageError(`the ${op.name} space has no candidate to time: ${why}`);
+  }
   const refused = new Map<string, { status: CandidateStatus; reason: string }>();
   const unfit = new Map<string, { shape: string; features: Record<string, number> }[]>();
   const samples = new Map<string, ShapeSamples[]>();
@@ -72,7 +79,7 @@ export async function runSweep(ctx: GpuContext, req: SweepRequest, onProgress?: 
 
   // Work units per shape: one check per valid candidate, then one measurement per live side per
   // rep. Checks skipped and candidates refused leave the total, so the rate stays measured.
-  const progress = new ProgressTracker(cases.length * (valid.length + reps * (valid.length + 1)), onProgress, () => performance.now());
+  const progress = new ProgressTracker({ [UNIT_CHECK]: cases.length * valid.length, [UNIT_MEASURE]: cases.length * reps * (valid.length + 1) }, onProgress, () => performance.now());
 
   for (const c of cases) {
     const features = op.features(c);
@@ -92,20 +99,20 @@ export async function runSweep(ctx: GpuContext, req: SweepRequest, onProgress?: 
       for (const s of valid) {
         const key = scheduleKey(s);
         if (refused.has(key)) {
-          progress.drop(1);
+          progress.drop(1, UNIT_CHECK);
           continue;
         }
         progress.tick(`${op.name} ${c.label}: checking ${key}`);
         const why = op.fits(s, c);
         if (why.length) {
           unfit.set(key, [...(unfit.get(key) ?? []), { shape: c.label, features }]);
-          progress.drop(1);
+          progress.drop(1, UNIT_CHECK);
           continue;
         }
         try {
           // On the reference's buffers: candidates differ only in their kernel.
           const checked = await checkedSession(ctx, op.generate(s, c), c, inputs, [oracle, asOracle], refSession);
-          progress.advance();
+          progress.advance(1, UNIT_CHECK);
           const [vsOracle, vsRef] = checked.reports;
           if (!checked.correct) {
             const bad = !vsOracle.correct ? vsOracle : vsRef;
@@ -117,12 +124,12 @@ export async function runSweep(ctx: GpuContext, req: SweepRequest, onProgress?: 
         } catch (e) {
           const name = (e as Error).name;
           if (name !== 'DeviceRejection' && name !== 'WgslCompileError') throw e;
-          progress.advance();
+          progress.advance(1, UNIT_CHECK);
           refused.set(key, { status: 'device-rejection', reason: `${c.label}: ${(e as Error).message}` });
         }
       }
       // Candidates that will not be timed on this shape: their reps leave the total.
-      progress.drop(reps * (valid.length - live.length));
+      progress.drop(reps * (valid.length - live.length), UNIT_MEASURE);
 
       // Round-robin reps, direction alternating, so drift favours no candidate.
       const refSide = roundSide('reference', refSession, req.minRuns);
@@ -171,8 +178,7 @@ export async function runSweep(ctx: GpuContext, req: SweepRequest, onProgress?: 
     });
     return { key, schedule: s, status: judgement.outcome, reason: judgement.reason, shapes: cells, rule: judgement.rule, meanWinGain: judgement.meanWinGain };
   });
-  const rank = (c: SweepCandidate) => (c.status === 'accepted' ? 0 : c.status === 'noise' || c.status === 'no-rule' ? 1 : 2);
-  candidates.sort((a, b) => rank(a) - rank(b) || (b.meanWinGain ?? -Infinity) - (a.meanWinGain ?? -Infinity));
+  candidates.sort(compareCandidates);
   progress.finish();
   return {
     kind: 'sweep',

@@ -58,11 +58,21 @@ export function runSummary(r: RunRecord): RunSummary {
   }
 }
 
-/** The (op, shape) keys of the runs, the most recently measured first. */
+/**
+ * The (op, shape) keys of the runs, the most recently measured first; keys of one run keep the
+ * order it measured them in, so History opens on the latest run's first shape.
+ */
 export function opShapeKeys(runs: readonly RunRecord[]): string[] {
-  const last = new Map<string, string>();
-  for (const r of runs) for (const k of r.opShapes) if ((last.get(k) ?? '') < r.savedAt) last.set(k, r.savedAt);
-  return [...last.keys()].sort((a, b) => (last.get(b)! < last.get(a)! ? -1 : last.get(b)! > last.get(a)! ? 1 : a.localeCompare(b)));
+  const last = new Map<string, { savedAt: string; index: number }>();
+  for (const r of runs)
+    r.opShapes.forEach((k, index) => {
+      if ((last.get(k)?.savedAt ?? '') < r.savedAt) last.set(k, { savedAt: r.savedAt, index });
+    });
+  return [...last.keys()].sort((a, b) => {
+    const x = last.get(a)!;
+    const y = last.get(b)!;
+    return x.savedAt !== y.savedAt ? (y.savedAt < x.savedAt ? -1 : 1) : x.index - y.index || a.localeCompare(b);
+  });
 }
 
 function timeSec(r: RunRecord): number {

@@ -1,6 +1,6 @@
 // The page: a header naming the adapter, the tabs, and the current tab's view — or, opened on a
 // share link (#r=…), that result read-only (no GPU needed).
-import { For, Match, Switch } from 'solid-js';
+import { For, Match, Show, Switch } from 'solid-js';
 import { Dynamic } from 'solid-js/web';
 import { adapterName } from '../core/adapter';
 import { createAdapterState } from './adapter-state';
@@ -9,11 +9,13 @@ import { NoWebGpu } from './components/NoWebGpu';
 import { createHashRoute, hrefFor } from './router';
 import { createSharePayload } from './share-route';
 import { SharedReport } from './views/SharedReport';
+import { sharedAdapter } from './shared-adapter';
 import { isSoftwareAdapter } from './software-adapter';
 import { TABS } from './tabs';
 
 export function App() {
   const adapterState = createAdapterState();
+  const sharePayload = createSharePayload();
   const route = createHashRoute(
     TABS.map((t) => t.id),
     TABS[0].id,
@@ -31,7 +33,6 @@ export function App() {
     return s.status === 'failed' ? s : undefined;
   };
   const currentTab = () => TABS.find((t) => t.id === route()) ?? TABS[0];
-  const sharePayload = createSharePayload();
 
   return (
     <div class="app">
@@ -39,6 +40,12 @@ export function App() {
         <h1>kernel-lab</h1>
         <span class="adapter-line" data-testid="adapter-line">
           <Switch>
+            <Match when={sharePayload()}>
+              {/* A shared report: the result's adapter, not the viewer's. */}
+              <Show when={sharedAdapter()} fallback="shared result">
+                {(s) => <>shared result · measured on {adapterName(s())}</>}
+              </Show>
+            </Match>
             <Match when={ready()}>
               {(a) => (
                 <>

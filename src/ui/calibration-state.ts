@@ -19,7 +19,7 @@ export const currentCalibration = calibration;
 export const calibrateAction = sessionScoped((adapter: Accessor<AdapterDescriptor>) =>
   createStoredRun({
     kind: 'calibration',
-    call: (_req: void, onProgress) => lab.calibrate(onProgress),
+    call: (_req: void, onProgress, runId) => lab.calibrate(onProgress, runId),
     toJson: (c: Calibration) => calibrationJson(c, adapter()),
     adapter,
     onResult: (c) => setCalibration(c),

@@ -3,6 +3,7 @@ import { adapterFingerprint } from '../core/adapter';
 import type { LaneResult } from '../gpu/lane';
 import type { Level1Result } from '../gpu/level1';
 import type { SweepResult } from '../gpu/sweep';
+import type { ResultJson } from '../core/report/json';
 import type { MeasuredKernel } from './session-results';
 
 /** A Level 1 result, fresh from the worker or as its JSON (which may lack the label). */
@@ -13,7 +14,11 @@ export function level1Kernels(r: Level1Like): MeasuredKernel[] {
   return [{ source: 'level1', op: r.op, shape: r.label ?? r.shape, variant: r.scheduleKey ?? r.variant, metrics: r.metrics, adapterFingerprint: adapterFingerprint(r.adapter) }];
 }
 
-export function laneKernels(r: LaneResult): MeasuredKernel[] {
+/** A lane result or its JSON: the fields the roofline reads. */
+type LaneLike = { readonly adapter: LaneResult['adapter']; readonly pairs: readonly { readonly op: string; readonly shapes: readonly Pick<LaneResult['pairs'][number]['shapes'][number], 'shape' | 'scheduleKey' | 'nativeMetrics' | 'generatedMetrics'>[] }[] };
+type SweepLike = Pick<SweepResult, 'adapter' | 'op' | 'candidates'>;
+
+export function laneKernels(r: LaneLike): MeasuredKernel[] {
   const fp = adapterFingerprint(r.adapter);
   const out: MeasuredKernel[] = [];
   for (const p of r.pairs) {
@@ -25,7 +30,26 @@ export function laneKernels(r: LaneResult): MeasuredKernel[] {
   return out;
 }
 
-export function sweepKernels(r: SweepResult): MeasuredKernel[] {
+export function sweepKernels(r: SweepLike): MeasuredKernel[] {
   const fp = adapterFingerprint(r.adapter);
   return r.candidates.flatMap((c) => c.shapes.flatMap((cell) => (cell.metrics ? [{ source: 'sweep' as const, op: r.op, shape: cell.shape, variant: c.key, metrics: cell.metrics, adapterFingerprint: fp }] : [])));
+}
+
+/** A stored run's kernels (what History keeps): the roofline shows them beside this session's. */
+export function storedKernels(r: ResultJson): MeasuredKernel[] {
+  if (r.kind === 'level1') return level1Kernels(r);
+  if (r.kind === 'lane') return laneKernels(r);
+  if (r.kind === 'sweep') return sweepKernels(r);
+  return [];
+}
+
+/** One entry per kernel measurement: a session run is stored too, and must not count twice. */
+export function distinctKernels(kernels: readonly MeasuredKernel[]): MeasuredKernel[] {
+  const seen = new Set<string>();
+  return kernels.filter((k) => {
+    const id = `${k.source}|${k.op}|${k.shape}|${k.variant}|${k.metrics.latencyMedianUs}|${k.adapterFingerprint}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
 }

@@ -23,3 +23,19 @@ export function commonRejection(c: OpCase, adapter: Pick<AdapterDescriptor, 'lim
   return null;
 }
 
+
+/**
+ * What no kernel can do with this case on this adapter, native included: a buffer over the
+ * binding or buffer size, element indices past u32. Level 1, the lane, the page's Run button and
+ * the CLI refuse such a case before any allocation or GPU work (the native kernel would only
+ * fail later, after the inputs and the oracle were computed).
+ */
+export function limitRefusal(c: OpCase, adapter: Pick<AdapterDescriptor, 'limits'>): Rejection | null {
+  const common = commonRejection(c, adapter);
+  if (common) return common;
+  for (const t of [...c.srcs, c.dst]) {
+    const bytes = deviceBufferSizeBytes(t.bufferSizeBytes);
+    if (bytes > adapter.limits.maxBufferSize) return { code: 'exceeds-buffer-size', reason: `a ${bytes} B buffer exceeds maxBufferSize ${adapter.limits.maxBufferSize}` };
+  }
+  return null;
+}

@@ -319,7 +319,7 @@ const sweep = obj(
       obj({
         key: name,
         schedule: record(knobValue, 32),
-        status: oneOf(['accepted', 'noise', 'no-rule', 'wrong', 'too-slow', 'invalid', 'device-rejection']),
+        status: oneOf(['accepted', 'noise', 'slower', 'no-rule', 'wrong', 'too-slow', 'invalid', 'device-rejection']),
         reason: text,
         shapes: list(sweepCell, SWEEP_CAPS.shapes),
         rule: nullable(list(condition, SWEEP_CAPS.conditions)),

@@ -11,7 +11,17 @@ describe('sweep refusal rules (synthetic samples)', () => {
     expect(j.outcome).toBe('noise');
     expect(j.shapes[0].gain).toBeCloseTo(0.04, 10);
     expect(j.shapes[0].noise).toBeCloseTo(0.06, 10);
-    expect(j.reason).toMatch(/gain inside the noise on every shape \(best 4\.0% on 4096x512 ≤ spread 6\.0%\)/);
+    expect(j.reason).toMatch(/the best gain, 4\.0% on 4096x512, is inside the noise \(spread 6\.0%\)/);
+  });
+
+  it('calls a candidate twice as slow slower, not noise', () => {
+    // Median 200 vs 100 on one shape, 150 vs 100 on the other: gains −100% and −50%.
+    const j = judgeCandidate([
+      { shape: '4096x512', features: { ne0: 4096, rows: 512 }, refNs: reps(100, 0.03), candNs: reps(200, 0.03) },
+      { shape: '256x16', features: { ne0: 256, rows: 16 }, refNs: reps(100, 0.03), candNs: reps(150, 0.03) },
+    ]);
+    expect(j.outcome).toBe('slower');
+    expect(j.reason).toBe('50.0% slower than the reference at best (256x16), slower on every shape it takes');
   });
 
   it('accepts a gain outside the noise', () => {

@@ -33,7 +33,7 @@ export interface ShapeJudgement {
   readonly outcome: 'win' | 'lose' | 'noise';
 }
 
-export type CandidateOutcome = 'accepted' | 'noise' | 'no-rule';
+export type CandidateOutcome = 'accepted' | 'noise' | 'slower' | 'no-rule';
 
 export interface CandidateJudgement {
   readonly outcome: CandidateOutcome;
@@ -70,13 +70,15 @@ export function judgeCandidate(samples: readonly ShapeSamples[], unfit: readonly
   const meanWinGain = wins.length ? wins.reduce((a, s) => a + s.gain, 0) / wins.length : 0;
   if (!wins.length) {
     const best = [...shapes].sort((a, b) => b.gain - a.gain)[0];
+    // Say what happened: slower than the reference everywhere is not noise.
+    const slower = best !== undefined && best.gain < 0;
     return {
-      outcome: 'noise',
+      outcome: slower ? 'slower' : 'noise',
       reason: !best
         ? 'no shapes'
-        : best.gain < 0
-          ? `slower than the reference on every shape it takes (best ${pct(best.gain)} on ${best.shape})`
-          : `gain inside the noise on every shape (best ${pct(best.gain)} on ${best.shape} ≤ ${best.gain <= best.noise ? `spread ${pct(best.noise)}` : `effect floor ${pct(best.floor)}`})`,
+        : slower
+          ? `${pct(-best.gain)} slower than the reference at best (${best.shape}), slower on every shape it takes`
+          : `the best gain, ${pct(best.gain)} on ${best.shape}, is inside the noise (${best.gain <= best.noise ? `spread ${pct(best.noise)}` : `effect floor ${pct(best.floor)}`})`,
       shapes,
       rule: null,
       meanWinGain,

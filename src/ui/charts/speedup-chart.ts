@@ -9,6 +9,8 @@ import { pointLayer } from './point-layer';
 import type { ChartOptions } from './UPlot';
 
 const WHISKER_CAP_CSS_PX = 6;
+/** Width of one character of an axis label (uPlot's 12 px system font), CSS px, generously. */
+const X_LABEL_CHAR_PX = 7;
 
 type SpeedupShape = Pick<LaneShape, 'shape' | 'speedupMedian' | 'speedupMin' | 'speedupMax' | 'verdict'>;
 
@@ -75,7 +77,11 @@ export function speedupChart(shapes: readonly SpeedupShape[], tolerance: number)
     });
     ctx.restore();
   };
-  const manyShapes = shapes.length > 5;
+  // Long or many labels stand vertical, with room for the longest: slanted ones ran off the
+  // canvas to the left and were cut off under the axis.
+  const longest = Math.max(0, ...shapes.map((s) => s.shape.length));
+  const vertical = shapes.length > 5 || longest > 10;
+  const xAxisPx = vertical ? Math.min(240, 24 + Math.ceil(longest * X_LABEL_CHAR_PX)) : 40;
   const options: ChartOptions = {
     legend: { show: false },
     cursor: { x: false, y: false, drag: { x: false, y: false }, points: { show: false } },
@@ -88,8 +94,8 @@ export function speedupChart(shapes: readonly SpeedupShape[], tolerance: number)
         label: 'shape',
         splits: () => xs,
         values: (_u, splits) => splits.map((i) => shapes[i]?.shape ?? ''),
-        rotate: manyShapes ? -30 : 0,
-        size: manyShapes ? 70 : 40,
+        rotate: vertical ? -90 : 0,
+        size: xAxisPx,
         grid: { show: false },
       },
       { label: 'speedup', values: (_u, splits) => splits.map((v) => `${v.toFixed(2)}×`), grid: { stroke: GRID }, size: 60 },

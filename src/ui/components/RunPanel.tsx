@@ -8,7 +8,7 @@ import type { ErrorInfo } from '../errors';
 import type { SaveOutcome } from '../run-store';
 import { ErrorBox } from './ErrorBox';
 import { ResultActions } from './ResultActions';
-import { RunProgress } from './RunProgress';
+import { CancelledNote, RunProgress } from './RunProgress';
 import { SaveStatus } from './SaveStatus';
 
 export interface RunPanelProps<Req, J extends ResultJson> {
@@ -25,7 +25,10 @@ export interface RunPanelProps<Req, J extends ResultJson> {
     error(): ErrorInfo | null;
     json(): J | null;
     saved(): SaveOutcome | null;
+    cancelled(): boolean;
+    cancelling(): boolean;
     run(req: Req): Promise<void>;
+    cancel(): Promise<void>;
   };
   readonly options: JSX.Element;
   readonly result: (json: J) => JSX.Element;
@@ -56,11 +59,12 @@ export function RunPanel<Req, J extends ResultJson>(props: RunPanelProps<Req, J>
             {props.action.running() ? 'Running…' : props.runLabel}
           </button>
           <Show when={props.action.running()}>
-            <RunProgress progress={props.action.progress()} startedAtMs={props.action.startedAtMs()} />
+            <RunProgress progress={props.action.progress()} startedAtMs={props.action.startedAtMs()} onCancel={() => void props.action.cancel()} cancelling={props.action.cancelling()} />
           </Show>
           <Show when={!props.action.running() && blocked()}>{(msg) => <span class="inline-error" data-testid={`${props.name}-blocked`}>{msg()}</span>}</Show>
         </div>
       </form>
+      <CancelledNote when={props.action.cancelled()} />
       <Show when={props.action.error()}>{(e) => <ErrorBox title={props.errorTitle} error={e()} />}</Show>
       <Show when={props.action.json()}>
         {(r) => (

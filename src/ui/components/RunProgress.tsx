@@ -3,7 +3,15 @@
 import { createSignal, onCleanup, Show } from 'solid-js';
 import type { Progress } from '../../worker/api';
 
-export function RunProgress(props: { progress: Progress | null; startedAtMs: number }) {
+export interface RunProgressProps {
+  readonly progress: Progress | null;
+  readonly startedAtMs: number;
+  /** Cancel: stops the run between two GPU batches (nothing of it is stored). */
+  readonly onCancel?: () => void;
+  readonly cancelling?: boolean;
+}
+
+export function RunProgress(props: RunProgressProps) {
   const [nowMs, setNowMs] = createSignal(performance.now());
   const timer = setInterval(() => setNowMs(performance.now()), 100);
   onCleanup(() => clearInterval(timer));
@@ -23,6 +31,24 @@ export function RunProgress(props: { progress: Progress | null; startedAtMs: num
       <span class="mono">{props.progress?.label ?? 'starting'}</span>
       <span class="muted mono">{elapsedS()} s</span>
       <Show when={leftText()}>{(t) => <span class="muted mono" data-testid="run-eta">{t()}</span>}</Show>
+      <Show when={props.onCancel}>
+        {(cancel) => (
+          <button type="button" data-testid="cancel-button" disabled={props.cancelling} onClick={() => cancel()()}>
+            {props.cancelling ? 'Cancelling…' : 'Cancel'}
+          </button>
+        )}
+      </Show>
     </div>
+  );
+}
+
+/** Said after a cancelled run, where its result would have been. */
+export function CancelledNote(props: { when: boolean }) {
+  return (
+    <Show when={props.when}>
+      <p class="note" data-testid="run-cancelled">
+        Cancelled: the run stopped between two GPU batches; nothing of it was stored.
+      </p>
+    </Show>
   );
 }

@@ -28,7 +28,7 @@ export function ratePctOfPeak(m: Metrics): number | null {
 const BOTTLENECK: MetricColumn = {
   id: 'bottleneck',
   header: 'bottleneck',
-  doc: 'compute-, memory-, launch- or latency-bound against the peaks in use; — when this adapter has no peaks (calibrate on the Device tab)',
+  doc: 'compute-, memory-, launch- or latency-bound against the peaks in use; — when the adapter it ran on had no peaks',
   cell: (m) => m.bottleneck ?? '—',
   numeric: false,
 };

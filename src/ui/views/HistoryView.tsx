@@ -19,15 +19,24 @@ import { HistoryCharts } from './history/HistoryCharts';
 import { RunDetail } from './history/RunDetail';
 import { RunsTable } from './history/RunsTable';
 import type { ViewProps } from './view-props';
+import { sessionScoped } from '../session-scoped';
 
 type Status = { readonly text: string } | { readonly error: ErrorInfo };
+
+/** Which adapter's runs and which (op, shape) History shows, for the whole page session. */
+const historyChoices = sessionScoped(() => {
+  const [chosenAdapter, setChosenAdapter] = createSignal<string | null>(null);
+  const [chosenKey, setChosenKey] = createSignal<string | null>(null);
+  return { chosenAdapter, setChosenAdapter, chosenKey, setChosenKey };
+});
 
 /** How long History waits for the stored runs before saying so. */
 const READ_DEADLINE_MS = 15_000;
 
 export function HistoryView(props: ViewProps) {
   const here = () => adapterFingerprint(props.adapter);
-  const [chosenAdapter, setChosenAdapter] = createSignal<string | null>(null);
+  // The choices live outside the view: they survive switching tabs.
+  const { chosenAdapter, setChosenAdapter, chosenKey, setChosenKey } = historyChoices();
   const adapterKey = () => chosenAdapter() ?? here();
   // One read of every stored run, checked on the way out (damaged ones apart), never waited on without end.
   const [stored] = createResource(storeVersion, async () => withDeadline(labDb().then(readStoredRuns), READ_DEADLINE_MS, 'reading the stored runs'));
@@ -41,7 +50,6 @@ export function HistoryView(props: ViewProps) {
   const runs = createMemo(() => all().filter((r) => r.adapterKey === adapterKey()));
   const list = () => runs();
   const keys = createMemo(() => opShapeKeys(list()));
-  const [chosenKey, setChosenKey] = createSignal<string | null>(null);
   const opShape = () => {
     const k = chosenKey();
     return k !== null && keys().includes(k) ? k : (keys()[0] ?? null);

@@ -1,8 +1,7 @@
 // Level 1: pick an op, a shape and a kernel; check it against the oracle, then time it. All GPU
 // work runs in the worker, so the page stays responsive while it does.
 import { Show } from 'solid-js';
-import { createKernelActions } from './kernel/kernel-actions';
-import { createKernelForm } from './kernel/kernel-form';
+import { kernelState } from './kernel/kernel-actions';
 import { OpPicker } from './kernel/OpPicker';
 import { ResultPanel } from './kernel/ResultPanel';
 import { ShapePicker } from './kernel/ShapePicker';
@@ -11,15 +10,12 @@ import { WgslBlock } from './kernel/WgslBlock';
 import { ErrorBox } from '../components/ErrorBox';
 import { ResultActions } from '../components/ResultActions';
 import { SaveStatus } from '../components/SaveStatus';
-import { RunProgress } from '../components/RunProgress';
+import { CancelledNote, RunProgress } from '../components/RunProgress';
 import type { ViewProps } from './view-props';
 
 export function KernelView(props: ViewProps) {
-  const form = createKernelForm(() => props.adapter);
-  // A user kernel that ran is kept for this adapter, beside its result.
-  const actions = createKernelActions(form.request, () => props.adapter, (r, req) => {
-    if (r.userKernel && req.variant.kind === 'user') void form.user.remember(r.userKernel, r.op, { manifest: req.variant.manifest, files: req.variant.files });
-  });
+  // Kept outside the view: the form and a run in flight survive switching tabs.
+  const { form, actions, queryError } = kernelState(() => props.adapter);
   const blocked = () => {
     const r = form.request();
     return 'error' in r ? r.error : null;
@@ -35,6 +31,7 @@ export function KernelView(props: ViewProps) {
         }}
       >
         <h2>Level 1: one kernel, checked then timed</h2>
+        <Show when={queryError}>{(msg) => <p class="inline-error" data-testid="query-error">The link's run cannot be read: {msg()}</p>}</Show>
         <OpPicker form={form} />
         <ShapePicker form={form} />
         <VariantPicker form={form} />
@@ -46,10 +43,12 @@ export function KernelView(props: ViewProps) {
             {actions.showWgsl() ? 'Hide WGSL' : 'Show WGSL'}
           </button>
           <Show when={actions.running()}>
-            <RunProgress progress={actions.progress()} startedAtMs={actions.startedAtMs()} />
+            <RunProgress progress={actions.progress()} startedAtMs={actions.startedAtMs()} onCancel={() => void actions.cancel()} cancelling={actions.cancelling()} />
           </Show>
+          <Show when={!actions.running() && blocked()}>{(msg) => <span class="inline-error" data-testid="kernel-blocked">{msg()}</span>}</Show>
         </div>
       </form>
+      <CancelledNote when={actions.cancelled()} />
       <Show when={actions.error()}>{(e) => <ErrorBox error={e()} />}</Show>
       <Show when={actions.resultJson()}>
         {(r) => (

@@ -8,7 +8,9 @@ import { ResultActions } from '../components/ResultActions';
 import { SafeReport } from '../components/SafeReport';
 import { errorInfo } from '../errors';
 import { hrefFor } from '../router';
+import { RerunPanel } from './report/RerunPanel';
 import { ResultReport } from './report/ResultReport';
+import { setSharedAdapter } from '../shared-adapter';
 
 const WHAT_TO_DO: Record<ShareErrorReason, string> = {
   malformed: 'Check that the whole link was pasted, starting at #r=.',
@@ -25,7 +27,12 @@ function kindTitle(kind: string): string {
 export function SharedReport(props: { payload: string }) {
   const [result] = createResource(
     () => props.payload,
-    (payload) => decodeShare(payload),
+    async (payload) => {
+      const r = await decodeShare(payload);
+      // The header names the result's adapter, not the viewer's.
+      setSharedAdapter(r.adapter);
+      return r;
+    },
   );
   const failure = () => {
     if (!result.error) return null;
@@ -64,8 +71,9 @@ export function SharedReport(props: { payload: string }) {
                 <a href={hrefFor('kernel')}>Open the lab</a>
               </div>
               <SafeReport>
-                <ResultReport result={r()} />
+                <ResultReport result={r()} shared />
                 <ResultActions result={r()} />
+                <RerunPanel result={r()} />
               </SafeReport>
             </>
           )}

@@ -8,7 +8,7 @@ import { fmtGBps, fmtGflops, fmtNs } from '../../../core/report/format';
 import { calibrateAction, currentCalibration } from '../../calibration-state';
 import { ErrorBox } from '../../components/ErrorBox';
 import { ResultActions } from '../../components/ResultActions';
-import { RunProgress } from '../../components/RunProgress';
+import { CancelledNote, RunProgress } from '../../components/RunProgress';
 import { SaveStatus } from '../../components/SaveStatus';
 import { isSoftwareAdapter } from '../../software-adapter';
 
@@ -81,10 +81,11 @@ export function PeaksPanel(props: { adapter: AdapterDescriptor }) {
           {action.running() ? 'Calibrating…' : cal() ? 'Calibrate again' : 'Calibrate'}
         </button>
         <Show when={action.running()}>
-          <RunProgress progress={action.progress()} startedAtMs={action.startedAtMs()} />
+          <RunProgress progress={action.progress()} startedAtMs={action.startedAtMs()} onCancel={() => void action.cancel()} cancelling={action.cancelling()} />
         </Show>
         <span class="hint">measures copy bandwidth, FMA throughput and the empty-dispatch floor (seconds)</span>
       </div>
+      <CancelledNote when={action.cancelled()} />
       <Show when={action.error()}>{(e) => <ErrorBox title="Calibration failed" error={e()} />}</Show>
       <Show when={action.json()}>{(j) => <ResultActions result={j()} />}</Show>
       <SaveStatus outcome={action.saved()} />

@@ -1,5 +1,6 @@
-// The session's kernels on this adapter's roofline; memory-only ones are counted, not drawn.
-import { createMemo, For, Show } from 'solid-js';
+// This adapter's kernels on its roofline — measured in this session and stored from earlier
+// runs (History) — memory-only ones are counted, not drawn.
+import { createMemo, createResource, For, Show } from 'solid-js';
 import { adapterFingerprint, type AdapterDescriptor } from '../../../core/adapter';
 import { peaksFor } from '../../../core/metrics/roofline';
 import { OPS } from '../../../core/ops/registry';
@@ -7,6 +8,9 @@ import { onRoofline, rooflineChart, SOURCE_COLOR, SOURCE_TITLE } from '../../cha
 import { UPlot } from '../../charts/UPlot';
 import { currentCalibration } from '../../calibration-state';
 import { measuredKernels } from '../../session-results';
+import { distinctKernels, storedKernels } from '../../measured-kernels';
+import { labDb, storeVersion } from '../../run-store';
+import { listRuns } from '../../../storage/runs';
 
 /** Ops with a flop formula (the others are memory-only), read from each op's first matrix case. */
 function opsWithFlops(): string[] {
@@ -15,7 +19,19 @@ function opsWithFlops(): string[] {
 
 export function RooflinePanel(props: { adapter: AdapterDescriptor }) {
   const peaks = () => peaksFor(props.adapter, currentCalibration());
-  const mine = () => measuredKernels().filter((k) => k.adapterFingerprint === adapterFingerprint(props.adapter));
+  const fingerprint = () => adapterFingerprint(props.adapter);
+  // Storage that cannot be read (private mode) only means no stored kernels.
+  const [stored] = createResource(
+    () => ({ key: fingerprint(), version: storeVersion() }),
+    async ({ key }) => {
+      try {
+        return (await listRuns(await labDb(), key)).flatMap((r) => (r.result ? storedKernels(r.result) : []));
+      } catch {
+        return [];
+      }
+    },
+  );
+  const mine = () => distinctKernels([...measuredKernels(), ...(stored.latest ?? [])].filter((k) => k.adapterFingerprint === fingerprint()));
   const placed = () => mine().filter(onRoofline);
   const memoryOnly = () => mine().filter((k) => k.metrics.gflops === null);
   const memoryOnlyOps = () => [...new Set(memoryOnly().map((k) => k.op))];
@@ -25,7 +41,9 @@ export function RooflinePanel(props: { adapter: AdapterDescriptor }) {
     <section class="panel" data-testid="roofline-panel">
       <h2>
         Roofline
-        <span class="muted">{placed().length} kernel{placed().length === 1 ? '' : 's'} measured in this session</span>
+        <span class="muted" data-testid="roofline-count">
+          {placed().length} kernel{placed().length === 1 ? '' : 's'} on this adapter, this session and stored runs
+        </span>
       </h2>
       <UPlot options={chart().options} data={chart().data} heightPx={320} testid="roofline" label="roofline: arithmetic intensity against GFLOP/s" />
       <p class="note chart-legend" data-testid="roofline-legend">

@@ -5,6 +5,8 @@ import { Show } from 'solid-js';
 import type uPlot from 'uplot';
 import type { RunRecord } from '../../../storage/db';
 import { latencySeries, speedupSeries } from '../../../storage/history';
+import { DEFAULT_TOLERANCE } from '../../../core/stats/verdict';
+import { BAND_FILL } from '../../charts/palette';
 import { UPlot, type ChartOptions } from '../../charts/UPlot';
 
 const STALE = '#8c959f';
@@ -14,19 +16,34 @@ function points(stroke: string, size: number, hollow = false): Partial<uPlot.Ser
 }
 
 /**
- * Time in seconds from the data itself (uPlot widens a single point by 1000 days), padded so a
- * single run or runs minutes apart still sit inside the chart.
+ * Time in seconds fitted to the data itself (uPlot widens a single point by 1000 days): 5% of
+ * the span on each side, at least 30 s, so two runs a minute apart fill the chart.
  */
-const timeRange: uPlot.Range.Function = (u) => {
+export const timeRange: uPlot.Range.Function = (u) => {
   const xs = u.data[0] as number[];
   const lo = xs[0] ?? 0;
   const hi = xs[xs.length - 1] ?? lo;
-  const pad = Math.max(3600, (hi - lo) * 0.04);
+  const pad = Math.max(30, (hi - lo) * 0.05);
   return [lo - pad, hi + pad];
 };
 
-const ratio = (_u: uPlot, v: number | null) => (v === null ? '—' : `${v.toFixed(2)}×`);
-const micro = (_u: uPlot, v: number | null) => (v === null ? '—' : `${v.toFixed(2)} µs`);
+/** The y axis: room for its title and tick values, so neither is clipped. */
+const Y_AXIS = { size: 64, labelSize: 20, labelGap: 4 } as const;
+
+/** Shades the band [1 − tolerance, 1] a lane median may sit in, and draws parity (1×). */
+function parityBand(tolerance: number) {
+  return (u: uPlot) => {
+    const ctx = u.ctx;
+    const { left, width } = u.bbox;
+    const y1 = u.valToPos(1, 'y', true);
+    const yTol = u.valToPos(1 - tolerance, 'y', true);
+    ctx.save();
+    ctx.fillStyle = BAND_FILL;
+    ctx.fillRect(left, y1, width, yTol - y1);
+    ctx.restore();
+  };
+}
+
 
 function SpeedupChart(props: { runs: readonly RunRecord[]; opShape: string }) {
   const series = () => speedupSeries(props.runs, props.opShape);
@@ -36,16 +53,30 @@ function SpeedupChart(props: { runs: readonly RunRecord[]; opShape: string }) {
   };
   const options = (): ChartOptions => ({
     // Linear, always showing 1× (parity) with a margin around the whiskers.
-    scales: { x: { time: true, range: timeRange }, y: { range: (_u, lo, hi) => [Math.max(0, Math.min(lo ?? 1, 1) - 0.1), Math.max(hi ?? 1, 1) + 0.1] } },
-    axes: [{}, { label: 'speedup (native ÷ generated)', values: (_u, ticks) => ticks.map((t) => (t === null ? '' : `${+t.toFixed(2)}×`)) }],
+    // Fitted to the whiskers and the band, always showing 1× (parity), with a small margin.
+    scales: {
+      x: { time: true, range: timeRange },
+      y: {
+        range: (_u, lo, hi) => {
+          const a = Math.min(lo ?? 1, 1 - DEFAULT_TOLERANCE);
+          const b = Math.max(hi ?? 1, 1);
+          const pad = Math.max(0.02, (b - a) * 0.1);
+          return [Math.max(0, a - pad), b + pad];
+        },
+      },
+    },
+    axes: [{}, { label: 'speedup (native ÷ generated)', ...Y_AXIS, values: (_u, ticks) => ticks.map((t) => (t === null ? '' : `${+t.toFixed(2)}×`)) }],
+    // Labels only: a live legend shows '—' wherever the cursor is not on a point.
+    legend: { live: false },
     series: [
       {},
-      { label: 'median', ...points('#0b5cad', 9), value: ratio },
-      { label: 'median (stale code)', ...points(STALE, 9, true), value: ratio },
-      { label: 'min', ...points('#a8b3bf', 5), value: ratio },
-      { label: 'max', ...points('#a8b3bf', 5), value: ratio },
-      { label: 'parity 1×', stroke: '#b3261e', width: 1, dash: [4, 4], points: { show: false } },
+      { label: 'median', ...points('#0b5cad', 9) },
+      { label: 'median (stale code)', ...points(STALE, 9, true) },
+      { label: 'min', ...points('#a8b3bf', 5) },
+      { label: 'max', ...points('#a8b3bf', 5) },
+      { label: `parity 1× (band: ${DEFAULT_TOLERANCE * 100}% tolerance)`, stroke: '#b3261e', width: 1, dash: [4, 4], points: { show: false } },
     ],
+    hooks: { drawAxes: [parityBand(DEFAULT_TOLERANCE)] },
   });
   return (
     <Show when={series().length} fallback={<p class="note">No lane run timed {props.opShape} on this adapter: speedups come only from lane runs.</p>}>
@@ -63,13 +94,15 @@ function LatencyChart(props: { runs: readonly RunRecord[]; opShape: string }) {
     return [s.map((p) => p.tSec), pick('native', false), pick('generated', false), s.map((p) => (p.stale ? p.medianNs / 1e3 : null))];
   };
   const options = (): ChartOptions => ({
-    scales: { x: { time: true, range: timeRange }, y: { range: (_u, _lo, hi) => [0, Math.max(hi, 1) * 1.1] } },
-    axes: [{}, { label: 'median µs (Level 1, alone)' }],
+    // From 0 to just above the slowest run (not to 1 µs when every run is faster).
+    scales: { x: { time: true, range: timeRange }, y: { range: (_u, _lo, hi) => [0, (hi > 0 ? hi : 1) * 1.1] } },
+    axes: [{}, { label: 'median µs (Level 1)', ...Y_AXIS }],
+    legend: { live: false },
     series: [
       {},
-      { label: 'native', ...points('#1a7f37', 8), value: micro },
-      { label: 'generated', ...points('#0b5cad', 8), value: micro },
-      { label: 'stale code', ...points(STALE, 8, true), value: micro },
+      { label: 'native', ...points('#1a7f37', 8) },
+      { label: 'generated', ...points('#0b5cad', 8) },
+      { label: 'stale code', ...points(STALE, 8, true) },
     ],
   });
   return (

@@ -21,7 +21,7 @@ function Row(props: { label: string; value: string; testid?: string; num?: boole
   );
 }
 
-export function ResultPanel(props: { result: Level1Json }) {
+export function ResultPanel(props: { result: Level1Json; shared?: boolean }) {
   const r = () => props.result;
   const c = () => r().correctness;
   const t = () => r().timing;
@@ -169,7 +169,11 @@ export function ResultPanel(props: { result: Level1Json }) {
               </table>
             </div>
             <Show when={m().peakSource === null}>
-              <p class="note">no peaks for this adapter: %-of-peak and the bottleneck stay blank until you calibrate (Device tab)</p>
+              <p class="note" data-testid="no-peaks">
+                {props.shared
+                  ? 'no peaks were known for the adapter this ran on: %-of-peak and the bottleneck are blank'
+                  : 'no peaks for this adapter: %-of-peak and the bottleneck stay blank until you calibrate (Device tab)'}
+              </p>
             </Show>
           </div>
         )}

@@ -3,11 +3,13 @@
 // code answers everything here; only Run and Show WGSL go to the worker.
 import { createMemo, createSignal, type Accessor } from 'solid-js';
 import type { AdapterDescriptor } from '../../../core/adapter';
+import { limitRefusal } from '../../../core/ops/contract';
 import { variantForState } from '../../../core/ops/promotion';
 import { opByName, OPS, registryStateFor, schedulesFor } from '../../../core/ops/registry';
 import { caseLabel, dimsLabel, opFamilies, formatParam, OpCaseError, paramsLabel, parseDims, type MatrixEntry, type OpCase, type OpDef, type Rejection } from '../../../core/ops/types';
 import { parseSchedule, scheduleKey, SPACES, type Family, type Schedule } from '../../../core/schedule/schedule';
 import type { Level1Request } from '../../../gpu/level1';
+import type { RunQuery } from '../../../core/report/run-query';
 import { errorInfo } from '../../errors';
 import { createUserKernelState } from './user-kernel-state';
 
@@ -106,6 +108,8 @@ export function createKernelForm(adapter: Accessor<AdapterDescriptor>) {
   const [customShape, setCustomShape] = createSignal(false);
   const [variant, setVariant] = createSignal<VariantKind>('auto');
   const [scheduleText, setScheduleText] = createSignal('');
+  /** The timed runs' minimum (a link's ?repeat=), or null for the default. */
+  const [repeat, setRepeat] = createSignal<number | null>(null);
 
   const caseOrError = createMemo(() => buildCaseOrError(op(), dimsText(), layout(), paramTexts()));
   const pick = createMemo((): AutoPick | null => {
@@ -159,8 +163,12 @@ export function createKernelForm(adapter: Accessor<AdapterDescriptor>) {
   const request = createMemo((): { ok: Level1Request } | { error: string } => {
     const c = caseOrError();
     if (!('ok' in c)) return { error: c.error };
+    // Refused here, as the worker would refuse it, before any allocation: Run stays disabled.
+    const refusal = limitRefusal(c.ok, adapter());
+    if (refusal) return { error: `${op().name} ${c.ok.label} cannot run on this adapter: ${refusal.code} — ${refusal.reason}` };
     const params = paramsFromTexts(op(), paramTexts());
-    const base = { op: op().name, dims: c.dims, layout: layout(), ...(Object.keys(params).length ? { params } : {}) };
+    const minRuns = repeat();
+    const base = { op: op().name, dims: c.dims, layout: layout(), ...(Object.keys(params).length ? { params } : {}), ...(minRuns ? { timing: { minRuns } } : {}) };
     const v = variant();
     if (v === 'user') return { ok: { ...base, variant: { kind: 'user', ...user.source() } } };
     if (v !== 'schedule') return { ok: { ...base, variant: { kind: v } } };
@@ -171,7 +179,25 @@ export function createKernelForm(adapter: Accessor<AdapterDescriptor>) {
 
   resetSchedule();
 
+  /** A link's query (?op=…&shape=…): the form as it names it; bad values show as form errors. */
+  const applyQuery = (q: RunQuery) => {
+    selectOp(q.op);
+    if (q.shape !== null) {
+      setDimsText(q.shape);
+      setCustomShape(matrixIndex() === null);
+    }
+    if (q.layout !== null) setLayout(q.layout);
+    if (Object.keys(q.params).length) setParamTexts({ ...entryParamTexts(op(), { dims: [], layout: layout() }), ...q.params });
+    setVariant(q.variant);
+    if (q.scheduleText !== null) setScheduleText(q.scheduleText);
+    setRepeat(q.repeat);
+    if (q.shape !== null) setCustomShape(matrixIndex() === null);
+  };
+
   return {
+    repeat,
+    setRepeat,
+    applyQuery,
     op,
     dimsText,
     setDimsText,

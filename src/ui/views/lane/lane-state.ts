@@ -32,7 +32,7 @@ export const laneState = sessionScoped((adapter: Accessor<AdapterDescriptor>) =>
   form: withSavedKernels(createLaneForm(), adapter),
   action: createStoredRun({
     kind: 'lane',
-    call: (req: LaneRequest, onProgress) => lab.lane(req, onProgress),
+    call: (req: LaneRequest, onProgress, runId) => lab.lane(req, onProgress, runId),
     toJson: (r: LaneResult) => laneJson(r),
     adapter,
     onResult: (r) => addMeasured(laneKernels(r)),

@@ -7,11 +7,12 @@ import { LaneResultView } from '../lane/LaneResultView';
 import { SweepResultView } from '../sweep/SweepResultView';
 import { CalibrationReport } from './CalibrationReport';
 
-export function ResultReport(props: { result: ResultJson }) {
+/** `shared`: opened from a link — notes speak of the adapter it ran on, not the viewer's. */
+export function ResultReport(props: { result: ResultJson; shared?: boolean }) {
   const as = <K extends ResultJson['kind']>(kind: K) => (props.result.kind === kind ? (props.result as Extract<ResultJson, { kind: K }>) : undefined);
   return (
     <Switch>
-      <Match when={as('level1')}>{(r) => <ResultPanel result={r() as Level1Json} />}</Match>
+      <Match when={as('level1')}>{(r) => <ResultPanel result={r() as Level1Json} shared={props.shared} />}</Match>
       <Match when={as('lane')}>{(r) => <LaneResultView result={r() as LaneJson} />}</Match>
       <Match when={as('sweep')}>{(r) => <SweepResultView result={r() as SweepJson} />}</Match>
       <Match when={as('calibration')}>{(r) => <CalibrationReport result={r() as CalibrationJson} />}</Match>

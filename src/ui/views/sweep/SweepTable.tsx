@@ -1,5 +1,5 @@
-// The sweep's candidates, ranked: per shape the median, its spread, the gain over the reference
-// and the metrics; then the status and the reason. Refused candidates are greyed.
+// The sweep's candidates, ranked best first: the status, the key with its reason, then per shape
+// the median, its spread, the gain over the reference and the metrics. Refused ones are greyed.
 import { createSignal, For, Show } from 'solid-js';
 import { fmtUs } from '../../../core/report/format';
 import { ScheduleKey } from '../../components/ScheduleKey';
@@ -35,7 +35,8 @@ export function SweepTable(props: { result: SweepResult }) {
               <th rowSpan={2} class="num">
                 #
               </th>
-              <th rowSpan={2}>candidate</th>
+              <th rowSpan={2}>status</th>
+              <th rowSpan={2}>candidate · reason</th>
               <For each={props.result.shapes}>
                 {(shape) => (
                   <th colSpan={3 + columns().length} class="group mono">
@@ -43,8 +44,6 @@ export function SweepTable(props: { result: SweepResult }) {
                   </th>
                 )}
               </For>
-              <th rowSpan={2}>status</th>
-              <th rowSpan={2}>reason</th>
             </tr>
             <tr>
               <For each={props.result.shapes}>
@@ -68,8 +67,16 @@ export function SweepTable(props: { result: SweepResult }) {
               {(c, i) => (
                 <tr data-testid="sweep-row" data-status={c.status} classList={{ refused: c.status !== 'accepted', accepted: c.status === 'accepted' }}>
                   <td class="num">{i() + 1}</td>
-                  <td class="mono key-cell">
+                  <td class="mono status-cell" data-testid="sweep-status">
+                    {c.status}
+                  </td>
+                  {/* Status and reason lead the row: with several shapes the per-shape columns
+                      scroll, and what happened to the candidate stays in view. */}
+                  <td class="key-cell">
                     <ScheduleKey value={c.key} />
+                    <div class="reason-cell" data-testid="sweep-reason">
+                      {c.reason}
+                    </div>
                   </td>
                   <For each={props.result.shapes}>
                     {(shape) => {
@@ -88,10 +95,6 @@ export function SweepTable(props: { result: SweepResult }) {
                       );
                     }}
                   </For>
-                  <td class="mono status-cell" data-testid="sweep-status">
-                    {c.status}
-                  </td>
-                  <td class="reason-cell">{c.reason}</td>
                 </tr>
               )}
             </For>

@@ -16,7 +16,7 @@ export const sweepState = sessionScoped((adapter: Accessor<AdapterDescriptor>) =
   form: createSweepForm(adapter),
   action: createStoredRun({
     kind: 'sweep',
-    call: (req: SweepRequest, onProgress) => lab.sweep(req, onProgress),
+    call: (req: SweepRequest, onProgress, runId) => lab.sweep(req, onProgress, runId),
     toJson: (r: SweepResult) => sweepJson(r),
     adapter,
     onResult: (r) => addMeasured(sweepKernels(r)),

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { parseRunQuery, rerunRequest, runQueryFor } from './run-query';
+import { sampleLane, sampleLevel1 } from './sample-results';
+
+describe('run queries (?op=…&run=1)', () => {
+  it('reads what the Kernel form needs, by name', () => {
+    expect(parseRunQuery('?op=mul_mat&shape=64x32x48&layout=src1-permuted&params=eps=1e-5&repeat=4&run=1')).toEqual({
+      op: 'MUL_MAT',
+      shape: '64x32x48',
+      layout: 'src1-permuted',
+      variant: 'auto',
+      scheduleText: null,
+      params: { eps: '1e-5' },
+      repeat: 4,
+      run: true,
+    });
+    expect(parseRunQuery('?op=ADD&schedule={"family":"elementwise"}')).toMatchObject({ variant: 'schedule', scheduleText: '{"family":"elementwise"}', run: false });
+    expect(parseRunQuery('?device=swiftshader')).toBeNull();
+  });
+
+  it('names a bad op, repeat or params', () => {
+    expect(() => parseRunQuery('?op=SOFTMAX')).toThrow(/\?op=SOFTMAX: unknown op 'SOFTMAX'/);
+    expect(() => parseRunQuery('?op=ADD&repeat=0')).toThrow(/\?repeat=0 must be a positive integer/);
+    expect(() => parseRunQuery('?op=ADD&params=eps')).toThrow(/\?params=eps: param 'eps' is not name=value/);
+  });
+
+  it('round-trips a request through its query', () => {
+    const q = runQueryFor({ op: 'RMS_NORM', dims: [256, 16], layout: 'rows', params: { eps: 1e-5 }, variant: { kind: 'schedule', schedule: { family: 'norm', workgroupSize: 64 } }, repeat: 3 });
+    expect(q).toBe('?op=RMS_NORM&shape=256x16&layout=rows&params=eps%3D1e-5&schedule=%7B%22family%22%3A%22norm%22%2C%22workgroupSize%22%3A64%7D&repeat=3&run=1');
+    expect(parseRunQuery(q)).toEqual({ op: 'RMS_NORM', shape: '256x16', layout: 'rows', variant: 'schedule', scheduleText: '{"family":"norm","workgroupSize":64}', params: { eps: '1e-5' }, repeat: 3, run: true });
+  });
+});
+
+describe('rerunRequest (run this on my GPU)', () => {
+  it('repeats a Level 1 result with the exact schedule it ran (from its key when the schedule is absent)', () => {
+    expect(rerunRequest(sampleLevel1())).toEqual({
+      kind: 'level1',
+      request: { op: 'ADD', dims: [256, 16], layout: 'inplace', variant: { kind: 'schedule', schedule: { family: 'elementwise', elementsPerThread: 4, vectorWidth: 4, workgroupSize: 256 } } },
+    });
+  });
+
+  it('repeats a lane with its pairs, shapes and statistics settings', () => {
+    const lane = sampleLane({ repeat: 3 });
+    const rr = rerunRequest(lane);
+    if (rr?.kind !== 'lane') throw new Error('not a lane rerun');
+    expect(rr.request).toMatchObject({ ops: lane.pairs.map((p) => p.op), repeat: 3, tolerance: 0.05, seed: 1 });
+    expect(rr.request.shapes).toHaveLength(lane.pairs.reduce((n, p) => n + p.shapes.length, 0));
+    expect(rr.request.shapes![0]).toMatchObject({ op: lane.pairs[0].op, layout: lane.pairs[0].shapes[0].layout });
+  });
+});
