@@ -99,7 +99,7 @@ test('a database of a newer schema: named on the page, runs shown read-only, not
   await expect(page.getByTestId('history-view')).toBeVisible({ timeout: 60_000 });
   const state = page.getByTestId('history-storage');
   await expect(state).toContainText('StorageVersionError', { timeout: 15_000 });
-  await expect(state).toContainText('schema version 9, newer than this page writes (3)');
+  await expect(state).toContainText('schema version 9, newer than this page writes (4)'); // DB_VERSION in src/storage/db.ts
   await expect(state).toContainText('nothing is lost');
   // The stored run is still there (on its adapter), and the database was not downgraded.
   await expect(page.getByTestId('history-adapter').locator('option')).toContainText([/1 run/]);

@@ -63,7 +63,7 @@ test("a shared result names its own adapter, never asks the viewer to calibrate,
   await openLab(page, './?op=ADD&shape=256x16&run=1');
   await expect(page.getByTestId('result')).toBeVisible({ timeout: 60_000 });
   await page.getByTestId('share-link-button').click();
-  await expect(page.getByTestId('share-link')).toHaveValue(/#r=1\./);
+  await expect(page.getByTestId('share-link')).toHaveValue(/#r=2\./);
   const here = (await decodeShare(sharePayloadFromHash(new URL(await page.getByTestId('share-link').inputValue()).hash)!)) as Level1Json;
   const h200: AdapterDescriptor = { ...here.adapter, vendor: 'nvidia', architecture: 'hopper', device: 'NVIDIA H200', description: 'NVIDIA H200', isFallbackAdapter: false, runtime: 'node' };
   const shared = { ...here, adapter: h200, metrics: here.metrics && { ...here.metrics, peakSource: null, pctPeakBw: null, pctPeakFlops: null, bottleneck: null } };

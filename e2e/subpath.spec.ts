@@ -34,7 +34,7 @@ test('dist/ works from a sub-path: a run link runs, and its share link opens the
 
   await page.getByTestId('share-link-button').click();
   const field = page.getByTestId('share-link');
-  await expect(field).toHaveValue(/#r=1\./);
+  await expect(field).toHaveValue(/#r=2\./);
   const link = await field.inputValue();
   expect(link.startsWith(site)).toBe(true);
   await page.goto('about:blank');

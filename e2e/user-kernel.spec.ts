@@ -120,7 +120,7 @@ test('a share link of a user-kernel result names the kernel and its hashes', asy
   expect(await runError(page)).toBeNull();
   const id = (await page.getByTestId('result-user-kernel').innerText()).match(/lab-rms-norm-split@[0-9a-f]{12}/)![0];
   await page.getByTestId('share-link-button').click();
-  await expect(page.getByTestId('share-link')).toHaveValue(/#r=1\./);
+  await expect(page.getByTestId('share-link')).toHaveValue(/#r=2\./);
   const link = await page.getByTestId('share-link').inputValue();
   const fresh = await browser.newContext();
   const other = await fresh.newPage();

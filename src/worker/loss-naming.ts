@@ -32,5 +32,7 @@ export function namingDeviceLoss(api: LabApi, graceMs?: number): LabApi {
       return value;
     };
   }
+  // cancel() only marks a run: nothing to name, so it passes straight through.
+  out.cancel = (...args: unknown[]) => (api.cancel as (...a: unknown[]) => unknown).apply(api, args);
   return out as unknown as LabApi;
 }
