@@ -15,7 +15,7 @@ import { ProgressTracker, UNIT_CHECK, UNIT_MEASURE, type ProgressFn } from '../c
 import { caseOf, refuseOutsideLimits, resolveKernel, type CaseRequest } from '../core/resolve-kernel';
 import type { LaneControl, LaneCounters, LanePair, LaneRequest, LaneResult, LaneShape } from '../core/results';
 import { parseSchedule } from '../core/schedule/schedule';
-import { median } from '../core/stats/timing';
+import { median, relativeSpread } from '../core/stats/timing';
 import { DEFAULT_TOLERANCE, effectFloor, outOfLinePasses, summarizeSpeedups, timingVerdict, watchdogFired, WATCHDOG_FACTOR } from '../core/stats/verdict';
 import { checkedSession, type CheckedSession } from './checked';
 import type { GpuContext } from './device';
@@ -264,8 +264,8 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
       speedupMedian: s?.median ?? null,
       speedupMin: s?.min ?? null,
       speedupMax: s?.max ?? null,
-      verdict: tooSlow ? 'too-slow' : timingVerdict(speedups, o.tolerance, effectFloor(resolutionNs, generatedMedians.length ? median(generatedMedians) : null)),
-      effectFloor: effectFloor(resolutionNs, generatedMedians.length ? median(generatedMedians) : null),
+      verdict: tooSlow ? 'too-slow' : timingVerdict(speedups, o.tolerance, effectFloor(resolutionNs, generatedMedians.length ? median(generatedMedians) : null, nativeMedians.length > 1 ? relativeSpread(nativeMedians) : 0)),
+      effectFloor: effectFloor(resolutionNs, generatedMedians.length ? median(generatedMedians) : null, nativeMedians.length > 1 ? relativeSpread(nativeMedians) : 0),
       fallback: null,
       nativeCorrect: true,
       generatedCorrect: true,

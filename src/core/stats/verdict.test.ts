@@ -39,6 +39,10 @@ describe('the effect floor', () => {
     expect(effectFloor(32, 2000)).toBeCloseTo(0.064, 12);
     expect(effectFloor(1, 100)).toBeCloseTo(0.04, 12);
     expect(effectFloor(null, 8000)).toBe(MIN_EFFECT);
+    // The native column's own spread over the passes: noise a gain must clear too.
+    expect(effectFloor(32, 8000, 0.3)).toBe(0.3);
+    expect(effectFloor(32, 8000, 0.001)).toBe(MIN_EFFECT);
+    expect(timingVerdict([1.05, 1.1, 1.2], 0.05, effectFloor(1, 1e6, 0.25))).toBe('parity');
   });
 
   it('turns five equal ratios of one tick (the H200 A/A) into parity, and keeps real gains', () => {

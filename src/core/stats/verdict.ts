@@ -37,9 +37,12 @@ export const EFFECT_FLOOR_TICKS = 4;
  * kernel gets max(2%, 1.6%) = 2%; a 2 µs one 6.4%. A/A once gave five equal ratios of 1.004 —
  * one tick — which the spread rule alone calls `faster` (docs/statistics.md).
  */
-export function effectFloor(resolutionNs: number | null | undefined, medianNs: number | null | undefined): number {
-  if (!resolutionNs || !medianNs || !(medianNs > 0)) return MIN_EFFECT;
-  return Math.max(MIN_EFFECT, (EFFECT_FLOOR_TICKS * resolutionNs) / medianNs);
+export function effectFloor(resolutionNs: number | null | undefined, medianNs: number | null | undefined, referenceSpread = 0): number {
+  // referenceSpread: (max − min) / median of the native side's pass medians — what the noise alone
+  // moved the reference by in this run (a CPU adapter shared with other work moves it by tens of %).
+  const noise = Number.isFinite(referenceSpread) ? referenceSpread : 0;
+  if (!resolutionNs || !medianNs || !(medianNs > 0)) return Math.max(MIN_EFFECT, noise);
+  return Math.max(MIN_EFFECT, (EFFECT_FLOOR_TICKS * resolutionNs) / medianNs, noise);
 }
 
 /**
