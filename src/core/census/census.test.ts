@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCensus, labHas, takeCensus, typedBytes } from './census';
+import { formatCensus, labHas, labOpName, takeCensus, typedBytes } from './census';
 import { allLines, formatGraphText, graphLines, parseGraphText } from './ggml-text';
 import { buildTrainingGraph } from './graph';
 import { PRESETS } from './model-config';
@@ -26,6 +26,11 @@ describe('census', () => {
     expect(row('ADD').lab).toBe('generated');
     expect(row('RMS_NORM_BACK').lab).toBe('native-only');
     expect(labHas('NO_SUCH_OP')).toBe('none');
+    // ggml names GLU nodes by their sub-op (SWIGLU): the lab's GLU op computes it (op=swiglu).
+    expect(row('SWIGLU').lab).toBe('generated');
+    expect(labOpName('SWIGLU')).toBe('GLU');
+    expect(labOpName('SWIGLU_OAI')).toBe('SWIGLU_OAI');
+    expect(labHas('SWIGLU_OAI')).toBe('none');
     expect(row('COUNT_EQUAL').bytesWritten).toBe(8); // an i64
   });
 

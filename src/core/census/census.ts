@@ -49,8 +49,21 @@ export function typedBytes(typeId: number, ne: readonly number[]): number {
   return Math.ceil(n / t.blck) * t.bytes;
 }
 
+/**
+ * The lab op that computes a census row: its own name, or — for ggml's UNARY/GLU sub-ops, which
+ * the census names by ggml_op_desc (SWIGLU) — the lab op whose enum param `op` offers that sub-op
+ * (GLU's op=swiglu). Read from the ops' declarations, so a new sub-op needs no edit here.
+ */
+export function labOpName(desc: string): string {
+  if (OPS.some((o) => o.name === desc)) return desc;
+  const sub = desc.toLowerCase();
+  const owner = OPS.find((o) => o.params.some((p) => p.name === 'op' && p.type === 'enum' && (p.values ?? []).some((v) => v.name === sub)));
+  return owner?.name ?? desc;
+}
+
 /** Whether the lab has `op`, for this adapter (its class's state) or the default state. */
-export function labHas(op: string, adapter?: AdapterIdentity): LabHas {
+export function labHas(desc: string, adapter?: AdapterIdentity): LabHas {
+  const op = labOpName(desc);
   const entry = REGISTRY.find((e) => e.op === op);
   if (!entry || !OPS.some((o) => o.name === op)) return 'none';
   const state = adapter ? stateFor(entry, adapter).state : entry.state;
