@@ -130,12 +130,13 @@ export async function timeUsersAlone(ctx: GpuContext, native: Session, nativeCor
 }
 
 /** The columns, once the rounds are done: each kernel's verdict by the lane's rules. */
-export function userColumns(entries: readonly UserEntry[], tolerance: number, metricsOf: (medians: number[]) => Metrics | null, nativeCorrect: boolean): LaneUserColumn[] {
+export function userColumns(entries: readonly UserEntry[], tolerance: number, metricsOf: (medians: number[]) => Metrics | null, nativeCorrect: boolean, floorOf: (medianNs: number | null) => number): LaneUserColumn[] {
   return entries.map((e) => {
     const s = e.speedups.length ? summarizeSpeedups(e.speedups) : null;
     const samples = e.side?.samplesNs ?? [];
     const untimed = e.outcome ?? (nativeCorrect ? null : { verdict: 'wrong' as const, refusal: null, note: 'the native kernel does not match the oracle: not timed' });
-    const verdict: ShapeVerdict = untimed ? untimed.verdict : e.side?.stopped ? 'too-slow' : timingVerdict(e.speedups, tolerance);
+    // The same effect floor as the generated column: a user kernel's gain must clear it too.
+    const verdict: ShapeVerdict = untimed ? untimed.verdict : e.side?.stopped ? 'too-slow' : timingVerdict(e.speedups, tolerance, floorOf(samples.length ? median(samples) : null));
     return {
       kernel: e.kernel.ref,
       verdict,

@@ -24,6 +24,15 @@ import { checkUsers, isUserSide, loadLaneKernels, recordUserRound, timedSides, t
 
 export type { ChecklistItem, LaneControl, LaneCounters, LanePair, LaneRequest, LaneResult, LaneShape } from '../core/results';
 
+/**
+ * The effect floor of a kernel timed against this native column (verdict.ts): its own median's
+ * ticks, and the native medians' spread over the passes. Generated and user columns share it.
+ */
+function floorFor(resolutionNs: number | null, nativeMediansNs: readonly number[]): (medianNs: number | null) => number {
+  const spread = nativeMediansNs.length > 1 ? relativeSpread(nativeMediansNs) : 0;
+  return (medianNs) => effectFloor(resolutionNs, medianNs, spread);
+}
+
 function isDeviceRejection(e: unknown): boolean {
   return e instanceof DeviceRejection || e instanceof WgslCompileError || (e as Error)?.name === 'DeviceRejection' || (e as Error)?.name === 'WgslCompileError';
 }
@@ -163,7 +172,7 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
     const withUsers = async (shape: LaneShape): Promise<LaneShape> => {
       if (!users.length) return shape;
       const nativeMedians = await timeUsersAlone(ctx, native.session, native.correct, users, { repeat: o.repeat, wallBoundMs: o.wallBoundMs, minRuns: o.minRuns, progress: o.progress, label: `${op.name} ${c.label}` });
-      return { ...shape, nativeMedianNs: shape.nativeMedianNs ?? (nativeMedians.length ? median(nativeMedians) : null), nativeMetrics: shape.nativeMetrics ?? metricsOf(nativeMedians), users: userColumns(users, o.tolerance, metricsOf, native.correct) };
+      return { ...shape, nativeMedianNs: shape.nativeMedianNs ?? (nativeMedians.length ? median(nativeMedians) : null), nativeMetrics: shape.nativeMetrics ?? metricsOf(nativeMedians), users: userColumns(users, o.tolerance, metricsOf, native.correct, floorFor(null, nativeMedians)) };
     };
     if (resolved.fallback) {
       const declared = o.declared.includes(resolved.fallback.code);
@@ -255,6 +264,8 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
       }
     }
     const s = speedups.length ? summarizeSpeedups(speedups) : null;
+    const floorOf = floorFor(resolutionNs, nativeMedians);
+    const floor = floorOf(generatedMedians.length ? median(generatedMedians) : null);
     return {
       ...base,
       scheduleKey: resolved.scheduleKey,
@@ -264,8 +275,8 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
       speedupMedian: s?.median ?? null,
       speedupMin: s?.min ?? null,
       speedupMax: s?.max ?? null,
-      verdict: tooSlow ? 'too-slow' : timingVerdict(speedups, o.tolerance, effectFloor(resolutionNs, generatedMedians.length ? median(generatedMedians) : null, nativeMedians.length > 1 ? relativeSpread(nativeMedians) : 0)),
-      effectFloor: effectFloor(resolutionNs, generatedMedians.length ? median(generatedMedians) : null, nativeMedians.length > 1 ? relativeSpread(nativeMedians) : 0),
+      verdict: tooSlow ? 'too-slow' : timingVerdict(speedups, o.tolerance, floor),
+      effectFloor: floor,
       fallback: null,
       nativeCorrect: true,
       generatedCorrect: true,
@@ -277,7 +288,7 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
       runsPerPass: generatedSide.runs ?? null,
       nativeMetrics: metricsOf(nativeMedians),
       generatedMetrics: metricsOf(generatedMedians),
-      ...(users.length ? { users: userColumns(users, o.tolerance, metricsOf, true) } : {}),
+      ...(users.length ? { users: userColumns(users, o.tolerance, metricsOf, true, floorOf) } : {}),
     };
   } finally {
     sessions.forEach((s) => s.destroy());

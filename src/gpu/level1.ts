@@ -8,7 +8,7 @@ import type { Level1Request } from '../core/requests';
 import type { KernelSpec } from '../core/kernel';
 import { resolveUserKernel } from '../core/manifest/source';
 import { type KernelProgram, programOf } from '../core/program';
-import { buildCase, refuseOutsideLimits, resolveKernel, type ResolvedKernel } from '../core/resolve-kernel';
+import { buildCase, resolveKernel, type ResolvedKernel } from '../core/resolve-kernel';
 import type { Level1Result } from '../core/results';
 import type { TimingSummary } from '../core/stats/timing';
 import { checkedSession } from './checked';
@@ -22,8 +22,9 @@ export async function runLevel1(ctx: GpuContext, req: Level1Request, onProgress?
   if (!Array.isArray(req.dims) || !req.dims.length) throw new UsageError('a Level 1 request needs dims');
   const startedAt = new Date().toISOString();
   const { op, c } = buildCase(req);
-  assertCaseFits(c, ctx.adapter); // the index and binding contract, before inputs and oracle
-  refuseOutsideLimits(op, c, ctx.adapter);
+  // The index and binding contract (the same rule limitRefusal applies on the page and in the
+  // lane), before inputs and oracle: it names the tensor that does not fit.
+  assertCaseFits(c, ctx.adapter);
   const user = req.variant.kind === 'user' ? await resolveUserKernel(req.variant, c, deviceAdapter(ctx)) : null;
   const resolved: Omit<ResolvedKernel, 'variant' | 'kernel'> & { variant: Level1Result['variant']; kernel: KernelSpec | KernelProgram } = user
     ? { variant: 'user', schedule: null, scheduleKey: null, kernel: user.plan, fallback: null }

@@ -5,11 +5,10 @@
 import type { AdapterDescriptor } from '../adapter';
 import { UsageError } from '../errors';
 import { deviceBufferSizeBytes } from '../hostdata';
+import { MAX_U32_INDEX_ELEMENTS } from '../ops/contract';
 import type { OpCase } from '../ops/types';
 import { nelements, typeSizeBytes } from '../tensor';
 
-/** Largest element index a u32 holds. */
-export const MAX_U32_INDEX = 2 ** 32 - 1;
 
 /** The case cannot run on any kernel here: a usage error (the CLI exits 2) naming the tensor and the limit. */
 export class ShapeContractError extends UsageError {
@@ -25,8 +24,8 @@ export function assertIndicesFit(c: OpCase): void {
   for (const { name, t } of tensorNames(c)) {
     const elements = nelements(t);
     const bufferElements = t.bufferSizeBytes / typeSizeBytes[t.type];
-    if (elements > MAX_U32_INDEX || bufferElements > MAX_U32_INDEX) {
-      throw new ShapeContractError(`${c.op} ${c.label}: ${name} spans ${Math.max(elements, bufferElements)} elements, past the ${MAX_U32_INDEX} a kernel's u32 indices reach: refused before building inputs`);
+    if (elements > MAX_U32_INDEX_ELEMENTS || bufferElements > MAX_U32_INDEX_ELEMENTS) {
+      throw new ShapeContractError(`${c.op} ${c.label}: ${name} spans ${Math.max(elements, bufferElements)} elements, past the ${MAX_U32_INDEX_ELEMENTS} a kernel's u32 indices reach: refused before building inputs`);
     }
   }
 }
