@@ -4,10 +4,10 @@
 import nativeWgsl from '../../../kernels/ADD/add.wgsl?raw';
 import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
 import { generatedPath } from '../families/types';
-import { nelements, rowsContiguous } from '../tensor';
+import { rowsContiguous } from '../tensor';
 import { BROADCAST_LAYOUTS, binaryNative, broadcastOracle, makeBroadcastCase } from './broadcast';
 import { commonRejection } from './contract';
-import { rowFeatures, type OpCase, type OpDef, type ParamSpec } from './types';
+import { rowFeatures, type OpCase, type OpDef, type ParamSpec, eachElementOnce } from './types';
 
 export const PARAMS: readonly ParamSpec[] = Object.freeze([]);
 
@@ -45,7 +45,7 @@ export const ADD: OpDef = {
   // epsFloor |a| + |b|: where a + b cancels, the rounding stays the size of the terms.
   oracle: (c, srcs) => broadcastOracle(c, srcs, (a, b) => a + b, (a, b) => Math.abs(a) + Math.abs(b)),
   flops: () => null,
-  bytes: (c) => ({ readBytes: (nelements(c.srcs[0]) + nelements(c.srcs[1])) * 4, writeBytes: nelements(c.dst) * 4 }),
+  bytes: eachElementOnce,
   features: rowFeatures,
   native: (c) => binaryNative(c, 'ADD/add.wgsl', nativeWgsl),
   family: generated.family,

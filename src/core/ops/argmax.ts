@@ -15,7 +15,7 @@ import { generatedPath } from '../families/types';
 import { contiguous, elementStrides, nelements, rowsContiguous, stridedRows } from '../tensor';
 import { commonRejection } from './contract';
 import { layoutError } from './rows-common';
-import { caseLabel, paramsLabel, parseParams, type ParamSpec, OpCaseError, type OpCase, type OpDef } from './types';
+import { caseLabel, paramsLabel, parseParams, type ParamSpec, OpCaseError, type OpCase, type OpDef, eachElementOnce } from './types';
 
 const SYNTAX = 'ne0xne1 of src0 (a matrix; dst is i32 [ne1])';
 
@@ -134,7 +134,7 @@ export const ARGMAX: OpDef = {
   oracle,
   inputs,
   flops: () => null,
-  bytes: (c) => ({ readBytes: nelements(c.srcs[0]) * 4, writeBytes: nelements(c.dst) * 4 }),
+  bytes: eachElementOnce,
   features: (c) => ({ ne0: c.srcs[0].ne[0], rows: c.srcs[0].ne[1], n: nelements(c.srcs[0]) }),
   native,
   family: generated.family,

@@ -8,7 +8,7 @@ import { deviceOffsetElements, gather, randomBuffer } from '../hostdata';
 import { grid2d, nativeTemplated } from '../kernel';
 import { contiguous, elementStrides, nelements, permute, rowsContiguous, stridedRows, typeSizeBytes, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
-import { caseLabel, OpCaseError, paramsLabel, parseParams, rowFeatures, type LayoutSpec, type MatrixEntry, type OpCase, type OpDef, type ParamSpec } from './types';
+import { caseLabel, OpCaseError, paramsLabel, parseParams, rowFeatures, type LayoutSpec, type MatrixEntry, type OpCase, type OpDef, type ParamSpec, eachElementOnce } from './types';
 
 /** 1 to 4 dims → ne[4], naming the op's shape syntax when the count is wrong. */
 export function dimsNe(op: string, dims: readonly number[], syntax: string): number[] {
@@ -147,7 +147,7 @@ export function defineUnaryOp(spec: UnaryOpSpec): OpDef {
     },
     ...(spec.inputScale ? { inputs: (c: OpCase, seed: number) => spreadInputs(c, seed, [spec.inputScale!]) } : {}),
     flops: () => null,
-    bytes: (c) => ({ readBytes: nelements(c.srcs[0]) * 4, writeBytes: nelements(c.dst) * 4 }),
+    bytes: eachElementOnce,
     features: rowFeatures,
     native: (c) => {
       const [ne0, ne1, ne2, ne3] = c.dst.ne;

@@ -14,7 +14,7 @@ import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
 import { contiguous, elementStrides, nelements, stridedRows } from '../tensor';
 import { commonRejection } from './contract';
 import { nativeOnlyPath } from './native-only';
-import { caseLabel, OpCaseError, parseParams, type OpCase, type OpDef, type ParamSpec } from './types';
+import { caseLabel, OpCaseError, parseParams, type OpCase, type OpDef, type ParamSpec, eachElementOnce } from './types';
 
 /** GET_ROWS_BACK has no op_params. */
 export const PARAMS: readonly ParamSpec[] = [];
@@ -110,7 +110,7 @@ export const GET_ROWS_BACK: OpDef = {
   inputs,
   oracle,
   flops: () => null,
-  bytes: (c) => ({ readBytes: (nelements(c.srcs[0]) + nelements(c.srcs[1])) * 4, writeBytes: nelements(c.dst) * 4 }),
+  bytes: eachElementOnce,
   features: (c) => ({ ne0: c.dst.ne[0], rows: c.dst.ne[1], n: nelements(c.dst), nIdx: c.srcs[1].ne[0] }),
   native,
   family: generated.family,

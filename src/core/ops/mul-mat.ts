@@ -14,10 +14,10 @@ import type { Schedule } from '../schedule/schedule';
 import { deviceOffsetElements, gather } from '../hostdata';
 import { uniformSchema } from '../codegen/uniforms';
 import { type KernelSpec, MAX_WORKGROUPS_PER_DIM, nativeTemplated } from '../kernel';
-import { contiguous, elementStrides, isTransposed, nelements, permute, rowsContiguous, stridedRows, typeSizeBytes, type DType, type TensorDesc } from '../tensor';
+import { contiguous, elementStrides, isTransposed, permute, rowsContiguous, stridedRows, type DType, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
 import { dotOracle } from './dot-oracle';
-import { caseLabel, OpCaseError, paramsLabel, parseParams, type OpCase, type OpDef, type OracleResult, type ParamSpec } from './types';
+import { caseLabel, OpCaseError, paramsLabel, parseParams, type OpCase, type OpDef, type OracleResult, type ParamSpec, eachElementOnce } from './types';
 
 /** ggml's type ids for the sources: GGML_TYPE_F32 = 0, GGML_TYPE_F16 = 1. */
 const TYPE_VALUES = [
@@ -210,7 +210,7 @@ export const MUL_MAT: OpDef = {
   oracle,
   flops: (c) => 2 * c.dst.ne[0] * c.dst.ne[1] * c.srcs[0].ne[0] * c.dst.ne[2] * c.dst.ne[3],
   // src0 broadcast over batches is still read once: its unique elements.
-  bytes: (c) => ({ readBytes: nelements(c.srcs[0]) * typeSizeBytes[c.srcs[0].type] + nelements(c.srcs[1]) * typeSizeBytes[c.srcs[1].type], writeBytes: nelements(c.dst) * 4 }),
+  bytes: eachElementOnce,
   // type0/type1: ggml type ids (0 f32, 1 f16); f16: 1 when either source is f16 (rules say "f16 operands").
   features: (c) => ({ M: c.dst.ne[0], N: c.dst.ne[1], K: c.srcs[0].ne[0], batch: c.dst.ne[2] * c.dst.ne[3], type0: c.params.type0 ?? 0, type1: c.params.type1 ?? 0, f16: c.srcs.some((t) => t.type === 'f16') ? 1 : 0 }),
   native,

@@ -4,10 +4,9 @@
 import nativeWgsl from '../../../kernels/MUL/mul.wgsl?raw';
 import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
 import { generatedPath } from '../families/types';
-import { nelements } from '../tensor';
 import { BROADCAST_LAYOUTS, binaryNative, broadcastOracle, makeBroadcastCase } from './broadcast';
 import { commonRejection } from './contract';
-import { rowFeatures, type OpCase, type OpDef, type ParamSpec } from './types';
+import { rowFeatures, type OpCase, type OpDef, type ParamSpec, eachElementOnce } from './types';
 
 export const PARAMS: readonly ParamSpec[] = Object.freeze([]);
 
@@ -45,7 +44,7 @@ export const MUL: OpDef = {
   // One rounding of an exact product: relative to the product itself, nothing cancels.
   oracle: (c, srcs) => broadcastOracle(c, srcs, (a, b) => a * b, () => 0),
   flops: () => null,
-  bytes: (c) => ({ readBytes: (nelements(c.srcs[0]) + nelements(c.srcs[1])) * 4, writeBytes: nelements(c.dst) * 4 }),
+  bytes: eachElementOnce,
   features: rowFeatures,
   native: (c) => binaryNative(c, 'MUL/mul.wgsl', nativeWgsl),
   family: generated.family,

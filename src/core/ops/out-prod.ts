@@ -13,7 +13,7 @@ import { type KernelSpec, MAX_WORKGROUPS_PER_DIM, nativeTemplated } from '../ker
 import { contiguous, elementStrides, isTransposed, nelements, permute, rowsContiguous, stridedRows, transpose, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
 import { dotOracle } from './dot-oracle';
-import { caseLabel, OpCaseError, parseParams, type OpCase, type OpDef, type OracleResult } from './types';
+import { caseLabel, OpCaseError, parseParams, type OpCase, type OpDef, type OracleResult, eachElementOnce } from './types';
 
 const LAYOUTS = [
   { name: 'contiguous', doc: "src0 [M, K, B] and src1 [N, K, B] packed (MUL_MAT's src0 gradient: out_prod(src1, grad))" },
@@ -133,7 +133,7 @@ export const OUT_PROD: OpDef = {
   makeCase,
   oracle,
   flops: (c) => 2 * nelements(c.dst) * c.srcs[0].ne[1],
-  bytes: (c) => ({ readBytes: (nelements(c.srcs[0]) + nelements(c.srcs[1])) * 4, writeBytes: nelements(c.dst) * 4 }),
+  bytes: eachElementOnce,
   features: (c) => ({ M: c.dst.ne[0], N: c.dst.ne[1], K: c.srcs[0].ne[1], batch: c.dst.ne[2] * c.dst.ne[3] }),
   native,
   family: generated.family,

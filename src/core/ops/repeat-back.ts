@@ -16,7 +16,7 @@ import { generatedPath } from '../families/types';
 import { canRepeat, contiguous, elementStrides, forEachElement, nelements, permute, rowsContiguous, stridedRows, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
 import { layoutError } from './rows-common';
-import { caseLabel, paramsLabel, parseParams, type ParamSpec, OpCaseError, type OpCase, type OpDef, type Rejection } from './types';
+import { caseLabel, paramsLabel, parseParams, type ParamSpec, OpCaseError, type OpCase, type OpDef, type Rejection, eachElementOnce } from './types';
 
 const SYNTAX = 'ne0xne1xne2xne3 of dst, then repeats r0[xr1xr2xr3] (src0 is ne·r; missing repeats are 1)';
 
@@ -160,7 +160,7 @@ export const REPEAT_BACK: OpDef = {
   makeCase,
   oracle,
   flops: () => null,
-  bytes: (c) => ({ readBytes: nelements(c.srcs[0]) * 4, writeBytes: nelements(c.dst) * 4 }),
+  bytes: eachElementOnce,
   features: (c) => ({ ne0: c.dst.ne[0], rows: c.dst.ne[1] * c.dst.ne[2] * c.dst.ne[3], n: nelements(c.dst), repeats: nelements(c.srcs[0]) / nelements(c.dst) }),
   native,
   family: generated.family,

@@ -11,10 +11,10 @@ import { f } from '../codegen/wgsl';
 import { deviceOffsetElements, gather } from '../hostdata';
 import { uniformSchema } from '../codegen/uniforms';
 import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
-import { contiguous, elementStrides, nelements, nrows, permute, rowsContiguous, sameShape, stridedRows } from '../tensor';
+import { contiguous, elementStrides, nrows, permute, rowsContiguous, sameShape, stridedRows } from '../tensor';
 import { NORM_PARAMS, normDims } from './rms-norm';
 import { commonRejection } from './contract';
-import { caseLabel, OpCaseError, paramsLabel, parseParams, rowFeatures, type OpCase, type OpDef } from './types';
+import { caseLabel, OpCaseError, paramsLabel, parseParams, rowFeatures, type OpCase, type OpDef, eachElementOnce } from './types';
 
 const LAYOUTS = [
   { name: 'contiguous', doc: 'dz, x and dx packed, same shape' },
@@ -156,7 +156,7 @@ export const RMS_NORM_BACK: OpDef = {
   makeCase,
   oracle,
   flops: () => null,
-  bytes: (c) => ({ readBytes: (nelements(c.srcs[0]) + nelements(c.srcs[1])) * 4, writeBytes: nelements(c.dst) * 4 }),
+  bytes: eachElementOnce,
   features: rowFeatures,
   native,
   family: generated.family,

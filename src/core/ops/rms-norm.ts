@@ -8,9 +8,9 @@ import { f } from '../codegen/wgsl';
 import { deviceOffsetElements, gather } from '../hostdata';
 import { uniformSchema } from '../codegen/uniforms';
 import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
-import { contiguous, elementStrides, nelements, nrows, permute, rowsContiguous, stridedRows } from '../tensor';
+import { contiguous, elementStrides, nrows, permute, rowsContiguous, stridedRows } from '../tensor';
 import { commonRejection } from './contract';
-import { caseLabel, OpCaseError, paramsLabel, parseParams, rowFeatures, type OpCase, type OpDef, type ParamSpec } from './types';
+import { caseLabel, OpCaseError, paramsLabel, parseParams, rowFeatures, type OpCase, type OpDef, type ParamSpec, eachElementOnce } from './types';
 
 const LAYOUTS = [
   { name: 'contiguous', doc: 'src0 and dst packed, same shape' },
@@ -134,7 +134,7 @@ export const RMS_NORM: OpDef = {
   makeCase,
   oracle,
   flops: () => null,
-  bytes: (c) => ({ readBytes: nelements(c.srcs[0]) * 4, writeBytes: nelements(c.dst) * 4 }),
+  bytes: eachElementOnce,
   features: rowFeatures,
   native,
   family: generated.family,

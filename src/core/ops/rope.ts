@@ -20,7 +20,7 @@ import { generatedPath } from '../families/types';
 import { type BindingRole, grid2d, type KernelSpec, nativeTemplated } from '../kernel';
 import { contiguous, elementStrides, nelements, nrows, permute, rowsContiguous, view, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
-import { caseLabel, OpCaseError, paramsLabel, parseParams, type OpCase, type OpDef, type OracleResult, type ParamSpec } from './types';
+import { caseLabel, OpCaseError, paramsLabel, parseParams, type OpCase, type OpDef, type OracleResult, type ParamSpec, eachElementOnce } from './types';
 
 /** llama.cpp's defaults (llama_context_params, llama_hparams) where ggml's builder has none. */
 export const PARAMS: readonly ParamSpec[] = Object.freeze([
@@ -312,7 +312,7 @@ function ropeDef(spec: RopeOpSpec): OpDef {
     oracle,
     inputs,
     flops: () => null,
-    bytes: (c) => ({ readBytes: c.srcs.reduce((sum, t) => sum + nelements(t) * 4, 0), writeBytes: nelements(c.dst) * 4 }),
+    bytes: eachElementOnce,
     features: (c) => ({ ne0: c.dst.ne[0], rows: nrows(c.dst), n: nelements(c.dst), nDims: c.params.n_dims || c.dst.ne[0] }),
     native,
     family: generated.family,

@@ -8,11 +8,11 @@ import nativeWgsl from '../../../kernels/SILU_BACK/silu_back.wgsl?raw';
 import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
 import { generatedPath } from '../families/types';
 import { gather } from '../hostdata';
-import { contiguous, nelements, stridedRows } from '../tensor';
+import { contiguous, stridedRows } from '../tensor';
 import { binaryNative } from './broadcast';
 import { commonRejection } from './contract';
 import { dimsNe, expWidening, isContiguous1, noLayout, spreadInputs } from './elementwise-case';
-import { caseLabel, OpCaseError, paramsLabel, parseParams, rowFeatures, type OpCase, type OpDef, type ParamSpec } from './types';
+import { caseLabel, OpCaseError, paramsLabel, parseParams, rowFeatures, type OpCase, type OpDef, type ParamSpec, eachElementOnce } from './types';
 
 export const PARAMS: readonly ParamSpec[] = Object.freeze([]);
 
@@ -83,7 +83,7 @@ export const SILU_BACK: OpDef = {
   // dy in [-1, 1), x in [-8, 8): the sigmoid's tails are checked too.
   inputs: (c, seed) => spreadInputs(c, seed, [1, 8]),
   flops: () => null,
-  bytes: (c) => ({ readBytes: (nelements(c.srcs[0]) + nelements(c.srcs[1])) * 4, writeBytes: nelements(c.dst) * 4 }),
+  bytes: eachElementOnce,
   features: rowFeatures,
   native: (c) => binaryNative(c, 'SILU_BACK/silu_back.wgsl', nativeWgsl),
   family: generated.family,

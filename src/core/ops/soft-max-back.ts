@@ -11,10 +11,10 @@ import { uniformSchema } from '../codegen/uniforms';
 import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
 import { NORM, type NormSnippet } from '../families/norm';
 import { generatedPath } from '../families/types';
-import { contiguous, elementStrides, nelements, nrows } from '../tensor';
+import { contiguous, elementStrides, nrows } from '../tensor';
 import { commonRejection } from './contract';
 import { dims4, layoutError } from './rows-common';
-import { caseLabel, paramsLabel, parseParams, type ParamSpec, rowFeatures, type OpCase, type OpDef } from './types';
+import { caseLabel, paramsLabel, parseParams, type ParamSpec, rowFeatures, type OpCase, type OpDef, eachElementOnce } from './types';
 
 const SYNTAX = 'ne0xne1[xne2xne3] of dy, y and dx';
 
@@ -145,7 +145,7 @@ export const SOFT_MAX_BACK: OpDef = {
   oracle,
   inputs,
   flops: () => null,
-  bytes: (c) => ({ readBytes: (nelements(c.srcs[0]) + nelements(c.srcs[1])) * 4, writeBytes: nelements(c.dst) * 4 }),
+  bytes: eachElementOnce,
   features: rowFeatures,
   native,
   family: generated.family,

@@ -16,10 +16,10 @@ import { f32Bits, grid2d, type BindingRole, type KernelSpec, nativeTemplated } f
 import { f, u } from '../codegen/wgsl';
 import { NORM, type NormSnippet } from '../families/norm';
 import { generatedPath } from '../families/types';
-import { contiguous, elementStrides, forEachElement, nelements, nrows, type TensorDesc } from '../tensor';
+import { contiguous, elementStrides, forEachElement, nrows, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
 import { dims4, layoutError } from './rows-common';
-import { caseLabel, paramsLabel, parseParams, type ParamSpec, OpCaseError, rowFeatures, type OpCase, type OpDef } from './types';
+import { caseLabel, paramsLabel, parseParams, type ParamSpec, OpCaseError, rowFeatures, type OpCase, type OpDef, eachElementOnce } from './types';
 
 const SYNTAX = 'ne0xne1[xne2xne3] of src0 and dst (ne0: keys, ne1: queries, ne2: heads)';
 
@@ -286,7 +286,7 @@ export const SOFT_MAX: OpDef = {
   oracle,
   inputs,
   flops: () => null,
-  bytes: (c) => ({ readBytes: c.srcs.reduce((n, t) => n + nelements(t) * (t.type === 'f16' ? 2 : 4), 0), writeBytes: nelements(c.dst) * 4 }),
+  bytes: eachElementOnce,
   features: rowFeatures,
   native,
   family: generated.family,

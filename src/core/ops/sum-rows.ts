@@ -10,7 +10,7 @@ import { generatedPath } from '../families/types';
 import { contiguous, elementStrides, nelements, nrows, permute, rowsContiguous, stridedRows } from '../tensor';
 import { commonRejection } from './contract';
 import { dims4, layoutError } from './rows-common';
-import { caseLabel, paramsLabel, parseParams, type ParamSpec, OpCaseError, type OpCase, type OpDef } from './types';
+import { caseLabel, paramsLabel, parseParams, type ParamSpec, OpCaseError, type OpCase, type OpDef, eachElementOnce } from './types';
 
 const SYNTAX = 'ne0xne1[xne2xne3] of src0 (dst is 1xne1xne2xne3)';
 
@@ -119,7 +119,7 @@ export const SUM_ROWS: OpDef = {
   makeCase,
   oracle,
   flops: () => null,
-  bytes: (c) => ({ readBytes: nelements(c.srcs[0]) * 4, writeBytes: nelements(c.dst) * 4 }),
+  bytes: eachElementOnce,
   features: (c) => ({ ne0: c.srcs[0].ne[0], rows: nrows(c.dst), n: nelements(c.srcs[0]) }),
   native,
   family: generated.family,

@@ -2,7 +2,7 @@
 import type { AdapterDescriptor } from '../adapter';
 import type { KernelSpec } from '../kernel';
 import type { Family, Schedule } from '../schedule/schedule';
-import { nelements, nrows, type TensorDesc } from '../tensor';
+import { nelements, nrows, typeSizeBytes, type TensorDesc } from '../tensor';
 
 /** A concrete instance of an op: tensors (views included), aliasing and parameters. */
 export interface OpCase {
@@ -199,6 +199,15 @@ export interface OpDef {
   fits(s: Schedule, c: OpCase): string[];
   /** Pure codegen: schedule + case → WGSL and its dispatch. */
   generate(s: Schedule, c: OpCase): KernelSpec;
+}
+
+/**
+ * The bytes an op must move at least when it reads each source element once and writes each dst
+ * element once, at each tensor's own element size (f16, i32 included): most ops' `bytes`.
+ */
+export function eachElementOnce(c: OpCase): ByteCounts {
+  const size = (t: TensorDesc) => nelements(t) * typeSizeBytes[t.type];
+  return { readBytes: c.srcs.reduce((n, t) => n + size(t), 0), writeBytes: size(c.dst) };
 }
 
 /** Features of row-wise ops (ADD, the norms): row length, row count, elements. */
