@@ -1,5 +1,6 @@
 // `npm run bench`: the engine's performance targets, measured and printed as a table. Each
 // number is a median over many timestamped runs; a target is checked only on hardware.
+import type { PeerTiming } from './peer-tfjs';
 import { adapterName, type AdapterDescriptor } from '../core/adapter';
 import { fmtGBps, fmtGflops, fmtNs, textTable } from '../core/report/format';
 import type { Level1Request, Level1Result } from '../gpu/level1';
@@ -62,15 +63,9 @@ export interface BenchPeer {
   time(item: { op: string; dims: readonly number[]; params?: Readonly<Record<string, number>> }): Promise<PeerTimingRow | null>;
 }
 
-export interface PeerTimingRow {
-  readonly peer: string;
-  readonly medianNs: number;
-  readonly minNs: number;
-  readonly maxNs: number;
-  readonly runs: number;
-  readonly method: string;
-  readonly maxRelErr: number;
-}
+/** What a peer's timing of one item gives (peer-tfjs.ts defines it; a type import, so the
+ * optional peer stays out of the main bundle). */
+export type PeerTimingRow = PeerTiming;
 
 export interface BenchRow {
   readonly id: string;
