@@ -5,8 +5,8 @@ import emptyWgsl from '../../kernels/calibration/empty.wgsl?raw';
 import { adapterFingerprint } from '../core/adapter';
 import { DeviceLostError, LabError } from '../core/errors';
 import { DOT4_CHAINS, DOT4_UNROLL, dot4Expected, dot4Ops, dot4Wgsl, FMA_VARIANTS, FMA_WORKGROUP_SIZE, fmaExpected, fmaFlops, fmaVariantName, fmaWgsl, type FmaType } from '../core/calibration/fma-wgsl';
-import { MMA_CHAINS, MMA_CONFIGS, MMA_SUBGROUPS, mmaDims, mmaExpected, mmaFlops, mmaWgsl } from '../core/calibration/mma-wgsl';
-import { deviceOffsetElements } from '../core/hostdata';
+import { MMA_CHAINS, MMA_CONFIGS, MMA_SUBGROUPS, mmaDims, mmaExpected, mmaFlops, mmaOperands, mmaPlan, mmaWgsl } from '../core/calibration/mma-wgsl';
+import { deviceOffsetElements, f32ToF16Bits } from '../core/hostdata';
 import { grid2d, nativeKernel, packParams, type KernelSpec } from '../core/kernel';
 import type { Calibration } from '../core/metrics/roofline';
 import type { OpCase, OracleResult } from '../core/ops/types';
@@ -200,12 +200,15 @@ async function mmaCeilingGflops(ctx: GpuContext, config: (typeof MMA_CONFIGS)[nu
   const workgroups = ctx.adapter.isFallbackAdapter ? 4 : 1056;
   const iters = ctx.adapter.isFallbackAdapter ? 8 : 512;
   const { m, n } = mmaDims(config);
-  const src = contiguous('f16', [512]);
+  const operands = mmaOperands(config);
+  const src = contiguous('f16', [operands.length]);
   const out = contiguous('f32', [workgroups * MMA_SUBGROUPS * MMA_CHAINS * m * n]);
   const c = calibrationCase(`mma-${config}`, [src], out);
-  const kernel: KernelSpec = { ...nativeKernel(`calibration/mma-${config}`, mmaWgsl(config, iters), ['src0', 'dst'], grid2d(workgroups)), features: ['shader-f16', 'subgroups', 'chromium-experimental-subgroup-matrix'] };
-  const ones = new Uint16Array(512).fill(0x3c00); // f16 1.0
-  const session = await checkedSession(ctx, kernel, c, [ones.buffer], exact(new Float64Array(out.ne[0]).fill(mmaExpected(config, iters))));
+  // Loads and stores start past the buffers' guard band (mmaPlan; a CPU model checks it in mma-wgsl.test.ts).
+  const plan = mmaPlan(config, deviceOffsetElements(src), deviceOffsetElements(out));
+  const kernel: KernelSpec = { ...nativeKernel(`calibration/mma-${config}`, mmaWgsl(config, iters, plan), ['src0', 'dst'], grid2d(workgroups)), features: ['shader-f16', 'subgroups', 'chromium-experimental-subgroup-matrix'] };
+  const input = Uint16Array.from(operands, (v) => f32ToF16Bits(v));
+  const session = await checkedSession(ctx, kernel, c, [input.buffer], exact(mmaExpected(config, iters, workgroups)));
   try {
     const t = await measure(ctx, session, { minRuns: 20 });
     const flops = mmaFlops(config, workgroups, iters);
