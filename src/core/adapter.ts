@@ -28,6 +28,31 @@ export interface AdapterDescriptor {
   readonly subgroupMaxSize: number;
 }
 
+/** Every limit the lab reads, in DeviceLimits' order. */
+export const LIMIT_NAMES: readonly (keyof DeviceLimits)[] = [
+  'maxComputeInvocationsPerWorkgroup',
+  'maxComputeWorkgroupSizeX',
+  'maxComputeWorkgroupSizeY',
+  'maxComputeWorkgroupStorageSize',
+  'maxComputeWorkgroupsPerDimension',
+  'maxStorageBufferBindingSize',
+  'maxBufferSize',
+  'maxStorageBuffersPerShaderStage',
+  'minStorageBufferOffsetAlignment',
+];
+
+/**
+ * What the device is opened with: every maximum at the adapter's own value, so a schedule that
+ * needs more than WebGPU's default (a shape rule's `limits`: 20 KiB of workgroup memory where the
+ * default is 16 KiB) runs wherever the adapter offers it; schedules are then validated against
+ * the device's limits. minStorageBufferOffsetAlignment is a minimum: left at the default.
+ */
+export function limitsToRequest(offered: DeviceLimits): Partial<Record<keyof DeviceLimits, number>> {
+  const out: Partial<Record<keyof DeviceLimits, number>> = {};
+  for (const k of LIMIT_NAMES) if (k !== 'minStorageBufferOffsetAlignment') out[k] = offered[k];
+  return out;
+}
+
 /** Limits every WebGPU adapter guarantees (the spec's defaults): what tests assume without a GPU. */
 export const DEFAULT_LIMITS: DeviceLimits = Object.freeze({
   maxComputeInvocationsPerWorkgroup: 256,

@@ -1,23 +1,11 @@
 // Opens a GPUDevice from a GPU object (navigator.gpu in the page's worker, Dawn's in Node) with
 // the features and limits the lab uses, and describes the adapter as plain data.
-import { adapterName, type AdapterDescriptor, type DeviceLimits, type Runtime } from '../core/adapter';
+import { adapterName, LIMIT_NAMES, limitsToRequest, type AdapterDescriptor, type DeviceLimits, type Runtime } from '../core/adapter';
 import { AdapterError, DeviceLostError, RunCancelled } from '../core/errors';
 import type { Calibration } from '../core/metrics/roofline';
 
 // subgroup-matrix is Chromium/Dawn's experimental name (needs allow_unsafe_apis in Dawn).
 const WANTED_FEATURES = ['timestamp-query', 'subgroups', 'shader-f16', 'chromium-experimental-subgroup-matrix'] as const;
-
-const WANTED_LIMITS: readonly (keyof DeviceLimits)[] = [
-  'maxComputeInvocationsPerWorkgroup',
-  'maxComputeWorkgroupSizeX',
-  'maxComputeWorkgroupSizeY',
-  'maxComputeWorkgroupStorageSize',
-  'maxComputeWorkgroupsPerDimension',
-  'maxStorageBufferBindingSize',
-  'maxBufferSize',
-  'maxStorageBuffersPerShaderStage',
-  'minStorageBufferOffsetAlignment',
-];
 
 export interface GpuContext {
   readonly device: GPUDevice;
@@ -40,10 +28,15 @@ export function deviceAdapter(ctx: Pick<GpuContext, 'adapter' | 'device'>): Adap
   return { ...ctx.adapter, features: [...ctx.device.features].map(String).sort() };
 }
 
+function readLimits(l: GPUSupportedLimits): DeviceLimits {
+  const out = {} as Record<string, number>;
+  for (const k of LIMIT_NAMES) out[k] = Number((l as unknown as Record<string, number>)[k]);
+  return Object.freeze(out) as unknown as DeviceLimits;
+}
+
 export function describeAdapter(adapter: GPUAdapter, runtime: Runtime, dawnToggles: readonly string[] = []): AdapterDescriptor {
   const info = adapter.info ?? ({} as GPUAdapterInfo);
-  const limits = {} as Record<string, number>;
-  for (const k of WANTED_LIMITS) limits[k] = Number((adapter.limits as unknown as Record<string, number>)[k]);
+  const limits = readLimits(adapter.limits);
   const features = [...adapter.features].map(String).sort();
   const ext = info as GPUAdapterInfo & { subgroupMinSize?: number; subgroupMaxSize?: number; isFallbackAdapter?: boolean };
   return Object.freeze({
@@ -56,7 +49,7 @@ export function describeAdapter(adapter: GPUAdapter, runtime: Runtime, dawnToggl
     isFallbackAdapter: Boolean(ext.isFallbackAdapter ?? (adapter as GPUAdapter & { isFallbackAdapter?: boolean }).isFallbackAdapter),
     runtime,
     features: Object.freeze(features),
-    limits: Object.freeze(limits) as unknown as DeviceLimits,
+    limits,
     subgroupMinSize: Number(ext.subgroupMinSize ?? 0),
     subgroupMaxSize: Number(ext.subgroupMaxSize ?? 0),
   });
@@ -95,8 +88,7 @@ export async function openDevice(gpu: GPU | undefined, opts: OpenOptions): Promi
   }
   const wanted = WANTED_FEATURES.filter((f) => opts.timestamps !== false || f !== 'timestamp-query');
   const requiredFeatures = wanted.filter((f) => adapter.features.has(f)) as GPUFeatureName[];
-  const requiredLimits: Record<string, number> = {};
-  for (const k of WANTED_LIMITS) if (k !== 'minStorageBufferOffsetAlignment') requiredLimits[k] = descriptor.limits[k];
+  const requiredLimits = limitsToRequest(descriptor.limits);
   let device: GPUDevice;
   try {
     device = await adapter.requestDevice({ requiredFeatures, requiredLimits, label: 'kernel-lab' });
@@ -105,7 +97,8 @@ export async function openDevice(gpu: GPU | undefined, opts: OpenOptions): Promi
   }
   const ctx: GpuContext = {
     device,
-    adapter: descriptor,
+    // Schedules are validated against what the device got (limitsToRequest asked for the adapter's all).
+    adapter: Object.freeze({ ...descriptor, limits: readLimits(device.limits) }),
     hasTimestamps: device.features.has('timestamp-query'),
     lostReason: null,
     pipelines: new Map(),

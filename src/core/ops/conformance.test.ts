@@ -2,7 +2,7 @@
 // cases are built from the data, with stable IDs `OP/check[/detail]`). A new op is picked up
 // from OPS with no edit here.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS } from '../adapter';
+import { DEFAULT_LIMITS, LIMIT_NAMES, limitsToRequest } from '../adapter';
 import { SPACES, parseSchedule, scheduleKey, validateSchedule } from '../schedule/schedule';
 import { OPS, REGISTRY, registryEntry, schedulesFor } from './registry';
 import { opFamilies, type MatrixEntry, type OpDef } from './types';
@@ -56,7 +56,16 @@ describe.each(OPS.map((op) => [op.name, op] as const))('%s', (name, op) => {
     const s = rule.schedule;
     expect(opFamilies(op)).toContain(s.family);
     expect(parseSchedule(JSON.stringify(s), opFamilies(op))).toEqual(s);
-    expect(validateSchedule(s, FEATURED)).toEqual([]);
+    // Checked against the limits the rule declares, each one a limit the device is opened with and
+    // one the schedule needs (at WebGPU's default it is refused, naming the numbers).
+    const declared = { ...DEFAULT_LIMITS, ...rule.limits };
+    expect(validateSchedule(s, { ...FEATURED, limits: declared })).toEqual([]);
+    for (const [k, v] of Object.entries(rule.limits ?? {})) {
+      expect(LIMIT_NAMES).toContain(k);
+      expect(limitsToRequest(declared)).toHaveProperty(k, v);
+      const atDefault = validateSchedule(s, { ...FEATURED, limits: { ...declared, [k]: DEFAULT_LIMITS[k as keyof typeof DEFAULT_LIMITS] } });
+      expect(atDefault.join('; '), `${k} ${v} is needed`).toMatch(new RegExp(`exceeds ${k} ${DEFAULT_LIMITS[k as keyof typeof DEFAULT_LIMITS]}`));
+    }
     const space = SPACES[s.family];
     for (const [knob, v] of Object.entries(s)) {
       if (knob === 'family') continue;

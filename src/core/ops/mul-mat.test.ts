@@ -149,9 +149,9 @@ describe('MUL_MAT (ggml_mul_mat)', () => {
     expect(() => MUL_MAT.generate(vec4, MUL_MAT.makeCase([129, 7, 33]))).toThrow(/cannot take MUL_MAT 129x7x33: vectorWidth 4 needs K % 4 == 0/);
   });
 
-  it('picks schedules by the registry rules, each valid under the default limits', () => {
+  it('picks schedules by the registry rules, each valid under the default limits plus the ones it declares', () => {
     const featured = { ...adapter, features: ['shader-f16', 'subgroups', 'chromium-experimental-subgroup-matrix'] };
-    for (const rule of registryEntry('MUL_MAT').rules) expect(validateSchedule(rule.schedule, featured)).toEqual([]);
+    for (const rule of registryEntry('MUL_MAT').rules) expect(validateSchedule(rule.schedule, { ...featured, limits: { ...featured.limits, ...rule.limits } })).toEqual([]);
     const pick = (dims: number[], layout = 'contiguous') => schedulesFor('MUL_MAT', MUL_MAT.makeCase(dims, layout), adapter);
     expect(pick([4096, 4096, 4096])).toMatchObject({ tileM: 128, tileN: 128, threadM: 8, threadN: 8, vectorWidth: 4 });
     expect(pick([1024, 1024, 1024])).toMatchObject({ tileM: 64, tileN: 64, vectorWidth: 4 });
@@ -162,7 +162,12 @@ describe('MUL_MAT (ggml_mul_mat)', () => {
     const sub = { ...adapter, features: ['subgroups'] };
     expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([1024, 1, 1024]), sub)).toMatchObject({ family: 'gemv', columnsPerPass: 1, reduction: 'subgroup' });
     expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([1024, 3, 1024]), sub)).toMatchObject({ family: 'gemv', columnsPerPass: 4, reduction: 'subgroup' });
-    expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([4096, 512, 4096], 'contiguous', { type0: 1, type1: 1 }), featured)).toMatchObject({ family: 'sgmatrix', matricesM: 4 });
+    expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([4096, 512, 4096], 'contiguous', { type0: 1, type1: 1 }), featured)).toMatchObject({ family: 'sgmatrix', config: '16x8x16', matricesM: 4 });
+    // With the H200's 48 KiB of workgroup memory the 20 KiB 16x16x16 tiling is taken; at the 16 KiB default it is refused with the numbers.
+    const h200 = { ...featured, limits: { ...featured.limits, maxComputeWorkgroupStorageSize: 49152 } };
+    const big = MUL_MAT.makeCase([4096, 512, 4096], 'contiguous', { type0: 1, type1: 1 });
+    expect(schedulesFor('MUL_MAT', big, h200)).toMatchObject({ family: 'sgmatrix', config: '16x16x16', matricesM: 4, matricesN: 4 });
+    expect(validateSchedule(schedulesFor('MUL_MAT', big, h200)!, featured)).toEqual(['workgroup memory 20480 B exceeds maxComputeWorkgroupStorageSize 16384']);
     expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([48, 24, 32], 'contiguous', { type0: 1 }), featured)).toMatchObject({ family: 'sgmatrix', matricesM: 1 });
     // K % 4 == 0 but misaligned rows: the vec4 rules' fits() send it on to the scalar rule.
     expect(pick([128, 64, 96], 'src0-odd-stride')).toMatchObject({ vectorWidth: 1 });

@@ -1,6 +1,6 @@
 // The registry: every op the lab knows, its promotion state, the contract rejections it
 // declares, and schedulesFor's ordered shape rules. Promotion is a reviewed edit of this file.
-import type { AdapterDescriptor } from '../adapter';
+import type { AdapterDescriptor, DeviceLimits } from '../adapter';
 import { UsageError } from '../errors';
 import { validateSchedule, type Schedule } from '../schedule/schedule';
 import { allHold, type Condition } from '../schedule/shape-rules';
@@ -40,6 +40,13 @@ export interface ShapeRule {
   readonly schedule: Schedule;
   /** Why this rule exists (the sweep or lane run that justified it). */
   readonly note?: string;
+  /**
+   * Limits the schedule needs above WebGPU's defaults (DEFAULT_LIMITS). The device is opened with
+   * the adapter's own limits (limitsToRequest); where an adapter offers less, validateSchedule
+   * names the numbers and schedulesFor goes on to the next rule. The conformance suite checks the
+   * schedule against the defaults plus exactly these.
+   */
+  readonly limits?: Partial<DeviceLimits>;
 }
 
 export interface RegistryEntry {
@@ -134,6 +141,12 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
     declaredRejections: ['no-shader-f16', 'no-subgroup-matrix', 'sgmatrix-unfit'],
     rules: [
       // f16 past the decode ground: subgroup matrices (the contract declines it where they are missing).
+      {
+        when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 9 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 128 }, { feature: 'K', multipleOf: 32 }],
+        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 4, tileK: 32, subgroupSize: 32 }),
+        limits: { maxComputeWorkgroupStorageSize: 20480 },
+        note: 'H200 2026-12-01, f16×f16→f32 4096³: 131.1 TFLOP/s against 95.7 for the 16x8x16 tiling below; 20 KiB of workgroup memory, so only where the adapter offers more than the 16 KiB default (the H200: 48 KiB)',
+      },
       {
         when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 9 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 64 }, { feature: 'K', multipleOf: 32 }],
         schedule: freezeSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 4, tileK: 32, subgroupSize: 32 }),
