@@ -16,6 +16,23 @@ describe('sgmatrix family (chromium-experimental-subgroup-matrix, f16→f32)', (
     expect(sgmatrixTile(sg() as never)).toEqual({ BM: 64, BN: 32, threads: 128 });
     // (64 + 32) rows of (32 + 8 padding) f16
     expect(SGMATRIX.workgroupBytes(sg() as never)).toBe(96 * 40 * 2);
+    // Double-buffered staging: two of each.
+    expect(SGMATRIX.workgroupBytes(sg({ staging: 'double' }) as never)).toBe(2 * 96 * 40 * 2);
+    // Schedules written before the staging knob meant single staging.
+    expect(sg()).toMatchObject({ staging: 'single' });
+  });
+
+  it('stages K tiles single, prefetched into registers, or double-buffered with one barrier per tile', () => {
+    const c = MUL_MAT.makeCase([64, 32, 96], 'contiguous', { type0: 1 });
+    const barriers = (staging: string) => MUL_MAT.generate(sg({ staging }), c).wgsl.split('for (var k0')[1].match(/workgroupBarrier/g)?.length;
+    expect([barriers('single'), barriers('prefetch'), barriers('double')]).toEqual([2, 2, 1]);
+    const double = MUL_MAT.generate(sg({ staging: 'double' }), c);
+    expect(double.wgsl).toContain('var<workgroup> sA: array<f16, 5120>;'); // 2 × 64 rows × 40
+    // The next tile's loads come before the multiply, its stores into the other buffer after.
+    const loop = double.wgsl.split('for (var k0')[1];
+    expect(loop.indexOf('aw0 = src0[ag0 + (k0 + 32u) / 8u];')).toBeLessThan(loop.indexOf('subgroupMatrixMultiplyAccumulate'));
+    expect(loop.indexOf('sA[(1u - cur) * 2560u + ao0 + 0u]')).toBeGreaterThan(loop.lastIndexOf('subgroupMatrixMultiplyAccumulate'));
+    expect(`${double.label}\n${double.wgsl}`).toMatchSnapshot();
   });
 
   it('needs the features, and a tileK the config divides', () => {
@@ -48,11 +65,11 @@ describe('sgmatrix family (chromium-experimental-subgroup-matrix, f16→f32)', (
     const mixed = MUL_MAT.generate(sg(), MUL_MAT.makeCase([64, 32, 32], 'contiguous', { type0: 1 }));
     expect(mixed.inputRounding).toBe('f16');
     expect(mixed.label).toMatch(/\[f32 operands staged as f16\]$/);
-    expect(mixed.wgsl).toMatch(/let bh = vec4<f16>\(bw\);/);
+    expect(mixed.wgsl).toMatch(/let bh = vec4<f16>\(bw0\);/);
     // f32 × f32 stays exact f32 on every rule; staged as f16 only when asked, and labelled so.
     const f32 = MUL_MAT.generate(sg(), MUL_MAT.makeCase([64, 32, 32]));
     expect(f32.inputRounding).toBe('f16');
-    expect(f32.label).toBe('generated:MUL_MAT sgmatrix{"config":"16x8x16","matricesM":2,"matricesN":2,"subgroupSize":32,"subgroupsM":2,"subgroupsN":2,"tileK":32} [f32 operands staged as f16]');
+    expect(f32.label).toBe('generated:MUL_MAT sgmatrix{"config":"16x8x16","matricesM":2,"matricesN":2,"staging":"single","subgroupSize":32,"subgroupsM":2,"subgroupsN":2,"tileK":32} [f32 operands staged as f16]');
   });
 
   it("holds a kernel that rounds its inputs to f16's eps, not f32's", () => {

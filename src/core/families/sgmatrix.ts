@@ -26,6 +26,13 @@ export interface SgmatrixSchedule {
   readonly tileK: number;
   /** Threads per subgroup the workgroup is sized for (the device's subgroup size; subgroups past the tile stay idle when it is smaller). */
   readonly subgroupSize: number;
+  /**
+   * How K tiles reach workgroup memory: 'single' loads, stores, multiplies; 'prefetch' issues the
+   * next tile's global loads into registers before multiplying the current one; 'double' also
+   * stores them into a second buffer while the first is read (one barrier per tile, twice the
+   * workgroup memory).
+   */
+  readonly staging: 'single' | 'prefetch' | 'double';
 }
 
 export const SGMATRIX_FEATURE = 'chromium-experimental-subgroup-matrix';
@@ -84,6 +91,8 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   const left = `subgroup_matrix_left<f16, ${ck}, ${cm}>`;
   const right = `subgroup_matrix_right<f16, ${cn}, ${ck}>`;
   const result = `subgroup_matrix_result<f32, ${cn}, ${cm}>`;
+  const elem = (t: DType) => (t === 'f16' ? 'vec4<u32>' : 'vec4<f32>');
+  const copies = s.staging === 'double' ? 2 : 1;
   const body: string[] = [];
   const emit = (...ls: string[]) => body.push(...ls);
   if (batched) emit(k.ne13 > 1 ? `let i2 = wid.z % ${u(k.ne12)};\nlet i3 = wid.z / ${u(k.ne12)};` : 'let i2 = wid.z;');
@@ -93,43 +102,66 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   emit(`let sgm = sg % ${u(s.subgroupsM)};`, `let sgn = min(sg / ${u(s.subgroupsM)}, ${u(s.subgroupsN - 1)});`);
   for (let i = 0; i < s.matricesM; i++) for (let j = 0; j < s.matricesN; j++) emit(`var acc${i}_${j} = ${result}();`);
 
-  /** One operand's staging: global loads of `q` elements into `sh` rows of LD, f16. */
-  const stage = (p: 'a' | 'b', src: string, t: DType, rows: number, row0: string, bse: string, rowStride: number): string[] => {
+  // Each thread's share of a K tile: `units` loads of q elements per operand. Where a load lands
+  // (global element / q without k0, workgroup offset) does not change along K: computed once.
+  const bufA = BM * LD;
+  const bufB = BN * LD;
+  interface Unit { readonly p: 'a' | 'b'; readonly i: number; readonly src: string; readonly t: DType; readonly sh: string; readonly guard: string | null }
+  const unitsOf = (p: 'a' | 'b', src: string, t: DType, rows: number, row0: string, bse: string, rowStride: number): Unit[] => {
     const q = perLoad(t);
     const units = (rows * BK) / q;
     const perRow = BK / q;
-    const out: string[] = [];
-    for (let v0 = 0; v0 < units; v0 += threads) {
+    const out: Unit[] = [];
+    for (let v0 = 0, i = 0; v0 < units; v0 += threads, i++) {
       const v = v0 === 0 ? 'lid' : `(lid + ${u(v0)})`;
-      const guarded = v0 + threads > units;
-      const lines = [
-        `let ${p}r = ${v} / ${u(perRow)};`,
-        `let ${p}c = (${v} % ${u(perRow)}) * ${u(q)};`,
-        `let ${p}w = ${src}[(${bse} + (${row0} + ${p}r) * ${u(rowStride)} + k0 + ${p}c) / ${u(q)}];`,
-        `let ${p}o = ${p}r * ${u(LD)} + ${p}c;`,
-      ];
-      const sh = p === 'a' ? 'sA' : 'sB';
-      if (t === 'f16') {
-        for (const [w, comp] of ['x', 'y', 'z', 'w'].entries()) lines.push(`let ${p}h${w} = bitcast<vec2<f16>>(${p}w.${comp});`, `${sh}[${p}o + ${u(2 * w)}] = ${p}h${w}.x;`, `${sh}[${p}o + ${u(2 * w + 1)}] = ${p}h${w}.y;`);
-      } else {
-        lines.push(`let ${p}h = vec4<f16>(${p}w);`, ...[0, 1, 2, 3].map((e) => `${sh}[${p}o + ${u(e)}] = ${p}h[${e}];`));
-      }
-      out.push(guarded ? `if (${v} < ${u(units)}) {` : '{', ...lines.map((l) => `  ${l}`), '}');
+      const guard = v0 + threads > units ? `${v} < ${u(units)}` : null;
+      emit(`let ${p}g${i} = (${bse} + (${row0} + ${v} / ${u(perRow)}) * ${u(rowStride)} + (${v} % ${u(perRow)}) * ${u(q)}) / ${u(q)};`);
+      emit(`let ${p}o${i} = (${v} / ${u(perRow)}) * ${u(LD)} + (${v} % ${u(perRow)}) * ${u(q)};`);
+      emit(`var ${p}w${i} = ${elem(t)}();`);
+      out.push({ p, i, src, t, sh: p === 'a' ? 'sA' : 'sB', guard });
     }
     return out;
   };
-  emit(`for (var k0 = 0u; k0 < ${u(k.K)}; k0 = k0 + ${u(BK)}) {`);
-  emit(...stage('a', 'src0', t0, BM, 'm0', 'base0', k.src0.rowStride).map((l) => `  ${l}`));
-  emit(...stage('b', 'src1', t1, BN, 'n0', 'base1', k.src1.rowStride).map((l) => `  ${l}`));
-  emit('  workgroupBarrier();', '  if (isActive) {', `    for (var kk = 0u; kk < ${u(BK)}; kk = kk + ${u(ck)}) {`);
-  for (let i = 0; i < s.matricesM; i++) {
-    emit(`      let l${i} = subgroupMatrixLoad<${left}>(&sA, (sgm * ${u(s.matricesM * cm)} + ${u(i * cm)}) * ${u(LD)} + kk, false, ${u(LD)});`);
+  const units = [...unitsOf('a', 'src0', t0, BM, 'm0', 'base0', k.src0.rowStride), ...unitsOf('b', 'src1', t1, BN, 'n0', 'base1', k.src1.rowStride)];
+  const guarded = (x: Unit, lines: string[]) => (x.guard ? [`if (${x.guard}) {`, ...lines.map((l) => `  ${l}`), '}'] : lines);
+  /** Global loads of the tile at K offset `kExpr` into the registers. */
+  const loads = (kExpr: string) => units.flatMap((x) => guarded(x, [`${x.p}w${x.i} = ${x.src}[${x.p}g${x.i} + (${kExpr}) / ${u(perLoad(x.t))}];`]));
+  /** The registers into workgroup memory (f16), at buffer `buf` (0 or 1, a WGSL expression). */
+  const stores = (buf: string) =>
+    units.flatMap((x) => {
+      const o = buf === '0u' ? `${x.p}o${x.i}` : `${buf} * ${u(x.p === 'a' ? bufA : bufB)} + ${x.p}o${x.i}`;
+      const lines: string[] = [];
+      if (x.t === 'f16') {
+        for (const [w, comp] of ['x', 'y', 'z', 'w'].entries()) lines.push(`let ${x.p}h${w} = bitcast<vec2<f16>>(${x.p}w${x.i}.${comp});`, `${x.sh}[${o} + ${u(2 * w)}] = ${x.p}h${w}.x;`, `${x.sh}[${o} + ${u(2 * w + 1)}] = ${x.p}h${w}.y;`);
+      } else {
+        lines.push(`let ${x.p}h = vec4<f16>(${x.p}w${x.i});`, ...[0, 1, 2, 3].map((e) => `${x.sh}[${o} + ${u(e)}] = ${x.p}h[${e}];`));
+      }
+      return x.guard ? guarded(x, lines) : ['{', ...lines.map((l) => `  ${l}`), '}'];
+    });
+  /** The subgroup's multiply-accumulates over the tile in buffer `buf`. */
+  const multiply = (buf: string) => {
+    const off = (size: number) => (buf === '0u' ? '' : `${buf} * ${u(size)} + `);
+    const out = ['if (isActive) {', `  for (var kk = 0u; kk < ${u(BK)}; kk = kk + ${u(ck)}) {`];
+    for (let i = 0; i < s.matricesM; i++) out.push(`    let l${i} = subgroupMatrixLoad<${left}>(&sA, ${off(bufA)}(sgm * ${u(s.matricesM * cm)} + ${u(i * cm)}) * ${u(LD)} + kk, false, ${u(LD)});`);
+    for (let j = 0; j < s.matricesN; j++) {
+      out.push(`    let r${j} = subgroupMatrixLoad<${right}>(&sB, ${off(bufB)}(sgn * ${u(s.matricesN * cn)} + ${u(j * cn)}) * ${u(LD)} + kk, true, ${u(LD)});`);
+      for (let i = 0; i < s.matricesM; i++) out.push(`    acc${i}_${j} = subgroupMatrixMultiplyAccumulate(l${i}, r${j}, acc${i}_${j});`);
+    }
+    out.push('  }', '}');
+    return out;
+  };
+  const inLoop = (ls: string[]) => ls.map((l) => `  ${l}`);
+  const more = (ls: string[]) => [`if (k0 + ${u(BK)} < ${u(k.K)}) {`, ...ls.map((l) => `  ${l}`), '}'];
+  const loop = `for (var k0 = 0u; k0 < ${u(k.K)}; k0 = k0 + ${u(BK)}) {`;
+  if (s.staging === 'single') {
+    emit(loop, ...inLoop([...loads('k0'), ...stores('0u'), 'workgroupBarrier();', ...multiply('0u'), 'workgroupBarrier();']), '}');
+  } else if (s.staging === 'prefetch') {
+    // The next tile's global loads are in flight while this one is multiplied.
+    emit(...loads('0u'), loop, ...inLoop([...stores('0u'), 'workgroupBarrier();', ...more(loads(`k0 + ${u(BK)}`)), ...multiply('0u'), 'workgroupBarrier();']), '}');
+  } else {
+    // Tile t is read from buffer t % 2 while tile t + 1 is stored into the other: one barrier per tile.
+    emit(...loads('0u'), ...stores('0u'), 'workgroupBarrier();', loop, ...inLoop([`let cur = (k0 / ${u(BK)}) & 1u;`, ...more(loads(`k0 + ${u(BK)}`)), ...multiply('cur'), ...more(stores('(1u - cur)')), 'workgroupBarrier();']), '}');
   }
-  for (let j = 0; j < s.matricesN; j++) {
-    emit(`      let r${j} = subgroupMatrixLoad<${right}>(&sB, (sgn * ${u(s.matricesN * cn)} + ${u(j * cn)}) * ${u(LD)} + kk, true, ${u(LD)});`);
-    for (let i = 0; i < s.matricesM; i++) emit(`      acc${i}_${j} = subgroupMatrixMultiplyAccumulate(l${i}, r${j}, acc${i}_${j});`);
-  }
-  emit('    }', '  }', '  workgroupBarrier();', '}');
   // dst is column-major for the result (column n is dst row n, m contiguous): stride = dst's row stride.
   emit('if (isActive) {');
   for (let i = 0; i < s.matricesM; i++) {
@@ -140,11 +172,10 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
     }
   }
   emit('}');
-  const elem = (t: DType) => (t === 'f16' ? 'vec4<u32>' : 'vec4<f32>');
   const rounds = t0 === 'f32' || t1 === 'f32';
   const wgsl = [
     `// generated: ${label} — ${scheduleKey(s)}`,
-    `// sgmatrix: ${BM}×${BN} outputs per workgroup (${s.subgroupsM}×${s.subgroupsN} subgroups of ${s.matricesM}×${s.matricesN} ${s.config} f16→f32 matrices), K ${BK} per step${rounds ? '; f32 sources rounded to f16 on staging' : ''}`,
+    `// sgmatrix: ${BM}×${BN} outputs per workgroup (${s.subgroupsM}×${s.subgroupsN} subgroups of ${s.matricesM}×${s.matricesN} ${s.config} f16→f32 matrices), K ${BK} per step, ${s.staging} staging${rounds ? '; f32 sources rounded to f16 on staging' : ''}`,
     'enable f16;',
     'enable subgroups;',
     'enable chromium_experimental_subgroup_matrix;',
@@ -152,8 +183,8 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
     storageDecl(0, 'src0', 'read', elem(t0)),
     storageDecl(1, 'src1', 'read', elem(t1)),
     storageDecl(2, 'dst', 'read_write', 'f32'),
-    `var<workgroup> sA: array<f16, ${BM * LD}>;`,
-    `var<workgroup> sB: array<f16, ${BN * LD}>;`,
+    `var<workgroup> sA: array<f16, ${copies * BM * LD}>;`,
+    `var<workgroup> sB: array<f16, ${copies * BN * LD}>;`,
     '',
     `@compute @workgroup_size(${threads})`,
     'fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32, @builtin(subgroup_size) sgSize: u32) {',
@@ -175,11 +206,12 @@ export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
     matricesN: { values: [1, 2, 4], doc: 'result matrices per subgroup along N' },
     tileK: { values: [16, 32, 64], doc: 'K staged in workgroup memory per step' },
     subgroupSize: { values: [32], doc: 'threads per subgroup the workgroup is sized for', default: 32 },
+    staging: { values: ['single', 'prefetch', 'double'], doc: 'K-tile staging: single buffer, register prefetch of the next tile, or double-buffered workgroup memory', default: 'single' },
   },
   threads: (s) => sgmatrixTile(s).threads,
   workgroupBytes: (s) => {
     const { BM, BN } = sgmatrixTile(s);
-    return (BM + BN) * (s.tileK + PAD) * 2;
+    return (BM + BN) * (s.tileK + PAD) * 2 * (s.staging === 'double' ? 2 : 1);
   },
   threadsText: (s) => `subgroupsM·subgroupsN·subgroupSize = ${sgmatrixTile(s).threads} threads`,
   validate(s, adapter) {

@@ -143,16 +143,16 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
       // f16 past the decode ground: subgroup matrices (the contract declines it where they are missing).
       {
         when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 9 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 128 }, { feature: 'K', multipleOf: 32 }],
-        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 4, tileK: 32, subgroupSize: 32 }),
+        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 4, tileK: 32, subgroupSize: 32, staging: 'single' }),
         limits: { maxComputeWorkgroupStorageSize: 20480 },
         note: 'H200 2026-12-01, f16×f16→f32 4096³: 131.1 TFLOP/s against 95.7 for the 16x8x16 tiling below; 20 KiB of workgroup memory, so only where the adapter offers more than the 16 KiB default (the H200: 48 KiB)',
       },
       {
         when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 9 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 64 }, { feature: 'K', multipleOf: 32 }],
-        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 4, tileK: 32, subgroupSize: 32 }),
+        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 4, tileK: 32, subgroupSize: 32, staging: 'single' }),
         note: 'H200 2026-12-01, f16×f16→f32 4096³: 95.7 TFLOP/s; the 16x16x16 config with the same tiling ran 131.1 but needs 20 KiB of workgroup memory (over the 16 KiB WebGPU default limit the conformance suite checks): the next rule to add, per adapter class (docs/benchmarks.md)',
       },
-      { when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 9 }], schedule: freezeSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 1, subgroupsN: 1, matricesM: 1, matricesN: 1, tileK: 16, subgroupSize: 32 }) },
+      { when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 9 }], schedule: freezeSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 1, subgroupsN: 1, matricesM: 1, matricesN: 1, tileK: 16, subgroupSize: 32, staging: 'single' }) },
       // Decode (N ≤ 8): gemv, one src0 load feeding every column of the pass.
       ...([1, 2, 4, 8] as const).map((C) => ({
         when: [{ feature: 'N', max: C }, { feature: 'K', multipleOf: 4 }],
