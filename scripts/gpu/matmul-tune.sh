@@ -25,9 +25,14 @@ g() { # shape W R C vw U reduction [params]
   echo "## $1 gemv W$2 R$3 C$4 vw$5 U$6 $7 $params" >> "$OUT/tune.txt"
   timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --op MUL_MAT --shape "$1" $p --schedule "{\"family\":\"gemv\",\"workgroupSize\":$2,\"rowsPerWorkgroup\":$3,\"columnsPerPass\":$4,\"vectorWidth\":$5,\"unroll\":$6,\"reduction\":\"$7\"}" 2>&1 | grep -E "^correct|^timing|^metrics|rror|refused" >> "$OUT/tune.txt"
 }
-s() { # shape config sgM sgN mM mN tileK params
-  echo "## $1 sgmatrix $2 sg$3x$4 mat$5x$6 K$7 $8" >> "$OUT/tune.txt"
-  timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --op MUL_MAT --shape "$1" --param "$8" --schedule "{\"family\":\"sgmatrix\",\"config\":\"$2\",\"subgroupsM\":$3,\"subgroupsN\":$4,\"matricesM\":$5,\"matricesN\":$6,\"tileK\":$7,\"subgroupSize\":32}" 2>&1 | grep -E "^correct|^timing|^metrics|rror|refused" >> "$OUT/tune.txt"
+s() { # shape config sgM sgN mM mN tileK params [staging: single|prefetch|double]
+  local st=${9:-single}
+  echo "## $1 sgmatrix $2 sg$3x$4 mat$5x$6 K$7 $st $8" >> "$OUT/tune.txt"
+  timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --op MUL_MAT --shape "$1" --param "$8" --schedule "{\"family\":\"sgmatrix\",\"config\":\"$2\",\"subgroupsM\":$3,\"subgroupsN\":$4,\"matricesM\":$5,\"matricesN\":$6,\"tileK\":$7,\"subgroupSize\":32,\"staging\":\"$st\"}" 2>&1 | grep -E "^correct|^timing|^metrics|rror|refused" >> "$OUT/tune.txt"
+}
+r() { # op shape [--native]: ROPE and others, generated (auto) or native
+  echo "## $1 $2 ${3:-auto}" >> "$OUT/tune.txt"
+  timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --op "$1" --shape "$2" ${3:-} 2>&1 | grep -E "^$1|^correct|^timing|^metrics|rror" >> "$OUT/tune.txt"
 }
 a() { # shape [params]: what auto picks
   local params=${2:-}
@@ -38,6 +43,33 @@ if [ -n "${LOCAL:-}" ]; then
   g 256x1x256 256 4 1 4 4 subgroup; g 256x1x256 64 2 1 4 4 shared type0=1; g 130x3x66 64 8 4 1 2 subgroup
   s 128x64x128 16x8x16 2 2 2 2 32 type0=1,type1=1
   a 256x8x256; a 128x64x128 type0=1,type1=1
+elif [ "${1:-}" = issue26 ]; then
+  # Issue 26 (2026-12-02): sgmatrix staging and tilings (16x16x16 needs > 16 KiB: the H200 offers 48),
+  # f16 weights × f32, N = 512, GEMV, ROPE generated vs native; `device --calibrate` first (the MMA ceiling).
+  F=type0=1,type1=1
+  echo "=== calibrate (first: the %FLOP of sgmatrix rows is against its MMA ceiling)" >> "$OUT/tune.txt"
+  timeout 90 $NODE ${LAB_DIR:-dist-cli}/lab.mjs device --calibrate --json "$OUT/calibration.json" 2>&1 | grep -iE "mma|fma|copy|empty|rror" >> "$OUT/tune.txt"
+  for v in "2 2 4 4 32 single" "2 2 4 4 32 prefetch" "2 2 4 4 32 double" "2 2 4 4 64 prefetch" "4 2 2 4 32 prefetch" "4 4 2 2 32 prefetch" "2 4 4 2 32 double" "4 2 2 4 32 double"; do set -- $v; s 4096x4096x4096 16x16x16 $1 $2 $3 $4 $5 $F $6; done
+  s 4096x4096x4096 16x8x16 2 2 4 4 32 $F prefetch
+  for v in "2 2 4 4 32 prefetch" "2 2 2 2 32 prefetch" "4 2 2 2 32 prefetch" "2 2 2 4 32 double" "2 2 2 2 64 double"; do set -- $v; s 4096x512x4096 16x16x16 $1 $2 $3 $4 $5 $F $6; done
+  for v in "2 2 4 4 32 prefetch" "2 2 4 4 32 double"; do set -- $v; s 4096x4096x4096 16x16x16 $1 $2 $3 $4 $5 type0=1 $6; done
+  for v in "256 8 1 4 4 subgroup" "256 8 1 4 2 subgroup" "128 4 1 4 4 subgroup" "512 16 1 4 4 subgroup" "256 1 1 4 4 subgroup"; do g 4096x1x4096 $v; done
+  for v in "256 8 1 4 4 subgroup" "256 4 1 4 4 subgroup" "256 1 1 4 4 subgroup" "512 2 1 4 4 subgroup"; do g 16384x1x16384 $v; done
+  for v in "256 8 8 4 4 subgroup" "256 8 8 4 2 subgroup" "256 4 8 4 2 subgroup"; do g 4096x8x4096 $v; done
+  r ROPE 128x32x512; r ROPE 128x32x512 --native; r ROPE 128x32x4096; r ROPE 128x32x4096 --native
+  cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = issue26b ]; then
+  # Issue 26, second pass: what auto now picks (the 16x16x16 prefetch rule needs the adapter's 48 KiB),
+  # larger sgmatrix tiles, GEMV with more loads in flight or more threads per row.
+  F=type0=1,type1=1
+  a 4096x4096x4096 $F; a 4096x512x4096 $F; a 4096x4096x4096 type0=1
+  for v in "2 2 4 4 16 prefetch" "4 2 4 4 32 prefetch" "2 4 4 4 32 prefetch"; do set -- $v; s 4096x4096x4096 16x16x16 $1 $2 $3 $4 $5 $F $6; done
+  for v in "2 2 4 2 32 prefetch" "2 2 4 4 16 prefetch" "4 2 4 4 32 prefetch"; do set -- $v; s 4096x512x4096 16x16x16 $1 $2 $3 $4 $5 $F $6; done
+  s 4096x4096x4096 16x16x16 4 2 4 4 32 type0=1 prefetch
+  for v in "1024 4 1 4 4 subgroup" "256 1 1 4 8 subgroup" "256 4 1 4 8 subgroup" "512 1 1 4 4 subgroup"; do g 4096x1x4096 $v; done
+  for v in "1024 4 1 4 4 subgroup" "256 1 1 4 8 subgroup"; do g 16384x1x16384 $v; done
+  for v in "256 2 8 4 2 subgroup" "128 1 8 4 2 subgroup" "256 4 4 4 2 subgroup" "256 4 8 4 1 subgroup"; do g 4096x8x4096 $v; done
+  cat "$OUT/tune.txt"; exit 0
 elif [ "${1:-}" != bench ]; then
   for v in "256 4 1 4 4 subgroup" "256 8 1 4 4 subgroup" "128 4 1 4 4 subgroup" "256 2 1 4 4 subgroup" "256 1 1 4 4 subgroup" "256 8 1 4 2 subgroup" "64 2 1 4 4 subgroup" "256 4 1 4 4 shared"; do g 4096x1x4096 $v; done
   for v in "256 8 1 4 4 subgroup" "256 2 1 4 4 subgroup"; do g 16384x1x16384 $v; done

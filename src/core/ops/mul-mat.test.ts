@@ -161,12 +161,17 @@ describe('MUL_MAT (ggml_mul_mat)', () => {
     expect(pick([129, 7, 33])).toMatchObject({ family: 'gemv', vectorWidth: 1 });
     const sub = { ...adapter, features: ['subgroups'] };
     expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([1024, 1, 1024]), sub)).toMatchObject({ family: 'gemv', columnsPerPass: 1, reduction: 'subgroup' });
-    expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([1024, 3, 1024]), sub)).toMatchObject({ family: 'gemv', columnsPerPass: 4, reduction: 'subgroup' });
+    expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([1024, 3, 1024]), sub)).toMatchObject({ family: 'gemv', columnsPerPass: 4, reduction: 'subgroup', unroll: 4 });
+    // Eight columns: unroll 1 (H200 4096x8x4096 37.8 µs against 43.2 at unroll 4).
+    expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([4096, 8, 4096]), sub)).toMatchObject({ family: 'gemv', columnsPerPass: 8, reduction: 'subgroup', unroll: 1 });
     expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([4096, 512, 4096], 'contiguous', { type0: 1, type1: 1 }), featured)).toMatchObject({ family: 'sgmatrix', config: '16x8x16', matricesM: 4 });
     // With the H200's 48 KiB of workgroup memory the 20 KiB 16x16x16 tiling is taken; at the 16 KiB default it is refused with the numbers.
     const h200 = { ...featured, limits: { ...featured.limits, maxComputeWorkgroupStorageSize: 49152 } };
     const big = MUL_MAT.makeCase([4096, 512, 4096], 'contiguous', { type0: 1, type1: 1 });
-    expect(schedulesFor('MUL_MAT', big, h200)).toMatchObject({ family: 'sgmatrix', config: '16x16x16', matricesM: 4, matricesN: 4 });
+    expect(schedulesFor('MUL_MAT', big, h200)).toMatchObject({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, matricesM: 4, matricesN: 4, staging: 'prefetch' });
+    // N ≥ 2048: 256×128 tiles (30 KiB).
+    expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([4096, 4096, 4096], 'contiguous', { type0: 1 }), h200)).toMatchObject({ config: '16x16x16', subgroupsM: 4, subgroupsN: 2, staging: 'prefetch' });
+    expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([4096, 4096, 4096], 'contiguous', { type0: 1 }), featured)).toMatchObject({ config: '16x8x16', subgroupsM: 2, staging: 'prefetch' });
     expect(validateSchedule(schedulesFor('MUL_MAT', big, h200)!, featured)).toEqual(['workgroup memory 20480 B exceeds maxComputeWorkgroupStorageSize 16384']);
     expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([48, 24, 32], 'contiguous', { type0: 1 }), featured)).toMatchObject({ family: 'sgmatrix', matricesM: 1 });
     // K % 4 == 0 but misaligned rows: the vec4 rules' fits() send it on to the scalar rule.

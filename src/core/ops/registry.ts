@@ -142,22 +142,32 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
     rules: [
       // f16 past the decode ground: subgroup matrices (the contract declines it where they are missing).
       {
+        when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 2048 }, { feature: 'M', multipleOf: 256 }, { feature: 'N', multipleOf: 128 }, { feature: 'K', multipleOf: 32 }],
+        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 4, subgroupsN: 2, matricesM: 4, matricesN: 4, tileK: 32, subgroupSize: 32, staging: 'prefetch' }),
+        limits: { maxComputeWorkgroupStorageSize: 30720 },
+        note: 'H200 2026-12-02 (matmul-tune.sh issue26b): 256×128 tiles, f16×f16→f32 4096³ 148.8 TFLOP/s, f16 weights × f32 148.8 (2×2 subgroups: 140.8 / 127.7; 2×4: 147.0); at N = 512 too few workgroups (67.2 against 106.3 for the rule below), hence N ≥ 2048. 30 KiB of workgroup memory',
+      },
+      {
         when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 9 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 128 }, { feature: 'K', multipleOf: 32 }],
-        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 4, tileK: 32, subgroupSize: 32, staging: 'single' }),
+        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 4, tileK: 32, subgroupSize: 32, staging: 'prefetch' }),
         limits: { maxComputeWorkgroupStorageSize: 20480 },
-        note: 'H200 2026-12-01, f16×f16→f32 4096³: 131.1 TFLOP/s against 95.7 for the 16x8x16 tiling below; 20 KiB of workgroup memory, so only where the adapter offers more than the 16 KiB default (the H200: 48 KiB)',
+        note: 'H200 2026-12-02 (matmul-tune.sh issue26), f16×f16→f32 4096³: 140.9 TFLOP/s (single staging 122.9, double 93.3, K64 89.4, other tilings 86–112); 4096x512x4096 106.1; f16 weights × f32 4096³ 127.6. 20 KiB of workgroup memory: only where the adapter offers more than the 16 KiB default (the H200: 48 KiB)',
       },
       {
         when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 9 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 64 }, { feature: 'K', multipleOf: 32 }],
-        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 4, tileK: 32, subgroupSize: 32, staging: 'single' }),
-        note: 'H200 2026-12-01, f16×f16→f32 4096³: 95.7 TFLOP/s; the 16x16x16 config with the same tiling ran 131.1 but needs 20 KiB of workgroup memory (over the 16 KiB WebGPU default limit the conformance suite checks): the next rule to add, per adapter class (docs/benchmarks.md)',
+        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 4, tileK: 32, subgroupSize: 32, staging: 'prefetch' }),
+        note: 'within the 16 KiB default (15 KiB): H200 2026-12-02, f16×f16→f32 4096³ 110.5 TFLOP/s with prefetch staging (95.7 single, 2026-12-01); adapters with more workgroup memory take the 16x16x16 rule above',
       },
       { when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 9 }], schedule: freezeSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 1, subgroupsN: 1, matricesM: 1, matricesN: 1, tileK: 16, subgroupSize: 32, staging: 'single' }) },
       // Decode (N ≤ 8): gemv, one src0 load feeding every column of the pass.
       ...([1, 2, 4, 8] as const).map((C) => ({
         when: [{ feature: 'N', max: C }, { feature: 'K', multipleOf: 4 }],
-        schedule: freezeSchedule({ family: 'gemv' as const, workgroupSize: 256, rowsPerWorkgroup: 4, columnsPerPass: C, vectorWidth: 4, unroll: 4, reduction: 'subgroup' as const }),
-        note: 'first guess sized for a GPU, not yet timed on the H200 (docs/benchmarks.md, issue 11); on SwiftShader slower than native at small N',
+        // Eight columns already keep eight accumulators busy per load: unrolled further, registers crowd out loads in flight.
+        schedule: freezeSchedule({ family: 'gemv' as const, workgroupSize: 256, rowsPerWorkgroup: 4, columnsPerPass: C, vectorWidth: 4, unroll: C === 8 ? 1 : 4, reduction: 'subgroup' as const }),
+        note:
+          C === 8
+            ? 'H200 2026-12-02 (matmul-tune.sh issue26b), 4096x8x4096: unroll 1 37.8 µs, unroll 2 44.3, unroll 4 43.2 (2026-12-01); R2 50.0, R8 57.3, C4 54.4'
+            : 'H200 2026-12-02 (matmul-tune.sh issue26/26b), 4096x1x4096: R4 U8 23.7 µs, R1 24.0, R8 24.5–24.6, W1024 R4 25.5 — within noise of this R4 U4 (23.3, 2026-12-01); 16384²: R1 243, R4 247. On SwiftShader slower than native at small N',
       })),
       { when: [{ feature: 'N', max: 8 }, { feature: 'K', multipleOf: 4 }], schedule: freezeSchedule({ family: 'gemv', workgroupSize: 256, rowsPerWorkgroup: 4, columnsPerPass: 8, vectorWidth: 4, unroll: 4, reduction: 'shared' }) },
       { when: [{ feature: 'N', max: 8 }], schedule: freezeSchedule({ family: 'gemv', workgroupSize: 256, rowsPerWorkgroup: 4, columnsPerPass: 8, vectorWidth: 1, unroll: 2, reduction: 'shared' }) },
