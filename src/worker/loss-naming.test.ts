@@ -11,7 +11,7 @@ import { namingDeviceLoss } from './loss-naming';
 function fakeGpu() {
   let loseNow: (info: GPUDeviceLostInfo) => void = () => undefined;
   const lost = new Promise<GPUDeviceLostInfo>((r) => (loseNow = r));
-  const device = { features: new Set<string>(), lost, destroy: () => undefined } as unknown as GPUDevice;
+  const device = { features: new Set<string>(), limits: DEFAULT_LIMITS, lost, destroy: () => undefined } as unknown as GPUDevice;
   const adapter = { info: { vendor: 'fake', architecture: '', device: 'fake', description: 'fake' }, limits: DEFAULT_LIMITS, features: new Set<string>(), requestDevice: async () => device } as unknown as GPUAdapter;
   const gpu = { requestAdapter: async () => adapter } as unknown as GPU;
   return { gpu, lose: (lostAfterMs: number) => setTimeout(() => loseNow({ reason: 'unknown', message: 'GPU process crashed' } as GPUDeviceLostInfo), lostAfterMs) };
