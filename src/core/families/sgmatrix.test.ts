@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../adapter';
 import { MUL_MAT } from '../ops/mul-mat';
-import { parseSchedule, validateSchedule, type Schedule } from '../schedule/schedule';
+import { limitsNeeded, parseSchedule, validateSchedule, type Schedule } from '../schedule/schedule';
 import { checkOutput } from '../stats/correctness';
 import { contiguous } from '../tensor';
 import { GUARD_BYTES, sentinelBuffer, withGuards } from '../hostdata';
@@ -18,6 +18,10 @@ describe('sgmatrix family (chromium-experimental-subgroup-matrix, f16→f32)', (
     expect(SGMATRIX.workgroupBytes(sg() as never)).toBe(96 * 40 * 2);
     // Double-buffered staging: two of each.
     expect(SGMATRIX.workgroupBytes(sg({ staging: 'double' }) as never)).toBe(2 * 96 * 40 * 2);
+    // Above WebGPU's defaults: 256×128 tiles of 16x16x16 need (256 + 128)·40·2 B; 8 subgroups fit 256 threads.
+    expect(limitsNeeded(sg({ config: '16x16x16', subgroupsM: 4, matricesM: 4, matricesN: 4 }))).toEqual({ maxComputeWorkgroupStorageSize: 30720 });
+    expect(limitsNeeded(sg({ subgroupsM: 4, subgroupsN: 4 }))).toEqual({ maxComputeInvocationsPerWorkgroup: 512 });
+    expect(limitsNeeded(sg())).toEqual({});
     // Schedules written before the staging knob meant single staging.
     expect(sg()).toMatchObject({ staging: 'single' });
   });

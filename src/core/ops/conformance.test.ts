@@ -3,7 +3,7 @@
 // from OPS with no edit here.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, LIMIT_NAMES, limitsToRequest } from '../adapter';
-import { SPACES, parseSchedule, scheduleKey, validateSchedule } from '../schedule/schedule';
+import { SPACES, limitsNeeded, parseSchedule, scheduleKey, validateSchedule } from '../schedule/schedule';
 import { OPS, REGISTRY, registryEntry, schedulesFor } from './registry';
 import { opFamilies, type MatrixEntry, type OpDef } from './types';
 
@@ -58,6 +58,8 @@ describe.each(OPS.map((op) => [op.name, op] as const))('%s', (name, op) => {
     expect(parseSchedule(JSON.stringify(s), opFamilies(op))).toEqual(s);
     // Checked against the limits the rule declares, each one a limit the device is opened with and
     // one the schedule needs (at WebGPU's default it is refused, naming the numbers).
+    // Exactly the limits it needs above the defaults: none missing, none extra.
+    expect(rule.limits ?? {}).toEqual(limitsNeeded(s));
     const declared = { ...DEFAULT_LIMITS, ...rule.limits };
     expect(validateSchedule(s, { ...FEATURED, limits: declared })).toEqual([]);
     for (const [k, v] of Object.entries(rule.limits ?? {})) {

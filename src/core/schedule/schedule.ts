@@ -1,5 +1,6 @@
 // Schedules: frozen plain data per family, a space that enumerates them, validation that
 // returns reasons, and a key derived from the data (never assembled by hand).
+import { DEFAULT_LIMITS, type DeviceLimits } from '../adapter';
 import { familyDef, FAMILY_DEFS, type Family, type Schedule } from '../families/index';
 import type { KnobSpec, LimitsView } from '../families/types';
 import { checkScheduleInput, checkSpaceInput } from '../input/schedule-input';
@@ -151,6 +152,20 @@ export function workgroupStorageBytes(s: Schedule): number {
  * the knob and the limit, so a refusal says what to change. The shared checks are here; each
  * family adds its own.
  */
+/**
+ * The limits a schedule needs above WebGPU's defaults (what a shape rule declares in `limits`):
+ * its threads per workgroup and its workgroup memory, where they exceed DEFAULT_LIMITS.
+ */
+export function limitsNeeded(s: Schedule): Partial<DeviceLimits> {
+  const def = familyDef(s.family);
+  const out: { -readonly [K in keyof DeviceLimits]?: number } = {};
+  const threads = def.threads(s);
+  if (threads > DEFAULT_LIMITS.maxComputeInvocationsPerWorkgroup) out.maxComputeInvocationsPerWorkgroup = threads;
+  const bytes = def.workgroupBytes(s);
+  if (bytes > DEFAULT_LIMITS.maxComputeWorkgroupStorageSize) out.maxComputeWorkgroupStorageSize = bytes;
+  return out;
+}
+
 export function validateSchedule(s: Schedule, adapter: LimitsView): string[] {
   const def = familyDef(s.family);
   const reasons: string[] = [];
