@@ -58,6 +58,10 @@ elif [ "${1:-}" = issue26 ]; then
   for v in "256 8 8 4 4 subgroup" "256 8 8 4 2 subgroup" "256 4 8 4 2 subgroup"; do g 4096x8x4096 $v; done
   r ROPE 128x32x512; r ROPE 128x32x512 --native; r ROPE 128x32x4096; r ROPE 128x32x4096 --native
   cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = rope26 ]; then
+  # ROPE generated vs native (issue 26: the generated path's powi unrolled into selects), llama case and 4096 tokens.
+  for sh in 128x32x512 128x32x4096; do r ROPE $sh; r ROPE $sh --native; r ROPE_BACK $sh; r ROPE_BACK $sh --native; done
+  cat "$OUT/tune.txt"; exit 0
 elif [ "${1:-}" = issue26b ]; then
   # Issue 26, second pass: what auto now picks (the 16x16x16 prefetch rule needs the adapter's 48 KiB),
   # larger sgmatrix tiles, GEMV with more loads in flight or more threads per row.

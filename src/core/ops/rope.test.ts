@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../adapter';
-import { ROPE, ROPE_BACK, ropeConstants, PARAMS } from './rope';
+import { powiUnrolled, ROPE, ROPE_BACK, ropeConstants, PARAMS } from './rope';
 import { bufferFor } from './test-buffers';
 import { OpCaseError, type OpCase } from './types';
 
@@ -235,7 +235,30 @@ describe('ROPE generated (elementwise family)', () => {
     expect(k.wgsl).toMatch(/fn cos_sin\(t: f32\)/); // taken from rope.wgsl
     expect(k.wgsl).toMatch(/let xp_v = src0\[64u \+ select\(i0, select\(i0 - 2u, i0 \+ 2u, i0 < 4u\), i0 >= 2u && i0 < 6u\) \+ i1 \* 8u/);
     expect(k.wgsl).toMatch(/dst\[[^\]]+\] = rope\(x_v, xp_v, f32\(pos_v\), ff_v, i0\);/);
-    expect(k.wgsl).toMatch(/var extrap = pos \* powi\(0\.00999999978, j\);/);
+    // n_dims 4: pairs j < 2, one bit: θ-scale^j without powi's loop.
+    expect(k.wgsl).toContain('  tp = select(tp, tp * 0.00999999978, (j & 1u) != 0u);\n  var extrap = pos * tp;');
+  });
+
+  it("powi unrolled: bit for bit the native loop's value for every j < n (products in the same order)", () => {
+    const powi = (b: number, e: number) => {
+      let r = 1;
+      let x = Math.fround(b);
+      for (let k = e; k; k >>= 1) {
+        if (k & 1) r = Math.fround(r * x);
+        x = Math.fround(x * x);
+      }
+      return r;
+    };
+    const b = Math.fround(Math.pow(10000, -2 / 128));
+    const lines = powiUnrolled(b, 64, 'tp');
+    expect(lines).toHaveLength(2 + 6);
+    const factors = lines.slice(2).map((l) => Number(/tp \* ([\d.e-]+),/.exec(l)![1]));
+    for (let j = 0; j < 64; j++) {
+      let tp = 1;
+      factors.forEach((c, i) => (tp = j & (1 << i) ? Math.fround(tp * Math.fround(c)) : tp));
+      expect(tp, `j = ${j}`).toBe(powi(b, j));
+    }
+    expect(powiUnrolled(b, 1, 'tp')).toHaveLength(3); // j = 0 only: one (never taken) bit
   });
 
   it('the sign of sin is the only difference backward; vectorWidth 2 is refused by name', () => {

@@ -117,6 +117,23 @@ const HELPERS = (() => {
 })();
 
 /**
+ * powi(b, j) for j < n without its loop: the same products in the same order (r·x for each set
+ * bit, low to high, x squared between), so bit for bit the native kernel's value; the squares of
+ * the constant b are baked (f32 squaring is exactly rounded, Math.fround here gives the same), and
+ * each bit is a select, so the lanes of a subgroup (different j) never diverge.
+ */
+export function powiUnrolled(b: number, n: number, name: string): string[] {
+  const bits = Math.max(1, Math.ceil(Math.log2(n)));
+  const lines = [`  // ${name} = powi(${f(b)}, j) for j < ${n}, unrolled over ${bits} bit${bits > 1 ? 's' : ''}`, `  var ${name} = 1.0;`];
+  let x = Math.fround(b);
+  for (let i = 0; i < bits; i++) {
+    lines.push(`  ${name} = select(${name}, ${name} * ${f(x)}, (j & ${u(2 ** i)}) != 0u);`);
+    x = Math.fround(x * x);
+  }
+  return lines;
+}
+
+/**
  * The generated path: one thread per element of dst (the elementwise family). Each element
  * reads itself and its partner in the pair (a custom index), its token's position and, with
  * freq factors, its pair's factor, and rotates with the per-op constants baked in.
@@ -150,7 +167,8 @@ function snippet(c: OpCase, sinSign: number): ElementwiseSnippet {
     '    return x;',
     '  }',
     `  let j = ${pair};`,
-    `  var extrap = pos * powi(${f(k.thetaScale)}, j);`,
+    ...powiUnrolled(k.thetaScale, nh, 'tp'),
+    '  var extrap = pos * tp;',
     ...(ff ? ['  extrap = extrap / ff;'] : []),
     `  var theta = ${f(p.freq_scale)} * extrap;`,
     ...yarn,
