@@ -40,6 +40,7 @@ import type { LaneJson as LaneJsonT, Level1Json } from '../core/report/json';
 import { caseOf, refuseOutsideLimits } from '../core/resolve-kernel';
 import type { OpDef } from '../core/ops/types';
 import { checkOutputPath } from './output-paths';
+import { cmdReport, REPORT_HELP } from './report';
 import { keepMatching, parseFilter } from './filter';
 import { parseManifest } from '../core/manifest/format';
 import { readUserKernel } from './user-kernel-files';
@@ -96,6 +97,7 @@ commands:
                               speedup fell by more than the threshold (%), 0 when none did,
                               2 when they cannot be compared (other adapters, the native
                               column moved, not lane results)
+  ${REPORT_HELP}
 ${CENSUS_HELP}  bench [--size full|small] [--only ID[,ID…]|agreement|ops] [--peer tfjs]
                               the engine's performance targets as a table (small shapes on
                               a software adapter; targets are judged on hardware only)
@@ -659,6 +661,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   sweep: cmdSweep,
   diff: cmdDiff,
   census: cmdCensus,
+  report: cmdReport,
 };
 
 export async function main(argv: string[]): Promise<number> {
