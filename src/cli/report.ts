@@ -2,7 +2,7 @@
 // one at a time (each capped), validated, reduced to their cells and dropped, so memory stays
 // bounded by the report, not by the files. A bad input is refused by name and the rest still
 // report; the exit code says something was refused.
-import { lstatSync, readdirSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../core/errors';
@@ -13,7 +13,6 @@ import type { ResultJson } from '../core/report/json';
 import { decodeShare, SHARE_HASH_PREFIX } from '../core/report/share';
 import { validateResult } from '../core/report/validate';
 import { checkOutputPath } from './output-paths';
-import { readCappedText } from './read-capped';
 import { shareBase, SHARE_OPTIONS } from './share-output';
 
 /** One result file's cap (a full lane over every op with user columns stays well under it). */
@@ -40,7 +39,7 @@ export function listInputs(args: readonly string[]): { inputs: Input[]; refused:
     if (inputs.length >= MAX_REPORT_INPUTS) throw new UsageError(`report takes at most ${MAX_REPORT_INPUTS} results; the arguments name more (split the report or pass fewer folders)`);
     inputs.push(i);
   };
-  const fileInput = (path: string): Input => ({ source: path, read: async () => JSON.parse(readCappedText(path, MAX_REPORT_FILE_BYTES, 'report')) });
+  const fileInput = (path: string): Input => ({ source: path, read: async () => JSON.parse(readResultText(path)) });
   const walk = (dir: string, depth: number) => {
     let names: string[];
     try {
@@ -78,6 +77,29 @@ export function listInputs(args: readonly string[]): { inputs: Input[]; refused:
   return { inputs, refused };
 }
 
+/**
+ * One result file's text: a regular file of at most MAX_REPORT_FILE_BYTES, sized by fstat so a
+ * thousand small files cost what they hold (not a cap-sized buffer each).
+ */
+function readResultText(path: string): string {
+  const fd = openSync(path, 'r');
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new Error('not a regular file');
+    if (st.size > MAX_REPORT_FILE_BYTES) throw new Error(`${st.size} bytes, over the ${MAX_REPORT_FILE_BYTES}-byte cap on one result file: not read`);
+    const buf = Buffer.alloc(st.size);
+    let total = 0;
+    while (total < st.size) {
+      const n = readSync(fd, buf, total, st.size - total, null);
+      if (n === 0) break;
+      total += n;
+    }
+    return buf.subarray(0, total).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** A --json file holds one result, or `time --op all`'s table of Level 1 results. */
 function resultsOf(value: unknown): unknown[] {
   if (value && typeof value === 'object' && !Array.isArray(value) && Object.prototype.hasOwnProperty.call(value, 'kind') && (value as { kind: unknown }).kind === 'level1-table') {
@@ -104,6 +126,7 @@ export async function readReportInputs(args: readonly string[]): Promise<{ resul
     list.forEach((item, i) => {
       const source = list.length > 1 ? `${input.source}[${i}]` : input.source;
       try {
+        if (item && typeof item === 'object' && (item as { kind?: unknown }).kind === 'report') throw new Error('a kernel-lab report, not a result: pass the result files it was made from');
         results.push({ source, result: validateResult(item) });
       } catch (e) {
         refused.push({ source, note: (e as Error).message });

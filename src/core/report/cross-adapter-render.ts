@@ -16,13 +16,13 @@ export function entryText(e: CellEntry): string {
   if (e.kind === 'lane') {
     const speed = e.speedupMedian === null ? '' : ` ${fmtRatio(e.speedupMedian)}× [${fmtRatio(e.speedupMin)}–${fmtRatio(e.speedupMax)}]`;
     const bw = e.generatedPctBw !== null ? ` (${pctText(e.generatedPctBw)} BW)` : e.generatedPctFlop !== null ? ` (${pctText(e.generatedPctFlop)} FLOP)` : '';
-    const gen = e.generatedMedianNs !== null ? ` gen ${fmtUs(e.generatedMedianNs)}${bw}` : '';
-    const nat = e.nativeMedianNs !== null ? ` nat ${fmtUs(e.nativeMedianNs)}` : '';
+    const gen = e.generatedMedianNs !== null ? ` gen ${fmtUs(e.generatedMedianNs)} µs${bw}` : '';
+    const nat = e.nativeMedianNs !== null ? ` nat ${fmtUs(e.nativeMedianNs)} µs` : '';
     return `${e.verdict}${speed}${gen}${nat}`;
   }
   const ns = e.nativeMedianNs ?? e.generatedMedianNs;
   const pct = e.nativePctBw ?? e.generatedPctBw;
-  return `${e.kind === 'level1' ? 'L1' : 'sweep'} ${e.variant ?? ''} ${e.verdict === 'correct' || e.kind === 'sweep' ? fmtUs(ns) : e.verdict}${pct !== null ? ` (${pctText(pct)} BW)` : ''}`.replace(/\s+/g, ' ');
+  return `${e.kind === 'level1' ? 'L1' : 'sweep'} ${e.variant ?? ''} ${e.verdict === 'correct' || e.kind === 'sweep' ? `${fmtUs(ns)} µs` : e.verdict}${pct !== null ? ` (${pctText(pct)} BW)` : ''}`.replace(/\s+/g, ' ');
 }
 
 export function cellText(cell: ReportCell | undefined): string {
@@ -37,7 +37,7 @@ export function columnTitle(c: ReportColumn): string {
 }
 
 function peaksText(c: ReportColumn): string {
-  return c.peaks ? `copy ${(c.peaks.copyGBps / 1000).toFixed(2)} TB/s, f32 ${(c.peaks.f32Gflops / 1000).toFixed(1)} TFLOP/s, empty dispatch ${fmtUs(c.peaks.emptyDispatchNs, 2)}` : 'no calibration given (%BW/%FLOP from each run\'s own peaks)';
+  return c.peaks ? `copy ${(c.peaks.copyGBps / 1000).toFixed(2)} TB/s, f32 ${(c.peaks.f32Gflops / 1000).toFixed(1)} TFLOP/s, empty dispatch ${fmtUs(c.peaks.emptyDispatchNs, 2)} µs` : 'no calibration given (%BW/%FLOP from each run\'s own peaks)';
 }
 
 export function crossReportText(r: CrossAdapterReport): string {
