@@ -272,7 +272,7 @@ export function buildCrossAdapterReport(inputs: readonly { source: string; resul
     col.codeHashes.add(result.codeHash);
     col.labVersions.add(result.labVersion);
     col.stale ||= stale;
-    if (stale) notes.push({ source, note: `stale (code ${result.codeHash}, this build ${currentHash}): included under --allow-stale, marked` });
+    if (stale) notes.push({ source, note: `stale (code ${result.codeHash}, this build ${currentHash}): included on request (--allow-stale), marked` });
 
     let found: { op: string; caseLabel: string; entry: CellEntry }[] = [];
     switch (result.kind) {
