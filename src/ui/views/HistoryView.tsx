@@ -129,6 +129,8 @@ export function HistoryView(props: ViewProps) {
         try {
           lines.push(await importOne(file));
         } catch (e) {
+          // One file alone keeps its own error (a full quota stays a StorageQuotaError).
+          if (files.length === 1) throw e;
           failed.push(`${file.name}: ${(e as Error).message}`);
         }
       }
