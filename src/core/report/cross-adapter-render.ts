@@ -32,7 +32,7 @@ export function cellText(cell: ReportCell | undefined): string {
 }
 
 export function columnTitle(c: ReportColumn): string {
-  const marks = [c.stale ? 'stale' : '', c.codeHashes.length > 1 ? 'mixed code' : ''].filter(Boolean);
+  const marks = [c.stale ? 'stale' : '', c.codeHashes.length > 1 ? 'mixed code' : '', c.labVersions.length > 1 ? `lab ${c.labVersions.join(' + ')}` : ''].filter(Boolean);
   return `${c.name}${marks.length ? ` [${marks.join(', ')}]` : ''}`;
 }
 

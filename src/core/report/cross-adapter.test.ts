@@ -76,6 +76,8 @@ describe('cross-adapter report', () => {
     expect(kept.columns[0].stale).toBe(true);
     expect(kept.columns[0].codeHashes).toEqual([CODE_HASH, 'old0hash'].sort());
     expect(crossReportText(kept)).toContain('[stale, mixed code]');
+    const versions = buildCrossAdapterReport([{ source: 'a.json', result: { ...lane(H200), labVersion: '0.0.9' } }, { source: 'b.json', result: lane(H200, '2026-12-02T07:00:00.000Z') }]);
+    expect(crossReportText(versions)).toMatch(/\[lab 0\.0\.9 \+ [^\]]+\]/);
   });
 
   it('takes Level 1 results and calibrations beside lanes', () => {
