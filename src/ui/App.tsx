@@ -7,7 +7,8 @@ import { createAdapterState } from './adapter-state';
 import { ErrorBox } from './components/ErrorBox';
 import { NoWebGpu } from './components/NoWebGpu';
 import { createHashRoute, hrefFor } from './router';
-import { createSharePayload } from './share-route';
+import { createReportFragment, createSharePayload } from './share-route';
+import { SharedCrossReport } from './views/SharedCrossReport';
 import { SharedReport } from './views/SharedReport';
 import { sharedAdapter } from './shared-adapter';
 import { isSoftwareAdapter } from './software-adapter';
@@ -16,6 +17,7 @@ import { TABS } from './tabs';
 export function App() {
   const adapterState = createAdapterState();
   const sharePayload = createSharePayload();
+  const reportFragment = createReportFragment();
   const route = createHashRoute(
     TABS.map((t) => t.id),
     TABS[0].id,
@@ -40,6 +42,7 @@ export function App() {
         <h1>kernel-lab</h1>
         <span class="adapter-line" data-testid="adapter-line">
           <Switch>
+            <Match when={reportFragment()}>shared report · many adapters</Match>
             <Match when={sharePayload()}>
               {/* A shared report: the result's adapter, not the viewer's. */}
               <Show when={sharedAdapter()} fallback="shared result">
@@ -63,6 +66,13 @@ export function App() {
         </span>
       </header>
       <Switch>
+        <Match when={reportFragment()}>
+          {(f) => (
+            <main class="view">
+              <SharedCrossReport fragment={f()} />
+            </main>
+          )}
+        </Match>
         <Match when={sharePayload()}>
           {(p) => (
             <main class="view">

@@ -5,6 +5,7 @@ import { DeviceView } from './views/DeviceView';
 import { HistoryView } from './views/HistoryView';
 import { KernelView } from './views/KernelView';
 import { LaneView } from './views/LaneView';
+import { ReportView } from './views/ReportView';
 import { SweepView } from './views/SweepView';
 import type { ViewProps } from './views/view-props';
 
@@ -22,4 +23,5 @@ export const TABS: readonly Tab[] = [
   { id: 'census', title: 'Census', view: CensusView },
   { id: 'device', title: 'Device', view: DeviceView },
   { id: 'history', title: 'History', view: HistoryView },
+  { id: 'report', title: 'Report', view: ReportView },
 ];

@@ -13,6 +13,8 @@ export const IMPORT_BOUNDS: JsonBounds = { maxDepth: 16, maxValues: 2_000_000, m
 export const MAX_IMPORT_FILE_BYTES = 32 * 1024 * 1024;
 /** Runs in one import file. */
 export const MAX_IMPORT_RUNS = 5000;
+/** Files one History import takes at once (a CI matrix's artifacts); each file is capped alone. */
+export const MAX_IMPORT_FILES = 1000;
 
 /** A schedule (the page's editor, --schedule, a proposal's rule). */
 export const SCHEDULE_BOUNDS: JsonBounds = { maxDepth: 2, maxValues: 512, maxStringChars: 64 };

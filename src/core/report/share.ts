@@ -125,7 +125,7 @@ async function encodeJson(value: unknown, digits: number | null, codec: ShareCod
  * The link's data for a result: exact (`2.<data>`) when it fits the target, else rounded to
  * the most digits that fit (`2~7.<data>`); refused when even the roundest is over the cap.
  */
-export async function encodeShare(result: ResultJson, codec: ShareCodec = platformCodec, caps: ShareCaps = DEFAULT_CAPS, targetChars = SHARE_TARGET_CHARS): Promise<string> {
+export async function encodeShare(result: ResultJson | { readonly kind: string }, codec: ShareCodec = platformCodec, caps: ShareCaps = DEFAULT_CAPS, targetChars = SHARE_TARGET_CHARS): Promise<string> {
   let payload = await encodeJson(result, null, codec, caps);
   for (const digits of SHARE_ROUNDING_DIGITS) {
     if (payload.length <= targetChars) break;
@@ -176,7 +176,8 @@ export function sharePayloadFromHash(hash: string): string | null {
 }
 
 /** The result a link carries, or a ShareLinkError that says what is wrong with the link. */
-export async function decodeShare(payload: string, codec: ShareCodec = platformCodec, caps: ShareCaps = DEFAULT_CAPS): Promise<ResultJson> {
+/** `validate` checks what the link carries (a result by default; the Report view passes its own). */
+export async function decodeShare<T = ResultJson>(payload: string, codec: ShareCodec = platformCodec, caps: ShareCaps = DEFAULT_CAPS, validate: (v: unknown) => T = validateResult as (v: unknown) => T): Promise<T> {
   if (payload.length > caps.maxChars) throw new ShareLinkError('too-large', `the link carries ${payload.length} characters of data, over the ${caps.maxChars}-character cap: refused without reading it`);
   const match = /^((\d{1,6})(?:~(\d{1,2}))?\.)(.*)$/s.exec(payload);
   if (!match) throw new ShareLinkError('malformed', `not a kernel-lab share link: expected '${SHARE_HASH_PREFIX}<format>.<data>' with base64url data`);
@@ -208,7 +209,7 @@ export async function decodeShare(payload: string, codec: ShareCodec = platformC
   if (finer !== null) throw new ShareLinkError('damaged', `the link says its numbers were rounded to ${digits} significant digits, but it holds ${finer}: the marker was altered`);
   if (isFutureSchema(value)) throw new ShareLinkError('future-version', `this result has schema version ${(value as { schemaVersion: number }).schemaVersion}, newer than this page reads: open it with the lab that made it`);
   try {
-    return validateResult(value);
+    return validate(value);
   } catch (e) {
     throw new ShareLinkError('invalid-result', `the link holds no valid result: ${(e as Error).message}`);
   }

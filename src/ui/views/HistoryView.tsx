@@ -4,7 +4,7 @@
 import { createMemo, createResource, createSignal, For, Show } from 'solid-js';
 import { adapterFingerprint, adapterName } from '../../core/adapter';
 import type { LaneJson } from '../../core/report/json';
-import { MAX_IMPORT_FILE_BYTES } from '../../core/input/caps';
+import { MAX_IMPORT_FILE_BYTES, MAX_IMPORT_FILES } from '../../core/input/caps';
 import { opShapeKeys } from '../../storage/history';
 import { withDeadline } from '../../storage/open';
 import { deleteRuns, exportFile, ImportError, importRuns, isStale } from '../../storage/runs';
@@ -104,8 +104,8 @@ export function HistoryView(props: ViewProps) {
       downloadJson(`kernel-lab-runs-${everyAdapter ? 'all' : adapterKey().replace(/[^a-z0-9]+/gi, '-').slice(0, 48)}-${new Date().toISOString().slice(0, 10)}.json`, exportFile(records));
       return `Exported ${records.length} run${records.length === 1 ? '' : 's'}.`;
     });
-  const importFile = (file: File) =>
-    guarded(async () => {
+  /** One file's import: its summary line, or an error naming the file. */
+  const importOne = async (file: File) => {
       if (file.size > MAX_IMPORT_FILE_BYTES) throw new ImportError(`${file.name} is ${file.size} bytes, over the ${MAX_IMPORT_FILE_BYTES}-byte cap on an import: refused without reading it (split the export)`);
       let value: unknown;
       try {
@@ -114,8 +114,29 @@ export function HistoryView(props: ViewProps) {
         throw new ImportError(`${file.name} is not JSON: ${(e as Error).message}`);
       }
       const s = await importRuns(await writableDb(`the import of ${file.name}`), value);
-      storeChanged();
       return `Imported ${s.added} run${s.added === 1 ? '' : 's'} from ${file.name}${s.duplicates ? ` (${s.duplicates} already stored)` : ''}.`;
+  };
+  /**
+   * Many files at once (a CI matrix's artifacts): each imported on its own, so one bad file
+   * refuses only itself; the lines say which file did what.
+   */
+  const importFiles = (files: readonly File[]) =>
+    guarded(async () => {
+      if (files.length > MAX_IMPORT_FILES) throw new ImportError(`${files.length} files chosen, over the ${MAX_IMPORT_FILES}-file cap on one import: choose fewer`);
+      const lines: string[] = [];
+      const failed: string[] = [];
+      for (const file of files) {
+        try {
+          lines.push(await importOne(file));
+        } catch (e) {
+          // One file alone keeps its own error (a full quota stays a StorageQuotaError).
+          if (files.length === 1) throw e;
+          failed.push(`${file.name}: ${(e as Error).message}`);
+        }
+      }
+      storeChanged();
+      if (failed.length && !lines.length) throw new ImportError(failed.join(' · '));
+      return [...lines, ...failed.map((f) => `Not imported: ${f}`)].join(' ');
     });
 
   const opened = () => {
@@ -162,11 +183,12 @@ export function HistoryView(props: ViewProps) {
             <input
               type="file"
               accept=".json,application/json"
+              multiple
               data-testid="import-file"
               onChange={(e) => {
-                const file = e.currentTarget.files?.[0];
+                const files = [...(e.currentTarget.files ?? [])];
                 e.currentTarget.value = '';
-                if (file) void importFile(file);
+                if (files.length) void importFiles(files);
               }}
             />
           </label>

@@ -1,0 +1,129 @@
+// What every command shares: option parsing, the output sinks, the runtime opener. No module state:
+// the timer and verbosity a command was given travel in its `Cli` value.
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { UsageError } from '../../core/errors';
+import { parseParamAssignments } from '../../core/ops/types';
+import { formatAdapter } from '../../core/report/text';
+import type { LabApi } from '../../worker/api';
+import { checkOutputPath } from '../output-paths';
+
+export type Out = { text: (s: string) => void; json: (value: unknown) => void };
+
+/** Text to stdout (stderr when the JSON goes to stdout), JSON to `--json FILE|-` when given. */
+export function output(jsonTarget: string | undefined): Out {
+  const toStdout = jsonTarget === '-';
+  return {
+    text: (s) => (toStdout ? process.stderr : process.stdout).write(s.endsWith('\n') ? s : s + '\n'),
+    json: (value) => {
+      if (!jsonTarget) return;
+      const text = JSON.stringify(value, null, 2) + '\n';
+      if (toStdout) process.stdout.write(text);
+      else writeFileSync(jsonTarget, text);
+    },
+  };
+}
+
+export type Lab = LabApi & { close(): Promise<void> };
+
+/** One command's settings from its parsed options: the timer, the detail level and the runtime. */
+export interface Cli {
+  /** GPU timestamps (default) or the wall clock. */
+  timestamps: boolean;
+  /** -v / -vv: how much the CLI says besides the result (0, 1 or 2). */
+  verbosity: number;
+  /** Says a line on stderr when the detail level is at least `level`. */
+  detail(level: number, line: string): void;
+  /** Opens the runtime the options name (`--runtime`), on the adapter matching `deviceMatch`. */
+  open(deviceMatch?: string): Promise<Lab>;
+}
+
+/** The -v flags of an argument list (0, 1 or 2), read without parsing (for errors before parsing ends). */
+export function verbosityOf(argv: readonly string[]): number {
+  let n = 0;
+  for (const a of argv) {
+    if (a === '--') break;
+    if (a === '--verbose') n++;
+    else if (/^-v+$/.test(a)) n += a.length - 1;
+  }
+  return Math.min(2, n);
+}
+
+export const COMMON = {
+  runtime: { type: 'string', default: 'node' },
+  timer: { type: 'string', default: 'gpu' },
+  json: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  verbose: { type: 'boolean', short: 'v', multiple: true },
+} as const;
+
+type OptionSpec = Record<string, { type: 'string' | 'boolean'; default?: string | boolean; short?: string; multiple?: boolean }>;
+
+/** A command's options plus the common ones; every malformed option is a usage error (exit 2). */
+export function parse<T extends OptionSpec>(argv: string[], options: T): Record<string, string | boolean | undefined> {
+  try {
+    const values = parseArgs({ args: argv, options: { ...COMMON, ...options }, allowPositionals: false, strict: true }).values as Record<string, string | boolean | undefined>;
+    if (values.timer !== 'gpu' && values.timer !== 'wallclock') throw new UsageError(`--timer must be gpu or wallclock, got '${values.timer}'`);
+    // Output files are checked before any device work (a usage error, exit 2).
+    checkOutputPath('--json', values.json as string | undefined);
+    checkOutputPath('--markdown', values.markdown as string | undefined);
+    return values;
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+/** The settings of parsed options (see `parse`). */
+export function cliOf(values: Record<string, unknown>): Cli {
+  const timestamps = values.timer !== 'wallclock';
+  const verbosity = Math.min(2, ((values.verbose as unknown as boolean[] | undefined) ?? []).length);
+  const runtime = (values.runtime as string | undefined) ?? 'node';
+  const detail = (level: number, line: string) => {
+    if (verbosity >= level) process.stderr.write(`${line}\n`);
+  };
+  return {
+    timestamps,
+    verbosity,
+    detail,
+    async open(deviceMatch) {
+      const lab = await openEngine(runtime, timestamps, deviceMatch);
+      if (verbosity >= 1) {
+        try {
+          detail(1, `adapter: ${formatAdapter(await lab.adapter()).split('\n')[0]} (runtime ${runtime})`);
+        } catch (e) {
+          await lab.close();
+          throw e;
+        }
+      }
+      return lab;
+    },
+  };
+}
+
+async function openEngine(runtime: string, timestamps: boolean, deviceMatch?: string): Promise<Lab> {
+  if (runtime === 'node') return (await import('../runtime-node')).openNodeEngine(deviceMatch, timestamps);
+  if (runtime === 'browser') return (await import('../runtime-browser')).openBrowserEngine(deviceMatch, timestamps);
+  throw new UsageError(`--runtime must be node or browser, got '${runtime}'`);
+}
+
+export function intOption(values: Record<string, unknown>, name: string): number | undefined {
+  const v = values[name];
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} must be a positive integer, got '${v}'`);
+  return n;
+}
+
+/** Repeated `--param k=v` (each may also be `k=v,k2=v2`) → params, or undefined when none. */
+export function paramOptions(v: Record<string, unknown>): Record<string, number> | undefined {
+  const given = (v.param as string[] | undefined) ?? [];
+  if (!given.length) return undefined;
+  const out: Record<string, number> = {};
+  for (const text of given) {
+    for (const [k, val] of Object.entries(parseParamAssignments(text))) {
+      if (k in out) throw new UsageError(`--param ${k} is given twice`);
+      out[k] = val;
+    }
+  }
+  return out;
+}

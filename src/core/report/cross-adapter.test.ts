@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import { buildCrossAdapterReport, adapterClassOf, MAX_REPORT_INPUTS } from './cross-adapter';
+import { cellColour, crossReportHtml, crossReportMarkdown, crossReportText, registryEdits } from './cross-adapter-render';
+import { decodeCrossReportLink, encodeCrossReportLink, validateCrossReport } from './cross-adapter-share';
+import { CODE_HASH, type LaneJson } from './json';
+import { sampleAdapter, sampleLane, sampleLevel1 } from './sample-results';
+import { encodeShare } from './share';
+
+// Adapters other than SwiftShader are hand-made fixtures (marked so in their description).
+const H200 = sampleAdapter({ vendor: 'nvidia', architecture: 'hopper', device: 'nvidia-h200', description: 'FIXTURE: NVIDIA H200 (hand-made)', isFallbackAdapter: false, runtime: 'node' });
+const M3 = sampleAdapter({ vendor: 'apple', architecture: 'metal-3', device: '', description: 'FIXTURE: Apple M3 (hand-made)', isFallbackAdapter: false, runtime: 'browser' });
+const SWIFT = sampleAdapter();
+
+function lane(adapter = SWIFT, startedAt = '2026-12-02T05:00:00.000Z', seed = 1): LaneJson {
+  return sampleLane({ adapter, startedAt, seed, ops: ['ADD', 'RMS_NORM'] });
+}
+
+/** The same lane with one shape's verdict and speedups set (what a real slower/wrong shape records). */
+function withShape(r: LaneJson, op: string, i: number, over: Partial<LaneJson['pairs'][number]['shapes'][number]>): LaneJson {
+  return { ...r, pairs: r.pairs.map((p) => (p.op !== op ? p : { ...p, shapes: p.shapes.map((s, j) => (j === i ? { ...s, ...over } : s)) })) };
+}
+
+describe('cross-adapter report', () => {
+  it('makes one column per adapter and one row per (op, case); each cell is its own run', () => {
+    const r = buildCrossAdapterReport([
+      { source: 'swift.json', result: lane(SWIFT) },
+      { source: 'h200.json', result: lane(H200, '2026-12-02T05:01:00.000Z', 2) },
+      { source: 'm3.json', result: lane(M3, '2026-12-02T05:02:00.000Z', 3) },
+    ]);
+    expect(r.columns.map((c) => c.adapterClass)).toEqual(['apple/metal-3', 'google/swiftshader', 'nvidia/hopper']);
+    const add = lane(SWIFT).pairs.find((p) => p.op === 'ADD')!;
+    const norm = lane(SWIFT).pairs.find((p) => p.op === 'RMS_NORM')!;
+    expect(r.rows.length).toBe(add.shapes.length + norm.shapes.length);
+    const first = r.rows.find((row) => row.op === 'ADD' && row.caseLabel === add.shapes[0].shape)!;
+    expect(Object.keys(first.cells)).toHaveLength(3);
+    // Side by side: the H200 cell holds the H200 run's own speedup, never a cross-adapter ratio.
+    const h200Id = r.columns.find((c) => c.adapterClass === 'nvidia/hopper')!.id;
+    const h200Add = lane(H200, '2026-12-02T05:01:00.000Z', 2).pairs.find((p) => p.op === 'ADD')!.shapes[0];
+    expect(first.cells[h200Id].entries[0].speedupMedian).toBe(h200Add.speedupMedian);
+    expect(first.cells[h200Id].entries[0].nativeMedianNs).toBe(h200Add.nativeMedianNs);
+    expect(r.refused).toEqual([]);
+  });
+
+  it('ignores a duplicate run and notes it', () => {
+    const a = lane();
+    const r = buildCrossAdapterReport([
+      { source: 'a.json', result: a },
+      { source: 'copy-of-a.json', result: a },
+    ]);
+    expect(r.columns).toHaveLength(1);
+    expect(r.rows[0].cells[r.columns[0].id].entries).toHaveLength(1);
+    expect(r.notes).toEqual([{ source: 'copy-of-a.json', note: expect.stringContaining('the same run as a.json') }]);
+  });
+
+  it('reports (never averages) two runs of one adapter whose native columns disagree', () => {
+    const a = lane(SWIFT, '2026-12-02T05:00:00.000Z');
+    const s0 = a.pairs[0].shapes[0];
+    const b = withShape(lane(SWIFT, '2026-12-02T06:00:00.000Z'), a.pairs[0].op, 0, { nativeMedianNs: s0.nativeMedianNs! * 1.5 });
+    const r = buildCrossAdapterReport([
+      { source: 'morning.json', result: a },
+      { source: 'noon.json', result: b },
+    ]);
+    const row = r.rows.find((x) => x.op === a.pairs[0].op && x.caseLabel === s0.shape)!;
+    const cell = row.cells[r.columns[0].id];
+    expect(cell.entries.map((e) => e.nativeMedianNs)).toEqual([s0.nativeMedianNs, s0.nativeMedianNs! * 1.5]);
+    expect(cell.disagreement).toMatch(/native columns disagree: morning.json .* vs noon.json .* \(\+50\.0% > tolerance 5\.0%\); both shown, not averaged/);
+    expect(r.notes.some((n) => n.note.includes('native columns disagree'))).toBe(true);
+  });
+
+  it('refuses stale runs unless allowed, and then marks them', () => {
+    const old = { ...lane(H200), codeHash: 'old0hash' };
+    const refused = buildCrossAdapterReport([{ source: 'old.json', result: old }], { codeHash: CODE_HASH });
+    expect(refused.columns).toEqual([]);
+    expect(refused.refused[0]).toEqual({ source: 'old.json', note: expect.stringMatching(/^stale: made by code old0hash .* pass --allow-stale/) });
+    const kept = buildCrossAdapterReport([{ source: 'old.json', result: old }, { source: 'new.json', result: lane(H200, '2026-12-02T07:00:00.000Z') }], { allowStale: true });
+    expect(kept.columns[0].stale).toBe(true);
+    expect(kept.columns[0].codeHashes).toEqual([CODE_HASH, 'old0hash'].sort());
+    expect(crossReportText(kept)).toContain('[stale, mixed code]');
+    const versions = buildCrossAdapterReport([{ source: 'a.json', result: { ...lane(H200), labVersion: '0.0.9' } }, { source: 'b.json', result: lane(H200, '2026-12-02T07:00:00.000Z') }]);
+    expect(crossReportText(versions)).toMatch(/\[lab 0\.0\.9 \+ [^\]]+\]/);
+  });
+
+  it('takes Level 1 results and calibrations beside lanes', () => {
+    const l1 = { ...sampleLevel1({ adapter: H200, variant: 'native' }) };
+    const cal = { kind: 'calibration' as const, schemaVersion: 1, labVersion: l1.labVersion, codeHash: l1.codeHash, adapter: H200, adapterFingerprint: 'x', copyGBps: 4180, f32Gflops: 61500, f16Gflops: null, emptyDispatchNs: 6370, measuredAt: '2026-12-02T05:00:00.000Z', details: [] };
+    const r = buildCrossAdapterReport([
+      { source: 'l1.json', result: l1 },
+      { source: 'cal.json', result: cal },
+    ]);
+    expect(r.columns).toHaveLength(1);
+    expect(r.columns[0].peaks).toEqual({ copyGBps: 4180, f32Gflops: 61500, emptyDispatchNs: 6370 });
+    const cell = r.rows[0].cells[r.columns[0].id];
+    expect(cell.entries[0]).toMatchObject({ kind: 'level1', variant: 'native', nativeMedianNs: l1.timing!.medianNs, generatedMedianNs: null });
+    expect(crossReportText(r)).toContain('copy 4.18 TB/s, f32 61.5 TFLOP/s');
+  });
+
+  it('states the promotion each class supports, in the registry vocabulary', () => {
+    const allFaster = (r: LaneJson): LaneJson => ({ ...r, pairs: r.pairs.map((p) => ({ ...p, shapes: p.shapes.map((s) => ({ ...s, verdict: 'faster' as const })), checklist: p.checklist.map((c) => ({ ...c, pass: true })) })) });
+    const add = lane(H200).pairs.find((p) => p.op === 'ADD')!;
+    const slowerSwift = withShape(allFaster(lane(SWIFT)), 'ADD', 0, { verdict: 'slower' });
+    const wrongM3 = withShape(allFaster(lane(M3)), 'ADD', 1, { verdict: 'wrong' });
+    const r = buildCrossAdapterReport([
+      { source: 'h200.json', result: allFaster(lane(H200)) },
+      { source: 'swift.json', result: slowerSwift },
+      { source: 'm3.json', result: wrongM3 },
+    ]);
+    const ev = (cls: string) => r.evidence.find((e) => e.op === 'ADD' && e.adapterClass === cls)!;
+    expect(ev('nvidia/hopper').state).toBe('prefer');
+    expect(ev('nvidia/hopper').evidence).toMatch(new RegExp(`^lane evidence \\(h200.json\\): ${add.shapes.length} shapes — ${add.shapes.length} faster`));
+    expect(ev('google/swiftshader')).toMatchObject({ state: 'observe', evidence: expect.stringContaining('1 shape(s) slower, too slow or undecided') });
+    expect(ev('apple/metal-3')).toMatchObject({ state: 'native-only', evidence: expect.stringContaining('wrong on 1 shape(s)') });
+    const edits = registryEdits(r.evidence);
+    expect(edits).toContain("// ADD: states");
+    expect(edits).toMatch(/'nvidia\/hopper': \{ state: 'prefer', evidence: ".*" \}, \/\/ unchanged; registry now: prefer/);
+    expect(edits).toMatch(/'apple\/metal-3': \{ state: 'native-only', .*\/\/ edit; registry now: prefer \(via 'default'\)/);
+  });
+
+  it('renders markdown and HTML with hostile text escaped', () => {
+    const evil = sampleAdapter({ vendor: '<img src=x onerror=alert(1)>', architecture: '|x|', description: 'FIXTURE' });
+    const r = buildCrossAdapterReport([{ source: 'evil.json', result: lane(evil) }]);
+    const md = crossReportMarkdown(r);
+    expect(md).not.toContain('<img');
+    expect(md).toContain('&lt;img');
+    const html = crossReportHtml(r);
+    expect(html).not.toContain('<img');
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(cellColour(r.rows[0].cells[r.columns[0].id])).toMatch(/^#/);
+  });
+
+  it('caps the inputs', () => {
+    const many = Array.from({ length: MAX_REPORT_INPUTS + 1 }, (_, i) => ({ source: `${i}.json`, result: sampleLevel1() }));
+    expect(() => buildCrossAdapterReport(many)).toThrow(`a report takes at most ${MAX_REPORT_INPUTS} results, got ${MAX_REPORT_INPUTS + 1}`);
+  });
+
+  it('classes adapters as the registry does', () => {
+    expect(adapterClassOf(H200)).toBe('nvidia/hopper');
+    expect(adapterClassOf({ vendor: 'Apple', architecture: '' })).toBe('apple/*');
+  });
+});
+
+describe('report links', () => {
+  it('round-trip, and a tampered link is refused by name', async () => {
+    const r = buildCrossAdapterReport([{ source: 'a.json', result: lane() }, { source: 'b.json', result: lane(H200) }]);
+    const link = await encodeCrossReportLink(r);
+    expect(link.startsWith('#report=2')).toBe(true);
+    expect(await decodeCrossReportLink(link)).toEqual(JSON.parse(JSON.stringify(r)));
+    const i = link.length - 10;
+    const tampered = link.slice(0, i) + (link[i] === 'A' ? 'B' : 'A') + link.slice(i + 1);
+    await expect(decodeCrossReportLink(tampered)).rejects.toThrow(/damaged/);
+  });
+
+  it('a result link is not a report, and a report with a foreign cell key is refused', async () => {
+    const resultLink = await encodeShare(sampleLevel1());
+    await expect(decodeCrossReportLink(resultLink)).rejects.toThrow(/kind must be 'report'/);
+    const r = JSON.parse(JSON.stringify(buildCrossAdapterReport([{ source: 'a.json', result: lane() }])));
+    r.rows[0].cells.__proto__bad = r.rows[0].cells[r.columns[0].id];
+    expect(() => validateCrossReport(r)).toThrow(/keyed by the report's column ids \(found '__proto__bad'\)/);
+    expect(() => validateCrossReport({ ...r, schemaVersion: 99 })).toThrow(/newer than this lab reads/);
+  });
+});
