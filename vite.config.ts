@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { Server } from 'node:http';
 import type { Plugin } from 'vite';
+import { limitRequestHeaders } from './src/cli/request-limit';
 import solid from 'vite-plugin-solid';
 import { defineConfig } from 'vitest/config';
 
@@ -17,11 +19,22 @@ const devStyleCsp: Plugin = {
   transformIndexHtml: (html) => html.replace("style-src 'self';", "style-src 'self' 'unsafe-inline';"),
 };
 
+/** vite preview and dev read request headers up to the lab's cap (a long run query, not a bare 431). */
+const requestLimit: Plugin = {
+  name: 'kernel-lab:request-limit',
+  configureServer: (server) => {
+    if (server.httpServer && 'maxHeaderSize' in server.httpServer) limitRequestHeaders(server.httpServer as Server);
+  },
+  configurePreviewServer: (server) => {
+    if (server.httpServer && 'maxHeaderSize' in server.httpServer) limitRequestHeaders(server.httpServer as Server);
+  },
+};
+
 // The page: a static site (index.html + a module worker). Tests: vitest runs src/**/*.test.ts.
 export default defineConfig({
   define: { __LAB_VERSION__: JSON.stringify(version), __CODE_HASH__: JSON.stringify(codeHash), __LAB_HOMEPAGE__: JSON.stringify(homepage ?? '') },
   base: './',
-  plugins: [solid(), devStyleCsp],
+  plugins: [solid(), devStyleCsp, requestLimit],
   worker: { format: 'es' },
   build: { target: 'es2022', outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 1024 },
   server: { host: '127.0.0.1' },

@@ -1,6 +1,6 @@
 // `npm run lab -- <command>`: the lab headless. Exit 0 on success, 1 when a gate fails, 2 on
 // usage errors (unknown op, malformed shape or schedule, missing adapter).
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readCappedText } from './read-capped';
 import { MAX_JSON_FILE_BYTES, MAX_WGSL_FILE_BYTES } from '../core/input/caps';
 import { validateResult } from '../core/report/validate';
@@ -39,7 +39,8 @@ import { fmtGBps, fmtGflops, fmtNs, textTable } from '../core/report/format';
 import type { LaneJson as LaneJsonT, Level1Json } from '../core/report/json';
 import { caseOf, refuseOutsideLimits } from '../core/resolve-kernel';
 import type { OpDef } from '../core/ops/types';
-import { checkOutputPath } from './output-paths';
+import { checkOutputPath, writeOutput } from './output-paths';
+import { checkCountOptions, countOption } from '../core/input/counts';
 import { keepMatching, parseFilter } from './filter';
 import { parseManifest } from '../core/manifest/format';
 import { readUserKernel } from './user-kernel-files';
@@ -134,7 +135,7 @@ function output(jsonTarget: string | undefined): Out {
       if (!jsonTarget) return;
       const text = JSON.stringify(value, null, 2) + '\n';
       if (toStdout) process.stdout.write(text);
-      else writeFileSync(jsonTarget, text);
+      else writeOutput('--json', jsonTarget, text);
     },
   };
 }
@@ -185,6 +186,7 @@ function parse<T extends Record<string, { type: 'string' | 'boolean'; default?: 
     // Output files are checked before any device work (a usage error, exit 2).
     checkOutputPath('--json', values.json as string | undefined);
     checkOutputPath('--markdown', values.markdown as string | undefined);
+    checkCountOptions(values); // --repeat 1e9 and the like, refused before anything else
     return values;
   } catch (e) {
     throw new UsageError((e as Error).message);
@@ -216,13 +218,8 @@ function readProposal(path: string): { op: string; when: Condition[]; schedule: 
   });
 }
 
-function intOption(values: Record<string, unknown>, name: string): number | undefined {
-  const v = values[name];
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} must be a positive integer, got '${v}'`);
-  return n;
-}
+/** A count option, capped (RUN_CAPS): '1e9' or a count past its cap is a usage error naming it. */
+const intOption = countOption;
 
 async function cmdDevice(argv: string[]): Promise<number> {
   const v = parse(argv, { calibrate: { type: 'boolean' } });
@@ -249,14 +246,14 @@ async function cmdDevice(argv: string[]): Promise<number> {
 function paramOptions(v: Record<string, unknown>): Record<string, number> | undefined {
   const given = (v.param as string[] | undefined) ?? [];
   if (!given.length) return undefined;
-  const out: Record<string, number> = {};
+  const out = new Map<string, number>(); // not `k in {}`: '__proto__' is in every object
   for (const text of given) {
     for (const [k, val] of Object.entries(parseParamAssignments(text))) {
-      if (k in out) throw new UsageError(`--param ${k} is given twice`);
-      out[k] = val;
+      if (out.has(k)) throw new UsageError(`--param ${k} is given twice`);
+      out.set(k, val);
     }
   }
-  return out;
+  return Object.fromEntries(out);
 }
 
 async function cmdTime(argv: string[]): Promise<number> {
@@ -280,7 +277,7 @@ async function cmdTime(argv: string[]): Promise<number> {
   // A user kernel names its op; --op, when given, must agree (checked when it resolves).
   if (!v.op && user) v.op = parseManifest(user.manifest).op;
   if (!v.op) throw new UsageError('time needs --op (one of ' + OPS.map((o) => o.name).join(', ') + ', or all)');
-  if (!v.shape) {
+  if (v.shape === undefined) { // --shape '' is a shape to refuse, not the whole default matrix
     if (user) throw new UsageError('time --kernel needs --shape, e.g. --shape 4096x4096');
     return timeTable(v);
   }
