@@ -110,3 +110,13 @@ describe('lab CLI: hostile arguments', () => {
     }
   });
 });
+
+describe("the page's servers", () => {
+  it('vite preview and dev read the same request size as the lab server', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { MAX_REQUEST_HEADER_BYTES } = await import('../core/input/caps');
+    const config = readFileSync(new URL('../../vite.config.ts', import.meta.url), 'utf8');
+    expect(MAX_REQUEST_HEADER_BYTES).toBe(64 * 1024);
+    expect(config).toContain('const MAX_REQUEST_HEADER_BYTES = 64 * 1024;');
+  });
+});
