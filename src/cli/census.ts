@@ -10,6 +10,7 @@ import { censusOf, type CensusWithLines } from '../core/census/census-request';
 import { formatGraphText } from '../core/census/ggml-text';
 import type { ByteSource } from '../core/census/gguf';
 import { GRAPH_TEXT_CAPS, MODEL_CAPS } from '../core/input/caps';
+import { checkCountOptions } from '../core/input/counts';
 import { checkOutputPath, writeOutput } from './output-paths';
 import { readCappedText } from './read-capped';
 
@@ -82,6 +83,7 @@ export async function cmdCensus(argv: string[]): Promise<number> {
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
+  checkCountOptions(v); // a --steps (graph runs) past RUN_CAPS is refused here like every count
   const sources = ['preset', 'model', 'import'].filter((k) => v[k] !== undefined);
   if (sources.length > 1) throw new UsageError(`give one of --preset, --model, --import (got ${sources.map((s) => `--${s}`).join(', ')})`);
   const nBatch = positive(v.batch as string | undefined, 'batch', MODEL_CAPS.nBatch);
