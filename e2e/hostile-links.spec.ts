@@ -78,3 +78,31 @@ test('census: a GGUF header asking for a million layers is refused by the worker
   expect(answeredMs).toBeLessThan(1000);
   expect(errors).toEqual([]);
 });
+
+test("a database of the lab's name without a 'runs' store: named in History, listed empty, nothing in it changed (saves: refused by name, src/storage/hostile-storage.test.ts)", async ({ page }) => {
+  const errors = pageErrors(page);
+  // Created before the page's scripts run: IndexedDB serves opens of one name in order, so the
+  // lab's own open (and its migration from version 1) comes after this one.
+  await page.addInitScript(() => {
+    const req = indexedDB.open('kernel-lab', 1);
+    req.onupgradeneeded = () => req.result.createObjectStore('notes').put('kept', 1);
+    req.onsuccess = () => req.result.close();
+  });
+  await page.goto('./#/history');
+  await expect(page.getByTestId('history-view')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('history-storage')).toContainText("at schema version 1 has no 'runs' store (it holds 'notes')", { timeout: 15_000 });
+  await expect(page.getByTestId('history-empty')).toContainText('No runs stored');
+  const kept = await page.evaluate(
+    () =>
+      new Promise<unknown>((resolve) => {
+        const req = indexedDB.open('kernel-lab');
+        req.onsuccess = () => {
+          const db = req.result;
+          const get = db.transaction('notes').objectStore('notes').get(1);
+          get.onsuccess = () => resolve([db.version, [...db.objectStoreNames], get.result]);
+        };
+      }),
+  );
+  expect(kept).toEqual([1, ['notes'], 'kept']);
+  expect(errors).toEqual([]);
+});
