@@ -52,7 +52,7 @@ describe('lab census', () => {
       [['census', '--model', notGguf], /not a GGUF file: magic at offset 0/],
       [['census', '--model', join(dir, 'missing.gguf')], /--model: cannot read/],
       [['census', '--preset', '13b'], /unknown preset '13b'/],
-      [['census', '--preset', 'tiny', '--context', '0'], /--context must be a positive integer, got '0'/],
+      [['census', '--preset', 'tiny', '--context', '0'], /--context must be a whole number from 1 to 1048576, got '0'/],
       [['census', '--preset', 'tiny', '--model', notGguf], /give one of --preset, --model, --import/],
     ];
     for (const [args, message] of cases) {

@@ -1,15 +1,17 @@
 // `npm run lab -- census`: the training step's census for a preset or a GGUF file's header
 // (only the header is read, by ranged reads of the file), or for a graph in ggml's
 // test-export-graph-ops text format (--import); --export writes that format. No device needed.
-import { open } from 'node:fs/promises';
-import { writeFileSync } from 'node:fs';
+import { constants } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../core/errors';
-import { formatCensus, takeCensus } from '../core/census/census';
-import { allLines, formatGraphText, graphLines, parseGraphText, type GraphLine } from '../core/census/ggml-text';
-import { readGgufHeader, type ByteSource } from '../core/census/gguf';
-import { buildTrainingGraph } from '../core/census/graph';
-import { configFromGguf, PRESETS, presetByName, withRun, type ModelConfig } from '../core/census/model-config';
+import { formatCensus } from '../core/census/census';
+import { censusOf, type CensusWithLines } from '../core/census/census-request';
+import { formatGraphText } from '../core/census/ggml-text';
+import type { ByteSource } from '../core/census/gguf';
+import { GRAPH_TEXT_CAPS, MODEL_CAPS } from '../core/input/caps';
+import { checkCountOptions } from '../core/input/counts';
+import { checkOutputPath, writeOutput } from './output-paths';
 import { readCappedText } from './read-capped';
 
 export const CENSUS_HELP = `  census [--preset tiny|1b|7b | --model FILE.gguf | --import FILE] [--batch N] [--context N]
@@ -21,32 +23,43 @@ export const CENSUS_HELP = `  census [--preset tiny|1b|7b | --model FILE.gguf | 
 `;
 
 /** Bytes of an --import file. */
-export const MAX_GRAPH_TEXT_BYTES = 64 * 1024 * 1024;
+export const MAX_GRAPH_TEXT_BYTES = GRAPH_TEXT_CAPS.bytes;
 
-function positive(v: string | undefined, name: string): number | undefined {
+/** --batch / --context: digits only, 1 to the model cap (--context 1e9 once built for minutes). */
+function positive(v: string | undefined, name: 'batch' | 'context', cap: number): number | undefined {
   if (v === undefined) return undefined;
+  if (!/^[0-9]+$/.test(v.trim()) || Number(v) < 1) throw new UsageError(`--${name} must be a whole number from 1 to ${cap}, got '${v.slice(0, 40)}'`);
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} must be a positive integer, got '${v}'`);
+  if (n > cap) throw new UsageError(`--${name} is ${v.slice(0, 40)}, above the cap of ${cap} (docs/input-limits.md)`);
   return n;
 }
 
 async function fileSource(path: string): Promise<{ src: ByteSource; close: () => Promise<void> }> {
-  let fh;
+  // Checked before open(): opening a FIFO for reading blocks until a writer comes.
+  let st;
   try {
-    fh = await open(path, 'r');
+    st = await stat(path);
   } catch (e) {
     throw new UsageError(`--model: cannot read ${path}: ${(e as Error).message}`);
   }
-  const st = await fh.stat();
-  if (!st.isFile()) {
+  if (!st.isFile()) throw new UsageError(`--model: ${path} is not a regular file (a GGUF model is read by ranged reads)`);
+  let fh;
+  try {
+    // O_NONBLOCK: should the path become a FIFO after the check, open() still returns at once.
+    fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (e) {
+    throw new UsageError(`--model: cannot read ${path}: ${(e as Error).message}`);
+  }
+  const fst = await fh.stat();
+  if (!fst.isFile()) {
     await fh.close();
     throw new UsageError(`--model: ${path} is not a regular file`);
   }
   return {
     src: {
-      sizeBytes: st.size,
+      sizeBytes: fst.size,
       read: async (offset, length) => {
-        const buf = new Uint8Array(Math.max(0, Math.min(length, st.size - offset)));
+        const buf = new Uint8Array(Math.max(0, Math.min(length, fst.size - offset)));
         const { bytesRead } = await fh.read(buf, 0, buf.length, offset);
         return buf.subarray(0, bytesRead);
       },
@@ -54,6 +67,9 @@ async function fileSource(path: string): Promise<{ src: ByteSource; close: () =>
     close: () => fh.close(),
   };
 }
+
+/** A refusal of the input (a cap, a bad header or line) is a usage error naming the file. */
+const INPUT_ERRORS = new Set(['GgufError', 'GraphTextError', 'ModelConfigError', 'CensusSizeError']);
 
 export async function cmdCensus(argv: string[]): Promise<number> {
   let v: Record<string, string | boolean | undefined>;
@@ -67,51 +83,42 @@ export async function cmdCensus(argv: string[]): Promise<number> {
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
+  checkCountOptions(v); // a --steps (graph runs) past RUN_CAPS is refused here like every count
   const sources = ['preset', 'model', 'import'].filter((k) => v[k] !== undefined);
   if (sources.length > 1) throw new UsageError(`give one of --preset, --model, --import (got ${sources.map((s) => `--${s}`).join(', ')})`);
-  const nBatch = positive(v.batch as string | undefined, 'batch');
-  const nCtx = positive(v.context as string | undefined, 'context');
-  let lines: GraphLine[]; // what the census counts
-  let exported: GraphLine[]; // what --export writes (computing nodes)
-  let title: string;
-  let config: ModelConfig | null = null;
-  if (v.import !== undefined) {
-    if (nBatch || nCtx) throw new UsageError('--batch and --context shape a built graph: an imported one has its shapes');
-    try {
-      lines = parseGraphText(readCappedText(v.import as string, MAX_GRAPH_TEXT_BYTES, '--import'));
-    } catch (e) {
-      if ((e as Error).name === 'GraphTextError') throw new UsageError(`--import ${v.import}: ${(e as Error).message}`);
-      throw e;
-    }
-    exported = lines;
-    title = `${v.import} (${lines.length} ops imported)`;
-  } else {
-    if (v.model !== undefined) {
+  const nBatch = positive(v.batch as string | undefined, 'batch', MODEL_CAPS.nBatch);
+  const nCtx = positive(v.context as string | undefined, 'context', MODEL_CAPS.nCtx);
+  // Output files are checked before the work (a full disk is named when the write fails).
+  checkOutputPath('--export', v.export as string | undefined);
+  checkOutputPath('--json', v.json as string | undefined);
+  let report: CensusWithLines;
+  const label = v.import !== undefined ? `--import ${v.import}` : v.model !== undefined ? `--model ${v.model}` : `--preset ${v.preset ?? 'tiny'}`;
+  try {
+    if (v.import !== undefined) {
+      if (nBatch || nCtx) throw new UsageError('--batch and --context shape a built graph: an imported one has its shapes');
+      report = await censusOf({ kind: 'text', text: readCappedText(v.import as string, MAX_GRAPH_TEXT_BYTES, '--import'), name: v.import as string });
+    } else if (v.model !== undefined) {
       const { src, close } = await fileSource(v.model as string);
       try {
-        const header = await readGgufHeader(src).catch((e: Error) => {
-          throw new UsageError(`--model ${v.model}: ${e.message}`);
-        });
-        config = configFromGguf(header, { nCtx: nCtx ?? PRESETS.tiny.nCtx, nBatch: nBatch ?? 1 });
+        report = await censusOf({ kind: 'gguf', file: new Blob([]), nBatch, nCtx }, src);
       } finally {
         await close();
       }
     } else {
-      config = withRun(presetByName((v.preset as string | undefined) ?? 'tiny'), { nBatch, nCtx });
+      report = await censusOf({ kind: 'preset', preset: (v.preset as string | undefined) ?? 'tiny', nBatch, nCtx });
     }
-    const graph = buildTrainingGraph(config);
-    lines = allLines(graph);
-    exported = graphLines(graph);
-    title = `${config.name} (vocab ${config.nVocab}, embd ${config.nEmbd}, heads ${config.nHead}/${config.nHeadKv} KV, ${config.nLayer} layers, FFN ${config.nFf}, context ${config.nCtx}, batch ${config.nBatch})`;
+  } catch (e) {
+    if (INPUT_ERRORS.has((e as Error).name)) throw new UsageError(`${label}: ${(e as Error).message}`);
+    throw e;
   }
-  const census = takeCensus(lines);
+  const { census, config } = report;
   const toStdout = v.json === '-';
-  (toStdout ? process.stderr : process.stdout).write(formatCensus(census, title) + '\n');
-  if (v.export !== undefined) writeFileSync(v.export as string, formatGraphText(exported));
+  (toStdout ? process.stderr : process.stdout).write(formatCensus(census, report.title) + '\n' + (report.note ? `note: ${report.note}\n` : ''));
+  if (v.export !== undefined) writeOutput('--export', v.export as string, formatGraphText(report.exported));
   if (v.json !== undefined) {
-    const text = JSON.stringify({ kind: 'census', config, ...census }, null, 2) + '\n';
+    const text = JSON.stringify({ kind: 'census', config, ...(report.note ? { note: report.note } : {}), ...census }, null, 2) + '\n';
     if (toStdout) process.stdout.write(text);
-    else writeFileSync(v.json as string, text);
+    else writeOutput('--json', v.json as string, text);
   }
   return 0;
 }

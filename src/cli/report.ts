@@ -2,7 +2,7 @@
 // one at a time (each capped), validated, reduced to their cells and dropped, so memory stays
 // bounded by the report, not by the files. A bad input is refused by name and the rest still
 // report; the exit code says something was refused.
-import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../core/errors';
@@ -12,7 +12,7 @@ import { encodeCrossReportLink } from '../core/report/cross-adapter-share';
 import type { ResultJson } from '../core/report/json';
 import { decodeShare, SHARE_HASH_PREFIX } from '../core/report/share';
 import { validateResult } from '../core/report/validate';
-import { checkOutputPath } from './output-paths';
+import { checkOutputPath, writeOutput } from './output-paths';
 import { shareBase, SHARE_OPTIONS } from './share-output';
 
 /** One result file's cap (a full lane over every op with user columns stays well under it). */
@@ -170,9 +170,9 @@ export async function cmdReport(argv: string[]): Promise<number> {
   if (values.json) {
     const text = `${JSON.stringify(report, null, 2)}\n`;
     if (toStdout) process.stdout.write(text);
-    else writeFileSync(values.json, text);
+    else writeOutput('--json', values.json, text);
   }
-  if (values.markdown) writeFileSync(values.markdown, crossReportMarkdown(report, link ?? undefined));
-  if (values.html) writeFileSync(values.html, crossReportHtml(report));
+  if (values.markdown) writeOutput('--markdown', values.markdown, crossReportMarkdown(report, link ?? undefined));
+  if (values.html) writeOutput('--html', values.html, crossReportHtml(report));
   return report.refused.length ? 2 : 0;
 }

@@ -1,7 +1,7 @@
 // What the CLI hands a pull request: the result's share link (printed) and, with --markdown
 // FILE, the same GitHub markdown the page's "Copy for PR" makes. The link opens the result in
 // the page served at the share base: the hosted page (package.json homepage) unless told otherwise.
-import { writeFileSync } from 'node:fs';
+import { writeOutput } from './output-paths';
 import { UsageError } from '../core/errors';
 import type { ResultJson } from '../core/report/json';
 import { resultMarkdown } from '../core/report/markdown';
@@ -43,5 +43,5 @@ export async function writeShareOutputs(result: ResultJson, opts: { markdown?: s
     // A result too large for a link still gets its markdown; the JSON file carries it whole.
     print(`share link: none (${(e as Error).message})`);
   }
-  if (opts.markdown) writeFileSync(opts.markdown, resultMarkdown(result, link));
+  if (opts.markdown) writeOutput('--markdown', opts.markdown, resultMarkdown(result, link));
 }

@@ -45,5 +45,10 @@ export class QuantFormatError extends LabError {
   override name = 'QuantFormatError';
 }
 
+/** An output file (--json, --markdown, --export) could not be written after the run: exit 2. */
+export class OutputWriteError extends LabError {
+  override name = 'OutputWriteError';
+}
+
 /** Error names the CLI treats as usage errors (exit 2). */
-export const USAGE_ERROR_NAMES: readonly string[] = ['UsageError', 'GgufError', 'ModelConfigError', 'OpCaseError', 'ScheduleError', 'TensorError', 'AdapterError', 'ScheduleRefusal', 'ShapeContractError', 'ManifestError', 'ManifestRefusal', 'QuantFormatError'];
+export const USAGE_ERROR_NAMES: readonly string[] = ['UsageError', 'GgufError', 'ModelConfigError', 'OpCaseError', 'ScheduleError', 'TensorError', 'AdapterError', 'ScheduleRefusal', 'ShapeContractError', 'ManifestError', 'ManifestRefusal', 'QuantFormatError', 'OutputWriteError', 'GraphTextError', 'CensusSizeError'];

@@ -2,6 +2,7 @@
 // Node CLI calls directly, and what the Engine (src/gpu/engine.ts) implements. It lives in core
 // so the GPU layer implements it without importing the worker (src/worker/api.ts re-exports it).
 import type { AdapterDescriptor } from './adapter';
+import type { CensusReport, CensusRequest } from './census/census-request';
 import type { Calibration } from './metrics/roofline';
 import type { ProgressFn } from './progress';
 import type { Level1Request } from './requests';
@@ -38,6 +39,11 @@ export interface LabApi {
   calibrate(onProgress?: ProgressFn, runId?: string): Promise<Calibration>;
   /** Cancels the queued or running job with this id (ignored when none is pending). */
   cancel(runId: string): Promise<void>;
+  /**
+   * The training step's census (no GPU work): in the page's worker, so reading a GGUF header
+   * and building a large model's graph never freezes the tab. Caps refuse an absurd model first.
+   */
+  census(req: CensusRequest): Promise<CensusReport>;
   /** Hands over a stored calibration (the page keeps them in IndexedDB per adapter). */
   useCalibration(c: Calibration | null): Promise<void>;
 }

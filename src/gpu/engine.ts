@@ -1,5 +1,6 @@
 // The engine behind LabApi: owns the device (reopened after a loss) and runs requests one at a
 // time, so timings never overlap. The page's worker and the Node CLI both use this class.
+import { censusOf, type CensusReport, type CensusRequest } from '../core/census/census-request';
 import { adapterFingerprint, DEFAULT_LIMITS, type Runtime } from '../core/adapter';
 import type { Calibration } from '../core/metrics/roofline';
 import { drainPool } from './buffer-pool';
@@ -132,6 +133,12 @@ export class Engine implements LabApi {
       await this.opts.onCalibration?.(calibration);
       return calibration;
     }, runId);
+  }
+
+  /** Pure work, not queued behind GPU runs: the lines stay here, only the report crosses. */
+  async census(req: CensusRequest): Promise<CensusReport> {
+    const { exported: _lines, ...report } = await censusOf(req);
+    return report;
   }
 
   async useCalibration(c: Calibration | null): Promise<void> {

@@ -22,6 +22,22 @@ async function withRuns(name: string): Promise<number[]> {
 }
 
 describe('storage across versions', () => {
+  it("a v1 database without a 'runs' store is named, read-only, listed as empty, and left as it was", async () => {
+    const name = fresh();
+    const other = await openDB(name, 1, { upgrade: (db) => void db.createObjectStore('notes').put('kept', 1) });
+    await other.put('notes' as never, 'kept' as never, 1 as never);
+    other.close();
+    const store = await openLabStore({ name });
+    expect(store.readOnly?.name).toBe('StorageReadOnlyError');
+    expect(store.readOnly?.message).toBe(`the database '${name}' at schema version 1 has no 'runs' store (it holds 'notes'): another page wrote it, or it is damaged. Nothing in it was changed or deleted; no run can be listed or saved here until it is removed (the browser's site data).`);
+    expect(await readStoredRuns(store.db)).toEqual({ runs: [], damaged: [] });
+    expect(() => writable(store, 'this level1 run')).toThrow(/this level1 run was not saved: the stored runs are read-only here\. the database .* has no 'runs' store/);
+    store.db.close();
+    const after = await openDB(name);
+    expect([after.version, [...after.objectStoreNames], await after.get('notes' as never, 1 as never)]).toEqual([1, ['notes'], 'kept']);
+    after.close();
+  });
+
   it('a database of a newer schema opens read-only, says so, and keeps every run', async () => {
     const name = fresh();
     await withRuns(name);

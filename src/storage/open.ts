@@ -78,6 +78,16 @@ export async function openLabStore(opts: StoreOptions = {}): Promise<LabStore> {
     if (e instanceof StorageMigrationError) {
       // The upgrade rolled back: the runs are still there, at the old version, readable.
       const db = await openAsIs(name, opts.onBlocking);
+      if (!db.objectStoreNames.contains('runs')) {
+        // Not a database this lab wrote (a v1 without the 'runs' store every version has had).
+        const stores = [...db.objectStoreNames];
+        return {
+          db,
+          readOnly: new StorageReadOnlyError(
+            `the database '${name}' at schema version ${db.version} has no 'runs' store (it holds ${stores.length ? stores.map((n) => `'${n}'`).join(', ') : 'no stores'}): another page wrote it, or it is damaged. Nothing in it was changed or deleted; no run can be listed or saved here until it is removed (the browser's site data).`,
+          ),
+        };
+      }
       return { db, readOnly: new StorageReadOnlyError(`${e.message}. They are shown read-only; new runs cannot be saved until the upgrade succeeds (reload to retry).`) };
     }
     throw e;

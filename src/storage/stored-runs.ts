@@ -81,6 +81,9 @@ export function checkStoredRun(raw: unknown): { record: RunRecord } | { damaged:
 
 /** Every stored run, newest first, the damaged ones apart (from every adapter: a damaged record may name none). */
 export async function readStoredRuns(db: LabDb): Promise<StoredRuns> {
+  // A database of this name that never had the lab's 'runs' store (another page's, or damaged):
+  // nothing to list; openLabStore names it and takes no writes (an uncaught NotFoundError before).
+  if (!db.objectStoreNames.contains('runs')) return { runs: [], damaged: [] };
   const rows: unknown[] = await db.getAll('runs');
   const runs: RunRecord[] = [];
   const damaged: DamagedRun[] = [];

@@ -1,5 +1,7 @@
 // The page: a header naming the adapter, the tabs, and the current tab's view — or, opened on a
-// share link (#r=…), that result read-only (no GPU needed).
+// share link (#r=…), that result read-only (no GPU needed). The Matches are keyed: their branch
+// gets the value, not an accessor that throws "Stale read from <Match>" when a share link arrives
+// by hashchange while the lab's views (which read the adapter lazily) are still being torn down.
 import { For, Match, Show, Switch } from 'solid-js';
 import { Dynamic } from 'solid-js/web';
 import { adapterName } from '../core/adapter';
@@ -49,11 +51,11 @@ export function App() {
                 {(s) => <>shared result · measured on {adapterName(s())}</>}
               </Show>
             </Match>
-            <Match when={ready()}>
+            <Match when={ready()} keyed>
               {(a) => (
                 <>
-                  {adapterName(a())}
-                  {isSoftwareAdapter(a()) && (
+                  {adapterName(a)}
+                  {isSoftwareAdapter(a) && (
                     <span class="badge badge-software" data-testid="software-badge" title="This adapter runs WGSL on the CPU.">
                       software adapter: timings are CPU numbers, not GPU numbers
                     </span>
@@ -66,21 +68,21 @@ export function App() {
         </span>
       </header>
       <Switch>
-        <Match when={reportFragment()}>
+        <Match when={reportFragment()} keyed>
           {(f) => (
             <main class="view">
-              <SharedCrossReport fragment={f()} />
+              <SharedCrossReport fragment={f} />
             </main>
           )}
         </Match>
-        <Match when={sharePayload()}>
+        <Match when={sharePayload()} keyed>
           {(p) => (
             <main class="view">
-              <SharedReport payload={p()} />
+              <SharedReport payload={p} />
             </main>
           )}
         </Match>
-        <Match when={ready()}>
+        <Match when={ready()} keyed>
           {(a) => (
             <>
               <nav class="tabs">
@@ -93,13 +95,13 @@ export function App() {
                 </For>
               </nav>
               <main class="view">
-                <Dynamic component={currentTab().view} adapter={a()} />
+                <Dynamic component={currentTab().view} adapter={a} />
               </main>
             </>
           )}
         </Match>
-        <Match when={unavailable()}>{(s) => <NoWebGpu reason={s().reason} />}</Match>
-        <Match when={failed()}>{(s) => <ErrorBox title="The lab could not start" error={s().error} />}</Match>
+        <Match when={unavailable()} keyed>{(s) => <NoWebGpu reason={s.reason} />}</Match>
+        <Match when={failed()} keyed>{(s) => <ErrorBox title="The lab could not start" error={s.error} />}</Match>
       </Switch>
     </div>
   );

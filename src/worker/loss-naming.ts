@@ -32,7 +32,8 @@ export function namingDeviceLoss(api: LabApi, graceMs?: number): LabApi {
       return value;
     };
   }
-  // cancel() only marks a run: nothing to name, so it passes straight through.
+  // cancel() only marks a run and census() does no GPU work: nothing to name, so they pass straight through.
   out.cancel = (...args: unknown[]) => (api.cancel as (...a: unknown[]) => unknown).apply(api, args);
+  out.census = (...args: unknown[]) => (api.census as (...a: unknown[]) => unknown).apply(api, args);
   return out as unknown as LabApi;
 }

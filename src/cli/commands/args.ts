@@ -1,12 +1,12 @@
 // What every command shares: option parsing, the output sinks, the runtime opener. No module state:
 // the timer and verbosity a command was given travel in its `Cli` value.
-import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors';
 import { parseParamAssignments } from '../../core/ops/types';
 import { formatAdapter } from '../../core/report/text';
 import type { LabApi } from '../../worker/api';
-import { checkOutputPath } from '../output-paths';
+import { checkOutputPath, writeOutput } from '../output-paths';
+import { checkCountOptions, countOption } from '../../core/input/counts';
 
 export type Out = { text: (s: string) => void; json: (value: unknown) => void };
 
@@ -19,7 +19,7 @@ export function output(jsonTarget: string | undefined): Out {
       if (!jsonTarget) return;
       const text = JSON.stringify(value, null, 2) + '\n';
       if (toStdout) process.stdout.write(text);
-      else writeFileSync(jsonTarget, text);
+      else writeOutput('--json', jsonTarget, text);
     },
   };
 }
@@ -67,6 +67,7 @@ export function parse<T extends OptionSpec>(argv: string[], options: T): Record<
     // Output files are checked before any device work (a usage error, exit 2).
     checkOutputPath('--json', values.json as string | undefined);
     checkOutputPath('--markdown', values.markdown as string | undefined);
+    checkCountOptions(values); // --repeat 1e9 and the like, refused before anything else
     return values;
   } catch (e) {
     throw new UsageError((e as Error).message);
@@ -106,24 +107,19 @@ async function openEngine(runtime: string, timestamps: boolean, deviceMatch?: st
   throw new UsageError(`--runtime must be node or browser, got '${runtime}'`);
 }
 
-export function intOption(values: Record<string, unknown>, name: string): number | undefined {
-  const v = values[name];
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} must be a positive integer, got '${v}'`);
-  return n;
-}
+/** A count option, capped (RUN_CAPS): '1e9' or a count past its cap is a usage error naming it. */
+export const intOption = countOption;
 
 /** Repeated `--param k=v` (each may also be `k=v,k2=v2`) → params, or undefined when none. */
 export function paramOptions(v: Record<string, unknown>): Record<string, number> | undefined {
   const given = (v.param as string[] | undefined) ?? [];
   if (!given.length) return undefined;
-  const out: Record<string, number> = {};
+  const out = new Map<string, number>(); // not `k in {}`: '__proto__' is in every object
   for (const text of given) {
     for (const [k, val] of Object.entries(parseParamAssignments(text))) {
-      if (k in out) throw new UsageError(`--param ${k} is given twice`);
-      out[k] = val;
+      if (out.has(k)) throw new UsageError(`--param ${k} is given twice`);
+      out.set(k, val);
     }
   }
-  return out;
+  return Object.fromEntries(out);
 }

@@ -40,7 +40,7 @@ export async function cmdTime(argv: string[]): Promise<number> {
   // A user kernel names its op; --op, when given, must agree (checked when it resolves).
   if (!v.op && user) v.op = parseManifest(user.manifest).op;
   if (!v.op) throw new UsageError('time needs --op (one of ' + OPS.map((o) => o.name).join(', ') + ', or all)');
-  if (!v.shape) {
+  if (v.shape === undefined) { // --shape '' is a shape to refuse, not the whole default matrix
     if (user) throw new UsageError('time --kernel needs --shape, e.g. --shape 4096x4096');
     return timeTable(v);
   }

@@ -4,6 +4,7 @@
 // with op and type as ggml's enum numbers, params as int32 words (a float as its bits), and
 // '-' for an empty name. Export writes the graph's computing nodes (no NONE, no views).
 import { LabError } from '../errors';
+import { GRAPH_TEXT_CAPS } from '../input/caps';
 import type { CensusNode } from './census';
 import { GGML_OP_NAMES, GGML_TYPES, ggmlTypeId, opDesc } from './ggml-names';
 import { VIEW_OPS, type TrainingGraph } from './graph';
@@ -28,7 +29,7 @@ const FLOAT_WORDS: Readonly<Record<string, readonly number[]>> = {
   ROPE: [5, 6, 7, 8, 9, 10],
   ROPE_BACK: [5, 6, 7, 8, 9, 10],
 };
-export const MAX_GRAPH_LINES = 1_000_000;
+export const MAX_GRAPH_LINES = GRAPH_TEXT_CAPS.lines;
 const MAX_PARAMS = 16; // GGML_MAX_OP_PARAMS / 4
 const MAX_SRC = 10; // GGML_MAX_SRC
 
@@ -71,11 +72,19 @@ export function formatGraphText(lines: readonly GraphLine[]): string {
 /** Parses the format; a bad line is refused by its number and the field. */
 export function parseGraphText(text: string): GraphLine[] {
   const out: GraphLine[] = [];
+  // Lines counted before the text is split (64 MiB of newlines once split into 67M strings,
+  // 949 MB, then imported 0 ops): blank lines count against the cap too.
+  let breaks = 0;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) {
+    if (++breaks >= MAX_GRAPH_LINES) throw new GraphTextError(`more than ${MAX_GRAPH_LINES} lines (blank ones included), the cap: refused before parsing`);
+  }
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i].trim();
     if (!raw) continue;
     if (out.length >= MAX_GRAPH_LINES) throw new GraphTextError(`more than ${MAX_GRAPH_LINES} lines: refused at line ${i + 1}`);
+    // A real line has at most 115 fields and a 64-byte name; a longer one is not split into tokens.
+    if (raw.length > GRAPH_TEXT_CAPS.lineChars) throw new GraphTextError(`line ${i + 1}: ${raw.length} characters, above the cap of ${GRAPH_TEXT_CAPS.lineChars} per line`);
     const tok = raw.split(/\s+/);
     let k = 0;
     const int = (field: string, min = -(2 ** 31), max = Number.MAX_SAFE_INTEGER): number => {
@@ -94,7 +103,14 @@ export function parseGraphText(text: string): GraphLine[] {
     const opId = int('op', 0, GGML_OP_NAMES.length - 1);
     const op = GGML_OP_NAMES[opId];
     const typeId = type('type');
-    const ne = [0, 1, 2, 3].map((d) => int(`ne${d}`, 1));
+    // Each dimension and their product capped (2^53−1 per dimension once gave 2.5e58 MiB).
+    const shape = (field: string) => {
+      const ne = [0, 1, 2, 3].map((d) => int(`${field}ne${d}`, 1, GRAPH_TEXT_CAPS.dim));
+      const elements = ne.reduce((a, b) => a * b, 1);
+      if (elements > GRAPH_TEXT_CAPS.elements) throw new GraphTextError(`line ${i + 1}: ${field}shape ${ne.join('x')} is ${elements} elements, above the cap of 2^40 per tensor`);
+      return ne;
+    };
+    const ne = shape('');
     const nParams = int('n_params', 0, MAX_PARAMS);
     const floats = FLOAT_WORDS[op] ?? [];
     const params = Array.from({ length: nParams }, (_, p) => {
@@ -104,7 +120,7 @@ export function parseGraphText(text: string): GraphLine[] {
     const nSrc = int('n_src', 0, MAX_SRC);
     const srcs = Array.from({ length: nSrc }, (_, s) => ({
       typeId: type(`src${s} type`),
-      ne: [0, 1, 2, 3].map((d) => int(`src${s} ne${d}`, 1)),
+      ne: shape(`src${s} `),
       nb: [0, 1, 2, 3].map((d) => int(`src${s} nb${d}`, 0)),
     }));
     const name = tok[k++];
@@ -112,5 +128,25 @@ export function parseGraphText(text: string): GraphLine[] {
     if (k !== tok.length) throw new GraphTextError(`line ${i + 1}: ${tok.length - k} fields after the name`);
     out.push({ op, desc: opDesc(op, params), typeId, ne, params, srcs, name: name === '-' ? '' : name });
   }
+  if (!out.length) throw new GraphTextError(text.trim() ? 'no op lines' : 'the text is empty: no op lines to take a census of');
   return out;
 }
+
+/**
+ * True when no two lines are the same op on the same shapes and params (names aside): how
+ * llama.cpp's test-export-graph-ops writes its file (a std::set of ops, ordered by op, compared
+ * without the name), so each line stands for every node like it and counts are per distinct line.
+ * The lab's own export writes every node (a model's layers repeat their lines).
+ */
+export function isDeduplicated(lines: readonly GraphLine[]): boolean {
+  if (lines.length < 2) return false;
+  const seen = new Set<string>();
+  for (const l of lines) {
+    const key = `${l.op} ${l.typeId} ${l.ne.join(' ')} ${l.params.join(' ')} ${l.srcs.map((s) => `${s.typeId} ${s.ne.join(' ')} ${s.nb.join(' ')}`).join(' ')}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+  }
+  return true;
+}
+
+export const DEDUPLICATED_NOTE = 'every line is a distinct op (as llama.cpp\'s test-export-graph-ops writes them, de-duplicated): node counts and bytes are per distinct line, not per node of the graph';

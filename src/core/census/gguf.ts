@@ -5,6 +5,7 @@
 // Blob or a file handle, caps on every length, and errors that name the field and the offset.
 // Format: ggml's docs/gguf.md (little-endian, versions 2 and 3).
 import { LabError } from '../errors';
+import { GGUF_TENSOR_CAPS } from '../input/caps';
 
 /** A GGUF file that cannot be read: names the field and the byte offset. */
 export class GgufError extends LabError {
@@ -39,7 +40,37 @@ export const GGUF_CAPS = {
   tensorCount: 1 << 20,
   /** Bytes of the whole header read before giving up. */
   headerBytes: 512 * 1024 * 1024,
+  /**
+   * Elements of all metadata arrays together: a tokenizer's tokens, scores, types and merges
+   * (4 × 256k) fit many times over; 100 arrays of 2^22 (under the header cap) would be 400M
+   * values held as JS numbers, gigabytes.
+   */
+  arrayElementsTotal: 1 << 23,
+  /** A tensor's dimensions (each ne) and elements (their product). */
+  tensorDim: GGUF_TENSOR_CAPS.dim,
+  tensorElements: GGUF_TENSOR_CAPS.elements,
 } as const;
+
+/** Bytes of each fixed-size value type (string and array have none). */
+const SCALAR_BYTES: Partial<Record<GgufValueType, number>> = { u8: 1, i8: 1, u16: 2, i16: 2, u32: 4, i32: 4, f32: 4, bool: 1, u64: 8, i64: 8, f64: 8 };
+
+/** One fixed-size value at `at` of a DataView (a bool's byte is checked by the caller). */
+function decodeScalar(dv: DataView, type: GgufValueType, at: number): GgufScalar {
+  switch (type) {
+    case 'u8': return dv.getUint8(at);
+    case 'i8': return dv.getInt8(at);
+    case 'u16': return dv.getUint16(at, true);
+    case 'i16': return dv.getInt16(at, true);
+    case 'u32': return dv.getUint32(at, true);
+    case 'i32': return dv.getInt32(at, true);
+    case 'f32': return dv.getFloat32(at, true);
+    case 'bool': return dv.getUint8(at) === 1;
+    case 'u64': return dv.getBigUint64(at, true);
+    case 'i64': return dv.getBigInt64(at, true);
+    case 'f64': return dv.getFloat64(at, true);
+    default: throw new GgufError(`${type} is not a fixed-size value`);
+  }
+}
 
 export const GGUF_MAGIC = 0x46554747; // "GGUF" read as a little-endian u32
 export const GGUF_VERSIONS = [2, 3] as const;
@@ -72,6 +103,7 @@ export interface GgufHeader {
 }
 
 const CHUNK_BYTES = 1 << 20;
+const UTF8 = new TextDecoder('utf-8', { fatal: false });
 
 /** A forward cursor over a ByteSource with a read-ahead buffer. */
 class Cursor {
@@ -108,10 +140,35 @@ class Cursor {
     if (n > BigInt(cap)) throw new GgufError(`${field} at offset ${at} is ${n}, above the cap of ${cap}`);
     return Number(n);
   }
+  /**
+   * A string read from the buffer without awaiting, or null (nothing consumed) when its bytes
+   * are not all there or it is over the cap: the caller then takes the checked, awaited path.
+   * A vocabulary of 256k tokens is read this way, not with 256k awaits.
+   */
+  stringSync(): string | null {
+    const at = this.pos - this.bufStart;
+    if (this.pos < this.bufStart || at + 8 > this.buf.length) return null;
+    const n = new DataView(this.buf.buffer, this.buf.byteOffset + at, 8).getBigUint64(0, true);
+    if (n > BigInt(GGUF_CAPS.stringBytes) || at + 8 + Number(n) > this.buf.length || this.pos + 8 + Number(n) > GGUF_CAPS.headerBytes) return null;
+    this.pos += 8 + Number(n);
+    return UTF8.decode(this.buf.subarray(at + 8, at + 8 + Number(n)));
+  }
+  /** `n` fixed-size values in one read (an array of 2^22 u8 is one slice, not 2^22 awaits). */
+  async scalars(type: GgufValueType, n: number, field: string): Promise<GgufScalar[]> {
+    const size = SCALAR_BYTES[type]!;
+    const at = this.pos;
+    const dv = await this.ensure(n * size, field);
+    const out: GgufScalar[] = new Array(n);
+    for (let j = 0; j < n; j++) {
+      if (type === 'bool' && dv.getUint8(j) > 1) throw new GgufError(`${field}[${j}] at offset ${at + j}: a bool holds ${dv.getUint8(j)}`);
+      out[j] = decodeScalar(dv, type, j * size);
+    }
+    return out;
+  }
   async string(field: string): Promise<string> {
     const n = await this.count(`${field} (string length)`, GGUF_CAPS.stringBytes);
     const v = await this.ensure(n, field);
-    return new TextDecoder('utf-8', { fatal: false }).decode(new Uint8Array(v.buffer, v.byteOffset, n));
+    return UTF8.decode(new Uint8Array(v.buffer, v.byteOffset, n));
   }
   async scalar(type: GgufValueType, field: string): Promise<GgufScalar> {
     switch (type) {
@@ -157,6 +214,7 @@ export async function readGgufHeader(src: ByteSource): Promise<GgufHeader> {
   const kvCount = await c.count('metadata_kv_count', GGUF_CAPS.kvCount);
   const metadata = new Map<string, GgufValue>();
   const types = new Map<string, GgufValueType>();
+  let arrayElements = 0;
   for (let i = 0; i < kvCount; i++) {
     const key = await c.string(`metadata key ${i}`);
     if (metadata.has(key)) throw new GgufError(`metadata key '${key}' appears twice (before offset ${c.pos})`);
@@ -167,9 +225,16 @@ export async function readGgufHeader(src: ByteSource): Promise<GgufHeader> {
       continue;
     }
     const elemType = await c.valueType(`element type of '${key}'`);
+    const lengthAt = c.pos;
     const n = await c.count(`length of '${key}'`, GGUF_CAPS.arrayElements);
-    const values: GgufScalar[] = [];
-    for (let j = 0; j < n; j++) values.push(await c.scalar(elemType, `'${key}'[${j}]`));
+    arrayElements += n;
+    if (arrayElements > GGUF_CAPS.arrayElementsTotal) throw new GgufError(`length of '${key}' at offset ${lengthAt} is ${n}: the metadata arrays would hold ${arrayElements} elements in all, above the cap of ${GGUF_CAPS.arrayElementsTotal}`);
+    if (elemType === 'array') throw new GgufError(`element type of '${key}': an array inside an array`);
+    let values: GgufScalar[];
+    if (elemType === 'string') {
+      values = new Array(n);
+      for (let j = 0; j < n; j++) values[j] = c.stringSync() ?? (await c.string(`'${key}'[${j}]`));
+    } else values = await c.scalars(elemType, n, `'${key}'`);
     metadata.set(key, values);
   }
   const tensors: GgufTensorInfo[] = [];
@@ -179,10 +244,14 @@ export async function readGgufHeader(src: ByteSource): Promise<GgufHeader> {
     const nDims = await c.u32(`tensor '${name}' n_dimensions`);
     if (nDims < 1 || nDims > 4) throw new GgufError(`tensor '${name}' n_dimensions at offset ${at} is ${nDims}, not 1..4`);
     const ne: number[] = [];
+    let elements = 1n;
     for (let d = 0; d < nDims; d++) {
       const dAt = c.pos;
       const v = await c.u64(`tensor '${name}' ne${d}`);
-      if (v === 0n || v > BigInt(Number.MAX_SAFE_INTEGER)) throw new GgufError(`tensor '${name}' ne${d} at offset ${dAt} is ${v}`);
+      if (v === 0n) throw new GgufError(`tensor '${name}' ne${d} at offset ${dAt} is 0`);
+      if (v > BigInt(GGUF_CAPS.tensorDim)) throw new GgufError(`tensor '${name}' ne${d} at offset ${dAt} is ${v}, above the cap of 2^32 per dimension`);
+      elements *= v;
+      if (elements > BigInt(GGUF_CAPS.tensorElements)) throw new GgufError(`tensor '${name}' at offset ${at}: ${[...ne, Number(v)].join(' × ')} is ${elements} elements, above the cap of 2^40 per tensor`);
       ne.push(Number(v));
     }
     const type = await c.u32(`tensor '${name}' type`);

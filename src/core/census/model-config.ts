@@ -2,6 +2,7 @@
 // built-in presets, or a GGUF header's llama.* keys. Hyperparameters that cannot make a model
 // are refused by the field's name.
 import { LabError } from '../errors';
+import { MODEL_CAPS } from '../input/caps';
 import type { GgufHeader } from './gguf';
 
 export class ModelConfigError extends LabError {
@@ -44,20 +45,24 @@ export const PRESETS: Readonly<Record<string, ModelConfig>> = Object.freeze({
 });
 
 export function presetByName(name: string): ModelConfig {
-  const p = PRESETS[name];
+  // Own names only: PRESETS['__proto__'] is Object.prototype, not a preset.
+  const p = Object.hasOwn(PRESETS, name) ? PRESETS[name] : undefined;
   if (!p) throw new ModelConfigError(`unknown preset '${name}' (presets: ${Object.keys(PRESETS).join(', ')})`);
   return p;
 }
 
 /** Checks every field; returns the frozen config. */
 export function makeConfig(name: string, s: Shape & Partial<Pick<ModelConfig, 'rmsEps' | 'ropeFreqBase' | 'nRot'>>): ModelConfig {
-  const positive: (keyof Shape)[] = ['nVocab', 'nEmbd', 'nHead', 'nHeadKv', 'nLayer', 'nFf', 'nCtx', 'nBatch'];
+  const positive: Exclude<keyof Shape, 'tiedOutput'>[] = ['nVocab', 'nEmbd', 'nHead', 'nHeadKv', 'nLayer', 'nFf', 'nCtx', 'nBatch'];
   for (const k of positive) {
     const v = s[k] as number;
     if (!Number.isSafeInteger(v) || v < 1) throw new ModelConfigError(`${name}: ${k} must be a positive integer, got ${v}`);
+    if (v > MODEL_CAPS[k]) throw new ModelConfigError(`${name}: ${k} is ${v}, above the cap of ${MODEL_CAPS[k]} (docs/input-limits.md)`);
   }
   if (s.nEmbd % s.nHead !== 0) throw new ModelConfigError(`${name}: nHead ${s.nHead} does not divide nEmbd ${s.nEmbd}`);
   if (s.nHead % s.nHeadKv !== 0) throw new ModelConfigError(`${name}: nHeadKv ${s.nHeadKv} does not divide nHead ${s.nHead}`);
+  const big = largestTensor(s);
+  if (big.elements > MODEL_CAPS.tensorElements) throw new ModelConfigError(`${name}: ${big.what} would hold ${big.elements} elements, above the cap of 2^40 per tensor (docs/input-limits.md)`);
   const headDim = s.nEmbd / s.nHead;
   const nRot = s.nRot ?? headDim;
   if (!Number.isInteger(nRot) || nRot < 2 || nRot > headDim || nRot % 2) throw new ModelConfigError(`${name}: nRot ${nRot} must be even and in 2..${headDim} (the head size)`);
@@ -66,6 +71,22 @@ export function makeConfig(name: string, s: Shape & Partial<Pick<ModelConfig, 'r
   const ropeFreqBase = s.ropeFreqBase ?? DEFAULTS.ropeFreqBase;
   if (!(ropeFreqBase > 0 && Number.isFinite(ropeFreqBase))) throw new ModelConfigError(`${name}: ropeFreqBase must be positive, got ${ropeFreqBase}`);
   return Object.freeze({ name, ...DEFAULTS, ...s, nRot, rmsEps, ropeFreqBase });
+}
+
+/**
+ * The training step's largest tensor, from the hyperparameters alone (before any graph is
+ * built): the logits, the attention scores, the FFN activations or a weight.
+ */
+export function largestTensor(s: Shape): { what: string; elements: number } {
+  const tokens = s.nCtx * s.nBatch;
+  const candidates = [
+    { what: `the logits (vocab ${s.nVocab} × context ${s.nCtx} × batch ${s.nBatch})`, elements: s.nVocab * tokens },
+    { what: `the attention scores (context ${s.nCtx}² × heads ${s.nHead} × batch ${s.nBatch})`, elements: s.nCtx * s.nCtx * s.nHead * s.nBatch },
+    { what: `the FFN activations (FFN ${s.nFf} × context ${s.nCtx} × batch ${s.nBatch})`, elements: s.nFf * tokens },
+    { what: `the token embeddings (vocab ${s.nVocab} × embedding ${s.nEmbd})`, elements: s.nVocab * s.nEmbd },
+    { what: `an FFN weight (FFN ${s.nFf} × embedding ${s.nEmbd})`, elements: s.nFf * s.nEmbd },
+  ];
+  return candidates.reduce((a, b) => (b.elements > a.elements ? b : a));
 }
 
 /** The same model at another batch or context (the CLI's --batch, --context). */
@@ -78,28 +99,30 @@ export function configFromGguf(h: GgufHeader, run: { nCtx: number; nBatch: numbe
   const arch = h.metadata.get('general.architecture');
   if (typeof arch !== 'string') throw new ModelConfigError('general.architecture is missing or not a string');
   if (!(KNOWN_ARCHITECTURES as readonly string[]).includes(arch)) throw new ModelConfigError(`general.architecture '${arch}' is not one the graph builder knows (${KNOWN_ARCHITECTURES.join(', ')})`);
-  const num = (key: string, fallback?: number): number => {
+  const num = (key: string, fallback?: number, cap?: keyof typeof MODEL_CAPS): number => {
     const v = h.metadata.get(`${arch}.${key}`);
     if (v === undefined) {
       if (fallback !== undefined) return fallback;
       throw new ModelConfigError(`${arch}.${key} is missing`);
     }
     if (typeof v !== 'number' && typeof v !== 'bigint') throw new ModelConfigError(`${arch}.${key} is not a number (${typeof v})`);
+    // Named by the file's key (block_count 1000000 once built a graph for 233 s, then ran out of memory).
+    if (cap && v > MODEL_CAPS[cap]) throw new ModelConfigError(`${arch}.${key} is ${v}, above the cap of ${MODEL_CAPS[cap]} (${cap}; docs/input-limits.md)`);
     return Number(v);
   };
-  const nHead = num('attention.head_count');
+  const nHead = num('attention.head_count', undefined, 'nHead');
   const tokens = h.metadata.get('tokenizer.ggml.tokens');
   const embd = h.tensors.find((t) => t.name === 'token_embd.weight');
-  const nVocab = h.metadata.has(`${arch}.vocab_size`) ? num('vocab_size') : Array.isArray(tokens) ? tokens.length : embd ? embd.ne[1] : 0;
+  const nVocab = h.metadata.has(`${arch}.vocab_size`) ? num('vocab_size', undefined, 'nVocab') : Array.isArray(tokens) ? tokens.length : embd ? embd.ne[1] : 0;
   if (!nVocab && !h.metadata.has(`${arch}.vocab_size`)) throw new ModelConfigError(`${arch}.vocab_size is missing (and no tokenizer.ggml.tokens or token_embd.weight gives it)`);
-  const nEmbd = num('embedding_length');
+  const nEmbd = num('embedding_length', undefined, 'nEmbd');
   return makeConfig(run.name ?? String(h.metadata.get('general.name') ?? arch), {
     nVocab,
     nEmbd,
     nHead,
-    nHeadKv: num('attention.head_count_kv', nHead),
-    nLayer: num('block_count'),
-    nFf: num('feed_forward_length'),
+    nHeadKv: num('attention.head_count_kv', nHead, 'nHeadKv'),
+    nLayer: num('block_count', undefined, 'nLayer'),
+    nFf: num('feed_forward_length', undefined, 'nFf'),
     nCtx: run.nCtx,
     nBatch: run.nBatch,
     tiedOutput: h.tensors.length > 0 && !h.tensors.some((t) => t.name === 'output.weight'),

@@ -42,3 +42,48 @@ export const LEVEL1_CAPS = { failures: 1000 } as const;
 export const MAX_WGSL_FILE_BYTES = 1024 * 1024;
 /** Bytes the CLI reads from a --proposal file (a sweep's --json). */
 export const MAX_JSON_FILE_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Counts a run is asked for (the CLI's --repeat, --min-runs, --replay, --steps, --seed and the
+ * page's ?repeat=). Each is a whole number from 1 to its cap; above it the run is refused by
+ * name, never run with fewer. repeat: a lane result holds at most LANE_CAPS.speedupsPerShape
+ * speedups per shape, one per pass, so more passes would write a result the lab refuses to open.
+ * minRuns: the timing loop's own ceiling (src/gpu/measure.ts, maxRuns 16384). replay: the
+ * sensitivity report's default is 10 replays of the whole lane. steps: training steps of a graph run.
+ * reps: a sweep's timed rounds per candidate. seed: the inputs' u32 seed. port: `serve --port`.
+ */
+export const RUN_CAPS = { repeat: LANE_CAPS.speedupsPerShape, minRuns: 16384, replay: 100, steps: 1000, reps: 1000, seed: 2 ** 32 - 1, port: 65535 } as const;
+export type RunCount = keyof typeof RUN_CAPS;
+
+/**
+ * A model's hyperparameters (a preset, a GGUF header, --batch, --context), checked before the
+ * training step's graph is built. Each is several times the largest real model's (Llama 3.1
+ * 405B: 126 layers, embedding 16384, FFN 53248, vocabulary 128256; Gemma: 262144 tokens), and
+ * low enough that the graph builds in about a second (1024 layers took 3.3 s on the shared
+ * 2-core machine, 256 about 0.8 s). tensorElements bounds the largest tensor the step holds
+ * (logits, attention scores, FFN activations, weights), so byte counts stay exact (below 2^53).
+ */
+export const MODEL_CAPS = {
+  nLayer: 256,
+  nEmbd: 1 << 17,
+  nFf: 1 << 20,
+  nVocab: 1 << 22,
+  nHead: 1 << 12,
+  nHeadKv: 1 << 12,
+  nCtx: 1 << 20,
+  nBatch: 1 << 12,
+  tensorElements: 2 ** 40,
+} as const;
+
+/** A GGUF tensor's dimensions (each ne) and elements (their product). */
+export const GGUF_TENSOR_CAPS = { dim: 2 ** 32, elements: 2 ** 40 } as const;
+
+/** ggml text import: each tensor's dimensions and elements, as for a GGUF tensor. */
+export const GRAPH_TEXT_CAPS = { dim: 2 ** 32, elements: 2 ** 40, lines: 1_000_000, lineChars: 8192, bytes: 64 * 1024 * 1024 } as const;
+
+/**
+ * Bytes of a request's line and headers that the lab's own servers read (`npm start`, vite
+ * preview/dev): a run query holds a schedule of up to MAX_SCHEDULE_CHARS, up to three times that
+ * once percent-encoded, and Node's default of 16 KiB answered a 14 KB query with a bare 431.
+ */
+export const MAX_REQUEST_HEADER_BYTES = 64 * 1024;

@@ -145,16 +145,18 @@ export function paramsLabel(specs: readonly ParamSpec[], values: Readonly<Record
 
 /** "eps=1e-5,mode=2" → { eps: 1e-5, mode: 2 }; names are checked later, against the op. */
 export function parseParamAssignments(text: string): Record<string, number> {
-  const out: Record<string, number> = {};
+  // A Map, then own properties: `'__proto__' in {}` is true (it once read as "given twice") and
+  // assigning it would set the object's prototype; as an own key the op refuses it by name.
+  const out = new Map<string, number>();
   for (const part of text.split(',').map((t) => t.trim()).filter(Boolean)) {
     const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.+)$/.exec(part);
     if (!m) throw new OpCaseError(`param '${part}' is not name=value (e.g. eps=1e-5)`);
     const v = Number(m[2].trim());
     if (m[2].trim() === '' || !Number.isFinite(v)) throw new OpCaseError(`param ${m[1]}: '${m[2]}' is not a finite number`);
-    if (m[1] in out) throw new OpCaseError(`param ${m[1]} is given twice`);
-    out[m[1]] = v;
+    if (out.has(m[1])) throw new OpCaseError(`param ${m[1]} is given twice`);
+    out.set(m[1], v);
   }
-  return out;
+  return Object.fromEntries(out);
 }
 
 export interface OpDef {

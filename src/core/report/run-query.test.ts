@@ -4,23 +4,33 @@ import { sampleLane, sampleLevel1 } from './sample-results';
 
 describe('run queries (?op=…&run=1)', () => {
   it('reads what the Kernel form needs, by name', () => {
-    expect(parseRunQuery('?op=mul_mat&shape=64x32x48&layout=src1-permuted&params=eps=1e-5&repeat=4&run=1')).toEqual({
+    expect(parseRunQuery('?op=mul_mat&shape=64x32x48&layout=src1-permuted&repeat=4&run=1')).toEqual({
       op: 'MUL_MAT',
       shape: '64x32x48',
       layout: 'src1-permuted',
       variant: 'auto',
       scheduleText: null,
-      params: { eps: '1e-5' },
+      params: {},
       repeat: 4,
       run: true,
     });
+    // (MUL_MAT with eps=1e-5 was accepted here before and the page dropped eps: now refused, below.)
+    expect(parseRunQuery('?op=rms_norm&shape=64x32&params=eps=1e-5')).toMatchObject({ op: 'RMS_NORM', params: { eps: '1e-5' } });
     expect(parseRunQuery('?op=ADD&schedule={"family":"elementwise"}')).toMatchObject({ variant: 'schedule', scheduleText: '{"family":"elementwise"}', run: false });
     expect(parseRunQuery('?device=swiftshader')).toBeNull();
   });
 
   it('names a bad op, repeat or params', () => {
     expect(() => parseRunQuery('?op=SOFTMAX')).toThrow(/\?op=SOFTMAX: unknown op 'SOFTMAX'/);
-    expect(() => parseRunQuery('?op=ADD&repeat=0')).toThrow(/\?repeat=0 must be a positive integer/);
+    expect(() => parseRunQuery('?op=ADD&repeat=0')).toThrow(/\?repeat= must be a whole number from 1 to 16384, got '0'/);
+    // Caps named, never run with fewer (the page once ran fewer than 1e9 without a word).
+    for (const r of ['1000000000', '9007199254740993']) expect(() => parseRunQuery(`?op=ADD&repeat=${r}`)).toThrow(new RegExp(`\\?repeat= is ${r}, above the cap of 16384`));
+    for (const r of ['1e308', '1e9', '0x10', '2.5', '-3', '']) expect(() => parseRunQuery(`?op=ADD&repeat=${r}`)).toThrow(/\?repeat= must be a whole number from 1 to 16384/);
+    expect(parseRunQuery('?op=ADD&repeat=16384')?.repeat).toBe(16384);
+    // An undeclared param is refused as the CLI refuses it, not dropped; inherited names are names like any other.
+    expect(() => parseRunQuery('?op=ADD&params=eps=1e-5')).toThrow(/\?params=eps=1e-5: ADD takes no params, got eps/);
+    expect(() => parseRunQuery('?op=ADD&params=__proto__=1')).toThrow(/\?params=__proto__=1: ADD takes no params, got __proto__/);
+    expect(() => parseRunQuery('?op=RMS_NORM&params=constructor=1')).toThrow(/RMS_NORM has no param 'constructor' \(params: eps\)/);
     expect(() => parseRunQuery('?op=ADD&params=eps')).toThrow(/\?params=eps: param 'eps' is not name=value/);
   });
 

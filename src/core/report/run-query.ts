@@ -3,7 +3,8 @@
 // run=1, runs it), and a result gives back the query that repeats it. Pure: the page reads
 // location.search through it; tests pin both directions.
 import { opByName } from '../ops/registry';
-import { dimsLabel, formatParam, parseDims, parseParamAssignments } from '../ops/types';
+import { dimsLabel, formatParam, parseDims, parseParamAssignments, parseParams } from '../ops/types';
+import { parseCount } from '../input/counts';
 import type { Level1Request, VariantRequest } from '../requests';
 import type { LaneRequest } from '../results';
 import type { ResultJson } from './json';
@@ -29,6 +30,9 @@ export class RunQueryError extends Error {
   override name = 'RunQueryError';
 }
 
+/** A value as an error quotes it: a 14 KB schedule is not repeated whole. */
+const short = (t: string) => (t.length > 80 ? `${t.slice(0, 80)}… (${t.length} characters)` : t);
+
 /** null when the query names no op (the page opens as usual). */
 export function parseRunQuery(search: string): RunQuery | null {
   const q = new URLSearchParams(search);
@@ -44,14 +48,23 @@ export function parseRunQuery(search: string): RunQuery | null {
   const paramsText = q.get('params');
   if (paramsText) {
     try {
-      for (const [k, v] of Object.entries(parseParamAssignments(paramsText))) params[k] = formatParam(v);
+      const given = parseParamAssignments(paramsText);
+      // Checked against the op here, as the CLI's --param is: the form has a field per declared
+      // param only, so an undeclared one (eps on ADD) would otherwise be dropped without a word.
+      parseParams(op, opByName(op).params, given);
+      for (const [k, v] of Object.entries(given)) params[k] = formatParam(v);
     } catch (e) {
-      throw new RunQueryError(`?params=${paramsText}: ${(e as Error).message}`);
+      throw new RunQueryError(`?params=${short(paramsText)}: ${(e as Error).message}`);
     }
   }
   const repeatText = q.get('repeat');
-  const repeat = repeatText === null ? null : Number(repeatText);
-  if (repeat !== null && !(Number.isInteger(repeat) && repeat >= 1)) throw new RunQueryError(`?repeat=${repeatText} must be a positive integer`);
+  let repeat: number | null = null;
+  try {
+    // The same cap as --min-runs: a count past it is refused, never run with fewer.
+    repeat = repeatText === null ? null : parseCount(repeatText, 'minRuns', '?repeat=');
+  } catch (e) {
+    throw new RunQueryError((e as Error).message);
+  }
   const schedule = q.get('schedule');
   const variantText = q.get('variant');
   if (variantText !== null && !['auto', 'native', 'schedule'].includes(variantText)) throw new RunQueryError(`?variant=${variantText} must be auto, native or schedule`);

@@ -1,6 +1,7 @@
 // The Lane view's options, as signals, and the LaneRequest they mean (or why there is none):
 // the same choices as `npm run lab -- lane` (--op, --shape, --repeat, --tolerance, --prefer,
 // --control, --seed, --undeclare). Pure core code checks everything before the worker runs.
+import { parseCount } from '../../../core/input/counts';
 import { parseCaseSpec } from '../../../core/ops/shape-specs';
 import { createMemo, createSignal } from 'solid-js';
 import type { AdapterIdentity } from '../../../core/ops/promotion';
@@ -37,10 +38,9 @@ export function parseLaneShapes(text: string): LaneShapeSpec[] {
   return text.split(/\s+|,(?![A-Za-z_]\w*=)/).filter(Boolean).map(parseCaseSpec);
 }
 
-function positiveInt(text: string, what: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${what} must be a positive integer, got '${text}'`);
-  return n;
+/** repeat and seed as the CLI reads them: digits, 1 to the cap (RUN_CAPS), never fewer than typed. */
+function positiveInt(text: string, what: 'repeat' | 'seed'): number {
+  return parseCount(text, what, what);
 }
 
 export function createLaneForm() {

@@ -1,5 +1,6 @@
 // The Sweep view's options, as signals, and the SweepRequest they mean (or why there is none):
 // the same choices as `npm run lab -- sweep` (--op, --reps, --shapes, --space, --seed).
+import { parseCount } from '../../../core/input/counts';
 import { createMemo, createSignal, type Accessor } from 'solid-js';
 import type { AdapterDescriptor } from '../../../core/adapter';
 import { opByName, OPS } from '../../../core/ops/registry';
@@ -54,10 +55,16 @@ export function createSweepForm(adapter: Accessor<AdapterDescriptor>) {
   });
 
   const request = createMemo((): { ok: SweepRequest } | { error: string } => {
-    const reps = Number(repsText());
-    if (!Number.isInteger(reps) || reps < 2) return { error: `reps must be an integer ≥ 2 (a spread needs two), got '${repsText()}'` };
-    const seed = Number(seedText());
-    if (!Number.isInteger(seed) || seed < 1) return { error: `seed must be a positive integer, got '${seedText()}'` };
+    let reps: number;
+    let seed: number;
+    try {
+      // The CLI's caps (RUN_CAPS): a count past one is refused, never run with fewer.
+      reps = parseCount(repsText(), 'reps', 'reps');
+      seed = parseCount(seedText(), 'seed', 'seed');
+    } catch (e) {
+      return { error: (e as Error).message };
+    }
+    if (reps < 2) return { error: `reps must be an integer ≥ 2 (a spread needs two), got '${repsText()}'` };
     const sh = shapes();
     if ('error' in sh) return { error: `shapes: ${sh.error}` };
     const sp = space();
