@@ -1,7 +1,7 @@
 // The lane as text for the CLI (its GitHub markdown is in markdown.ts, beside the other kinds).
 import { adapterName } from '../adapter';
 import type { LanePair, LaneResult, LaneShape } from '../results';
-import { EFFECT_FLOOR_TICKS, MIN_EFFECT, OUT_OF_LINE } from '../stats/verdict';
+import { EFFECT_FLOOR_TICKS, MIN_EFFECT, OUT_OF_LINE, verdictText } from '../stats/verdict';
 import { fmtRatio, fmtUs, textTable } from './format';
 import { compactMetrics, userKernelHashes } from './text';
 
@@ -21,7 +21,7 @@ export function stateText(p: Pick<LanePair, 'state' | 'registryState'>): string 
 }
 
 /** The verdict rule as the lane prints it (docs/statistics.md "The effect floor"). */
-export const RULE_TEXT = `verdicts: speedup = native ÷ generated per pass; parity when min ≤ 1 ≤ max; faster needs median − 1 above the effect floor max(${100 * MIN_EFFECT}%, ${EFFECT_FLOOR_TICKS} timer ticks ÷ generated median), else parity; slower below 1 − max(tolerance, floor); passes more than ${100 * OUT_OF_LINE}% out of line are measured again`;
+export const RULE_TEXT = `verdicts: speedup = native ÷ generated per pass; parity when min ≤ 1 ≤ max; faster needs median − 1 above the effect floor max(${100 * MIN_EFFECT}%, ${EFFECT_FLOOR_TICKS} timer ticks ÷ generated median), else parity; slower below 1 − max(tolerance, floor); undecided below 1 when the floor (the noise) is above the tolerance; passes more than ${100 * OUT_OF_LINE}% out of line are measured again`;
 
 export const REPEAT_ONE_WARNING = 'warning: --repeat 1 times one pass: one run is a draw, not a measurement (its min–max is a single ratio); use --repeat 5 or more for a verdict';
 
@@ -43,7 +43,7 @@ export function formatLane(r: LaneResult): string {
           fmtUs(s.nativeMedianNs),
           fmtUs(s.generatedMedianNs),
           speedupText(s),
-          s.verdict,
+          verdictText(s.verdict, s.effectFloor, r.settings.tolerance),
           compactMetrics(s.generatedMetrics),
           s.fallback ? `${s.fallback.code}${s.fallback.declared ? ' (declared)' : ' (UNDECLARED)'}` : [s.note, s.effectFloor !== undefined && s.speedupMedian !== null ? `floor ${(100 * s.effectFloor).toFixed(1)}%` : null, s.remeasuredPasses ? `${s.remeasuredPasses} pass(es) re-measured` : null].filter(Boolean).join('; '),
         ]),

@@ -5,6 +5,7 @@ import { adapterName } from '../adapter';
 import { fmtExp, fmtNs, fmtRatio, fmtUs } from './format';
 import type { CalibrationJson, LaneJson, Level1Json, ResultJson, SweepJson } from './json';
 import { speedupText, stateText } from './lane-text';
+import { verdictText } from '../stats/verdict';
 import type { UserKernelRef } from '../manifest/source';
 
 /** Line breaks and other control characters: one space each, so a string stays on its line (no forged heading, list or row). */
@@ -65,7 +66,7 @@ export function laneMarkdown(r: LaneJson, link?: string): string {
   if (r.skipped.length) lines.push('');
   for (const p of r.pairs) {
     lines.push(`#### ${mdEscape(p.op)} (${mdEscape(stateText(p))}${p.gating ? ', gate' : ''}) → ${p.verdict}`, '', '| shape | native µs | generated µs | speedup median [min–max] | verdict |', '|---|--:|--:|--:|---|');
-    for (const s of p.shapes) lines.push(`| ${mdEscape(s.shape)} | ${fmtUs(s.nativeMedianNs)} | ${fmtUs(s.generatedMedianNs)} | ${speedupText(s)} | ${s.verdict}${s.fallback ? ` (${mdEscape(s.fallback.code)})` : ''} |`);
+    for (const s of p.shapes) lines.push(`| ${mdEscape(s.shape)} | ${fmtUs(s.nativeMedianNs)} | ${fmtUs(s.generatedMedianNs)} | ${speedupText(s)} | ${verdictText(s.verdict, s.effectFloor, r.settings.tolerance)}${s.fallback ? ` (${mdEscape(s.fallback.code)})` : ''} |`);
     lines.push('');
     const users = p.shapes.flatMap((s) => (s.users ?? []).map((u) => ({ s, u })));
     if (users.length) {
