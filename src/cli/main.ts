@@ -25,9 +25,11 @@ import { AGREEMENT_TOLERANCE, runAgreement } from './agreement';
 import { formatOpsBench, runOpsBench } from './bench-ops';
 import { progressPrinter } from './progress';
 import { formatLane, REPEAT_ONE_WARNING } from '../core/report/lane-text';
+import { DEFAULT_TOLERANCE } from '../core/stats/verdict';
 import { DEFAULT_SHARE_BASE, SHARE_BASE_ENV, SHARE_OPTIONS, shareBase, writeShareOutputs } from './share-output';
 import { parseLaneControl } from '../core/lane/judgement';
-import { sensitivityReport, SENSITIVITY_CONTROLS, summarizeReplays } from '../core/lane/replay';
+import { sensitivityControls, sensitivityGroups, sensitivityReport, summarizeReplays } from '../core/lane/replay';
+import { LANE_CONTROL_OPTIONS, parseFactors, parseRepeatOption } from './lane-options';
 import { formatReplays, formatSensitivity } from '../core/report/replay-text';
 import type { LaneControl, LaneRequest, LaneResult } from '../core/results';
 import { parseOpSpace, parseSchedule } from '../core/schedule/schedule';
@@ -66,10 +68,11 @@ commands:
                               your own kernel: a manifest and its WGSL (docs/kernel-manifest.md);
                               the op is the manifest's; refusals are named (exit 2)
 
-  lane [--op OP]... [--shape OP:DIMS[:LAYOUT][:k=v,…]]... [--repeat N] [--tolerance T]
+  lane [--op OP]... [--shape OP:DIMS[:LAYOUT][:k=v,…]]... [--repeat N|auto] [--tolerance T]
        [--device NAME] [--markdown FILE] [--proposal SWEEP.json] [--share-base URL]
        [--prefer OP]... [--control aa|slow|stall|wrong|slow:F] [--undeclare CODE]...
-       [--replay N] [--sensitivity]
+       [--replay N] [--sensitivity [--factors F,F…]] [--allow-undecided]
+       [--repeat-target W] [--repeat-max N]
        [--kernel MANIFEST.json]...  your kernels as further columns: checked, then timed in
                               the same alternating passes; speedup = native ÷ yours (they never
                               gate the lane); without --op/--shape the lane runs their ops
@@ -79,11 +82,18 @@ commands:
                               this run; --control plants a statistics control; --shape
                               replaces the matrices (e.g. shapes from a census); --proposal
                               tries a sweep's proposed rules first, for this run only;
-                              --control slow:F plants an F× slowdown (1 < F ≤ 3) with identical
-                              output; --replay N runs the lane N times in one session and reports
-                              per shape the verdict counts, flip rate and native stability;
-                              --sensitivity replays A/A and planted 1.05/1.10/1.20× (default 10
-                              each) and reports the smallest slowdown seen as slower in ≥ 95%
+                              --control slow:F plants an F× slowdown (1 < F ≤ 3) inside the
+                              kernel's own dispatch, measured F within ±1 point before the passes
+                              (else the shape is refused as a control, with the smallest factor
+                              plantable there); --replay N runs the lane N times in one session
+                              and reports per shape the verdict counts, flip rate and native
+                              stability; --sensitivity replays A/A and planted 1.02/1.05/1.10/
+                              1.20× (--factors picks others; default 10 replays each) and reports
+                              detection and slower rates by kernel duration; a shape whose noise
+                              is above the tolerance is 'undecided', which fails a prefer gate
+                              unless --allow-undecided; --repeat auto adds passes until the
+                              median's 95% interval is within --repeat-target (default 0.02) of
+                              it, at most --repeat-max (default 30) passes
   sweep --op OP [--reps 9] [--shapes DIMS[:LAYOUT][:k=v;…],...] [--param NAME=VALUE]...
         [--space JSON]
                               offline schedule search: every valid candidate of the op's
@@ -338,12 +348,16 @@ async function cmdLane(argv: string[]): Promise<number> {
     kernel: { type: 'string', multiple: true },
     replay: { type: 'string' },
     sensitivity: { type: 'boolean' },
+    ...LANE_CONTROL_OPTIONS,
   });
   const base = shareBase(v['share-base'] as string | undefined);
   const proposal = v.proposal ? readProposal(v.proposal as string) : undefined;
   const replays = intOption(v, 'replay') ?? (v.sensitivity ? 10 : 1);
   if (replays < 1) throw new UsageError(`--replay must be a positive integer, got '${v.replay}'`);
-  if (v.sensitivity && v.control !== undefined) throw new UsageError('--sensitivity runs its own controls (A/A and planted 1.05, 1.10, 1.20× slowdowns): give it without --control');
+  if (v.sensitivity && v.control !== undefined) throw new UsageError('--sensitivity runs its own controls (A/A and planted 1.02, 1.05, 1.10, 1.20× slowdowns, or --factors): give it without --control');
+  const factors = parseFactors(v.factors as string | undefined);
+  if (factors && !v.sensitivity) throw new UsageError('--factors goes with --sensitivity (the planted factors it replays)');
+  const { repeat, repeatAuto } = parseRepeatOption(v);
   const given = ((v.shape as unknown as string[] | undefined) ?? []).map(parseCaseSpec);
   const kernels = ((v.kernel as unknown as string[] | undefined) ?? []).map(readUserKernel);
   const opsGiven = ((v.op as unknown as string[] | undefined) ?? []).map((o) => opByName(o).name);
@@ -364,15 +378,16 @@ async function cmdLane(argv: string[]): Promise<number> {
   if (tolerance !== undefined && !(tolerance >= 0 && tolerance < 1)) throw new UsageError(`--tolerance must be a number in [0, 1), got '${v.tolerance}'`);
   const control = v.control === undefined ? undefined : parseLaneControl(v.control as string);
   const out = output(v.json as string | undefined);
-  const repeat = intOption(v, 'repeat');
   if (repeat === 1) process.stderr.write(`${REPEAT_ONE_WARNING}\n`);
   const lab = await openRuntime(v.runtime as string, v.device as string | undefined);
   const progress = progressPrinter(process.stderr, verbosity);
   const request = (c: LaneControl | undefined): LaneRequest => ({
     ops,
     repeat,
+    repeatAuto,
     tolerance,
     prefer,
+    allowUndecided: v['allow-undecided'] === true,
     control: c,
     undeclare: (v.undeclare as unknown as string[] | undefined) ?? [],
     seed: intOption(v, 'seed'),
@@ -384,7 +399,8 @@ async function cmdLane(argv: string[]): Promise<number> {
     if (v.sensitivity) {
       // Each control replayed in turn, in one session: A/A first, then the planted slowdowns.
       const byControl = new Map<LaneControl, LaneResult[]>();
-      for (const c of SENSITIVITY_CONTROLS) {
+      const controls = sensitivityControls(factors);
+      for (const c of controls) {
         for (let i = 0; i < replays; i++) {
           const r = await lab.lane(request(c), (p) => progress.update({ ...p, label: `${c} replay ${i + 1}/${replays}: ${p.label}` }));
           byControl.set(c, [...(byControl.get(c) ?? []), r]);
@@ -392,8 +408,8 @@ async function cmdLane(argv: string[]): Promise<number> {
       }
       progress.done();
       const report = sensitivityReport(byControl);
-      out.text(formatSensitivity(report, replays));
-      out.json({ kind: 'lane-sensitivity', replays, controls: SENSITIVITY_CONTROLS, shapes: report, lanes: Object.fromEntries([...byControl].map(([c, rs]) => [c, rs.map(laneJson)])) });
+      out.text(formatSensitivity(report, replays, tolerance ?? DEFAULT_TOLERANCE));
+      out.json({ kind: 'lane-sensitivity', replays, controls, shapes: report, groups: sensitivityGroups(report), lanes: Object.fromEntries([...byControl].map(([c, rs]) => [c, rs.map(laneJson)])) });
       return 0;
     }
     if (replays > 1) {

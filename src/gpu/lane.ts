@@ -4,7 +4,7 @@
 import { DeviceRejection, UsageError, WgslCompileError } from '../core/errors';
 import { caseData } from '../core/inputs';
 import { controlled, judgePair, lanePairs, laneState, plantedFactor } from '../core/lane/judgement';
-import type { PlantRecord } from '../core/lane/plant';
+import { plantSizeText, type PlantRecord } from '../core/lane/plant';
 import { plantSlowdown } from './plant';
 import { measure } from './measure';
 import { Session } from './session';
@@ -15,7 +15,8 @@ import { opByName, registryEntry, type PromotionState, type ShapeRule } from '..
 import { opFamilies, type OpCase, type OpDef } from '../core/ops/types';
 import { ProgressTracker, UNIT_CHECK, UNIT_MEASURE, type ProgressFn } from '../core/progress';
 import { caseOf, refuseOutsideLimits, resolveKernel, type CaseRequest } from '../core/resolve-kernel';
-import type { LaneControl, LaneCounters, LanePair, LaneRequest, LaneResult, LaneShape } from '../core/results';
+import type { LaneControl, LaneCounters, LanePair, LaneRequest, LaneResult, LaneShape, RepeatAuto } from '../core/results';
+import { repeatAutoDone } from '../core/stats/repeat-auto';
 import { parseSchedule } from '../core/schedule/schedule';
 import { median, relativeSpread } from '../core/stats/timing';
 import { DEFAULT_TOLERANCE, effectFloor, outOfLinePasses, summarizeSpeedups, timingVerdict, watchdogFired, WATCHDOG_FACTOR } from '../core/stats/verdict';
@@ -57,6 +58,8 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
   const repeat = req.repeat ?? 5;
+  // --repeat auto: passes until the median's interval is narrow enough, up to its cap.
+  const passesAtMost = req.repeatAuto?.maxPasses ?? repeat;
   const tolerance = req.tolerance ?? DEFAULT_TOLERANCE;
   const seed = req.seed ?? 1;
   const wallBoundMs = req.wallBoundMs ?? 10_000;
@@ -81,7 +84,7 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
   const progress = new ProgressTracker(
     {
       [UNIT_CHECK]: cases.reduce((a, p) => a + p.cases.length * shapeChecks(kernelsOf(p.op.name).length), 0),
-      [UNIT_MEASURE]: cases.reduce((a, p) => a + p.cases.length * shapeMeasures(repeat, kernelsOf(p.op.name).length), 0),
+      [UNIT_MEASURE]: cases.reduce((a, p) => a + p.cases.length * shapeMeasures(passesAtMost, kernelsOf(p.op.name).length), 0),
     },
     onProgress,
     () => performance.now(),
@@ -98,15 +101,17 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
       const before = unitsNow(progress);
       progress.tick(`${op.name} ${c.label}: correctness`);
       const users = kernelsOf(op.name);
-      const shape = await runShape(ctx, op, c, { repeat, tolerance, seed, wallBoundMs, minRuns: req.minRuns, control: req.control, rulesBefore: proposalRules(op.name), state, declared, counters, progress, users });
+      const shape = await runShape(ctx, op, c, { repeat, repeatAuto: req.repeatAuto, tolerance, seed, wallBoundMs, minRuns: req.minRuns, control: req.control, rulesBefore: proposalRules(op.name), state, declared, counters, progress, users });
       // A shape where the planted factor could not be placed within the band is no control: refused.
       if ('refused' in shape) skipped.push({ op: op.name, reason: `${c.label}: refused as a control: ${shape.refused.refused}`, plant: { shape: c.label, ...shape.refused } });
       else shapes.push(shape);
       // However early the shape ended, none of its units is left: what did not run leaves the total.
       const after = unitsNow(progress);
       progress.drop(shapeChecks(users.length) - (after.checksDone - before.checksDone) - (before.checksTotal - after.checksTotal), UNIT_CHECK);
-      progress.drop(shapeMeasures(repeat, users.length) - (after.measuresDone - before.measuresDone) - (before.measuresTotal - after.measuresTotal), UNIT_MEASURE);
+      progress.drop(shapeMeasures(passesAtMost, users.length) - (after.measuresDone - before.measuresDone) - (before.measuresTotal - after.measuresTotal), UNIT_MEASURE);
     }
+    // Every shape refused as a planted control: no pair to judge (the refusals are in skipped).
+    if (!shapes.length && opCases.length && plantedFactor(req.control) !== null) continue;
     pairs.push(judgePair(op, state, registry.state, counters, shapes, ctx.adapter, declared, req.allowUndecided ?? false));
   }
   progress.finish();
@@ -114,7 +119,7 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
   return {
     kind: 'lane',
     adapter: ctx.adapter,
-    settings: { repeat, tolerance, seed, prefer: req.prefer ?? [], control: req.control ?? null, undeclare: [...undeclare], wallBoundMs, proposalRules: req.proposal?.length ?? 0, ...(req.allowUndecided ? { allowUndecided: true } : {}) },
+    settings: { repeat, tolerance, seed, prefer: req.prefer ?? [], control: req.control ?? null, undeclare: [...undeclare], wallBoundMs, proposalRules: req.proposal?.length ?? 0, ...(req.allowUndecided ? { allowUndecided: true } : {}), ...(req.repeatAuto ? { repeatAuto: req.repeatAuto } : {}) },
     pairs,
     skipped,
     green,
@@ -125,6 +130,7 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
 
 interface ShapeOptions {
   repeat: number;
+  repeatAuto?: RepeatAuto;
   tolerance: number;
   seed: number;
   wallBoundMs: number;
@@ -230,8 +236,9 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
     let resolutionNs: number | null = null;
     const wallBoundNs = o.wallBoundMs * 1e6;
     const userSides = timedSides(users);
-    await alternatingRounds(ctx, [nativeSide, generatedSide, ...userSides], { rounds: o.repeat, wallBoundMs: o.wallBoundMs, progress: o.progress }, {
-      onSide: (side, pass) => o.progress.tick(`${op.name} ${c.label}: pass ${pass + 1}/${o.repeat} ${side.name}`),
+    const rounds = o.repeatAuto?.maxPasses ?? o.repeat;
+    await alternatingRounds(ctx, [nativeSide, generatedSide, ...userSides], { rounds, wallBoundMs: o.wallBoundMs, progress: o.progress }, {
+      onSide: (side, pass) => o.progress.tick(`${op.name} ${c.label}: pass ${pass + 1}/${o.repeatAuto ? `≤ ${rounds}` : rounds} ${side.name}`),
       before: async (side, pass, referenceNs) => {
         if (side !== generatedSide || referenceNs === null || pass !== 0) return null;
         // Watchdog probe: one timed run before a batch of them.
@@ -254,8 +261,9 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
         if (n !== undefined && g !== undefined) speedups.push(n / g);
         recordUserRound(users, medians);
       },
-      // Generated too slow ends the rounds unless a user kernel is still being measured.
-      done: () => [generatedSide, ...userSides].every((s) => s.stopped !== null),
+      // Generated too slow ends the rounds unless a user kernel is still being measured; under
+      // --repeat auto, so does a median pinned down (repeat-auto.ts).
+      done: () => [generatedSide, ...userSides].every((s) => s.stopped !== null) || (o.repeatAuto !== undefined && repeatAutoDone(speedups, o.repeatAuto)),
     });
     const tooSlow = generatedSide.stopped;
     const nativeMedians = nativeSide.samplesNs;
@@ -292,9 +300,10 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
       nativeCorrect: true,
       generatedCorrect: true,
       generatedMaxErrRatio: generatedWorstRatio,
-      note: tooSlow ?? (plant?.measuredFactor != null ? `planted ${planted}× slowdown inside the kernel's dispatch (${plant.iterations} ALU rounds): Level 1 measured ${plant.measuredFactor.toFixed(3)}× before the passes` : null),
+      note: tooSlow ?? (plant?.measuredFactor != null ? `planted ${planted}× slowdown inside the kernel's dispatch (${plantSizeText(plant.iterations!)}): Level 1 measured ${plant.measuredFactor.toFixed(3)}× before the passes` : null),
       ...(plant?.measuredFactor != null ? { plantedRatio: plant.measuredFactor, plant } : {}),
       remeasuredPasses,
+      ...(o.repeatAuto ? { passes: speedups.length } : {}),
       resolutionNs,
       runsPerPass: generatedSide.runs ?? null,
       nativeMetrics: metricsOf(nativeMedians),

@@ -56,8 +56,16 @@ export async function plantSlowdown(ctx: GpuContext, nativeKernel: KernelSpec, n
     }
   };
   let iterations: number | null = cache.get(key) ?? PLANT_FIRST_ITERATIONS;
+  const refuse = (refused: string, smallestFactor: number | null): Plant => ({ kernel: null, record: { askedFactor: factor, measuredFactor: null, iterations: null, attempts: attempts.length, refused, smallestFactor } });
   while (iterations !== null && attempts.length < PLANT_MAX_ATTEMPTS) {
-    const ratio = await measureAt(iterations);
+    let ratio: number;
+    try {
+      ratio = await measureAt(iterations);
+    } catch (e) {
+      // A kernel the plant cannot be woven into (its entry point's shape) is no control, not a lane failure.
+      if (!['DeviceRejection', 'WgslCompileError'].includes((e as Error)?.name) && !/entry point/.test((e as Error)?.message)) throw e;
+      return refuse(`the plant does not fit this kernel: ${(e as Error).message}`, null);
+    }
     if (inBand(ratio, factor)) {
       // Verified by a second, fresh measurement of the same plant before it is used.
       const again = await measureAt(iterations);
@@ -73,5 +81,5 @@ export async function plantSlowdown(ctx: GpuContext, nativeKernel: KernelSpec, n
   // The shortest chain is what a too-short kernel's refusal rests on: measure it when untried.
   if (!attempts.some((a) => a.iterations === 1) && attempts.every((a) => a.ratio > factor)) await measureAt(1);
   const why = refusal(attempts, factor);
-  return { kernel: null, record: { askedFactor: factor, measuredFactor: null, iterations: null, attempts: attempts.length, refused: why.refused, smallestFactor: why.smallestFactor } };
+  return refuse(why.refused, why.smallestFactor);
 }

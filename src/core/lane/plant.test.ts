@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { opByName } from '../ops/registry';
 import { caseOf } from '../resolve-kernel';
-import { inBand, nextIterations, PLANT_MAX_ITERATIONS, plantedProgram, plantedWgsl, refusal } from './plant';
+import { inBand, nextIterations, PLANT_MAX_ITERATIONS, plantedProgram, plantedWgsl, plantShape, plantSizeText, refusal } from './plant';
 
 describe('a planted slowdown inside the kernel', () => {
   it('runs the chain first in the entry point and declares its sink at the next free binding', () => {
     const add = opByName('ADD');
     const native = add.native(caseOf(add, { dims: [1024, 64], layout: 'contiguous' }));
-    const p = plantedProgram(native, 1.05, 300);
+    const p = plantedProgram(native, 1.05, 300 * 256);
     const pass = p.passes[0];
     expect(pass.dispatch).toEqual(native.dispatch);
     expect(p.scratch).toEqual([{ name: 'plant', sizeBytes: 16 }]);
@@ -15,18 +15,29 @@ describe('a planted slowdown inside the kernel', () => {
     expect(pass.bindings.at(-1)).toEqual({ binding: sink, role: 'scratch', buffer: 'plant', access: 'read_write' });
     expect(pass.wgsl).toContain(`@group(0) @binding(${sink}) var<storage, read_write> kl_plant_sink: array<u32>;`);
     expect(pass.wgsl).toContain('const KL_PLANT_ITERS: u32 = 300u;');
-    // The call is the body's first statement, whatever the parameter list holds.
-    expect(pass.wgsl).toMatch(/fn main\([^{]*\)\s*\{\n {2}kl_plant\(\);/);
+    expect(pass.wgsl).toContain('if ((wid.x + wid.y + wid.z) % 1u != 0u) { return; }');
+    // The call is the body's first statement, with the workgroup id the kernel already names.
+    expect(pass.wgsl).toMatch(/fn main\([^{]*@builtin\(workgroup_id\) wid[^{]*\)\s*\{\n {2}kl_plant\(wid\);/);
     // Everything else is the native source, unchanged.
-    expect(pass.wgsl.replace(/\n {2}kl_plant\(\);/, '').startsWith(native.wgsl)).toBe(true);
-    expect(p.label).toBe(`${native.label} (planted 1.05× slowdown control, 300 ALU rounds in its own dispatch)`);
+    expect(pass.wgsl.replace(/\n {2}kl_plant\(wid\);/, '').startsWith(native.wgsl)).toBe(true);
+    expect(p.label).toBe(`${native.label} (planted 1.05× slowdown control, 300 ALU rounds of its own dispatch)`);
+  });
+
+  it('plants less than a round in every Nth workgroup, and adds the workgroup id where the kernel has none', () => {
+    expect(plantShape(256 * 7 + 100)).toEqual({ rounds: 7, everyNthWorkgroup: 1 });
+    expect(plantShape(64)).toEqual({ rounds: 1, everyNthWorkgroup: 4 });
+    expect(plantShape(1)).toEqual({ rounds: 1, everyNthWorkgroup: 256 });
+    expect(plantSizeText(3)).toBe('1 ALU round in every 85th workgroup');
+    const wgsl = '@compute @workgroup_size(1)\nfn main(@builtin(local_invocation_index) lid: u32) { }';
+    expect(plantedWgsl(wgsl, 'main', 2, 64)).toMatch(/fn main\(@builtin\(workgroup_id\) kl_wid: vec3<u32>, @builtin\(local_invocation_index\) lid: u32\) \{\n {2}kl_plant\(kl_wid\);/);
+    expect(plantedWgsl('fn main() {}', 'main', 0, 64)).toMatch(/fn main\(@builtin\(workgroup_id\) kl_wid: vec3<u32>\) \{/);
   });
 
   it('finds the body past nested parentheses and a return type, and refuses a missing entry point', () => {
     const wgsl = '@compute @workgroup_size(64)\nfn go(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) n: vec3<u32>) { let x = (1u + (2u)); }';
-    expect(plantedWgsl(wgsl, 'go', 3, 5)).toMatch(/vec3<u32>\) \{\n {2}kl_plant\(\); let x = \(1u \+ \(2u\)\);/);
+    expect(plantedWgsl(wgsl, 'go', 3, 5)).toMatch(/vec3<u32>\) \{\n {2}kl_plant\(kl_wid\); let x = \(1u \+ \(2u\)\);/);
     expect(() => plantedWgsl(wgsl, 'main', 3, 5)).toThrow(/entry point 'main' not found/);
-    expect(() => plantedWgsl(wgsl, 'go', 3, 1.5)).toThrow(/integer in \[0, /);
+    expect(() => plantedWgsl(wgsl, 'go', 3, 1.5)).toThrow(/integer in \[1, /);
   });
 });
 
@@ -61,12 +72,12 @@ describe('sizing the plant from measurements', () => {
   it('refuses with the smallest plantable factor when one round already overshoots', () => {
     const r = refusal([{ iterations: 64, ratio: 1.9 }, { iterations: 1, ratio: 1.034 }], 1.02);
     expect(r.smallestFactor).toBe(1.04);
-    expect(r.refused).toMatch(/the smallest plant \(one ALU round\) already measures 1\.034×; the smallest factor plantable here is 1\.04×/);
+    expect(r.refused).toMatch(/the smallest plant \(one ALU round in every 256th workgroup\) already measures 1\.034×; the smallest factor plantable here is 1\.04×/);
   });
 
   it('refuses without a factor when the measurement scatters past the band', () => {
     const r = refusal([{ iterations: 100, ratio: 1.0 }, { iterations: 120, ratio: 1.06 }, { iterations: 110, ratio: 1.0 }], 1.02);
     expect(r.smallestFactor).toBeNull();
-    expect(r.refused).toMatch(/did not measure within ±1 point in 3 measurements \(100 rounds → 1\.000×, 120 rounds → 1\.060×, 110 rounds → 1\.000×\)/);
+    expect(r.refused).toMatch(/did not measure within ±1 point in 3 measurements \(plant size → ratio: 100 → 1\.000×, 120 → 1\.060×, 110 → 1\.000×\)/);
   });
 });

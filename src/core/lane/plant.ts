@@ -12,10 +12,29 @@ import type { KernelProgram } from '../program';
 export const PLANT_BAND = 0.01;
 /** Measurements before a plant is refused. */
 export const PLANT_MAX_ATTEMPTS = 8;
-/** The first chain length tried when nothing is known about the kernel. */
+/**
+ * The plant's size is counted in units of 1/PLANT_UNITS_PER_ROUND of one xorshift round per
+ * invocation: at or above one round every workgroup runs round(units / 256) rounds; below it one
+ * round runs in every (256 / units)-th workgroup only. One whole round was too coarse where an
+ * invocation does little (one round cost ADD 30% on SwiftShader).
+ */
+export const PLANT_UNITS_PER_ROUND = 256;
+/** The first size tried when nothing is known about the kernel: a quarter round. */
 export const PLANT_FIRST_ITERATIONS = 64;
-/** The longest chain planted (per invocation): past it a factor is out of reach. */
-export const PLANT_MAX_ITERATIONS = 1 << 24;
+/** The largest plant (2¹⁶ rounds per invocation): past it a factor is out of reach. */
+export const PLANT_MAX_ITERATIONS = PLANT_UNITS_PER_ROUND << 16;
+
+/** '12 ALU rounds', or '1 ALU round in every 4th workgroup'. */
+export function plantSizeText(units: number): string {
+  const { rounds, everyNthWorkgroup } = plantShape(units);
+  return `${rounds} ALU round${rounds === 1 ? '' : 's'}${everyNthWorkgroup > 1 ? ` in every ${everyNthWorkgroup}th workgroup` : ''}`;
+}
+
+/** Rounds per planted workgroup and the workgroup stride of a plant of `units`. */
+export function plantShape(units: number): { rounds: number; everyNthWorkgroup: number } {
+  if (units >= PLANT_UNITS_PER_ROUND) return { rounds: Math.round(units / PLANT_UNITS_PER_ROUND), everyNthWorkgroup: 1 };
+  return { rounds: 1, everyNthWorkgroup: Math.max(1, Math.round(PLANT_UNITS_PER_ROUND / units)) };
+}
 /** Below this measured excess a plant is not yet visible: the chain grows 8× instead of by ratio. */
 const PLANT_VISIBLE = 0.002;
 
@@ -37,16 +56,34 @@ function bodyStart(wgsl: string, entryPoint: string): number {
   return brace + 1;
 }
 
-/** The WGSL of a kernel with `iterations` rounds of dependent xorshift run first in its entry point. */
-export function plantedWgsl(wgsl: string, entryPoint: string, sinkBinding: number, iterations: number): string {
-  if (!Number.isInteger(iterations) || iterations < 0 || iterations > PLANT_MAX_ITERATIONS) throw new Error(`planted iterations must be an integer in [0, ${PLANT_MAX_ITERATIONS}], got ${iterations}`);
-  const at = bodyStart(wgsl, entryPoint);
+/**
+ * The entry point's workgroup id: the name it already gives `@builtin(workgroup_id)`, or a
+ * parameter added for it (a builtin may be declared once).
+ */
+function workgroupId(wgsl: string, entryPoint: string): { wgsl: string; name: string } {
+  const end = bodyStart(wgsl, entryPoint);
+  const m = new RegExp(`\\bfn\\s+${entryPoint}\\s*\\(`).exec(wgsl)!;
+  const declared = /@builtin\s*\(\s*workgroup_id\s*\)\s*(\w+)\s*:/.exec(wgsl.slice(m.index, end));
+  if (declared) return { wgsl, name: declared[1] };
+  const at = m.index + m[0].length;
+  const empty = /^\s*\)/.test(wgsl.slice(at));
+  return { wgsl: `${wgsl.slice(0, at)}@builtin(workgroup_id) kl_wid: vec3<u32>${empty ? '' : ', '}${wgsl.slice(at)}`, name: 'kl_wid' };
+}
+
+/** The WGSL of a kernel with a plant of `units` (see PLANT_UNITS_PER_ROUND) run first in its entry point. */
+export function plantedWgsl(wgsl: string, entryPoint: string, sinkBinding: number, units: number): string {
+  if (!Number.isInteger(units) || units < 1 || units > PLANT_MAX_ITERATIONS) throw new Error(`a plant's size must be an integer in [1, ${PLANT_MAX_ITERATIONS}], got ${units}`);
+  const { rounds, everyNthWorkgroup } = plantShape(units);
+  const wid = workgroupId(wgsl, entryPoint);
+  const at = bodyStart(wid.wgsl, entryPoint);
   const decl = [
     '',
-    `// kernel-lab planted slowdown: ${iterations} rounds of dependent ALU work per invocation.`,
+    `// kernel-lab planted slowdown: ${rounds} rounds of dependent ALU work per invocation, in every ${everyNthWorkgroup === 1 ? '' : `${everyNthWorkgroup}th `}workgroup.`,
     `@group(0) @binding(${sinkBinding}) var<storage, read_write> ${SINK}: array<u32>;`,
-    `const ${ITERS}: u32 = ${iterations}u;`,
-    'fn kl_plant() {',
+    `const ${ITERS}: u32 = ${rounds}u;`,
+    'fn kl_plant(wid: vec3<u32>) {',
+    // Workgroup-uniform: the kernel's own barriers stay in uniform control flow.
+    `  if ((wid.x + wid.y + wid.z) % ${everyNthWorkgroup}u != 0u) { return; }`,
     // Seeded from a buffer zeroed at run time: the compiler cannot fold the chain.
     `  var x = ${SINK}[0] ^ 0x9e3779b9u;`,
     `  for (var i = 0u; i < ${ITERS}; i++) {`,
@@ -59,7 +96,7 @@ export function plantedWgsl(wgsl: string, entryPoint: string, sinkBinding: numbe
     '}',
     '',
   ].join('\n');
-  return `${wgsl.slice(0, at)}\n  kl_plant();${wgsl.slice(at)}${decl}`;
+  return `${wid.wgsl.slice(0, at)}\n  kl_plant(${wid.name});${wid.wgsl.slice(at)}${decl}`;
 }
 
 /** The binding numbers a WGSL source declares (the sink takes the next free one). */
@@ -71,7 +108,7 @@ function nextBinding(kernel: KernelSpec): number {
 /** The native kernel with the planted chain, as a program of one pass with its sink as scratch. */
 export function plantedProgram(native: KernelSpec, factor: number, iterations: number): KernelProgram {
   const sink = nextBinding(native);
-  const label = `${native.label} (planted ${factor}× slowdown control, ${iterations} ALU rounds in its own dispatch)`;
+  const label = `${native.label} (planted ${factor}× slowdown control, ${plantSizeText(iterations)} of its own dispatch)`;
   return {
     label,
     passes: [
@@ -123,6 +160,7 @@ export interface PlantRecord {
   readonly askedFactor: number;
   /** The verifying measurement's ratio (null when refused). */
   readonly measuredFactor: number | null;
+  /** The plant's size in units of 1/PLANT_UNITS_PER_ROUND round per invocation (null when refused). */
   readonly iterations: number | null;
   readonly attempts: number;
   /** Why the shape is refused as a control (null when planted). */
@@ -143,10 +181,10 @@ export function refusal(attempts: readonly PlantAttempt[], factor: number): { re
   const shortest = attempts.reduce((a, b) => (b.iterations < a.iterations ? b : a));
   if (shortest.ratio > factor + PLANT_BAND && shortest.iterations <= 1) {
     const smallest = Math.ceil(shortest.ratio * 100) / 100;
-    return { refused: `a planted ${factor}× cannot be placed within ±${100 * PLANT_BAND} point: the smallest plant (one ALU round) already measures ${fmt(shortest.ratio)}; the smallest factor plantable here is ${smallest}×`, smallestFactor: smallest };
+    return { refused: `a planted ${factor}× cannot be placed within ±${100 * PLANT_BAND} point: the smallest plant (one ALU round in every ${PLANT_UNITS_PER_ROUND}th workgroup) already measures ${fmt(shortest.ratio)}; the smallest factor plantable here is ${smallest}×`, smallestFactor: smallest };
   }
-  const seen = attempts.map((a) => `${a.iterations} rounds → ${fmt(a.ratio)}`).join(', ');
+  const seen = attempts.map((a) => `${a.iterations} → ${fmt(a.ratio)}`).join(', ');
   const longest = attempts.reduce((a, b) => (b.iterations > a.iterations ? b : a));
   if (longest.ratio < factor - PLANT_BAND && longest.iterations >= PLANT_MAX_ITERATIONS) return { refused: `a planted ${factor}× is out of reach: the longest chain measures ${fmt(longest.ratio)} (${seen})`, smallestFactor: null };
-  return { refused: `a planted ${factor}× did not measure within ±${100 * PLANT_BAND} point in ${attempts.length} measurements (${seen}): the measurement scatters by more than the band here`, smallestFactor: null };
+  return { refused: `a planted ${factor}× did not measure within ±${100 * PLANT_BAND} point in ${attempts.length} measurements (plant size → ratio: ${seen}): the measurement scatters by more than the band here`, smallestFactor: null };
 }
