@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli';
 import { sampleSweep } from '../core/report/sample-results';
 
-function lane(args: string[]) {
-  const r = runCli(['lane', '--json', '-', ...args]);
+function lane(args: string[], timeoutMs?: number) {
+  const r = runCli(['lane', '--json', '-', ...args], timeoutMs);
   return { ...r, json: r.stdout ? JSON.parse(r.stdout) : null };
 }
 
@@ -33,13 +33,15 @@ describe('lane controls (SwiftShader, node runtime)', () => {
 
   it('a planted slowdown runs inside the kernel, keeps the output (in place too), and is measured within ±1 point or refused with what was measured', () => {
     // An elementwise, a row and a matmul op; SwiftShader is a loaded CPU: a plant may be refused.
-    const r = lane(['--shape', 'ADD:16384x8', '--shape', 'ADD:2048x16:inplace', '--shape', 'RMS_NORM:1024x16', '--shape', 'MUL_MAT:64x16x64', '--control', 'slow:1.2', '--repeat', '3']);
+    // The in-place ADD: the plant never touches the data, so an in-place case takes it too.
+    // Calibration is up to eight measurements of six Level 1 timings per shape: minutes on a loaded CPU.
+    const r = lane(['--shape', 'ADD:16384x8:inplace', '--shape', 'RMS_NORM:1024x16', '--shape', 'MUL_MAT:64x16x64', '--control', 'slow:1.2', '--repeat', '3'], 900_000);
     expect(r.status === 0 || r.status === 1, r.stderr).toBe(true);
     expect(r.stderr).not.toMatch(/changed the output/);
     const planted = r.json.pairs.flatMap((p: { op: string; shapes: { shape: string; verdict: string; plant?: Record<string, number>; note: string }[] }) => p.shapes.map((s) => ({ op: p.op, ...s })));
     const refused = r.json.skipped.filter((k: { plant?: unknown }) => k.plant);
     // Every shape is either planted and timed, or refused as a control: none is lost.
-    expect(planted.length + refused.length).toBe(4);
+    expect(planted.length + refused.length).toBe(3);
     for (const s of planted) {
       expect(s.verdict).not.toBe('wrong');
       expect(s.plant!.askedFactor).toBe(1.2);
@@ -54,7 +56,7 @@ describe('lane controls (SwiftShader, node runtime)', () => {
       else expect(k.plant.refused).toMatch(/scatters by more than the band|out of reach/);
     }
     expect(r.stderr).toMatch(/faster needs median − 1 above the effect floor max\(2%, 4 timer ticks ÷ generated median\)/);
-  });
+  }, 900_000);
 
   it('replays the lane in one session and reports flips and native stability', () => {
     const r = lane(['--shape', 'ADD:1024x16', '--control', 'aa', '--repeat', '3', '--replay', '2']);

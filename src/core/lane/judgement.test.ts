@@ -121,6 +121,15 @@ describe("a pair's judgement", () => {
     expect(pairVerdict('prefer', counters(), [shape('within-tolerance')])).toBe('green');
   });
 
+  it('an undecided shape (noise above the tolerance) fails a prefer gate unless allowed, and is a work item when observed', () => {
+    expect(pairVerdict('prefer', counters(), [shape('faster'), shape('undecided')])).toBe('gate-failed');
+    expect(pairVerdict('prefer', counters(), [shape('faster'), shape('undecided')], true)).toBe('green');
+    expect(pairVerdict('observe', counters(), [shape('undecided')])).toBe('work-items');
+    const noSlower = (allow: boolean) => laneChecklist(counters(), [shape('undecided')], [], { id: 'contract-clean', title: '', pass: true, evidence: '' }, allow).find((c) => c.id === 'no-slower')!;
+    expect(noSlower(false).pass).toBe(false);
+    expect(noSlower(true).pass).toBe(true);
+  });
+
   it('an undeclared fallback, a device rejection or no generated dispatch fails the lane in any state', () => {
     expect(pairVerdict('observe', counters(), [shape('undeclared-fallback')])).toBe('lane-failed');
     expect(pairVerdict('prefer', counters(), [shape('device-rejection')])).toBe('lane-failed');
