@@ -63,6 +63,12 @@ describe('sizing the plant from measurements', () => {
     expect(nextIterations([{ iterations: 100, ratio: 1.003 }, { iterations: 800, ratio: 1.5 }], 1.02)).toBe(283);
   });
 
+  it('bisects when the scaled size rounds onto one already tried (SwiftShader, 2026-12-02)', () => {
+    const seen = [{ iterations: 64, ratio: 1.457 }, { iterations: 28, ratio: 1.892 }, { iterations: 6, ratio: 1.071 }, { iterations: 17, ratio: 1.546 }];
+    // 17 · 0.2 / 0.546 = 6.2 rounds onto 6: the middle of (6, 17) instead.
+    expect(nextIterations(seen, 1.2)).toBe(10);
+  });
+
   it('gives up when nothing new is left to try, and never passes the longest chain', () => {
     expect(nextIterations([{ iterations: 1, ratio: 1.08 }], 1.02)).toBeNull();
     expect(nextIterations([{ iterations: 2, ratio: 1.01 }, { iterations: 3, ratio: 1.04 }], 1.02)).toBeNull();

@@ -148,11 +148,16 @@ export function nextIterations(attempts: readonly PlantAttempt[], factor: number
   const above = attempts.filter((a) => a.ratio > factor).map((a) => a.iterations);
   const lo = below.length ? Math.max(...below) : 0;
   const hi = above.length ? Math.min(...above) : Infinity;
-  let next = last.ratio - 1 <= PLANT_VISIBLE ? last.iterations * 8 : (last.iterations * (factor - 1)) / (last.ratio - 1);
-  if (!(next > lo && next < hi)) next = Number.isFinite(hi) ? Math.sqrt(Math.max(lo, 1) * hi) : Math.max(next, lo * 2);
-  next = Math.min(PLANT_MAX_ITERATIONS, Math.max(1, Math.round(next)));
-  // Nothing left between the lengths tried: another measurement would repeat one.
-  return attempts.some((a) => a.iterations === next) ? null : next;
+  const tried = (n: number) => attempts.some((a) => a.iterations === n);
+  const size = (x: number) => Math.min(PLANT_MAX_ITERATIONS, Math.max(1, Math.round(x)));
+  const inside = (n: number) => n > lo && n < hi && !tried(n);
+  const scaled = size(last.ratio - 1 <= PLANT_VISIBLE ? last.iterations * 8 : (last.iterations * (factor - 1)) / (last.ratio - 1));
+  if (inside(scaled) || (!Number.isFinite(hi) && !tried(scaled) && scaled > lo)) return scaled;
+  if (!Number.isFinite(hi)) return tried(size(lo * 2)) ? null : size(lo * 2);
+  // Rounded onto a size tried, or out of the bracket: its geometric middle.
+  const middle = size(Math.sqrt(Math.max(lo, 1) * hi));
+  // Nothing left between the sizes tried: another measurement would repeat one.
+  return inside(middle) || (lo === 0 && middle === 1 && !tried(1)) ? middle : null;
 }
 
 /** What a planted control came to on one shape: asked, measured (verified), or refused. */
