@@ -108,7 +108,7 @@ test('the lane times a kept kernel beside native and generated, with its verdict
   const rows = page.getByTestId('lane-user-row');
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(0)).toContainText(/lab-add@[0-9a-f]{12}/);
-  await expect(rows.nth(0)).toHaveAttribute('data-verdict', /^(faster|parity|within-tolerance|slower)$/);
+  await expect(rows.nth(0)).toHaveAttribute('data-verdict', /^(faster|parity|within-tolerance|slower|undecided)$/);
   await expect(rows.nth(1)).toHaveAttribute('data-verdict', 'declared-fallback');
   await expect(rows.nth(1)).toContainText('unclaimed-layout');
 });

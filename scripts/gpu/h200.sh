@@ -2,7 +2,10 @@
 # Redoes the lab's H200 measurements on the device machine (the device tool's `run`), carrying
 # .gpu/ (../shared/device/prepare.sh) and dist-cli/ (npm run build:cli). Usage on the device:
 #   bash scripts/gpu/h200.sh [STEP …]   (steps: device calibrate bench lane agreement ops replay aa
-#   sensitivity; default: device calibrate bench)
+#   sensitivity controls; default: device calibrate bench)
+#   controls: A/A and planted 1.02×/1.05× (inside the kernel, measured ±1 point) at tolerance 0.02 on
+#   ADD 4096², RMS_NORM 4096², MUL_MAT 4096×1×4096 and 4096×512×4096, ${SENS_REPLAYS:-10} replays each;
+#   prints the sensitivity table by kernel duration (issue 22).
 # Full outputs go to $OUT (or ./gpu-out); the tables print last.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
@@ -36,6 +39,7 @@ for s in "${steps[@]}"; do
     replay) run_step replay lane --repeat 5 --replay 10 --json "$OUT/replay.json" ;;
     aa) run_step aa lane --control aa --repeat 5 --replay 10 --json "$OUT/aa.json" ;;
     sensitivity) run_step sensitivity lane --op ADD --op RMS_NORM --op MUL_MAT --repeat 5 --sensitivity --replay ${SENS_REPLAYS:-10} --json "$OUT/sensitivity.json" ;;
+    controls) run_step controls lane --shape ADD:4096x4096 --shape RMS_NORM:4096x4096 --shape MUL_MAT:4096x1x4096 --shape MUL_MAT:4096x512x4096 --repeat 5 --tolerance 0.02 --sensitivity --factors 1.02,1.05 --replay ${SENS_REPLAYS:-10} --json "$OUT/controls.json" ;;
     *) echo "unknown step $s" ;;
   esac
 done

@@ -137,7 +137,7 @@ describe('user kernels in the lane (node runtime)', () => {
     // timed beside native and generated: one native ÷ user ratio per pass
     expect(users[0]).toMatchObject({ correct: true, refusal: null });
     expect(users[0].speedups).toHaveLength(3);
-    expect(['faster', 'parity', 'within-tolerance', 'slower']).toContain(users[0].verdict);
+    expect(['faster', 'parity', 'within-tolerance', 'slower', 'undecided']).toContain(users[0].verdict);
     expect(users[0].kernel.id).toMatch(/^lab-add@[0-9a-f]{12}$/);
     // outside the kernel's claims: a declared refusal, never run
     expect(users[1]).toMatchObject({ verdict: 'declared-fallback', refusal: { code: 'unclaimed-layout', declared: true }, medianNs: null });

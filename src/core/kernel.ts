@@ -34,14 +34,8 @@ export interface KernelSpec {
    * matrices): its output is checked with that type's eps, since the inputs themselves moved.
    */
   readonly inputRounding?: 'f16';
-  /** Dispatches per run (default 1): the lane's planted slow control repeats the same work. */
+  /** Dispatches per run (default 1): the lane's 3×-work slow control repeats the same work. */
   readonly repeat?: number;
-  /**
-   * One more dispatch of the same pipeline and bindings after the repeats, over part of the grid:
-   * the lane's planted fractional slowdown (its workgroups recompute outputs already written, with
-   * the same values, so the output is unchanged).
-   */
-  readonly extraDispatch?: readonly [number, number, number];
 }
 
 /** The largest workgroup count per dispatch dimension WebGPU guarantees. */

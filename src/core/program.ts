@@ -23,8 +23,6 @@ export interface PassSpec {
   readonly features?: readonly string[];
   /** Dispatches per run (default 1). */
   readonly repeat?: number;
-  /** One more dispatch over part of the grid: the lane's planted slowdown (kernel.ts). */
-  readonly extraDispatch?: readonly [number, number, number];
 }
 
 export interface KernelProgram {

@@ -2,6 +2,7 @@
 // They live in core so the reports (JSON, text, markdown, share links) and the page can read
 // them without depending on the GPU layer that fills them in.
 import type { AdapterDescriptor } from './adapter';
+import type { PlantRecord } from './lane/plant';
 import type { LaneUserColumn, UserKernelRef, UserKernelSource } from './manifest/source';
 import type { Metrics } from './metrics/roofline';
 import type { PromotionState } from './ops/registry';
@@ -44,11 +45,24 @@ export interface Level1Result {
   readonly startedAt: string;
 }
 
+/** An op the lane skipped, or one shape refused as a planted control (`plant` says what was measured). */
+export interface LaneSkip {
+  readonly op: string;
+  readonly reason: string;
+  readonly plant?: PlantRecord & { readonly shape: string };
+}
+
+/** `--repeat auto`: passes are added until the median's interval is at most `targetWidth` of the median, up to `maxPasses`. */
+export interface RepeatAuto {
+  readonly targetWidth: number;
+  readonly maxPasses: number;
+}
+
 /** Statistics controls: the generated side replaced by the native kernel itself (A/A), the same
  * kernel doing 3× the work (slow) or 200× (stall: the watchdog's too-slow), or one that skips
- * half its output (wrong and fast); `slow:F` plants a fractional slowdown (F in (1, 3]): the
- * native kernel plus a second dispatch of part of its own workgroups, sized from a first
- * measurement so one run takes F× as long, with identical output. */
+ * half its output (wrong and fast); `slow:F` plants a slowdown (F in (1, 3]): the native kernel
+ * with a calibrated chain of ALU work inside its own dispatch, measured at F× within ±1 point
+ * before the passes, with identical output (src/core/lane/plant.ts). */
 export type LaneControl = 'aa' | 'slow' | 'stall' | 'wrong' | `slow:${number}`;
 
 export interface LaneRequest {
@@ -59,6 +73,10 @@ export interface LaneRequest {
   seed?: number;
   /** Treat these ops as `prefer` for this run only (their verdicts gate). */
   prefer?: string[];
+  /** A `prefer` gate passes `undecided` shapes (noise above the tolerance) instead of failing on them. */
+  allowUndecided?: boolean;
+  /** Instead of a fixed `repeat`: passes until the median's interval is narrow enough (capped). */
+  repeatAuto?: RepeatAuto;
   control?: LaneControl;
   /** Treat these rejection codes as undeclared for this run (what-if). */
   undeclare?: string[];
@@ -91,8 +109,12 @@ export interface LaneShape {
   readonly speedupMax: number | null;
   /** The effect floor the verdict applied (verdict.ts effectFloor): a gain at or below it is parity. */
   readonly effectFloor?: number;
-  /** Under a planted `slow:F` control: the slowdown Level 1 measured for the planted kernel. */
+  /** Under a planted `slow:F` control: the slowdown Level 1 measured (verified) for the planted kernel. */
   readonly plantedRatio?: number;
+  /** Under a planted `slow:F` control: the factor asked, the factor measured, the chain that planted it. */
+  readonly plant?: PlantRecord;
+  /** Passes the verdict used (`--repeat auto` stops when the median's interval is narrow enough). */
+  readonly passes?: number;
   /** Passes measured again because they were out of line with the others (see rounds.ts). */
   readonly remeasuredPasses?: number;
   readonly verdict: ShapeVerdict;
@@ -144,9 +166,10 @@ export interface LanePair {
 export interface LaneResult {
   readonly kind: 'lane';
   readonly adapter: AdapterDescriptor;
-  readonly settings: { repeat: number; tolerance: number; seed: number; prefer: string[]; control: LaneControl | null; undeclare: string[]; wallBoundMs: number; proposalRules: number };
+  readonly settings: { repeat: number; tolerance: number; seed: number; prefer: string[]; control: LaneControl | null; undeclare: string[]; wallBoundMs: number; proposalRules: number; allowUndecided?: boolean; repeatAuto?: RepeatAuto };
   readonly pairs: readonly LanePair[];
-  readonly skipped: readonly { op: string; reason: string }[];
+  /** Ops the lane did not run, and shapes refused as a planted control (with what was measured). */
+  readonly skipped: readonly LaneSkip[];
   readonly green: boolean;
   readonly startedAt: string;
   readonly durationMs: number;

@@ -12,7 +12,7 @@ import type { Metrics } from '../core/metrics/roofline';
 import type { OpCase, OracleResult } from '../core/ops/types';
 import { UNIT_CHECK, UNIT_MEASURE, type ProgressTracker } from '../core/progress';
 import { median, type TimingSummary } from '../core/stats/timing';
-import { summarizeSpeedups, timingVerdict, watchdogFired, WATCHDOG_FACTOR, type ShapeVerdict } from '../core/stats/verdict';
+import { summarizeSpeedups, timingVerdict, verdictText, watchdogFired, WATCHDOG_FACTOR, type ShapeVerdict } from '../core/stats/verdict';
 import { checkedSession } from './checked';
 import { deviceAdapter, type GpuContext } from './device';
 import { alternatingRounds, roundSide, type RoundSide } from './rounds';
@@ -136,7 +136,8 @@ export function userColumns(entries: readonly UserEntry[], tolerance: number, me
     const samples = e.side?.samplesNs ?? [];
     const untimed = e.outcome ?? (nativeCorrect ? null : { verdict: 'wrong' as const, refusal: null, note: 'the native kernel does not match the oracle: not timed' });
     // The same effect floor as the generated column: a user kernel's gain must clear it too.
-    const verdict: ShapeVerdict = untimed ? untimed.verdict : e.side?.stopped ? 'too-slow' : timingVerdict(e.speedups, tolerance, floorOf(samples.length ? median(samples) : null));
+    const floor = floorOf(samples.length ? median(samples) : null);
+    const verdict: ShapeVerdict = untimed ? untimed.verdict : e.side?.stopped ? 'too-slow' : timingVerdict(e.speedups, tolerance, floor);
     return {
       kernel: e.kernel.ref,
       verdict,
@@ -149,7 +150,7 @@ export function userColumns(entries: readonly UserEntry[], tolerance: number, me
       speedupMin: s?.min ?? null,
       speedupMax: s?.max ?? null,
       metrics: untimed ? null : metricsOf(samples),
-      note: untimed?.note ?? e.side?.stopped ?? null,
+      note: untimed?.note ?? e.side?.stopped ?? (verdict === 'undecided' ? verdictText(verdict, floor, tolerance) : null),
     };
   });
 }

@@ -3,17 +3,20 @@
 // Which pairs run, the controls and the pair's judgement are pure (src/core/lane/judgement.ts).
 import { DeviceRejection, UsageError, WgslCompileError } from '../core/errors';
 import { caseData } from '../core/inputs';
-import { controlled, judgePair, lanePairs, laneState, nextPlantedFraction, plantedFactor } from '../core/lane/judgement';
+import { controlled, judgePair, lanePairs, laneState, plantedFactor } from '../core/lane/judgement';
+import { plantSizeText, type PlantRecord } from '../core/lane/plant';
+import { plantSlowdown } from './plant';
 import { measure } from './measure';
 import { Session } from './session';
 import type { KernelSpec } from '../core/kernel';
-import type { OracleResult } from '../core/ops/types';
+import { programOf, type KernelProgram } from '../core/program';
 import { computeMetrics, peaksFor } from '../core/metrics/roofline';
 import { opByName, registryEntry, type PromotionState, type ShapeRule } from '../core/ops/registry';
 import { opFamilies, type OpCase, type OpDef } from '../core/ops/types';
 import { ProgressTracker, UNIT_CHECK, UNIT_MEASURE, type ProgressFn } from '../core/progress';
 import { caseOf, refuseOutsideLimits, resolveKernel, type CaseRequest } from '../core/resolve-kernel';
-import type { LaneControl, LaneCounters, LanePair, LaneRequest, LaneResult, LaneShape } from '../core/results';
+import type { LaneControl, LaneCounters, LanePair, LaneRequest, LaneResult, LaneShape, RepeatAuto } from '../core/results';
+import { repeatAutoDone } from '../core/stats/repeat-auto';
 import { parseSchedule } from '../core/schedule/schedule';
 import { median, relativeSpread } from '../core/stats/timing';
 import { DEFAULT_TOLERANCE, effectFloor, outOfLinePasses, summarizeSpeedups, timingVerdict, watchdogFired, WATCHDOG_FACTOR } from '../core/stats/verdict';
@@ -33,6 +36,11 @@ function floorFor(resolutionNs: number | null, nativeMediansNs: readonly number[
   return (medianNs) => effectFloor(resolutionNs, medianNs, spread);
 }
 
+/** Dispatches one run of a kernel makes (the 3×-work controls repeat theirs). */
+function dispatchesPerRun(k: KernelSpec | KernelProgram): number {
+  return programOf(k).passes.reduce((n, p) => n + (p.repeat ?? 1), 0);
+}
+
 function isDeviceRejection(e: unknown): boolean {
   return e instanceof DeviceRejection || e instanceof WgslCompileError || (e as Error)?.name === 'DeviceRejection' || (e as Error)?.name === 'WgslCompileError';
 }
@@ -50,6 +58,8 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
   const repeat = req.repeat ?? 5;
+  // --repeat auto: passes until the median's interval is narrow enough, up to its cap.
+  const passesAtMost = req.repeatAuto?.maxPasses ?? repeat;
   const tolerance = req.tolerance ?? DEFAULT_TOLERANCE;
   const seed = req.seed ?? 1;
   const wallBoundMs = req.wallBoundMs ?? 10_000;
@@ -69,15 +79,12 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
     const all = entries.map((e) => caseOf(op, e));
     // Every shape is refused before the first one runs: a late refusal would waste the others.
     for (const c of all) refuseOutsideLimits(op, c, ctx.adapter);
-    // A planted slowdown redoes part of the grid: in place, that would change the output.
-    if (plantedFactor(req.control) === null) return { op, cases: all };
-    for (const c of all.filter((x) => x.inplace)) skipped.push({ op: op.name, reason: `${c.label}: a planted slowdown redoes part of the work, which an in-place case cannot take (its output would change)` });
-    return { op, cases: all.filter((x) => !x.inplace) };
+    return { op, cases: all };
   });
   const progress = new ProgressTracker(
     {
       [UNIT_CHECK]: cases.reduce((a, p) => a + p.cases.length * shapeChecks(kernelsOf(p.op.name).length), 0),
-      [UNIT_MEASURE]: cases.reduce((a, p) => a + p.cases.length * shapeMeasures(repeat, kernelsOf(p.op.name).length), 0),
+      [UNIT_MEASURE]: cases.reduce((a, p) => a + p.cases.length * shapeMeasures(passesAtMost, kernelsOf(p.op.name).length), 0),
     },
     onProgress,
     () => performance.now(),
@@ -94,20 +101,25 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
       const before = unitsNow(progress);
       progress.tick(`${op.name} ${c.label}: correctness`);
       const users = kernelsOf(op.name);
-      shapes.push(await runShape(ctx, op, c, { repeat, tolerance, seed, wallBoundMs, minRuns: req.minRuns, control: req.control, rulesBefore: proposalRules(op.name), state, declared, counters, progress, users }));
+      const shape = await runShape(ctx, op, c, { repeat, repeatAuto: req.repeatAuto, tolerance, seed, wallBoundMs, minRuns: req.minRuns, control: req.control, rulesBefore: proposalRules(op.name), state, declared, counters, progress, users });
+      // A shape where the planted factor could not be placed within the band is no control: refused.
+      if ('refused' in shape) skipped.push({ op: op.name, reason: `${c.label}: refused as a control: ${shape.refused.refused}`, plant: { shape: c.label, ...shape.refused } });
+      else shapes.push(shape);
       // However early the shape ended, none of its units is left: what did not run leaves the total.
       const after = unitsNow(progress);
       progress.drop(shapeChecks(users.length) - (after.checksDone - before.checksDone) - (before.checksTotal - after.checksTotal), UNIT_CHECK);
-      progress.drop(shapeMeasures(repeat, users.length) - (after.measuresDone - before.measuresDone) - (before.measuresTotal - after.measuresTotal), UNIT_MEASURE);
+      progress.drop(shapeMeasures(passesAtMost, users.length) - (after.measuresDone - before.measuresDone) - (before.measuresTotal - after.measuresTotal), UNIT_MEASURE);
     }
-    pairs.push(judgePair(op, state, registry.state, counters, shapes, ctx.adapter, declared));
+    // Every shape refused as a planted control: no pair to judge (the refusals are in skipped).
+    if (!shapes.length && opCases.length && plantedFactor(req.control) !== null) continue;
+    pairs.push(judgePair(op, state, registry.state, counters, shapes, ctx.adapter, declared, req.allowUndecided ?? false));
   }
   progress.finish();
   const green = pairs.every((p) => p.verdict !== 'lane-failed' && p.verdict !== 'gate-failed');
   return {
     kind: 'lane',
     adapter: ctx.adapter,
-    settings: { repeat, tolerance, seed, prefer: req.prefer ?? [], control: req.control ?? null, undeclare: [...undeclare], wallBoundMs, proposalRules: req.proposal?.length ?? 0 },
+    settings: { repeat, tolerance, seed, prefer: req.prefer ?? [], control: req.control ?? null, undeclare: [...undeclare], wallBoundMs, proposalRules: req.proposal?.length ?? 0, ...(req.allowUndecided ? { allowUndecided: true } : {}), ...(req.repeatAuto ? { repeatAuto: req.repeatAuto } : {}) },
     pairs,
     skipped,
     green,
@@ -118,6 +130,7 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
 
 interface ShapeOptions {
   repeat: number;
+  repeatAuto?: RepeatAuto;
   tolerance: number;
   seed: number;
   wallBoundMs: number;
@@ -133,7 +146,7 @@ interface ShapeOptions {
   users: readonly LaneKernel[];
 }
 
-async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions): Promise<LaneShape> {
+async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions): Promise<LaneShape | { refused: PlantRecord }> {
   const bytes = op.bytes(c);
   const base = {
     shape: c.label,
@@ -149,11 +162,13 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
   const metricsOf = (medians: number[]) => (medians.length ? computeMetrics({ minNs: Math.min(...medians), medianNs: median(medians) }, base.flops, base.readBytes + base.writeBytes, peaks) : null);
   const { inputs, oracle } = caseData(op, c, o.seed);
   const nativeKernel = op.native(c);
-  let resolved = o.control
-    ? { variant: 'generated' as const, schedule: null, scheduleKey: `control:${o.control}`, kernel: controlled(nativeKernel, o.control, 0), fallback: null }
+  const resolved = o.control
+    ? { variant: 'generated' as const, schedule: null, scheduleKey: `control:${o.control}`, kernel: controlled(nativeKernel, o.control), fallback: null }
     : resolveKernel(op, c, { kind: 'auto' }, ctx.adapter, { rulesBefore: o.rulesBefore, state: o.state });
   const planted = plantedFactor(o.control);
-  let plantedRatio: number | null = null;
+  let plant: PlantRecord | null = null;
+  /** What the generated side runs: the resolved kernel, or the native one with its plant. */
+  let generatedKernel: KernelSpec | KernelProgram = resolved.kernel;
 
   const sessions: Session[] = [];
   try {
@@ -181,16 +196,18 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
       return withUsers({ ...base, ...empty, scheduleKey: null, verdict: declared ? 'declared-fallback' : 'undeclared-fallback', fallback: { ...resolved.fallback, declared }, nativeCorrect: native.correct, note: null });
     }
     if (planted !== null) {
-      const plant = await plantSlowdown(ctx, nativeKernel, native.session, c, inputs, oracle, planted);
-      resolved = { ...resolved, kernel: plant.kernel };
-      plantedRatio = plant.ratio;
+      o.progress.tick(`${op.name} ${c.label}: planting ${planted}× and measuring it`);
+      const placed = await plantSlowdown(ctx, nativeKernel, native.session, c, inputs, oracle, planted);
+      if (!placed.kernel) return { refused: placed.record };
+      generatedKernel = placed.kernel;
+      plant = placed.record;
     }
     let generated: CheckedSession;
     try {
       // On native's own buffers: the two sides differ only in their kernel.
-      generated = await checkedSession(ctx, resolved.kernel, c, inputs, [oracle], native.session);
+      generated = await checkedSession(ctx, generatedKernel, c, inputs, [oracle], native.session);
       sessions.push(generated.session);
-      o.counters.generatedDispatches += resolved.kernel.repeat ?? 1;
+      o.counters.generatedDispatches += dispatchesPerRun(generatedKernel);
       o.progress.advance(1, UNIT_CHECK);
     } catch (e) {
       if (!isDeviceRejection(e)) throw e;
@@ -219,8 +236,9 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
     let resolutionNs: number | null = null;
     const wallBoundNs = o.wallBoundMs * 1e6;
     const userSides = timedSides(users);
-    await alternatingRounds(ctx, [nativeSide, generatedSide, ...userSides], { rounds: o.repeat, wallBoundMs: o.wallBoundMs, progress: o.progress }, {
-      onSide: (side, pass) => o.progress.tick(`${op.name} ${c.label}: pass ${pass + 1}/${o.repeat} ${side.name}`),
+    const rounds = o.repeatAuto?.maxPasses ?? o.repeat;
+    await alternatingRounds(ctx, [nativeSide, generatedSide, ...userSides], { rounds, wallBoundMs: o.wallBoundMs, progress: o.progress }, {
+      onSide: (side, pass) => o.progress.tick(`${op.name} ${c.label}: pass ${pass + 1}/${o.repeatAuto ? `≤ ${rounds}` : rounds} ${side.name}`),
       before: async (side, pass, referenceNs) => {
         if (side !== generatedSide || referenceNs === null || pass !== 0) return null;
         // Watchdog probe: one timed run before a batch of them.
@@ -234,7 +252,7 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
         resolutionNs = t.resolutionNs;
         if (isUserSide(users, side)) return userWatchdog(t, referenceNs, wallBoundNs);
         if (side !== generatedSide) return null;
-        o.counters.generatedDispatches += t.runs * (resolved.kernel.repeat ?? 1);
+        o.counters.generatedDispatches += t.runs * dispatchesPerRun(generatedKernel);
         return referenceNs !== null && watchdogFired(t.medianNs, referenceNs, wallBoundNs) ? `generated median ${(t.medianNs / 1e3).toFixed(1)} µs is over ${WATCHDOG_FACTOR}× the native median` : null;
       },
       onRound: (_pass, medians) => {
@@ -243,8 +261,9 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
         if (n !== undefined && g !== undefined) speedups.push(n / g);
         recordUserRound(users, medians);
       },
-      // Generated too slow ends the rounds unless a user kernel is still being measured.
-      done: () => [generatedSide, ...userSides].every((s) => s.stopped !== null),
+      // Generated too slow ends the rounds unless a user kernel is still being measured; under
+      // --repeat auto, so does a median pinned down (repeat-auto.ts).
+      done: () => [generatedSide, ...userSides].every((s) => s.stopped !== null) || (o.repeatAuto !== undefined && repeatAutoDone(speedups, o.repeatAuto)),
     });
     const tooSlow = generatedSide.stopped;
     const nativeMedians = nativeSide.samplesNs;
@@ -281,9 +300,10 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
       nativeCorrect: true,
       generatedCorrect: true,
       generatedMaxErrRatio: generatedWorstRatio,
-      note: tooSlow ?? (plantedRatio !== null ? `planted ${planted}× slowdown: Level 1 measured ${plantedRatio.toFixed(3)}× before the passes` : null),
-      ...(plantedRatio !== null ? { plantedRatio } : {}),
+      note: tooSlow ?? (plant?.measuredFactor != null ? `planted ${planted}× slowdown inside the kernel's dispatch (${plantSizeText(plant.iterations!)}): Level 1 measured ${plant.measuredFactor.toFixed(3)}× before the passes` : null),
+      ...(plant?.measuredFactor != null ? { plantedRatio: plant.measuredFactor, plant } : {}),
       remeasuredPasses,
+      ...(o.repeatAuto ? { passes: speedups.length } : {}),
       resolutionNs,
       runsPerPass: generatedSide.runs ?? null,
       nativeMetrics: metricsOf(nativeMedians),
@@ -293,33 +313,4 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
   } finally {
     sessions.forEach((s) => s.destroy());
   }
-}
-
-/** A planted kernel is kept when its measured ratio is within this of the target. */
-const PLANT_ACCURACY = 0.01;
-
-/**
- * Sizes a planted `slow:F` control from measurements: times native, then the native kernel with
- * an extra dispatch over F − 1 of its grid, then (when that missed F by more than 1%) once more
- * with the fraction rescaled; keeps the closer. Each planted kernel is checked against the oracle
- * first: the control must not change the output.
- */
-async function plantSlowdown(ctx: GpuContext, nativeKernel: KernelSpec, nativeSession: Session, c: OpCase, inputs: ArrayBuffer[], oracle: OracleResult, target: number): Promise<{ kernel: KernelSpec; ratio: number }> {
-  const nativeNs = (await measure(ctx, nativeSession)).medianNs;
-  let best: { kernel: KernelSpec; ratio: number } | null = null;
-  let fraction = target - 1;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const kernel = controlled(nativeKernel, `slow:${target}`, fraction);
-    const checked = await checkedSession(ctx, kernel, c, inputs, [oracle], nativeSession);
-    try {
-      if (!checked.correct) throw new Error(`the planted ${target}× control changed the output of ${c.label}: it cannot be used on this case`);
-      const ratio = (await measure(ctx, checked.session)).medianNs / nativeNs;
-      if (!best || Math.abs(ratio - target) < Math.abs(best.ratio - target)) best = { kernel, ratio };
-      if (Math.abs(ratio - target) <= PLANT_ACCURACY * target) break;
-      fraction = nextPlantedFraction(fraction, target, ratio);
-    } finally {
-      checked.session.destroy();
-    }
-  }
-  return best!;
 }

@@ -23,8 +23,6 @@ interface Step {
   readonly bindGroup: GPUBindGroup;
   readonly dispatch: readonly [number, number, number];
   readonly repeat: number;
-  /** The lane's planted slowdown: one more dispatch over part of the grid (kernel.ts). */
-  readonly extraDispatch?: readonly [number, number, number];
 }
 
 export class Session {
@@ -114,7 +112,7 @@ export class Session {
             }),
           }),
         );
-        steps.push({ pipeline: pipelines[i], bindGroup, dispatch: pass.dispatch, repeat: pass.repeat ?? 1, extraDispatch: pass.extraDispatch });
+        steps.push({ pipeline: pipelines[i], bindGroup, dispatch: pass.dispatch, repeat: pass.repeat ?? 1 });
       }
       return new Session(ctx, program, steps, [...scratch.values()], buffers, initial, dstBuffer, owned);
     } catch (e) {
@@ -143,7 +141,6 @@ export class Session {
       pass.setBindGroup(0, step.bindGroup);
       const [x, y, z] = step.dispatch;
       for (let r = 0; r < step.repeat; r++) pass.dispatchWorkgroups(x, y, z);
-      if (step.extraDispatch) pass.dispatchWorkgroups(...step.extraDispatch);
     }
     pass.end();
   }

@@ -25,10 +25,11 @@ commands:
                               your own kernel: a manifest and its WGSL (docs/kernel-manifest.md);
                               the op is the manifest's; refusals are named (exit 2)
 
-  lane [--op OP]... [--shape OP:DIMS[:LAYOUT][:k=v,…]]... [--repeat N] [--tolerance T]
+  lane [--op OP]... [--shape OP:DIMS[:LAYOUT][:k=v,…]]... [--repeat N|auto] [--tolerance T]
        [--device NAME] [--markdown FILE] [--proposal SWEEP.json] [--share-base URL]
        [--prefer OP]... [--control aa|slow|stall|wrong|slow:F] [--undeclare CODE]...
-       [--replay N] [--sensitivity]
+       [--replay N] [--sensitivity [--factors F,F…]] [--allow-undecided]
+       [--repeat-target W] [--repeat-max N]
        [--kernel MANIFEST.json]...  your kernels as further columns: checked, then timed in
                               the same alternating passes; speedup = native ÷ yours (they never
                               gate the lane); without --op/--shape the lane runs their ops
@@ -38,11 +39,18 @@ commands:
                               this run; --control plants a statistics control; --shape
                               replaces the matrices (e.g. shapes from a census); --proposal
                               tries a sweep's proposed rules first, for this run only;
-                              --control slow:F plants an F× slowdown (1 < F ≤ 3) with identical
-                              output; --replay N runs the lane N times in one session and reports
-                              per shape the verdict counts, flip rate and native stability;
-                              --sensitivity replays A/A and planted 1.05/1.10/1.20× (default 10
-                              each) and reports the smallest slowdown seen as slower in ≥ 95%
+                              --control slow:F plants an F× slowdown (1 < F ≤ 3) inside the
+                              kernel's own dispatch, measured F within ±1 point before the passes
+                              (else the shape is refused as a control, with the smallest factor
+                              plantable there); --replay N runs the lane N times in one session
+                              and reports per shape the verdict counts, flip rate and native
+                              stability; --sensitivity replays A/A and planted 1.02/1.05/1.10/
+                              1.20× (--factors picks others; default 10 replays each) and reports
+                              detection and slower rates by kernel duration; a shape whose noise
+                              is above the tolerance is 'undecided', which fails a prefer gate
+                              unless --allow-undecided; --repeat auto adds passes until the
+                              median's 95% interval is within --repeat-target (default 0.02) of
+                              it, at most --repeat-max (default 30) passes
   sweep --op OP [--reps 9] [--shapes DIMS[:LAYOUT][:k=v;…],...] [--param NAME=VALUE]...
         [--space JSON]
                               offline schedule search: every valid candidate of the op's

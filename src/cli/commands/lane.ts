@@ -3,7 +3,9 @@
 import { MAX_JSON_FILE_BYTES } from '../../core/input/caps';
 import { UsageError } from '../../core/errors';
 import { parseLaneControl } from '../../core/lane/judgement';
-import { sensitivityReport, SENSITIVITY_CONTROLS, summarizeReplays } from '../../core/lane/replay';
+import { sensitivityControls, sensitivityGroups, sensitivityReport, summarizeReplays } from '../../core/lane/replay';
+import { DEFAULT_TOLERANCE } from '../../core/stats/verdict';
+import { LANE_CONTROL_OPTIONS, parseFactors, parseRepeatOption } from '../lane-options';
 import { parseManifest } from '../../core/manifest/format';
 import { OPS, opByName } from '../../core/ops/registry';
 import { parseCaseSpec } from '../../core/ops/shape-specs';
@@ -63,13 +65,17 @@ export async function cmdLane(argv: string[]): Promise<number> {
     kernel: { type: 'string', multiple: true },
     replay: { type: 'string' },
     sensitivity: { type: 'boolean' },
+    ...LANE_CONTROL_OPTIONS,
   });
   const cli = cliOf(v);
   const base = shareBase(v['share-base'] as string | undefined);
   const proposal = v.proposal ? readProposal(v.proposal as string) : undefined;
   const replays = intOption(v, 'replay') ?? (v.sensitivity ? 10 : 1);
   if (replays < 1) throw new UsageError(`--replay must be a positive integer, got '${v.replay}'`);
-  if (v.sensitivity && v.control !== undefined) throw new UsageError('--sensitivity runs its own controls (A/A and planted 1.05, 1.10, 1.20× slowdowns): give it without --control');
+  if (v.sensitivity && v.control !== undefined) throw new UsageError('--sensitivity runs its own controls (A/A and planted 1.02, 1.05, 1.10, 1.20× slowdowns, or --factors): give it without --control');
+  const factors = parseFactors(v.factors as string | undefined);
+  if (factors && !v.sensitivity) throw new UsageError('--factors goes with --sensitivity (the planted factors it replays)');
+  const { repeat, repeatAuto } = parseRepeatOption(v);
   const given = ((v.shape as unknown as string[] | undefined) ?? []).map(parseCaseSpec);
   const kernels = ((v.kernel as unknown as string[] | undefined) ?? []).map(readUserKernel);
   const opsGiven = ((v.op as unknown as string[] | undefined) ?? []).map((o) => opByName(o).name);
@@ -90,15 +96,16 @@ export async function cmdLane(argv: string[]): Promise<number> {
   if (tolerance !== undefined && !(tolerance >= 0 && tolerance < 1)) throw new UsageError(`--tolerance must be a number in [0, 1), got '${v.tolerance}'`);
   const control = v.control === undefined ? undefined : parseLaneControl(v.control as string);
   const out = output(v.json as string | undefined);
-  const repeat = intOption(v, 'repeat');
   if (repeat === 1) process.stderr.write(`${REPEAT_ONE_WARNING}\n`);
   const lab = await cli.open(v.device as string | undefined);
   const progress = progressPrinter(process.stderr, cli.verbosity);
   const request = (c: LaneControl | undefined): LaneRequest => ({
     ops,
     repeat,
+    repeatAuto,
     tolerance,
     prefer,
+    allowUndecided: v['allow-undecided'] === true,
     control: c,
     undeclare: (v.undeclare as unknown as string[] | undefined) ?? [],
     seed: intOption(v, 'seed'),
@@ -110,7 +117,8 @@ export async function cmdLane(argv: string[]): Promise<number> {
     if (v.sensitivity) {
       // Each control replayed in turn, in one session: A/A first, then the planted slowdowns.
       const byControl = new Map<LaneControl, LaneResult[]>();
-      for (const c of SENSITIVITY_CONTROLS) {
+      const controls = sensitivityControls(factors);
+      for (const c of controls) {
         for (let i = 0; i < replays; i++) {
           const r = await lab.lane(request(c), (p) => progress.update({ ...p, label: `${c} replay ${i + 1}/${replays}: ${p.label}` }));
           byControl.set(c, [...(byControl.get(c) ?? []), r]);
@@ -118,8 +126,8 @@ export async function cmdLane(argv: string[]): Promise<number> {
       }
       progress.done();
       const report = sensitivityReport(byControl);
-      out.text(formatSensitivity(report, replays));
-      out.json({ kind: 'lane-sensitivity', replays, controls: SENSITIVITY_CONTROLS, shapes: report, lanes: Object.fromEntries([...byControl].map(([c, rs]) => [c, rs.map(laneJson)])) });
+      out.text(formatSensitivity(report, replays, tolerance ?? DEFAULT_TOLERANCE));
+      out.json({ kind: 'lane-sensitivity', replays, controls, shapes: report, groups: sensitivityGroups(report), lanes: Object.fromEntries([...byControl].map(([c, rs]) => [c, rs.map(laneJson)])) });
       return 0;
     }
     if (replays > 1) {

@@ -28,5 +28,9 @@ export function countOption(values: Readonly<Record<string, unknown>>, flag: str
 
 /** Every count option a command was given, checked at once (before a device opens or a file is read). */
 export function checkCountOptions(values: Readonly<Record<string, unknown>>): void {
-  for (const what of Object.keys(RUN_CAPS)) countOption(values, what.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
+  for (const what of Object.keys(RUN_CAPS)) {
+    // `--repeat auto` is the lane's own mode (its passes are capped by --repeat-max).
+    if (what === 'repeat' && values.repeat === 'auto') continue;
+    countOption(values, what.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
+  }
 }

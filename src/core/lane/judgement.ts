@@ -8,8 +8,8 @@ import type { AdapterIdentity, ClassState } from '../ops/promotion';
 import { OPS, opByName, registryStateFor, type PromotionState } from '../ops/registry';
 import { OpCaseError, type OpCase, type OpDef } from '../ops/types';
 import { caseOf, type CaseRequest } from '../resolve-kernel';
-import type { ChecklistItem, LaneControl, LaneCounters, LanePair, LaneRequest, LaneShape } from '../results';
-import { GATE_FAILURES, LANE_FAILURES } from '../stats/verdict';
+import type { ChecklistItem, LaneControl, LaneCounters, LanePair, LaneRequest, LaneShape, LaneSkip } from '../results';
+import { gateFailures, GATE_FAILURES, LANE_FAILURES } from '../stats/verdict';
 import { nelements } from '../tensor';
 
 export const CHECK_TITLES: Record<ChecklistItem['id'], string> = {
@@ -35,12 +35,12 @@ export function laneState(op: string, adapter: AdapterIdentity, prefer: readonly
 }
 
 /** The pairs a request runs on this adapter, and the ones it skips with the reason. */
-export function lanePairs(req: Pick<LaneRequest, 'ops' | 'shapes' | 'prefer'>, adapter: AdapterIdentity): { run: OpDef[]; skipped: { op: string; reason: string }[] } {
+export function lanePairs(req: Pick<LaneRequest, 'ops' | 'shapes' | 'prefer'>, adapter: AdapterIdentity): { run: OpDef[]; skipped: LaneSkip[] } {
   // Explicit shapes name their ops; otherwise --op, otherwise every op in the registry.
   const named = req.ops?.length ? req.ops : req.shapes?.length ? [...new Set(req.shapes.map((s) => opByName(s.op).name))] : null;
   const wanted = named ? named.map((o) => opByName(o)) : [...OPS];
   const run: OpDef[] = [];
-  const skipped: { op: string; reason: string }[] = [];
+  const skipped: LaneSkip[] = [];
   for (const op of wanted) {
     const reason = skipReason(op.name, registryStateFor(op.name, adapter), req.prefer?.includes(op.name) ?? false);
     if (reason) skipped.push({ op: op.name, reason });
@@ -67,31 +67,10 @@ export function parseLaneControl(text: string): LaneControl {
   throw new UsageError(`--control must be aa, slow, stall, wrong or slow:F with F in (1, ${PLANTED_MAX}] (a planted slowdown, e.g. slow:1.05), got '${text}'`);
 }
 
-/**
- * A planted slowdown's extra dispatch: the native grid with its largest dimension cut to
- * `fraction` (at least one workgroup). Its workgroups redo outputs the full dispatch wrote, with
- * the same values: the extra time is about `fraction` of a run where the grid has many
- * workgroups (the lane measures the ratio it reached rather than trusting this).
- */
-export function plantedDispatch(dispatch: readonly [number, number, number], fraction: number): [number, number, number] {
-  const out: [number, number, number] = [dispatch[0], dispatch[1], dispatch[2]];
-  const axis = out.indexOf(Math.max(...out));
-  out[axis] = Math.max(1, Math.min(out[axis], Math.round(out[axis] * fraction)));
-  return out;
-}
-
-/** The next fraction to try: the first one scaled by how far its measured ratio fell from F. */
-export function nextPlantedFraction(fraction: number, target: number, measuredRatio: number): number {
-  if (!(measuredRatio > 1)) return Math.min(1, fraction * 2);
-  return Math.min(1, Math.max(0, (fraction * (target - 1)) / (measuredRatio - 1)));
-}
-
 /** The generated side under a statistics control: the native kernel itself, changed. */
-export function controlled(native: KernelSpec, control: LaneControl, plantedFraction = 0): KernelSpec {
-  const planted = plantedFactor(control);
-  if (planted !== null) {
-    return { ...native, label: `${native.label} (planted ${planted}× slowdown control)`, extraDispatch: plantedDispatch(native.dispatch, plantedFraction) };
-  }
+export function controlled(native: KernelSpec, control: LaneControl): KernelSpec {
+  // A planted slowdown is sized by measurement (src/gpu/plant.ts): until then, the native kernel.
+  if (plantedFactor(control) !== null) return { ...native, label: `${native.label} (planted ${plantedFactor(control)}× slowdown control)` };
   switch (control) {
     case 'aa':
       return { ...native, label: `${native.label} (A/A control)` };
@@ -135,10 +114,11 @@ export function contractCheck(op: OpDef, adapter: Pick<AdapterDescriptor, 'limit
   }
 }
 
-export function laneChecklist(counters: LaneCounters, shapes: readonly LaneShape[], declared: readonly string[], contract: ChecklistItem): ChecklistItem[] {
+export function laneChecklist(counters: LaneCounters, shapes: readonly LaneShape[], declared: readonly string[], contract: ChecklistItem, allowUndecided = false): ChecklistItem[] {
   const ran = shapes.filter((s) => s.verdict !== 'declared-fallback' && s.verdict !== 'undeclared-fallback');
   const nativeOk = shapes.filter((s) => s.nativeCorrect).length;
-  const slower = shapes.filter((s) => s.verdict === 'slower' || s.verdict === 'too-slow');
+  // An undecided shape may hide a regression under its noise: "no shape slower" cannot be claimed.
+  const slower = shapes.filter((s) => s.verdict === 'slower' || s.verdict === 'too-slow' || (s.verdict === 'undecided' && !allowUndecided));
   const genChecked = shapes.filter((s) => s.generatedCorrect !== null);
   const genOk = genChecked.filter((s) => s.generatedCorrect);
   const fallbacks = Object.entries(counters.nativeFallbacks).map(([k, v]) => `${k}×${v}${declared.includes(k) ? '' : ' (undeclared)'}`);
@@ -158,15 +138,15 @@ export function laneChecklist(counters: LaneCounters, shapes: readonly LaneShape
 }
 
 /** The pair's verdict from its shapes: lane-failed whatever the state, gate-failed for prefer. */
-export function pairVerdict(state: PromotionState, counters: LaneCounters, shapes: readonly LaneShape[]): LanePair['verdict'] {
+export function pairVerdict(state: PromotionState, counters: LaneCounters, shapes: readonly LaneShape[], allowUndecided = false): LanePair['verdict'] {
   const laneFailed = shapes.some((s) => LANE_FAILURES.includes(s.verdict)) || counters.generatedDispatches === 0;
   const gating = state === 'prefer';
-  const gateFailed = gating && shapes.some((s) => GATE_FAILURES.includes(s.verdict));
-  const workItems = shapes.some((s) => GATE_FAILURES.includes(s.verdict) || s.verdict === 'within-tolerance');
+  const gateFailed = gating && shapes.some((s) => gateFailures(allowUndecided).includes(s.verdict));
+  const workItems = shapes.some((s) => GATE_FAILURES.includes(s.verdict) || s.verdict === 'within-tolerance' || s.verdict === 'undecided');
   return laneFailed ? 'lane-failed' : gateFailed ? 'gate-failed' : workItems && !gating ? 'work-items' : 'green';
 }
 
-export function judgePair(op: OpDef, state: PromotionState, registryState: PromotionState, counters: LaneCounters, shapes: LaneShape[], adapter: Pick<AdapterDescriptor, 'limits' | 'features'>, declared: readonly string[]): LanePair {
+export function judgePair(op: OpDef, state: PromotionState, registryState: PromotionState, counters: LaneCounters, shapes: LaneShape[], adapter: Pick<AdapterDescriptor, 'limits' | 'features'>, declared: readonly string[], allowUndecided = false): LanePair {
   return {
     op: op.name,
     state,
@@ -174,7 +154,7 @@ export function judgePair(op: OpDef, state: PromotionState, registryState: Promo
     gating: state === 'prefer',
     counters,
     shapes,
-    checklist: laneChecklist(counters, shapes, declared, contractCheck(op, adapter)),
-    verdict: pairVerdict(state, counters, shapes),
+    checklist: laneChecklist(counters, shapes, declared, contractCheck(op, adapter), allowUndecided),
+    verdict: pairVerdict(state, counters, shapes, allowUndecided),
   };
 }

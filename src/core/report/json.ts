@@ -45,6 +45,8 @@ export function laneJson(r: LaneResult) {
         speedups: s.speedups,
         ...(s.effectFloor !== undefined ? { effectFloor: s.effectFloor } : {}),
         ...(s.plantedRatio !== undefined ? { plantedRatio: s.plantedRatio } : {}),
+        ...(s.plant ? { plant: s.plant } : {}),
+        ...(s.passes !== undefined ? { passes: s.passes } : {}),
         ...(s.remeasuredPasses ? { remeasuredPasses: s.remeasuredPasses } : {}),
         verdict: s.verdict,
         fallback: s.fallback,

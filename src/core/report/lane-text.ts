@@ -1,7 +1,7 @@
 // The lane as text for the CLI (its GitHub markdown is in markdown.ts, beside the other kinds).
 import { adapterName } from '../adapter';
 import type { LanePair, LaneResult, LaneShape } from '../results';
-import { EFFECT_FLOOR_TICKS, MIN_EFFECT, OUT_OF_LINE } from '../stats/verdict';
+import { EFFECT_FLOOR_TICKS, MIN_EFFECT, OUT_OF_LINE, verdictText } from '../stats/verdict';
 import { fmtRatio, fmtUs, textTable } from './format';
 import { compactMetrics, userKernelHashes } from './text';
 
@@ -21,13 +21,18 @@ export function stateText(p: Pick<LanePair, 'state' | 'registryState'>): string 
 }
 
 /** The verdict rule as the lane prints it (docs/statistics.md "The effect floor"). */
-export const RULE_TEXT = `verdicts: speedup = native ÷ generated per pass; parity when min ≤ 1 ≤ max; faster needs median − 1 above the effect floor max(${100 * MIN_EFFECT}%, ${EFFECT_FLOOR_TICKS} timer ticks ÷ generated median), else parity; slower below 1 − max(tolerance, floor); passes more than ${100 * OUT_OF_LINE}% out of line are measured again`;
+export const RULE_TEXT = `verdicts: speedup = native ÷ generated per pass; parity when min ≤ 1 ≤ max; faster needs median − 1 above the effect floor max(${100 * MIN_EFFECT}%, ${EFFECT_FLOOR_TICKS} timer ticks ÷ generated median), else parity; slower below 1 − max(tolerance, floor); undecided below 1 when the floor (the noise) is above the tolerance; passes more than ${100 * OUT_OF_LINE}% out of line are measured again`;
+
+/** 'repeat 5', or 'repeat auto (median's 95% interval ≤ 2% of it, at most 30 passes)'. */
+export function repeatText(s: Pick<LaneResult['settings'], 'repeat' | 'repeatAuto'>): string {
+  return s.repeatAuto ? `repeat auto (median's 95% interval ≤ ${100 * s.repeatAuto.targetWidth}% of it, at most ${s.repeatAuto.maxPasses} passes)` : `repeat ${s.repeat}`;
+}
 
 export const REPEAT_ONE_WARNING = 'warning: --repeat 1 times one pass: one run is a draw, not a measurement (its min–max is a single ratio); use --repeat 5 or more for a verdict';
 
 export function formatLane(r: LaneResult): string {
   const out: string[] = [
-    `lane — ${adapterName(r.adapter)} — repeat ${r.settings.repeat}, tolerance ${r.settings.tolerance}${r.settings.control ? `, control ${r.settings.control}` : ''}${r.settings.proposalRules ? `, ${r.settings.proposalRules} proposed rule(s) tried first` : ''}`,
+    `lane — ${adapterName(r.adapter)} — ${repeatText(r.settings)}, tolerance ${r.settings.tolerance}${r.settings.control ? `, control ${r.settings.control}` : ''}${r.settings.proposalRules ? `, ${r.settings.proposalRules} proposed rule(s) tried first` : ''}`,
   ];
   if (r.adapter.isFallbackAdapter) out.push('(software adapter: CPU timings, not GPU numbers)');
   out.push(RULE_TEXT);
@@ -43,9 +48,9 @@ export function formatLane(r: LaneResult): string {
           fmtUs(s.nativeMedianNs),
           fmtUs(s.generatedMedianNs),
           speedupText(s),
-          s.verdict,
+          verdictText(s.verdict, s.effectFloor, r.settings.tolerance),
           compactMetrics(s.generatedMetrics),
-          s.fallback ? `${s.fallback.code}${s.fallback.declared ? ' (declared)' : ' (UNDECLARED)'}` : [s.note, s.effectFloor !== undefined && s.speedupMedian !== null ? `floor ${(100 * s.effectFloor).toFixed(1)}%` : null, s.remeasuredPasses ? `${s.remeasuredPasses} pass(es) re-measured` : null].filter(Boolean).join('; '),
+          s.fallback ? `${s.fallback.code}${s.fallback.declared ? ' (declared)' : ' (UNDECLARED)'}` : [s.note, s.effectFloor !== undefined && s.speedupMedian !== null ? `floor ${(100 * s.effectFloor).toFixed(1)}%` : null, s.remeasuredPasses ? `${s.remeasuredPasses} pass(es) re-measured` : null, s.passes !== undefined ? `${s.passes} passes (auto)` : null].filter(Boolean).join('; '),
         ]),
       )
         .split('\n')

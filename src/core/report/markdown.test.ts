@@ -6,6 +6,7 @@ import { fmtExp, fmtRatio, fmtUs } from './format';
 import { calibrationJson, LAB_VERSION, CODE_HASH } from './json';
 import { level1Markdown, laneMarkdown, mdEscape, resultMarkdown } from './markdown';
 import { sampleAdapter, sampleLane, sampleLevel1 } from './sample-results';
+import { validateResult } from './validate';
 
 /** The cells of a markdown table row, unescaped pipes only. */
 function cells(line: string): string[] {
@@ -44,6 +45,21 @@ describe('PR markdown', () => {
     expect(md).toContain('| not timed |');
     expect(md).toContain('A wrong kernel is never timed.');
     expect(md).not.toContain('Open this result');
+  });
+
+  it('lane: an undecided shape names its noise and the tolerance; a planted one its asked and measured factors; a refused one why', () => {
+    const r = sampleLane({ ops: ['ADD'] });
+    const [a, b, ...rest] = r.pairs[0].shapes;
+    const plant = { askedFactor: 1.02, measuredFactor: 1.0213, iterations: 700, attempts: 3, refused: null, smallestFactor: null };
+    const refused = { op: 'ADD', reason: '7x3: refused as a control: too short', plant: { shape: '7x3', ...plant, measuredFactor: null, iterations: null, refused: 'too short', smallestFactor: 1.04 } };
+    const lane = { ...r, settings: { ...r.settings, repeatAuto: { targetWidth: 0.02, maxPasses: 30 } }, skipped: [refused], pairs: [{ ...r.pairs[0], shapes: [{ ...a, verdict: 'undecided' as const, effectFloor: 0.3 }, { ...b, plant }, ...rest] }] };
+    const md = laneMarkdown(lane);
+    expect(md).toContain(`| undecided (noise 30.0% > tolerance 5.0%) |`);
+    expect(md).toContain(`Planted slowdowns (inside the kernel's dispatch, measured by Level 1 before the passes): ${mdEscape(b.shape)} asked 1.02× measured 1.021×`);
+    expect(md).toContain('- ADD skipped: 7x3: refused as a control: too short');
+    expect(md).toContain("repeat auto (median's 95% interval ≤ 2% of it, at most 30 passes)");
+    // The JSON validation takes all three.
+    expect(validateResult(lane)).toBeTruthy();
   });
 
   it('lane: one table per pair, every shape with its speedup median [min–max] and verdict', () => {

@@ -4,7 +4,8 @@
 import { adapterName } from '../adapter';
 import { fmtExp, fmtNs, fmtRatio, fmtUs } from './format';
 import type { CalibrationJson, LaneJson, Level1Json, ResultJson, SweepJson } from './json';
-import { speedupText, stateText } from './lane-text';
+import { repeatText, speedupText, stateText } from './lane-text';
+import { verdictText } from '../stats/verdict';
 import type { UserKernelRef } from '../manifest/source';
 
 /** Line breaks and other control characters: one space each, so a string stays on its line (no forged heading, list or row). */
@@ -58,15 +59,17 @@ export function laneMarkdown(r: LaneJson, link?: string): string {
   const lines: string[] = [
     `### kernel-lab lane: ${r.green ? '✅ green' : '❌ failed'}`,
     '',
-    `Adapter: ${adapterText(r)} · repeat ${r.settings.repeat} · tolerance ${r.settings.tolerance}${r.settings.control ? ` · control ${mdEscape(r.settings.control)}` : ''} · ${stampText(r)}`,
+    `Adapter: ${adapterText(r)} · ${repeatText(r.settings)} · tolerance ${r.settings.tolerance}${r.settings.control ? ` · control ${mdEscape(r.settings.control)}` : ''} · ${stampText(r)}`,
     '',
   ];
   for (const s of r.skipped) lines.push(`- ${mdEscape(s.op)} skipped: ${mdEscape(s.reason)}`);
   if (r.skipped.length) lines.push('');
   for (const p of r.pairs) {
     lines.push(`#### ${mdEscape(p.op)} (${mdEscape(stateText(p))}${p.gating ? ', gate' : ''}) → ${p.verdict}`, '', '| shape | native µs | generated µs | speedup median [min–max] | verdict |', '|---|--:|--:|--:|---|');
-    for (const s of p.shapes) lines.push(`| ${mdEscape(s.shape)} | ${fmtUs(s.nativeMedianNs)} | ${fmtUs(s.generatedMedianNs)} | ${speedupText(s)} | ${s.verdict}${s.fallback ? ` (${mdEscape(s.fallback.code)})` : ''} |`);
+    for (const s of p.shapes) lines.push(`| ${mdEscape(s.shape)} | ${fmtUs(s.nativeMedianNs)} | ${fmtUs(s.generatedMedianNs)} | ${speedupText(s)} | ${verdictText(s.verdict, s.effectFloor, r.settings.tolerance)}${s.fallback ? ` (${mdEscape(s.fallback.code)})` : ''} |`);
     lines.push('');
+    const planted = p.shapes.filter((s) => s.plant);
+    if (planted.length) lines.push(`Planted slowdowns (inside the kernel's dispatch, measured by Level 1 before the passes): ${planted.map((s) => `${mdEscape(s.shape)} asked ${s.plant!.askedFactor}× measured ${s.plant!.measuredFactor?.toFixed(3)}×`).join(', ')}`, '');
     const users = p.shapes.flatMap((s) => (s.users ?? []).map((u) => ({ s, u })));
     if (users.length) {
       lines.push('User kernels (speedup = native ÷ user, same passes):', '', '| shape | kernel | user µs | speedup median [min–max] | verdict |', '|---|---|--:|--:|---|');

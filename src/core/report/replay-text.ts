@@ -1,6 +1,6 @@
 // Replays and the sensitivity report as text for the CLI.
-import { NATIVE_STABLE_SPREAD, SEEN_SHARE, type ReplayShape, type SensitivityShape } from '../lane/replay';
-import { textTable } from './format';
+import { NATIVE_STABLE_SPREAD, SEEN_SHARE, sensitivityGroups, type PlantedRates, type ReplayShape, type SensitivityShape } from '../lane/replay';
+import { fmtUs, textTable } from './format';
 
 const pct = (x: number | null) => (x === null ? '—' : `${(100 * x).toFixed(1)}%`);
 
@@ -23,19 +23,35 @@ export function formatReplays(shapes: readonly ReplayShape[], replays: number): 
   ].join('\n');
 }
 
-export function formatSensitivity(shapes: readonly SensitivityShape[], replays: number): string {
-  const factors = [...new Set(shapes.flatMap((s) => Object.keys(s.slowerShare)))].sort((a, b) => Number(a) - Number(b));
-  const rows = shapes.map((s) => [s.op, s.shape, `${s.aaFalse}/${s.aaReplays}`, ...factors.map((f) => pct(s.slowerShare[f] ?? null)), s.smallestSeen === null ? 'none' : `${s.smallestSeen}×`]);
-  const aaFalse = shapes.reduce((n, s) => n + s.aaFalse, 0);
-  const aaAll = shapes.reduce((n, s) => n + s.aaReplays, 0);
-  const seenShare = (f: string) => {
-    const withF = shapes.filter((s) => s.slowerShare[f] !== undefined);
-    const slower = withF.reduce((n, s) => n + (s.slowerShare[f] ?? 0), 0);
-    return withF.length ? slower / withF.length : null;
-  };
-  return [
-    `sensitivity: ${replays} replays per control — A/A rows judged faster or slower (false verdicts), the share of replays judging each planted slowdown 'slower', and the smallest planted slowdown seen as slower in ≥ ${100 * SEEN_SHARE}% of replays`,
-    textTable(['op', 'shape', 'A/A false', ...factors.map((f) => `${f}× slower`), 'smallest seen'], rows),
-    `A/A: ${aaFalse} false verdicts in ${aaAll} shape-replays; planted: ${factors.map((f) => `${f}× slower in ${pct(seenShare(f))} of shape-replays`).join(', ')}`,
-  ].join('\n');
+/** One planted factor on one shape: measured factor, detection and slower rates, or the refusal. */
+function plantedCell(r: PlantedRates | undefined): string {
+  if (!r) return '—';
+  const refused = r.refused ? `refused ${r.refused}×${r.smallestFactor !== null ? ` (≥ ${r.smallestFactor}×)` : ''}` : '';
+  if (!r.replays) return refused;
+  return `${r.measuredFactor === null ? '—' : `${r.measuredFactor.toFixed(3)}×`} det ${pct(r.detected)} slower ${pct(r.slower)}${refused ? `; ${refused}` : ''}`;
+}
+
+export function formatSensitivity(shapes: readonly SensitivityShape[], replays: number, tolerance: number): string {
+  const factors = [...new Set(shapes.flatMap((s) => Object.keys(s.planted)))].sort((a, b) => Number(a) - Number(b));
+  const groups = sensitivityGroups(shapes);
+  const out = [
+    `sensitivity: ${replays} replays per control at tolerance ${tolerance} — per shape: A/A replays not parity (false detections; of them faster or slower: false verdicts), and per planted factor the factor Level 1 measured inside the kernel's dispatch (median over replays), the share of replays detecting it (verdict not parity) and judging it slower; the smallest factor detected in ≥ ${100 * SEEN_SHARE}% of replays. Grouped by the kernel's native median.`,
+  ];
+  for (const g of groups) {
+    const rows = shapes
+      .filter((s) => s.durationClass === g.durationClass)
+      .map((s) => [s.op, s.shape, fmtUs(s.nativeMedianNs), `${s.aaDetected}/${s.aaReplays} (${s.aaFalse} false)`, ...factors.map((f) => plantedCell(s.planted[f])), s.smallestDetected === null ? 'none' : `${s.smallestDetected}×`]);
+    out.push(
+      '',
+      `kernels ${g.durationClass} (${g.shapes} shapes)`,
+      textTable(['op', 'shape', 'native µs', 'A/A detected', ...factors.map((f) => `planted ${f}×`), 'smallest detected'], rows),
+      `  A/A: ${g.aaDetected} of ${g.aaReplays} shape-replays detected a difference, ${g.aaFalse} false verdicts; ${factors
+        .filter((f) => g.planted[f])
+        .map((f) => `${f}×: detected ${pct(g.planted[f].detected)}, slower ${pct(g.planted[f].slower)} of ${g.planted[f].replays}${g.planted[f].refused ? ` (${g.planted[f].refused} refused as controls)` : ''}`)
+        .join('; ')}`,
+    );
+  }
+  const unclassed = shapes.filter((s) => s.durationClass === null);
+  if (unclassed.length) out.push('', `never timed: ${unclassed.map((s) => `${s.op} ${s.shape}`).join(', ')}`);
+  return out.join('\n');
 }

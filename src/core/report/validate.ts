@@ -135,7 +135,7 @@ const metrics = optional(
   ),
 );
 
-const SHAPE_VERDICTS = ['faster', 'parity', 'within-tolerance', 'slower', 'too-slow', 'wrong', 'declared-fallback', 'undeclared-fallback', 'device-rejection'];
+const SHAPE_VERDICTS = ['faster', 'parity', 'within-tolerance', 'undecided', 'slower', 'too-slow', 'wrong', 'declared-fallback', 'undeclared-fallback', 'device-rejection'];
 const PROMOTION_STATES = ['native-only', 'observe', 'prefer', 'retired'];
 
 /** min ≤ median ≤ max, each read as a number (already type-checked). */
@@ -203,6 +203,15 @@ function speedupComplete(v: Record<string, unknown>, p: string): string | null {
   return ordered(v, p, 'speedupMin', 'speedupMedian', 'speedupMax');
 }
 
+const plantRecord = obj({
+  askedFactor: nonNegative,
+  measuredFactor: nullable(nonNegative),
+  iterations: nullable(count),
+  attempts: count,
+  refused: nullable(text),
+  smallestFactor: nullable(nonNegative),
+});
+
 const laneShape = obj(
   {
     shape: name,
@@ -217,6 +226,8 @@ const laneShape = obj(
     speedups: list(nonNegative, LANE_CAPS.speedupsPerShape),
     effectFloor: optional(nonNegative),
     plantedRatio: optional(nonNegative),
+    plant: optional(plantRecord),
+    passes: optional(count),
     remeasuredPasses: optional(count),
     verdict: oneOf(SHAPE_VERDICTS),
     fallback: nullable(obj({ code: name, reason: text, declared: bool })),
@@ -249,7 +260,7 @@ const lane = obj(
   {
     ...stamps,
     adapter,
-    settings: obj({ repeat: nonNegative, tolerance: nonNegative, seed: num, prefer: list(name, 100), undeclare: list(name, 100), control: optional(nullable(name)) }),
+    settings: obj({ repeat: nonNegative, tolerance: nonNegative, seed: num, prefer: list(name, 100), undeclare: list(name, 100), control: optional(nullable(name)), allowUndecided: optional(bool), repeatAuto: optional(obj({ targetWidth: nonNegative, maxPasses: count })) }),
     pairs: list(
       obj({
         op: name,
@@ -263,7 +274,7 @@ const lane = obj(
       }),
       LANE_CAPS.pairs,
     ),
-    skipped: list(obj({ op: name, reason: text }), 100),
+    skipped: list(obj({ op: name, reason: text, plant: optional(obj({ shape: name }, (v, p) => plantRecord(v, p.slice(0, -1)))) }), LANE_CAPS.shapes),
     green: bool,
     startedAt: isoTime,
     durationMs: nonNegative,

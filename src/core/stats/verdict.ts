@@ -6,6 +6,7 @@ export type ShapeVerdict =
   | 'faster'
   | 'parity'
   | 'within-tolerance'
+  | 'undecided'
   | 'slower'
   | 'too-slow'
   | 'wrong'
@@ -49,19 +50,36 @@ export function effectFloor(resolutionNs: number | null | undefined, medianNs: n
  * DESIGN.md "Lane verdict", in order: parity when min ≤ 1 ≤ max (the spread covers the whole
  * distance: neither a gain to claim nor a regression to fail on); faster when the median > 1 and
  * the gain (median − 1) clears the effect floor, else parity; slower when the median is below
- * 1 − max(tolerance, floor); within-tolerance otherwise.
+ * 1 − max(tolerance, floor); undecided when the median is below 1 but the floor (the noise) is
+ * above the tolerance — nothing can be said about the tolerance then (a loaded SwiftShader once
+ * printed a 0.54× median under an 83% floor as within-tolerance); within-tolerance otherwise.
  */
-export function timingVerdict(speedups: readonly number[], tolerance = DEFAULT_TOLERANCE, floor = MIN_EFFECT): 'parity' | 'faster' | 'slower' | 'within-tolerance' {
+export function timingVerdict(speedups: readonly number[], tolerance = DEFAULT_TOLERANCE, floor = MIN_EFFECT): 'parity' | 'faster' | 'slower' | 'within-tolerance' | 'undecided' {
   if (!speedups.length) throw new Error('a verdict needs at least one pass');
   const s = summarizeSpeedups(speedups);
   if (s.min <= 1 && 1 <= s.max) return 'parity';
   if (s.median > 1) return s.median - 1 > floor ? 'faster' : 'parity';
   if (s.median < 1 - Math.max(tolerance, floor)) return 'slower';
-  return 'within-tolerance';
+  return floor > tolerance ? 'undecided' : 'within-tolerance';
 }
 
 /** Verdicts that fail a `prefer` pair's gate. */
 export const GATE_FAILURES: readonly ShapeVerdict[] = ['slower', 'wrong', 'too-slow', 'undeclared-fallback', 'device-rejection'];
+
+/** The gate's failures: `undecided` fails it too unless the run allows it (--allow-undecided). */
+export function gateFailures(allowUndecided = false): readonly ShapeVerdict[] {
+  return allowUndecided ? GATE_FAILURES : [...GATE_FAILURES, 'undecided'];
+}
+
+/**
+ * A verdict as people read it: `undecided` names the noise that hid the tolerance,
+ * 'undecided (noise 83.0% > tolerance 5.0%)'; every other verdict is itself.
+ */
+export function verdictText(verdict: ShapeVerdict, effectFloor: number | null | undefined, tolerance: number): string {
+  if (verdict !== 'undecided') return verdict;
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+  return effectFloor == null ? verdict : `undecided (noise ${pct(effectFloor)} > tolerance ${pct(tolerance)})`;
+}
 
 /** Verdicts that fail the lane whatever the pair's state (the lane itself is broken). */
 export const LANE_FAILURES: readonly ShapeVerdict[] = ['undeclared-fallback', 'device-rejection'];

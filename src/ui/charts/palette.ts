@@ -1,9 +1,10 @@
 // Chart colours: canvases need concrete values; these match styles.css's variables.
-export type Tone = 'good' | 'neutral' | 'bad' | 'grey';
+export type Tone = 'good' | 'neutral' | 'warn' | 'bad' | 'grey';
 
 export const TONE_COLOR: Readonly<Record<Tone, string>> = {
   good: '#1a7f37',
   neutral: '#57606a',
+  warn: '#9a6700',
   bad: '#b3261e',
   grey: '#9aa3ad',
 };

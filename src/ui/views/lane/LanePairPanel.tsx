@@ -8,6 +8,7 @@ import { speedupChart } from '../../charts/speedup-chart';
 import { UPlot } from '../../charts/UPlot';
 import { metricColumns } from '../../metrics/metric-columns';
 import { MetricCells, MetricHeaders, MetricsToggle } from '../../metrics/MetricCells';
+import { verdictText } from '../../../core/stats/verdict';
 import { pairTone, verdictTone } from './verdict-tone';
 
 type LanePairJson = LaneJson['pairs'][number];
@@ -117,7 +118,7 @@ export function LanePairPanel(props: { pair: LanePairJson; tolerance: number }) 
                     {speedupText(s)}
                   </td>
                   <td class={`verdict tone-${verdictTone(s.verdict)}`} data-testid="lane-verdict">
-                    {s.verdict}
+                    {verdictText(s.verdict, s.effectFloor, props.tolerance)}
                   </td>
                   <Show when={detail()}>
                     <MetricCells columns={columns()} metrics={s.nativeMetrics} />

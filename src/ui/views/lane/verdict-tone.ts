@@ -1,5 +1,6 @@
 // How a lane verdict reads at a glance: faster green, parity and within-tolerance neutral,
-// regressions and broken lanes red, a declared fallback grey (expected, not measured).
+// undecided a warning (the noise hid the tolerance: nothing was decided), regressions and broken
+// lanes red, a declared fallback grey (expected, not measured).
 import type { ShapeVerdict } from '../../../core/stats/verdict';
 import type { LanePair } from '../../../gpu/lane';
 import type { Tone } from '../../charts/palette';
@@ -11,6 +12,8 @@ export function verdictTone(v: ShapeVerdict): Tone {
     case 'parity':
     case 'within-tolerance':
       return 'neutral';
+    case 'undecided':
+      return 'warn';
     case 'declared-fallback':
       return 'grey';
     case 'slower':
