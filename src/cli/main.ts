@@ -108,6 +108,9 @@ options for every command:
                               onSubmittedWorkDone (what runs without timestamp-query)
   --filter REGEX              time (many ops), lane, sweep: run only the cases whose
                               'OP DIMS LAYOUT [PARAMS]' matches, e.g. --filter 'inplace'
+  --watchdog-ms N             time, lane: the wall bound on one GPU wait (default 30000); past
+                              it the kernel is ended as hung (too-slow in the lane), the device
+                              given up and a new one opened
   -v, -vv                     more detail: -v every progress step and the adapter first;
                               -vv also the WGSL run (time) and stack traces of errors
 
@@ -271,6 +274,7 @@ async function cmdTime(argv: string[]): Promise<number> {
     kernel: { type: 'string' },
     seed: { type: 'string' },
     'min-runs': { type: 'string' },
+    'watchdog-ms': { type: 'string' },
     filter: { type: 'string' },
     ...SHARE_OPTIONS,
   });
@@ -309,6 +313,7 @@ async function cmdTime(argv: string[]): Promise<number> {
       variant,
       seed: intOption(v, 'seed'),
       timing: { minRuns: intOption(v, 'min-runs') },
+      watchdogMs: intOption(v, 'watchdog-ms'),
     });
     out.text(formatLevel1(result));
     detail(2, `wgsl (dispatch ${result.dispatch.join(' × ')}):\n${result.wgsl}`);
@@ -336,6 +341,7 @@ async function cmdLane(argv: string[]): Promise<number> {
     proposal: { type: 'string' },
     filter: { type: 'string' },
     kernel: { type: 'string', multiple: true },
+    'watchdog-ms': { type: 'string' },
     replay: { type: 'string' },
     sensitivity: { type: 'boolean' },
   });
@@ -379,6 +385,7 @@ async function cmdLane(argv: string[]): Promise<number> {
     shapes: shapes.length ? shapes : undefined,
     proposal,
     kernels: kernels.length ? kernels : undefined,
+    watchdogMs: intOption(v, 'watchdog-ms'),
   });
   try {
     if (v.sensitivity) {

@@ -71,6 +71,8 @@ export interface LaneRequest {
   proposal?: { op: string; when: Condition[]; schedule: unknown }[];
   /** Watchdog's wall bound for one timed batch (default 10 s). */
   wallBoundMs?: number;
+  /** The watchdog's hard wall bound on one GPU wait, ms: past it the device is given up (src/gpu/watchdog.ts; default 30 000). */
+  watchdogMs?: number;
   minRuns?: number;
   /** User kernels timed as further columns beside native and generated, on their op's shapes. */
   kernels?: UserKernelSource[];

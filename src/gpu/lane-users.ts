@@ -83,6 +83,8 @@ export async function checkUsers(ctx: GpuContext, c: OpCase, inputs: readonly Ar
     }
     progress.advance(1, UNIT_CHECK);
   }
+  // A kernel that wrote a source (it is 'wrong' for it) must not leave native's inputs changed.
+  if (kernels.length) native.upload();
   return entries;
 }
 
@@ -152,4 +154,9 @@ export function userColumns(entries: readonly UserEntry[], tolerance: number, me
       note: untimed?.note ?? e.side?.stopped ?? null,
     };
   });
+}
+
+/** The column of a user kernel the watchdog ended on this shape: too-slow, its message the note. */
+export function hungUserColumn(kernel: LaneKernel, note: string): LaneUserColumn {
+  return { kernel: kernel.ref, verdict: 'too-slow', refusal: null, correct: null, maxErrRatio: null, medianNs: null, speedups: [], speedupMedian: null, speedupMin: null, speedupMax: null, metrics: null, note };
 }

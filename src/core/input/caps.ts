@@ -40,3 +40,9 @@ export const LEVEL1_CAPS = { failures: 1000 } as const;
 export const MAX_WGSL_FILE_BYTES = 1024 * 1024;
 /** Bytes the CLI reads from a --proposal file (a sweep's --json). */
 export const MAX_JSON_FILE_BYTES = 32 * 1024 * 1024;
+
+/**
+ * A kernel manifest (docs/kernel-manifest.md): its text (inline WGSL included), and how many of
+ * each thing it lists. The lab's own examples list 1–2 kernels, ≤ 20 uniform fields, 4 bindings.
+ */
+export const MANIFEST_CAPS = Object.freeze({ chars: 2 * 1024 * 1024, kernels: 16, variants: 16, bindings: 32, uniforms: 256, lets: 256, buffers: 16, require: 64, overrides: 64, features: 16, paramValues: 256 });

@@ -79,8 +79,10 @@ describe('loading a manifest', () => {
     expect(error(() => loadEdited('add', () => {}, { 'add.wgsl': undefined })).message).toBe("manifest kernels[0].wgsl: the WGSL file 'add.wgsl' was not supplied");
     expect(error(() => loadEdited('add', (d) => d.kernels[0].bindings.pop())).message).toMatch(/kernels\[0\]\.bindings: declares uniforms but binds no 'params'/);
     const wgsl = ex('add').files['add.wgsl'];
-    expect(error(() => loadEdited('add', () => {}, { 'add.wgsl': wgsl.replace('var<storage, read> a', 'var<storage, read_write> a') })).message).toMatch(
-      /bindings\[0\]: role src0 needs var<storage, read>, but add\.wgsl line 14 declares var<storage, read_write> a/,
+    // A source declared read_write loads (engines declare them so: the run checks it was not written).
+    expect(loadEdited('add', () => {}, { 'add.wgsl': wgsl.replace('var<storage, read> a', 'var<storage, read_write> a') }).wgsl[0].info.bindings[0].access).toBe('read_write');
+    expect(error(() => loadEdited('add', () => {}, { 'add.wgsl': wgsl.replace('var<storage, read> a: array<f32>', 'var<uniform> a: vec4<f32>') })).message).toMatch(
+      /bindings\[0\]: role src0 needs var<storage, read> or var<storage, read_write>, but add\.wgsl line 14 declares var<uniform> a/,
     );
     expect(error(() => loadEdited('add', () => {}, { 'add.wgsl': wgsl.replace('@binding(3)', '@binding(4)') })).message).toMatch(/bindings\[3\]: binding 3 \(role params\) is not declared in add\.wgsl/);
     expect(error(() => loadEdited('add', () => {}, { 'add.wgsl': wgsl + '\n@group(0) @binding(7) var<storage, read> extra: array<f32>;\n' })).message).toMatch(/add\.wgsl line 35 declares @binding\(7\) extra, which the manifest does not bind/);
@@ -111,8 +113,8 @@ fn helper() {}`);
       { group: 0, binding: 2, name: 'p', space: 'uniform', access: '', line: 4 },
     ]);
     expect(info.entryPoints).toEqual([
-      { name: 'first', workgroupSize: [64, 2, 1], line: 6 },
-      { name: 'second', workgroupSize: [null, 1, 1], line: 8 },
+      { name: 'first', workgroupSize: [64, 2, 1], line: 6, readsWorkgroupYZ: false },
+      { name: 'second', workgroupSize: [null, 1, 1], line: 8, readsWorkgroupYZ: false },
     ]);
     expect([...info.overrides]).toEqual(['TILE']);
     expect(info.enables).toEqual(['shader-f16', 'subgroups']);

@@ -55,10 +55,15 @@ function integer(e: ManifestExpr, scope: Scope, min: number, what: string): numb
   return v;
 }
 
-/** Sources read, dst writes, params is the uniform; a scratch buffer as its WGSL declares it. */
+/**
+ * dst writes, params is the uniform; a source or a scratch buffer as its WGSL declares it (a source
+ * declared read_write is bound so, and checked after the run for writes: checked.ts).
+ */
 function access(role: ManifestRole, declared: string | undefined): PassBinding['access'] {
+  if (role === 'params') return 'uniform';
+  if (role === 'dst') return 'read_write';
   if (role === 'scratch') return declared === 'read' ? 'read' : 'read_write';
-  return role === 'params' ? 'uniform' : role === 'dst' ? 'read_write' : 'read';
+  return declared === 'read_write' ? 'read_write' : 'read';
 }
 
 /** The claims: op, layout, tensor types, params, require — each miss a declared refusal. */
@@ -80,6 +85,15 @@ function checkClaims(loaded: LoadedManifest, c: OpCase): void {
       throw new ManifestRefusal('unclaimed-param', `${manifest.name} claims ${name} ${said}, got ${v}`);
     }
   }
+}
+
+const readsYZ = (loaded: LoadedManifest, index: number, entryPoint: string) => loaded.wgsl[index].info.entryPoints.find((e) => e.name === entryPoint)?.readsWorkgroupYZ ?? true;
+
+/** What to do about a dispatch over the per-dimension limit: a 2-D split only helps a kernel that reads y. */
+function splitHint(loaded: LoadedManifest, index: number, entryPoint: string): string {
+  return readsYZ(loaded, index, entryPoint)
+    ? 'use { "workgroups": … } for a 2-D split: the kernel linearizes with wid.y * num_workgroups.x + wid.x'
+    : 'the kernel reads only the x of its workgroup and invocation ids, so a 2-D split would repeat work: give each workgroup more elements, or index with wid.y * num_workgroups.x + wid.x first';
 }
 
 function resolvePass(loaded: LoadedManifest, index: number, k: ManifestKernel, caseNames: Scope, adapter: ScopeAdapter, inplace: boolean): UserPass {
@@ -108,15 +122,19 @@ function resolvePass(loaded: LoadedManifest, index: number, k: ManifestKernel, c
   const maxPerDim = limits.maxComputeWorkgroupsPerDimension;
   let dispatch: [number, number, number];
   if (k.dispatch.kind === 'linear') {
-    const total = integer(k.dispatch.workgroups, scope, 0, 'a workgroup count');
+    const total = integer(k.dispatch.workgroups, scope, 1, 'a workgroup count');
     const y = Math.ceil(total / maxPerDim);
     if (y > maxPerDim) throw new ManifestRefusal('dispatch-over-limits', `${label}: ${total} workgroups ('${k.dispatch.workgroups.src}') do not fit a ${maxPerDim}×${maxPerDim} grid`);
+    if (y > 1 && !readsYZ(loaded, index, k.entryPoint)) {
+      throw new ManifestRefusal('dispatch-over-limits', `${label}: ${total} workgroups ('${k.dispatch.workgroups.src}') exceed maxComputeWorkgroupsPerDimension ${maxPerDim}, and a 2-D split would run each x workgroup ${y} times: ${k.wgsl.file} reads only the x of its workgroup id (${splitHint(loaded, index, k.entryPoint)})`);
+    }
     dispatch = total <= maxPerDim ? [total, 1, 1] : [Math.ceil(total / y), y, 1];
   } else {
     const dims = k.dispatch.dims;
-    dispatch = [0, 1, 2].map((d) => (dims[d] ? integer(dims[d], scope, 0, 'a workgroup count') : 1)) as [number, number, number];
+    // A zero count dispatches nothing (Dawn warns and skips it): the output would be the sentinel.
+    dispatch = [0, 1, 2].map((d) => (dims[d] ? integer(dims[d], scope, 1, 'a workgroup count') : 1)) as [number, number, number];
     dispatch.forEach((n, d) => {
-      if (n > maxPerDim) throw new ManifestRefusal('dispatch-over-limits', `${label}: dispatch[${d}] '${dims[d].src}' = ${n} exceeds maxComputeWorkgroupsPerDimension ${maxPerDim} (use { "workgroups": … } for a 2-D split)`);
+      if (n > maxPerDim) throw new ManifestRefusal('dispatch-over-limits', `${label}: dispatch[${d}] '${dims[d].src}' = ${n} exceeds maxComputeWorkgroupsPerDimension ${maxPerDim} (${splitHint(loaded, index, k.entryPoint)})`);
     });
   }
   DISPATCH_NAMES.forEach((n, d) => scope.set(n, dispatch[d]));
