@@ -35,7 +35,10 @@ export function readUserKernel(path: string): UserKernelSource {
   const parsed = parseManifest(manifest);
   const folder = realpathSync(dirname(resolve(path)));
   const files: Record<string, string> = {};
-  const names = parsed.kernels.map((k, i) => ({ wgsl: k.wgsl, where: `kernels[${i}].wgsl` }));
+  const names = [
+    ...parsed.kernels.map((k, i) => ({ wgsl: k.wgsl, where: `kernels[${i}].wgsl` })),
+    ...parsed.variants.flatMap((v, j) => v.manifest.kernels.map((k, i) => ({ wgsl: k.wgsl, where: `variants[${j}].kernels[${i}].wgsl` }))),
+  ];
   for (const { wgsl, where } of names) {
     if (wgsl.text !== undefined || wgsl.file in files) continue;
     const full = resolve(folder, wgsl.file);

@@ -41,6 +41,8 @@ export interface Level1Result {
   readonly adapter: AdapterDescriptor;
   readonly wgsl: string;
   readonly dispatch: readonly [number, number, number];
+  /** The first pass's workgroup size, where the lab did not choose it (a user kernel's manifest). */
+  readonly workgroupSize?: readonly [number, number, number];
   readonly startedAt: string;
 }
 

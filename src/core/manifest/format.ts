@@ -22,7 +22,8 @@ export const TENSOR_TYPES: readonly TensorType[] = ['f32', 'f16', 'i32'];
 
 /** Field names per object, in the order the docs list them (the schema test compares these). */
 export const FIELDS = {
-  manifest: ['$schema', 'manifestVersion', 'name', 'description', 'op', 'claims', 'features', 'let', 'buffers', 'kernels'],
+  manifest: ['$schema', 'manifestVersion', 'name', 'description', 'op', 'claims', 'features', 'compute', 'let', 'buffers', 'kernels', 'variants'],
+  variant: ['name', 'when', 'features', 'compute', 'kernels'],
   claims: ['layouts', 'types', 'params', 'require'],
   paramRange: ['min', 'max', 'values'],
   buffer: ['sizeBytes'],
@@ -95,12 +96,32 @@ export interface ManifestKernel {
   readonly overrides: readonly { readonly name: string; readonly value: ManifestExpr }[];
 }
 
+/**
+ * The numerics a kernel declares: 'f32' (the default: f32 semantics), 'f16-staged' (operands
+ * rounded to f16 on the way, f32 arithmetic) or 'f16-accumulate' (f16 arithmetic). The output is
+ * judged by that precision's bound and the kernel's column says which.
+ */
+export type Compute = 'f32' | 'f16-staged' | 'f16-accumulate';
+export const COMPUTES: readonly Compute[] = ['f32', 'f16-staged', 'f16-accumulate'];
+
+/** One of a manifest's variants: its kernels, taken when `when` holds on the adapter. */
+export interface ManifestVariant {
+  readonly name: string;
+  /** An expression of the adapter's names (has_f16, max_invocations_per_workgroup…); null: always. */
+  readonly when: ManifestExpr | null;
+  /** The manifest with this variant's kernels, features (the manifest's and its own) and compute in place. */
+  readonly manifest: Manifest;
+}
+
 export interface Manifest {
   readonly name: string;
   readonly description: string;
   readonly op: string;
   readonly claims: Claims;
   readonly features: readonly string[];
+  readonly compute: Compute;
+  /** Alternatives, the first that holds on the adapter is run; empty when the manifest lists `kernels` itself. */
+  readonly variants: readonly ManifestVariant[];
   readonly lets: readonly { readonly name: string; readonly value: ManifestExpr }[];
   readonly buffers: readonly { readonly name: string; readonly sizeBytes: ManifestExpr }[];
   readonly kernels: readonly ManifestKernel[];
@@ -329,41 +350,73 @@ export function parseManifest(text: string): Manifest {
   } catch (e) {
     throw new ManifestError('', `is not valid JSON: ${jsonErrorMessage(text, e as Error)}`);
   }
-  const o = object('', doc, FIELDS.manifest, ['manifestVersion', 'name', 'op', 'kernels']);
+  const o = object('', doc, FIELDS.manifest, ['manifestVersion', 'name', 'op']);
   if (o.manifestVersion !== MANIFEST_VERSION) throw new ManifestError('manifestVersion', `must be ${MANIFEST_VERSION}, got ${JSON.stringify(o.manifestVersion)}`);
   const name = string('name', o.name);
   if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(name)) throw new ManifestError('name', `'${name}' must be 1–64 letters, digits, '_', '.', '-' (it names the kernel in results)`);
-  const features = o.features === undefined ? [] : array('features', o.features, MANIFEST_CAPS.features).map((f, i) => {
-    const s = string(`features[${i}]`, f);
-    if (!/^[a-z0-9][a-z0-9-]*$/.test(s)) throw new ManifestError(`features[${i}]`, `'${s}' is not a WebGPU feature name (e.g. shader-f16, subgroups)`);
-    return s;
-  });
+  const features = o.features === undefined ? [] : array('features', o.features, MANIFEST_CAPS.features).map((f, i) => featureName(`features[${i}]`, f));
   const buffers = o.buffers === undefined ? [] : Object.entries(capped('buffers', record('buffers', o.buffers), MANIFEST_CAPS.buffers)).map(([k, b]) => {
     ownKey(join('buffers', k), k);
     const bo = object(join('buffers', k), b, FIELDS.buffer, ['sizeBytes']);
     return { name: ident(join('buffers', k), k), sizeBytes: manifestExpr(join(join('buffers', k), 'sizeBytes'), bo.sizeBytes) };
   });
-  const kernels = array('kernels', o.kernels, MANIFEST_CAPS.kernels).map((k, i) => parseKernel(`kernels[${i}]`, k, i));
-  if (!kernels.length) throw new ManifestError('kernels', 'lists no kernel');
-  const kernelNames = new Set<string>();
-  kernels.forEach((k, i) => {
-    if (kernelNames.has(k.name)) throw new ManifestError(`kernels[${i}].name`, `'${k.name}' names two kernels`);
-    kernelNames.add(k.name);
-    for (const [j, b] of k.bindings.entries()) {
-      if (b.role === 'scratch' && !buffers.some((x) => x.name === b.buffer)) {
-        throw new ManifestError(`kernels[${i}].bindings[${j}].buffer`, `'${b.buffer}' is not one of the manifest's buffers (${buffers.map((x) => x.name).join(', ') || 'none declared'})`);
+  const kernelList = (path: string, v: unknown): ManifestKernel[] => {
+    const kernels = array(path, v, MANIFEST_CAPS.kernels).map((k, i) => parseKernel(`${path}[${i}]`, k, i));
+    if (!kernels.length) throw new ManifestError(path, 'lists no kernel');
+    const kernelNames = new Set<string>();
+    kernels.forEach((k, i) => {
+      if (kernelNames.has(k.name)) throw new ManifestError(`${path}[${i}].name`, `'${k.name}' names two kernels`);
+      kernelNames.add(k.name);
+      for (const [j, b] of k.bindings.entries()) {
+        if (b.role === 'scratch' && !buffers.some((x) => x.name === b.buffer)) {
+          throw new ManifestError(`${path}[${i}].bindings[${j}].buffer`, `'${b.buffer}' is not one of the manifest's buffers (${buffers.map((x) => x.name).join(', ') || 'none declared'})`);
+        }
       }
-    }
-  });
-  if (!kernels.some((k) => k.bindings.some((b) => b.role === 'dst'))) throw new ManifestError('kernels', "no kernel binds 'dst': nothing would write the result");
-  return {
+    });
+    if (!kernels.some((k) => k.bindings.some((b) => b.role === 'dst'))) throw new ManifestError(path, "no kernel binds 'dst': nothing would write the result");
+    return kernels;
+  };
+  const base: Manifest = {
     name,
     description: o.description === undefined ? '' : string('description', o.description),
     op: string('op', o.op),
     claims: parseClaims('claims', o.claims),
     features,
+    compute: parseCompute('compute', o.compute) ?? 'f32',
+    variants: [],
     lets: namedExprs('let', o.let, MANIFEST_CAPS.lets),
     buffers,
-    kernels,
+    kernels: [],
   };
+  if ((o.kernels === undefined) === (o.variants === undefined)) throw new ManifestError(o.kernels === undefined ? 'kernels' : 'variants', 'give either kernels or variants (each with its kernels), not both and not neither');
+  if (o.kernels !== undefined) return { ...base, kernels: kernelList('kernels', o.kernels) };
+  const names = new Set<string>();
+  const variants = array('variants', o.variants, MANIFEST_CAPS.variants).map((v, i): ManifestVariant => {
+    const path = `variants[${i}]`;
+    const vo = object(path, v, FIELDS.variant, ['name', 'kernels']);
+    const vname = ident(join(path, 'name'), vo.name);
+    if (names.has(vname)) throw new ManifestError(join(path, 'name'), `'${vname}' names two variants`);
+    names.add(vname);
+    const vfeatures = vo.features === undefined ? [] : array(join(path, 'features'), vo.features, MANIFEST_CAPS.features).map((f, j) => featureName(join(join(path, 'features'), j), f));
+    return {
+      name: vname,
+      when: vo.when === undefined ? null : manifestExpr(join(path, 'when'), vo.when),
+      manifest: { ...base, features: [...new Set([...features, ...vfeatures])], compute: parseCompute(join(path, 'compute'), vo.compute) ?? base.compute, kernels: kernelList(join(path, 'kernels'), vo.kernels) },
+    };
+  });
+  if (!variants.length) throw new ManifestError('variants', 'lists no variant');
+  return { ...base, variants };
+}
+
+function parseCompute(path: string, v: unknown): Compute | null {
+  if (v === undefined) return null;
+  const s = string(path, v);
+  if (!COMPUTES.includes(s as Compute)) throw new ManifestError(path, `unknown numerics '${s}' (compute: ${COMPUTES.join(', ')})`);
+  return s as Compute;
+}
+
+function featureName(path: string, f: unknown): string {
+  const s = string(path, f);
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(s)) throw new ManifestError(path, `'${s}' is not a WebGPU feature name (e.g. shader-f16, subgroups)`);
+  return s;
 }

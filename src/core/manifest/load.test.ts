@@ -26,11 +26,13 @@ function error(fn: () => unknown): ManifestError {
 }
 
 describe('loading a manifest', () => {
-  it('loads the three examples with their WGSL', () => {
+  it('loads the examples with their WGSL (a manifest of variants: every variant\'s, in order)', () => {
     for (const e of EXAMPLE_KERNELS) {
       const m = loadManifest(e.manifest, (f) => e.files[f], OPS);
-      expect(m.wgsl.map((w) => w.file)).toEqual(m.manifest.kernels.map((k) => k.wgsl.file));
+      const kernels = m.manifest.variants.length ? m.manifest.variants.flatMap((v) => v.manifest.kernels) : m.manifest.kernels;
+      expect(m.wgsl.map((w) => w.file)).toEqual(kernels.map((k) => k.wgsl.file));
     }
+    expect(EXAMPLE_KERNELS.map((e) => e.dir)).toEqual(['add', 'rms-norm', 'rms-norm-split', 'ggml-style-add']);
   });
 
   it('refuses text that is not JSON, with line and column', () => {
@@ -156,6 +158,7 @@ describe('the JSON Schema', () => {
     expect(props(d.binding)).toEqual([...FIELDS.binding].sort());
     expect(props(d.uniform)).toEqual([...FIELDS.uniform].sort());
     expect(props(d.dispatchLinear)).toEqual([...FIELDS.dispatchLinear].sort());
+    expect(props(d.variant)).toEqual([...FIELDS.variant].sort());
     expect(d.binding.properties.role.enum).toEqual(['src0', 'src1', 'src2', 'dst', 'params', 'scratch']);
     expect(d.uniform.properties.type.enum).toEqual(['u32', 'i32', 'f32']);
   });

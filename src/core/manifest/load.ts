@@ -7,7 +7,7 @@ import type { OpDef } from '../ops/types';
 import { ManifestError } from './errors';
 import { namesIn } from './expr';
 import { type Manifest, type ManifestExpr, parseManifest } from './format';
-import { caseScope } from './scope';
+import { adapterNames, caseScope } from './scope';
 import { checkKernelWgsl, inspectWgsl, type WgslInfo } from './wgsl-check';
 
 export interface LoadedManifest {
@@ -15,8 +15,10 @@ export interface LoadedManifest {
   /** The manifest's text exactly as given (what its hash is of). */
   readonly text: string;
   readonly op: OpDef;
-  /** Per kernel, in order: its WGSL text and what inspection found in it. */
+  /** Per kernel, in order: its WGSL text and what inspection found in it (every variant's, in order, for a manifest of variants). */
   readonly wgsl: readonly { readonly file: string; readonly text: string; readonly info: WgslInfo }[];
+  /** A manifest of variants: each loaded as a manifest of its own (empty otherwise). */
+  readonly variants: readonly { readonly name: string; readonly when: ManifestExpr | null; readonly loaded: LoadedManifest }[];
 }
 
 /** Names every kernel adds: its workgroup size first, then (for uniforms and overrides) its dispatch. */
@@ -69,8 +71,22 @@ export function loadManifest(text: string, readWgsl: (file: string) => string | 
   });
   manifest.claims.require.forEach((e) => check(() => checkNames(e, known)));
   manifest.buffers.forEach((b) => check(() => checkNames(b.sizeBytes, known)));
-  const wgsl = manifest.kernels.map((k, i) => {
-    const path = `kernels[${i}]`;
+  const adapterKnown = new Set(Object.keys(adapterNames({ limits: DEFAULT_LIMITS, features: [], subgroupMinSize: 0, subgroupMaxSize: 0 })));
+  const variants = manifest.variants.map((v, j) => {
+    if (v.when) check(() => checkNames(v.when!, adapterKnown));
+    const wgsl = loadKernels(v.manifest, `variants[${j}].`, known, probe.srcs.length, op, readWgsl, problems, check);
+    return { name: v.name, when: v.when, loaded: { manifest: v.manifest, text, op, wgsl, variants: [] } };
+  });
+  const wgsl = variants.length ? variants.flatMap((v) => v.loaded.wgsl) : loadKernels(manifest, '', known, probe.srcs.length, op, readWgsl, problems, check);
+  if (problems.length) throw ManifestError.all(problems);
+  return { manifest, text, op, wgsl, variants };
+}
+
+/** One list of kernels (the manifest's, or a variant's) against its WGSL: every problem gathered. */
+function loadKernels(manifest: Manifest, prefix: string, known: ReadonlySet<string>, sources: number, op: OpDef, readWgsl: (file: string) => string | undefined, problems: ManifestError[], check: (fn: () => void) => void): LoadedManifest['wgsl'] {
+  return manifest.kernels.map((k, i) => {
+    const path = `${prefix}kernels[${i}]`;
+    const probe = { srcs: { length: sources } };
     k.bindings.forEach((b, j) => {
       if (b.role.startsWith('src') && Number(b.role.slice(3)) >= probe.srcs.length) {
         problems.push(new ManifestError(`${path}.bindings[${j}].role`, `${op.name} has ${probe.srcs.length} source${probe.srcs.length === 1 ? '' : 's'} (src0${probe.srcs.length > 1 ? `..src${probe.srcs.length - 1}` : ''}): role '${b.role}' names none`));
@@ -95,6 +111,4 @@ export function loadManifest(text: string, readWgsl: (file: string) => string | 
     problems.push(...checkKernelWgsl(k, path, info, manifest.features));
     return { file: k.wgsl.file, text: source, info };
   });
-  if (problems.length) throw ManifestError.all(problems);
-  return { manifest, text, op, wgsl };
 }

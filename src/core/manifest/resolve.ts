@@ -5,9 +5,9 @@ import type { OpCase } from '../ops/types';
 import type { KernelProgram, PassBinding, PassSpec } from '../program';
 import { ManifestError, ManifestRefusal } from './errors';
 import { evaluate, ExprError, type Scope } from './expr';
-import type { ManifestExpr, ManifestKernel, ManifestRole, TensorType } from './format';
+import type { Compute, ManifestExpr, ManifestKernel, ManifestRole, TensorType } from './format';
 import { DISPATCH_NAMES, type LoadedManifest, WORKGROUP_NAMES } from './load';
-import { caseScope, type ScopeAdapter } from './scope';
+import { adapterNames, caseScope, type ScopeAdapter } from './scope';
 
 /** The limit WebGPU gives workgroup_size's z (the lab's DeviceLimits does not carry it). */
 const MAX_WORKGROUP_SIZE_Z = 64;
@@ -38,6 +38,11 @@ export interface UserKernelPlan extends KernelProgram {
   /** Run in this order, one after another, within one timed run. */
   readonly passes: readonly UserPass[];
   readonly explicitLayout: true;
+  /** The numerics the manifest declares: the check's bound follows them. */
+  readonly compute: Compute;
+  /** The variant chosen on this adapter; null for a manifest without variants. */
+  readonly variant: string | null;
+  readonly inputRounding?: 'f16';
 }
 
 function value(e: ManifestExpr, scope: Scope): number {
@@ -203,6 +208,10 @@ function uniformBytes(k: ManifestKernel, path: string, scope: Scope): Uint32Arra
  * limits) or ManifestError (an expression that does not evaluate, a value of the wrong type).
  */
 export function resolveManifest(loaded: LoadedManifest, c: OpCase, adapter: ScopeAdapter): UserKernelPlan {
+  if (loaded.variants.length) {
+    const chosen = chooseVariant(loaded, adapter);
+    return { ...resolveManifest(chosen.loaded, c, adapter), variant: chosen.name };
+  }
   const { manifest, op } = loaded;
   checkClaims(loaded, c);
   const scope = caseScope(op, c, adapter);
@@ -222,5 +231,40 @@ export function resolveManifest(loaded: LoadedManifest, c: OpCase, adapter: Scop
     return { name: b.name, sizeBytes };
   });
   const passes = manifest.kernels.map((k, i) => resolvePass(loaded, i, k, scope, adapter, c.inplace));
-  return { label: `user:${manifest.name}`, name: manifest.name, op: manifest.op, caseLabel: c.label, features: manifest.features, scratch, passes, explicitLayout: true };
+  return {
+    label: `user:${manifest.name}`,
+    name: manifest.name,
+    op: manifest.op,
+    caseLabel: c.label,
+    features: manifest.features,
+    scratch,
+    passes,
+    explicitLayout: true,
+    compute: manifest.compute,
+    variant: null,
+    // Declared f16 numerics: the check uses f16's eps (checkOutput's inputRounding), as for the lab's own f16-staged kernels.
+    ...(manifest.compute !== 'f32' ? { inputRounding: 'f16' as const } : {}),
+  };
+}
+
+/**
+ * The variant a manifest runs on this adapter: the first whose `when` holds (an expression of the
+ * adapter's names) and whose features the adapter has. None: a refusal naming each variant's reason.
+ */
+export function chooseVariant(loaded: LoadedManifest, adapter: ScopeAdapter): LoadedManifest['variants'][number] {
+  const names = new Map(Object.entries(adapterNames(adapter)));
+  const why: string[] = [];
+  for (const v of loaded.variants) {
+    if (v.when && value(v.when, names) === 0) {
+      why.push(`${v.name}: '${v.when.src}' is 0 here`);
+      continue;
+    }
+    const missing = v.loaded.manifest.features.filter((f) => !adapter.features.includes(f));
+    if (missing.length) {
+      why.push(`${v.name}: needs ${missing.join(', ')}`);
+      continue;
+    }
+    return v;
+  }
+  throw new ManifestRefusal('missing-feature', `${loaded.manifest.name}: no variant runs on this adapter (${why.join('; ')})`);
 }

@@ -62,11 +62,55 @@ export function stripComments(src: string): string {
   return out;
 }
 
-const lineAt = (src: string, index: number) => src.slice(0, index).split('\n').length;
-const ATTRS = String.raw`((?:@[A-Za-z_]\w*\s*(?:\([^)]*\))?\s*)+)`;
+/** Line numbers by binary search over the line starts (a 1 MiB file of declarations stays linear). */
+function lineFinder(src: string): (index: number) => number {
+  const starts = [0];
+  for (let i = src.indexOf('\n'); i >= 0; i = src.indexOf('\n', i + 1)) starts.push(i + 1);
+  return (index) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= index) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+}
+
+/**
+ * The attributes written right before `index` (`@group(0) @binding(2 + 1)`), scanned backwards
+ * by hand: a regex over "attributes then var" backtracks quadratically on a file of many '@'.
+ * At most 16 attributes and 1024 characters are looked at.
+ */
+function attrsBefore(src: string, index: number): { text: string; start: number } {
+  let i = index;
+  let start = index;
+  for (let n = 0; n < 16 && index - i < 1024; n++) {
+    let j = i;
+    while (j > 0 && /\s/.test(src[j - 1])) j--;
+    if (src[j - 1] === ')') {
+      let depth = 0;
+      let k = j - 1;
+      for (; k >= 0 && j - k < 256; k--) {
+        if (src[k] === ')') depth++;
+        else if (src[k] === '(' && --depth === 0) break;
+      }
+      if (k < 0 || depth !== 0) break;
+      j = k;
+      while (j > 0 && /\s/.test(src[j - 1])) j--;
+    }
+    let k = j;
+    while (k > 0 && /\w/.test(src[k - 1])) k--;
+    if (k === j || src[k - 1] !== '@') break;
+    i = k - 1;
+    start = i;
+  }
+  return { text: src.slice(start, index), start };
+}
 
 function attr(attrs: string, name: string): string | null {
-  const m = new RegExp(String.raw`@${name}\s*\(([^)]*)\)`).exec(attrs);
+  const m = new RegExp(String.raw`@${name}\s*\(([^)]{0,512})\)`).exec(attrs);
   return m ? m[1].trim() : null;
 }
 
@@ -101,7 +145,7 @@ function braceDepths(src: string): Int32Array {
 /** Module-scope `const NAME(: T)? = expr;`, evaluated in order (one may use the ones before it). */
 function moduleConsts(src: string, depth: Int32Array): Map<string, number> {
   const consts = new Map<string, number>();
-  for (const m of src.matchAll(/(?:^|[\s;}])const\s+([A-Za-z_]\w*)\s*(?::[^=;]*)?=([^;]*);/g)) {
+  for (const m of src.matchAll(/(?:^|[\s;}])const\s+([A-Za-z_]\w*)\s*(?::[^=;]{0,256})?=([^;]{0,1024});/g)) {
     if (depth[m.index!] !== 0) continue;
     const v = constInt(m[2], consts);
     if (v !== null) consts.set(m[1], v);
@@ -112,6 +156,24 @@ function moduleConsts(src: string, depth: Int32Array): Map<string, number> {
 const SCALAR_BYTES: Readonly<Record<string, number>> = { u32: 4, i32: 4, f32: 4, f16: 2, bool: 4 };
 
 /** Size and alignment of a WGSL type in the uniform address space; null when the lab cannot say. */
+/** Struct members: split at commas outside <…> (array<vec2<f32>, 2> is one member). */
+function splitTop(body: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i <= body.length; i++) {
+    const ch = body[i];
+    if (ch === '<') depth++;
+    else if (ch === '>') depth--;
+    else if (i === body.length || (ch === ',' && depth === 0)) {
+      const m = body.slice(from, i).trim();
+      if (m) out.push(m);
+      from = i + 1;
+    }
+  }
+  return out;
+}
+
 function uniformLayout(type: string, structs: ReadonlyMap<string, string>, consts: ReadonlyMap<string, number>, seen = 0): { size: number; align: number } | null {
   const t = type.replace(/\s+/g, '');
   if (seen > 16) return null;
@@ -144,7 +206,7 @@ function uniformLayout(type: string, structs: ReadonlyMap<string, string>, const
   if (body === undefined) return null;
   let offset = 0;
   let align = 1;
-  for (const member of body.split(',').map((x) => x.trim()).filter(Boolean)) {
+  for (const member of splitTop(body)) {
     const colon = member.indexOf(':');
     if (colon < 0) return null;
     const attrs = member.slice(0, colon);
@@ -169,10 +231,18 @@ export function inspectWgsl(source: string): WgslInfo {
   const depth = braceDepths(src);
   const consts = moduleConsts(src, depth);
   const structs = new Map<string, string>();
-  for (const m of src.matchAll(/struct\s+([A-Za-z_]\w*)\s*\{([^}]*)\}/g)) structs.set(m[1], m[2]);
+  const lineAt = lineFinder(src);
+  // Every quantifier below is bounded: a hostile file of unterminated declarations stays linear.
+  for (const m of src.matchAll(/struct\s+([A-Za-z_]\w*)\s*\{([^}]{0,8192})\}/g)) structs.set(m[1], m[2]);
   const bindings: WgslBindingDecl[] = [];
   const uniformSizes = new Map<number, number>();
-  for (const m of src.matchAll(new RegExp(String.raw`${ATTRS}var\s*(?:<([^>]*)>)?\s*([A-Za-z_]\w*)(?:\s*:\s*([^;=]+))?`, 'g'))) {
+  const VAR = /var\s*(?:<([^>]{0,64})>)?\s*([A-Za-z_]\w*)(?:\s*:\s*([^;=]{0,256}))?/y;
+  for (const k of src.matchAll(/\bvar\b/g)) {
+    VAR.lastIndex = k.index!;
+    const t = VAR.exec(src);
+    if (!t) continue;
+    const attrs = attrsBefore(src, k.index!);
+    const m = [t[0], attrs.text, t[1], t[2], t[3]];
     const group = attr(m[1], 'group');
     const binding = attr(m[1], 'binding');
     if (group === null || binding === null) continue;
@@ -184,22 +254,34 @@ export function inspectWgsl(source: string): WgslInfo {
       name: m[3],
       space,
       access: space === 'storage' ? access || 'read' : access,
-      line: lineAt(src, m.index!),
+      line: lineAt(attrs.start),
     });
     const size = space === 'uniform' && m[4] ? uniformLayout(m[4], structs, consts) : null;
     if (size && b >= 0) uniformSizes.set(b, size.size);
   }
   const entryPoints: WgslEntryPoint[] = [];
-  for (const m of src.matchAll(new RegExp(String.raw`${ATTRS}fn\s+([A-Za-z_]\w*)\s*\(([^)]*)\)`, 'g'))) {
-    if (!/@compute\b/.test(m[1])) continue;
-    const size = attr(m[1], 'workgroup_size');
+  const FN = /fn\s+([A-Za-z_]\w*)\s*\(/y;
+  for (const k of src.matchAll(/\bfn\b/g)) {
+    FN.lastIndex = k.index!;
+    const head = FN.exec(src);
+    if (!head) continue;
+    // The parameter list, parentheses nested (@builtin(…) inside it), at most 4096 characters.
+    let close = k.index! + head[0].length;
+    for (let depth = 1; close < src.length && close - k.index! < 4096; close++) {
+      if (src[close] === '(') depth++;
+      else if (src[close] === ')' && --depth === 0) break;
+    }
+    const t = [src.slice(k.index!, close + 1), head[1], src.slice(k.index! + head[0].length, close)];
+    const attrs = attrsBefore(src, k.index!).text;
+    if (!/@compute\b/.test(attrs)) continue;
+    const size = attr(attrs, 'workgroup_size');
     const parts = size === null ? null : size.split(',').map((p) => constInt(p, consts));
-    entryPoints.push({ name: m[2], workgroupSize: parts ? [...parts, 1, 1].slice(0, 3) : null, line: lineAt(src, m.index! + m[0].indexOf('fn')), readsWorkgroupYZ: readsYZ(src, m.index! + m[0].length, m[3]) });
+    entryPoints.push({ name: t[1], workgroupSize: parts ? [...parts, 1, 1].slice(0, 3) : null, line: lineAt(k.index!), readsWorkgroupYZ: readsYZ(src, k.index! + t[0].length, t[2]) });
   }
   const overrides = new Set<string>();
   for (const m of src.matchAll(/(?:^|[\s;}])override\s+([A-Za-z_]\w*)/g)) overrides.add(m[1]);
   const enables: string[] = [];
-  for (const m of src.matchAll(/(?:^|[\s;])enable\s+([^;]+);/g)) for (const ext of m[1].split(',')) enables.push(featureOf(ext.trim()));
+  for (const m of src.matchAll(/(?:^|[\s;])enable\s+([^;]{1,1024});/g)) for (const ext of m[1].split(',')) enables.push(featureOf(ext.trim()));
   return { bindings, entryPoints, overrides, enables, uniformSizes };
 }
 
