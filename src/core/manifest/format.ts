@@ -198,11 +198,17 @@ function nonNegativeInt(path: string, v: unknown): number {
   return n;
 }
 
+/** An expression as a message quotes it: a hostile one is cut to its first 80 characters. */
+function shown(v: unknown): string {
+  const text = JSON.stringify(v) ?? String(v);
+  return text.length > 82 ? `${text.slice(0, 80)}…" (${text.length - 2} characters)` : text;
+}
+
 export function manifestExpr(path: string, v: unknown): ManifestExpr {
   try {
     return { src: typeof v === 'number' ? String(v) : (v as string), expr: parseExprValue(v), path };
   } catch (e) {
-    if (e instanceof ExprError) throw new ManifestError(path, `expression ${JSON.stringify(v)} does not parse: ${e.message}`);
+    if (e instanceof ExprError) throw new ManifestError(path, `expression ${shown(v)} does not parse: ${e.message}`);
     throw e;
   }
 }
