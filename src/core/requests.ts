@@ -37,6 +37,8 @@ export interface Level1Request {
   layout?: string;
   params?: Record<string, number>;
   variant: VariantRequest;
+  /** The watchdog's wall bound on one GPU wait, ms (src/gpu/watchdog.ts; default 30 000). */
+  watchdogMs?: number;
   /** Input seed (default 1): the same seed gives the same inputs in every runtime. */
   seed?: number;
   timing?: MeasureOptions;

@@ -42,6 +42,8 @@ export interface Level1Result {
   readonly adapter: AdapterDescriptor;
   readonly wgsl: string;
   readonly dispatch: readonly [number, number, number];
+  /** The first pass's workgroup size, where the lab did not choose it (a user kernel's manifest). */
+  readonly workgroupSize?: readonly [number, number, number];
   readonly startedAt: string;
 }
 
@@ -89,6 +91,8 @@ export interface LaneRequest {
   proposal?: { op: string; when: Condition[]; schedule: unknown }[];
   /** Watchdog's wall bound for one timed batch (default 10 s). */
   wallBoundMs?: number;
+  /** The watchdog's hard wall bound on one GPU wait, ms: past it the device is given up (src/gpu/watchdog.ts; default 30 000). */
+  watchdogMs?: number;
   minRuns?: number;
   /** User kernels timed as further columns beside native and generated, on their op's shapes. */
   kernels?: UserKernelSource[];

@@ -58,3 +58,8 @@ export function drainPool(ctx: GpuContext): void {
   p.idle.clear();
   p.idleBytes = 0;
 }
+
+/** Forgets the idle buffers of a device the watchdog gave up (destroying them could block on it). */
+export function forgetPool(ctx: GpuContext): void {
+  pools.delete(ctx);
+}

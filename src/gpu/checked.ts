@@ -5,7 +5,13 @@ import type { KernelSpec } from '../core/kernel';
 import type { KernelProgram } from '../core/program';
 import type { OpCase, OracleResult } from '../core/ops/types';
 import { checkOutput, type CorrectnessReport } from '../core/stats/correctness';
+import type { CorrectnessReport as Report } from '../core/stats/correctness';
 import type { GpuContext } from './device';
+
+/** A kernel that wrote a source is wrong whatever its output: the failure comes first. */
+function withSourceWrites(r: Report, written: readonly string[]): Report {
+  return written.length ? { ...r, correct: false, failures: [...written, ...r.failures].slice(0, Math.max(5, written.length)) } : r;
+}
 import { Session } from './session';
 
 export interface CheckedSession {
@@ -32,7 +38,8 @@ export async function checkedSession(ctx: GpuContext, kernel: KernelSpec | Kerne
     await session.dispatch();
     const firstRunNs = (performance.now() - t0) * 1e6;
     const output = await session.readback();
-    const reports = oracles.map((o) => checkOutput(c.dst, o, session.dstBefore(), output, 'inputRounding' in kernel ? kernel.inputRounding : undefined));
+    const written = await session.sourceWrites();
+    const reports = oracles.map((o) => withSourceWrites(checkOutput(c.dst, o, session.dstBefore(), output, 'inputRounding' in kernel ? kernel.inputRounding : undefined), written));
     return { session, reports, correct: reports.every((r) => r.correct), output, firstRunNs };
   } catch (e) {
     session.destroy();

@@ -3,12 +3,14 @@
 import { adapterName, LIMIT_NAMES, limitsToRequest, type AdapterDescriptor, type DeviceLimits, type Runtime } from '../core/adapter';
 import { AdapterError, DeviceLostError, RunCancelled } from '../core/errors';
 import type { Calibration } from '../core/metrics/roofline';
+import { forgetPool } from './buffer-pool';
 
 // subgroup-matrix is Chromium/Dawn's experimental name (needs allow_unsafe_apis in Dawn).
 const WANTED_FEATURES = ['timestamp-query', 'subgroups', 'shader-f16', 'chromium-experimental-subgroup-matrix'] as const;
 
 export interface GpuContext {
-  readonly device: GPUDevice;
+  /** The live device: replaced by recreate() when the watchdog gives one up. */
+  device: GPUDevice;
   readonly adapter: AdapterDescriptor;
   readonly hasTimestamps: boolean;
   /** Set once the device is lost; every later use fails with DeviceLostError. */
@@ -21,6 +23,13 @@ export interface GpuContext {
   lastGpuBusyMs: number;
   /** The running job's cancel token (Engine): true once LabApi.cancel named it. */
   cancelled: (() => boolean) | null;
+  /** The watchdog's wall bound on one GPU wait for the running job, ms (watchdog.ts; null: its default). */
+  watchdogMs: number | null;
+  /**
+   * Gives up the current device (destroyed where that returns, abandoned where Dawn would block
+   * until the hung queue drains) and opens a new one on the same GPU in its place.
+   */
+  recreate(reason: string): Promise<void>;
 }
 
 /** The adapter as this device sees it: its features are the ones the device was opened with. */
@@ -89,12 +98,19 @@ export async function openDevice(gpu: GPU | undefined, opts: OpenOptions): Promi
   const wanted = WANTED_FEATURES.filter((f) => opts.timestamps !== false || f !== 'timestamp-query');
   const requiredFeatures = wanted.filter((f) => adapter.features.has(f)) as GPUFeatureName[];
   const requiredLimits = limitsToRequest(descriptor.limits);
-  let device: GPUDevice;
-  try {
-    device = await adapter.requestDevice({ requiredFeatures, requiredLimits, label: 'kernel-lab' });
-  } catch (e) {
-    throw new AdapterError(`the adapter refused a device: ${(e as Error).message}`);
-  }
+  const request = async (from: GPUAdapter) => {
+    try {
+      return await from.requestDevice({ requiredFeatures, requiredLimits, label: 'kernel-lab' });
+    } catch (e) {
+      throw new AdapterError(`the adapter refused a device: ${(e as Error).message}`);
+    }
+  };
+  const device = await request(adapter);
+  const watch = (d: GPUDevice) =>
+    watchLoss(d.lost, (reason) => {
+      // A device the watchdog gave up is not the context's any more: its loss is not news.
+      if (ctx.device === d) ctx.lostReason = reason;
+    });
   const ctx: GpuContext = {
     device,
     // Schedules are validated against what the device got (limitsToRequest asked for the adapter's all).
@@ -105,11 +121,36 @@ export async function openDevice(gpu: GPU | undefined, opts: OpenOptions): Promi
     calibration: null,
     lastGpuBusyMs: -Infinity,
     cancelled: null,
+    watchdogMs: null,
+    async recreate(reason: string) {
+      const old = ctx.device;
+      ctx.lostReason = reason;
+      abandon(old, opts.runtime);
+      ctx.pipelines.clear();
+      forgetPool(ctx);
+      // An adapter gives one device: a new one comes from a new adapter of the same GPU.
+      const next = await gpu.requestAdapter({ powerPreference: opts.powerPreference ?? 'high-performance' });
+      if (!next) throw new AdapterError('no WebGPU adapter after the watchdog gave up the device');
+      ctx.device = await request(next);
+      watch(ctx.device);
+      ctx.lostReason = null;
+    },
   };
-  watchLoss(device.lost, (reason) => {
-    ctx.lostReason = reason;
-  });
+  watch(device);
   return ctx;
+}
+
+/** Devices given up on purpose: their loss is not reported as one. */
+const givenUp = new WeakSet<Promise<GPUDeviceLostInfo>>();
+
+/**
+ * Gives a device up. In a browser destroy() returns at once and ends the work in the GPU process;
+ * Dawn in Node waits inside destroy() for the queue to drain, which a hung kernel never lets it
+ * do, so there the device is only dropped (its thread spins until the process exits).
+ */
+function abandon(device: GPUDevice, runtime: Runtime): void {
+  givenUp.add(device.lost);
+  if (runtime === 'browser') device.destroy();
 }
 
 /** Every device loss this runtime has seen, in order (its reason): errors in flight are named by it. */
@@ -121,6 +162,7 @@ function watchLoss(lost: Promise<GPUDeviceLostInfo>, onLost: (reason: string) =>
   live.add(lost);
   void lost.then((info) => {
     live.delete(lost);
+    if (givenUp.has(lost)) return;
     const reason = info.message || String(info.reason);
     losses.push(reason);
     onLost(reason);

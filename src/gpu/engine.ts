@@ -16,6 +16,8 @@ import { assertAlive, deviceAdapter, openDevice, type GpuContext } from './devic
 import { runLane } from './lane';
 import { runLevel1 } from './level1';
 import { runSweep } from './sweep';
+import { isGivenUp, WATCHDOG_MS_RANGE } from './watchdog';
+import { UsageError } from '../core/errors';
 
 export interface EngineOptions {
   runtime: Runtime;
@@ -66,17 +68,22 @@ export class Engine implements LabApi {
    * `runId` can be cancelled: its device context carries the token, checked before every
    * allocation and GPU batch (assertAlive), so it stops between batches with RunCancelled.
    */
-  protected exclusive<T>(job: (ctx: GpuContext) => Promise<T>, runId?: string): Promise<T> {
+  protected exclusive<T>(job: (ctx: GpuContext) => Promise<T>, runId?: string, watchdogMs?: number): Promise<T> {
+    if (watchdogMs !== undefined && !(Number.isInteger(watchdogMs) && watchdogMs >= WATCHDOG_MS_RANGE[0] && watchdogMs <= WATCHDOG_MS_RANGE[1])) {
+      return Promise.reject(new UsageError(`the watchdog's bound must be an integer from ${WATCHDOG_MS_RANGE[0]} to ${WATCHDOG_MS_RANGE[1]} ms, got ${watchdogMs}`));
+    }
     if (runId) this.pending.add(runId);
     const start = async () => {
       try {
         const ctx = await this.context();
         ctx.cancelled = runId ? () => this.cancelled.has(runId) : null;
+        ctx.watchdogMs = watchdogMs ?? null;
         try {
           assertAlive(ctx);
           return await job(ctx);
         } finally {
           ctx.cancelled = null;
+          ctx.watchdogMs = null;
         }
       } finally {
         if (runId) {
@@ -114,11 +121,11 @@ export class Engine implements LabApi {
   }
 
   time(req: Level1Request, onProgress?: ProgressFn, runId?: string) {
-    return this.exclusive((ctx) => runLevel1(ctx, req, onProgress), runId);
+    return this.exclusive((ctx) => runLevel1(ctx, req, onProgress), runId, req.watchdogMs);
   }
 
   lane(req: LaneRequest, onProgress?: ProgressFn, runId?: string) {
-    return this.exclusive((ctx) => runLane(ctx, req, onProgress), runId);
+    return this.exclusive((ctx) => runLane(ctx, req, onProgress), runId, req.watchdogMs);
   }
 
   sweep(req: SweepRequest, onProgress?: ProgressFn, runId?: string) {
@@ -152,8 +159,11 @@ export class Engine implements LabApi {
   /** Releases the device (the CLI calls this before exiting). */
   async close(): Promise<void> {
     const ctx = await this.ctx?.catch(() => null);
-    if (ctx) drainPool(ctx);
-    ctx?.device.destroy();
+    // A device the watchdog gave up is left alone: destroying it would wait for its hung queue.
+    if (ctx && !isGivenUp(ctx.device)) {
+      drainPool(ctx);
+      ctx.device.destroy();
+    }
     this.ctx = null;
   }
 }

@@ -7,7 +7,7 @@ import { ManifestError, ManifestRefusal } from '../core/manifest/errors';
 import { userKernelIdentity, shortKernelId } from '../core/manifest/hash';
 import type { LoadedManifest } from '../core/manifest/load';
 import { resolveManifest } from '../core/manifest/resolve';
-import { loadUserKernel, type LaneUserColumn, type UserKernelRef, type UserKernelSource } from '../core/manifest/source';
+import { loadUserKernel, refForPlan, type LaneUserColumn, type UserKernelRef, type UserKernelSource } from '../core/manifest/source';
 import type { Metrics } from '../core/metrics/roofline';
 import type { OpCase, OracleResult } from '../core/ops/types';
 import { UNIT_CHECK, UNIT_MEASURE, type ProgressTracker } from '../core/progress';
@@ -64,13 +64,15 @@ export async function checkUsers(ctx: GpuContext, c: OpCase, inputs: readonly Ar
     const base = { kernel, side: null, correct: null, maxErrRatio: null, speedups: [] };
     try {
       const plan = resolveManifest(kernel.loaded, c, deviceAdapter(ctx));
+      // The column names the variant run here and the numerics it is judged by.
+      const named = { ...base, kernel: { ...kernel, ref: refForPlan(kernel.ref, plan) } };
       const checked = await checkedSession(ctx, plan, c, inputs, [oracle], native);
       sessions.push(checked.session);
       const report = checked.reports[0];
       entries.push(
         checked.correct
-          ? { ...base, side: roundSide(sideName(kernel), checked.session, minRuns), outcome: null, correct: true, maxErrRatio: report.worstRatio }
-          : { ...base, outcome: { verdict: 'wrong', refusal: null, note: `output does not match the oracle (${report.failures[0] ?? 'see guard bands'}): never timed` }, correct: false, maxErrRatio: report.worstRatio },
+          ? { ...named, side: roundSide(sideName(kernel), checked.session, minRuns), outcome: null, correct: true, maxErrRatio: report.worstRatio }
+          : { ...named, outcome: { verdict: 'wrong', refusal: null, note: `output does not match the oracle (${report.failures[0] ?? 'see guard bands'}): never timed` }, correct: false, maxErrRatio: report.worstRatio },
       );
     } catch (e) {
       if (e instanceof ManifestRefusal) {
@@ -83,6 +85,8 @@ export async function checkUsers(ctx: GpuContext, c: OpCase, inputs: readonly Ar
     }
     progress.advance(1, UNIT_CHECK);
   }
+  // A kernel that wrote a source (it is 'wrong' for it) must not leave native's inputs changed.
+  if (kernels.length) native.upload();
   return entries;
 }
 
@@ -153,4 +157,9 @@ export function userColumns(entries: readonly UserEntry[], tolerance: number, me
       note: untimed?.note ?? e.side?.stopped ?? (verdict === 'undecided' ? verdictText(verdict, floor, tolerance) : null),
     };
   });
+}
+
+/** The column of a user kernel the watchdog ended on this shape: too-slow, its message the note. */
+export function hungUserColumn(kernel: LaneKernel, note: string): LaneUserColumn {
+  return { kernel: kernel.ref, verdict: 'too-slow', refusal: null, correct: null, maxErrRatio: null, medianNs: null, speedups: [], speedupMedian: null, speedupMin: null, speedupMax: null, metrics: null, note };
 }

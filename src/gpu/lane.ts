@@ -23,7 +23,8 @@ import { DEFAULT_TOLERANCE, effectFloor, outOfLinePasses, summarizeSpeedups, tim
 import { checkedSession, type CheckedSession } from './checked';
 import type { GpuContext } from './device';
 import { alternatingRounds, roundSide } from './rounds';
-import { checkUsers, isUserSide, loadLaneKernels, recordUserRound, timedSides, timeUsersAlone, userColumns, userWatchdog, type LaneKernel } from './lane-users';
+import { WatchdogError } from './watchdog';
+import { checkUsers, hungUserColumn, isUserSide, loadLaneKernels, recordUserRound, timedSides, timeUsersAlone, userColumns, userWatchdog, type LaneKernel } from './lane-users';
 
 export type { ChecklistItem, LaneControl, LaneCounters, LanePair, LaneRequest, LaneResult, LaneShape } from '../core/results';
 
@@ -101,7 +102,7 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
       const before = unitsNow(progress);
       progress.tick(`${op.name} ${c.label}: correctness`);
       const users = kernelsOf(op.name);
-      const shape = await runShape(ctx, op, c, { repeat, repeatAuto: req.repeatAuto, tolerance, seed, wallBoundMs, minRuns: req.minRuns, control: req.control, rulesBefore: proposalRules(op.name), state, declared, counters, progress, users });
+      const shape = await runShapeWatched(ctx, op, c, { repeat, repeatAuto: req.repeatAuto, tolerance, seed, wallBoundMs, minRuns: req.minRuns, control: req.control, rulesBefore: proposalRules(op.name), state, declared, counters, progress, users });
       // A shape where the planted factor could not be placed within the band is no control: refused.
       if ('refused' in shape) skipped.push({ op: op.name, reason: `${c.label}: refused as a control: ${shape.refused.refused}`, plant: { shape: c.label, ...shape.refused } });
       else shapes.push(shape);
@@ -146,18 +147,39 @@ interface ShapeOptions {
   users: readonly LaneKernel[];
 }
 
-async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions): Promise<LaneShape | { refused: PlantRecord }> {
+function shapeBase(op: OpDef, c: OpCase) {
   const bytes = op.bytes(c);
-  const base = {
-    shape: c.label,
-    dims: c.dims,
-    layout: c.layout,
-    params: c.params,
-    flops: op.flops(c),
-    readBytes: bytes.readBytes,
-    writeBytes: bytes.writeBytes,
-  };
-  const empty = { nativeMedianNs: null, generatedMedianNs: null, speedups: [], speedupMedian: null, speedupMin: null, speedupMax: null, generatedCorrect: null, generatedMaxErrRatio: null, resolutionNs: null, runsPerPass: null, nativeMetrics: null, generatedMetrics: null };
+  return { shape: c.label, dims: c.dims, layout: c.layout, params: c.params, flops: op.flops(c), readBytes: bytes.readBytes, writeBytes: bytes.writeBytes };
+}
+
+const EMPTY_TIMING = { nativeMedianNs: null, generatedMedianNs: null, speedups: [], speedupMedian: null, speedupMin: null, speedupMax: null, generatedCorrect: null, generatedMaxErrRatio: null, resolutionNs: null, runsPerPass: null, nativeMetrics: null, generatedMetrics: null };
+
+/**
+ * A shape under the watchdog: a kernel that hangs gives up the device (watchdog.ts, which opens a
+ * new one) and the shape is run again on it without that kernel — a user kernel's column is then
+ * `too-slow` naming the bound; a native or generated kernel that hangs makes the shape `too-slow`.
+ */
+async function runShapeWatched(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions): Promise<LaneShape | { refused: PlantRecord }> {
+  try {
+    return await runShape(ctx, op, c, o);
+  } catch (e) {
+    // Without a working device (recovery failed), nothing more can run: the lane ends with the error.
+    if (!(e instanceof WatchdogError) || e.recoveryMs === null) throw e;
+    const culprit = o.users.find((u) => e.label === `user:${u.loaded.manifest.name}`);
+    if (!culprit) {
+      return { ...shapeBase(op, c), ...EMPTY_TIMING, scheduleKey: null, verdict: 'too-slow', fallback: null, nativeCorrect: false, note: e.message };
+    }
+    const shape = await runShapeWatched(ctx, op, c, { ...o, users: o.users.filter((u) => u !== culprit) });
+    if ('refused' in shape) return shape;
+    const hung = hungUserColumn(culprit, e.message);
+    const others = shape.users ?? [];
+    return { ...shape, users: o.users.map((u) => (u === culprit ? hung : others.find((col) => col.kernel.id === u.ref.id)!)).filter(Boolean) };
+  }
+}
+
+async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions): Promise<LaneShape | { refused: PlantRecord }> {
+  const base = shapeBase(op, c);
+  const empty = EMPTY_TIMING;
   const peaks = peaksFor(ctx.adapter, ctx.calibration);
   const metricsOf = (medians: number[]) => (medians.length ? computeMetrics({ minNs: Math.min(...medians), medianNs: median(medians) }, base.flops, base.readBytes + base.writeBytes, peaks) : null);
   const { inputs, oracle } = caseData(op, c, o.seed);

@@ -72,6 +72,7 @@ export async function runLevel1(ctx: GpuContext, req: Level1Request, onProgress?
       adapter: ctx.adapter,
       wgsl: firstPass.wgsl,
       dispatch: firstPass.dispatch,
+      ...(user ? { workgroupSize: user.plan.passes[0].workgroupSize } : {}),
       startedAt,
     });
   } finally {

@@ -8,6 +8,7 @@ import type { OpCase } from '../core/ops/types';
 import { acquireBuffer, releaseBuffer } from './buffer-pool';
 import { pipelineFor, withErrorScopes } from './compile';
 import { assertAlive, type GpuContext } from './device';
+import { isGivenUp, watched } from './watchdog';
 
 /** WebGPU guarantees at least 4096 queries per set: two per run. */
 const MAX_RUNS_PER_BATCH = 2048;
@@ -41,7 +42,12 @@ export class Session {
     private readonly initial: Map<GPUBuffer, ArrayBuffer>,
     private readonly dstBuffer: GPUBuffer,
     private readonly owned: GPUBuffer[],
-  ) {}
+  ) {
+    this.device = ctx.device;
+  }
+
+  /** The device this session's buffers live on. */
+  private readonly device: GPUDevice;
 
   /**
    * `shareWith`: run on another session's tensors (same case, same inputs) instead of new ones.
@@ -149,12 +155,17 @@ export class Session {
   async dispatch(runs = 1): Promise<void> {
     assertAlive(this.ctx);
     const { device } = this.ctx;
-    await withErrorScopes(device, `dispatching ${this.program.label}`, async () => {
-      const encoder = device.createCommandEncoder();
-      for (let i = 0; i < runs; i++) this.encodeRun(encoder);
-      device.queue.submit([encoder.finish()]);
-      await device.queue.onSubmittedWorkDone();
-    });
+    await watched(
+      this.ctx,
+      `${runs} run${runs === 1 ? '' : 's'}`,
+      this.program.label,
+      withErrorScopes(device, `dispatching ${this.program.label}`, async () => {
+        const encoder = device.createCommandEncoder();
+        for (let i = 0; i < runs; i++) this.encodeRun(encoder);
+        device.queue.submit([encoder.finish()]);
+        await device.queue.onSubmittedWorkDone();
+      }),
+    );
     // One correctness dispatch does not bring the clocks up: only sustained work (the warm-up's
     // batches, timed batches) counts as busy, so the CPU work before a check still reads as idle
     // and the next measurement warms up (docs/benchmarks.md: in-process Level 1 at 345 MHz).
@@ -164,19 +175,50 @@ export class Session {
 
   /** The whole dst buffer (guards included) as it is now. */
   async readback(): Promise<ArrayBuffer> {
+    return this.copyOut(this.dstBuffer);
+  }
+
+  private async copyOut(buffer: GPUBuffer): Promise<ArrayBuffer> {
     assertAlive(this.ctx);
     const { device } = this.ctx;
-    const size = this.dstBuffer.size;
+    const size = buffer.size;
     const staging = device.createBuffer({ size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST, label: 'readback' });
     try {
       const encoder = device.createCommandEncoder();
-      encoder.copyBufferToBuffer(this.dstBuffer, 0, staging, 0, size);
+      encoder.copyBufferToBuffer(buffer, 0, staging, 0, size);
       device.queue.submit([encoder.finish()]);
-      await staging.mapAsync(GPUMapMode.READ);
+      await watched(this.ctx, 'reading a buffer back', this.program.label, staging.mapAsync(GPUMapMode.READ));
       return staging.getMappedRange().slice(0);
     } finally {
-      staging.destroy();
+      if (!isGivenUp(device)) staging.destroy();
     }
+  }
+
+  /**
+   * Sources the program binds read_write (a user kernel's WGSL may declare them so) that no
+   * longer hold what upload() wrote: one sentence each. A source is an input: writing it is a
+   * failure by name, like a guard band.
+   */
+  async sourceWrites(): Promise<string[]> {
+    const roles = new Set(this.program.passes.flatMap((p) => p.bindings.filter((b) => b.access === 'read_write' && b.role.startsWith('src')).map((b) => b.role as BindingRole)));
+    const out: string[] = [];
+    for (const role of roles) {
+      const buffer = this.buffers.get(role);
+      const before = buffer && buffer !== this.dstBuffer ? this.initial.get(buffer) : undefined;
+      if (!buffer || !before) continue;
+      const a = new Uint8Array(before);
+      const b = new Uint8Array(await this.copyOut(buffer));
+      let changed = 0;
+      let first = -1;
+      for (let i = 0; i < a.length; i++) {
+        if (a[i] !== b[i]) {
+          changed++;
+          if (first < 0) first = i;
+        }
+      }
+      if (changed) out.push(`source-written: the kernel wrote to ${role} (bound read_write as its WGSL declares it): ${changed} bytes changed, the first at byte ${first} of the bound buffer`);
+    }
+    return out;
   }
 
   private ensureQueries(runs: number): void {
@@ -206,7 +248,7 @@ export class Session {
       const querySet = this.querySet!;
       const resolve = this.resolveBuffer!;
       const read = this.readBuffer!;
-      await withErrorScopes(device, `timing ${this.program.label}`, async () => {
+      await watched(this.ctx, `a timed batch of ${batch} runs`, this.program.label, withErrorScopes(device, `timing ${this.program.label}`, async () => {
         const encoder = device.createCommandEncoder();
         for (let i = 0; i < batch; i++) {
           this.encodeRun(encoder, { querySet, beginningOfPassWriteIndex: 2 * i, endOfPassWriteIndex: 2 * i + 1 });
@@ -215,7 +257,7 @@ export class Session {
         encoder.copyBufferToBuffer(resolve, 0, read, 0, batch * 16);
         device.queue.submit([encoder.finish()]);
         await read.mapAsync(GPUMapMode.READ, 0, batch * 16);
-      });
+      }));
       const values = new BigUint64Array(read.getMappedRange(0, batch * 16).slice(0));
       read.unmap();
       for (const v of values) timestamps.push(v);
@@ -234,6 +276,8 @@ export class Session {
   }
 
   destroy(): void {
+    // A device the watchdog gave up keeps its buffers: they are not the new device's to pool.
+    if (this.ctx.device !== this.device || isGivenUp(this.device)) return;
     this.owned.forEach((b) => releaseBuffer(this.ctx, b));
     this.querySet?.destroy();
     this.resolveBuffer?.destroy();

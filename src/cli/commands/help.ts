@@ -76,6 +76,9 @@ options for every command:
                               onSubmittedWorkDone (what runs without timestamp-query)
   --filter REGEX              time (many ops), lane, sweep: run only the cases whose
                               'OP DIMS LAYOUT [PARAMS]' matches, e.g. --filter 'inplace'
+  --watchdog-ms N             time, lane: the wall bound on one GPU wait (default 30000); past
+                              it the kernel is ended as hung (too-slow in the lane), the device
+                              given up and a new one opened
   -v, -vv                     more detail: -v every progress step and the adapter first;
                               -vv also the WGSL run (time) and stack traces of errors
 

@@ -63,6 +63,7 @@ export async function cmdLane(argv: string[]): Promise<number> {
     proposal: { type: 'string' },
     filter: { type: 'string' },
     kernel: { type: 'string', multiple: true },
+    'watchdog-ms': { type: 'string' },
     replay: { type: 'string' },
     sensitivity: { type: 'boolean' },
     ...LANE_CONTROL_OPTIONS,
@@ -112,6 +113,7 @@ export async function cmdLane(argv: string[]): Promise<number> {
     shapes: shapes.length ? shapes : undefined,
     proposal,
     kernels: kernels.length ? kernels : undefined,
+    watchdogMs: intOption(v, 'watchdog-ms'),
   });
   try {
     if (v.sensitivity) {

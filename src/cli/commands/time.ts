@@ -30,6 +30,7 @@ export async function cmdTime(argv: string[]): Promise<number> {
     kernel: { type: 'string' },
     seed: { type: 'string' },
     'min-runs': { type: 'string' },
+    'watchdog-ms': { type: 'string' },
     filter: { type: 'string' },
     ...SHARE_OPTIONS,
   });
@@ -69,6 +70,7 @@ export async function cmdTime(argv: string[]): Promise<number> {
       variant,
       seed: intOption(v, 'seed'),
       timing: { minRuns: intOption(v, 'min-runs') },
+      watchdogMs: intOption(v, 'watchdog-ms'),
     });
     out.text(formatLevel1(result));
     cli.detail(2, `wgsl (dispatch ${result.dispatch.join(' × ')}):\n${result.wgsl}`);

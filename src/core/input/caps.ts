@@ -52,7 +52,7 @@ export const MAX_JSON_FILE_BYTES = 32 * 1024 * 1024;
  * sensitivity report's default is 10 replays of the whole lane. steps: training steps of a graph run.
  * reps: a sweep's timed rounds per candidate. seed: the inputs' u32 seed. port: `serve --port`.
  */
-export const RUN_CAPS = { repeat: LANE_CAPS.speedupsPerShape, minRuns: 16384, replay: 100, steps: 1000, reps: 1000, seed: 2 ** 32 - 1, port: 65535 } as const;
+export const RUN_CAPS = { repeat: LANE_CAPS.speedupsPerShape, minRuns: 16384, replay: 100, steps: 1000, reps: 1000, seed: 2 ** 32 - 1, port: 65535, watchdogMs: 600_000 } as const;
 export type RunCount = keyof typeof RUN_CAPS;
 
 /**
@@ -87,3 +87,9 @@ export const GRAPH_TEXT_CAPS = { dim: 2 ** 32, elements: 2 ** 40, lines: 1_000_0
  * once percent-encoded, and Node's default of 16 KiB answered a 14 KB query with a bare 431.
  */
 export const MAX_REQUEST_HEADER_BYTES = 64 * 1024;
+
+/**
+ * A kernel manifest (docs/kernel-manifest.md): its text (inline WGSL included), and how many of
+ * each thing it lists. The lab's own examples list 1–2 kernels, ≤ 20 uniform fields, 4 bindings.
+ */
+export const MANIFEST_CAPS = Object.freeze({ chars: 2 * 1024 * 1024, kernels: 16, variants: 16, bindings: 32, uniforms: 256, lets: 256, buffers: 16, require: 64, overrides: 64, features: 16, paramValues: 256 });

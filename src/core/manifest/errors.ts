@@ -5,12 +5,30 @@ import { LabError } from '../errors';
 
 export class ManifestError extends LabError {
   override name = 'ManifestError';
+  /** Every problem found, this one first (one, unless `all` gathered several). */
+  readonly problems: readonly ManifestError[];
   constructor(
     /** Where in the manifest: 'kernels[0].uniforms[2].type', '' for the whole document. */
     readonly path: string,
     detail: string,
+    problems?: readonly ManifestError[],
   ) {
     super(path ? `manifest ${path}: ${detail}` : `manifest: ${detail}`);
+    this.problems = problems ?? [this];
+  }
+
+  /** One error for all the problems found (each on its line), so a manifest is mended in one go. */
+  static all(problems: readonly ManifestError[]): ManifestError {
+    if (problems.length === 1) return problems[0];
+    const first = problems[0];
+    const detail = `${problems.length} problems:\n${problems.map((p, i) => `  ${i + 1}. ${p.message}`).join('\n')}`;
+    return new ManifestError('', detail, problems.flatMap((p) => p.problems)).at(first.path);
+  }
+
+  private at(path: string): ManifestError {
+    // The first problem's field stays the error's path (tests and the page point at it).
+    Object.defineProperty(this, 'path', { value: path });
+    return this;
   }
 }
 

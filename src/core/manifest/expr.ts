@@ -31,6 +31,13 @@ export type Expr =
 
 type BinaryOp = '+' | '-' | '*' | '/' | '%' | '==' | '!=' | '<' | '<=' | '>' | '>=' | '&&' | '||';
 
+/**
+ * Bounds on one expression, checked while it is read so nothing recurses or allocates without
+ * end: a 10 MB `n+0+0…` or 1000 nested `(` is a named refusal, not a stack overflow. A real
+ * manifest's longest expression is under 100 characters and nests 3 deep.
+ */
+export const EXPR_CAPS = Object.freeze({ chars: 4096, depth: 64, nodes: 1024 });
+
 /** Functions and how many arguments each takes ([min, max]). */
 export const FUNCTIONS: Readonly<Record<string, readonly [number, number]>> = Object.freeze({
   ceil: [1, 1],
@@ -87,8 +94,24 @@ const BINARY_LEVELS: readonly (readonly BinaryOp[])[] = [['||'], ['&&'], ['==', 
 /** Parses an expression; throws ExprError with the column of the first thing it cannot read. */
 export function parseExpr(src: string): Expr {
   if (typeof src !== 'string') throw new ExprError(`an expression must be a string or a number, got ${typeof src}`);
+  if (src.length > EXPR_CAPS.chars) throw new ExprError(`the expression is ${src.length} characters long, over the cap of ${EXPR_CAPS.chars}`);
   const tokens = tokenize(src);
   let pos = 0;
+  let depth = 0;
+  let nodes = 0;
+  /** Every nesting (parentheses, a call, ?:, unary - and !) goes through here: the depth cap. */
+  const nested = <T>(at: number, read: () => T): T => {
+    if (++depth > EXPR_CAPS.depth) throw new ExprError(`the expression nests deeper than ${EXPR_CAPS.depth} levels at column ${at} (parentheses, calls, ?: and unary - or ! each nest)`, at);
+    try {
+      return read();
+    } finally {
+      depth--;
+    }
+  };
+  const node = <T extends Expr>(e: T): T => {
+    if (++nodes > EXPR_CAPS.nodes) throw new ExprError(`the expression has more than ${EXPR_CAPS.nodes} terms and operators (at column ${e.at})`, e.at);
+    return e;
+  };
   const peek = () => tokens[pos];
   const next = () => tokens[pos++];
   const describe = (t: Token) => (t.kind === 'end' ? 'the end' : `'${t.text}' at column ${t.at}`);
@@ -97,17 +120,18 @@ export function parseExpr(src: string): Expr {
     if (t.kind !== 'op' || t.text !== text) throw new ExprError(`expected '${text}' but found ${describe(t)}`, t.at);
   };
 
-  const ternary = (): Expr => {
-    const test = binary(0);
-    const t = peek();
-    if (t.kind === 'op' && t.text === '?') {
-      next();
-      const then = ternary();
-      expectOp(':');
-      return { kind: 'cond', test, then, else: ternary(), at: t.at };
-    }
-    return test;
-  };
+  const ternary = (): Expr =>
+    nested(peek().at, () => {
+      const test = binary(0);
+      const t = peek();
+      if (t.kind === 'op' && t.text === '?') {
+        next();
+        const then = ternary();
+        expectOp(':');
+        return node({ kind: 'cond', test, then, else: ternary(), at: t.at });
+      }
+      return test;
+    });
 
   const binary = (level: number): Expr => {
     if (level === BINARY_LEVELS.length) return unary();
@@ -118,7 +142,7 @@ export function parseExpr(src: string): Expr {
       const t = peek();
       if (t.kind !== 'op' || !ops.includes(t.text as BinaryOp)) return left;
       next();
-      left = { kind: 'binary', op: t.text as BinaryOp, left, right: binary(level + 1), at: t.at };
+      left = node({ kind: 'binary', op: t.text as BinaryOp, left, right: binary(level + 1), at: t.at });
       const after = peek();
       // a < b < c reads as (a < b) < c in C and surprises everyone: refuse it.
       if (comparison && after.kind === 'op' && ops.includes(after.text as BinaryOp)) throw new ExprError(`comparisons do not chain: parenthesize ${describe(after)}`, after.at);
@@ -129,7 +153,8 @@ export function parseExpr(src: string): Expr {
     const t = peek();
     if (t.kind === 'op' && (t.text === '-' || t.text === '!')) {
       next();
-      return { kind: 'unary', op: t.text, arg: unary(), at: t.at };
+      const op = t.text as '-' | '!';
+      return nested(t.at, () => node({ kind: 'unary', op, arg: unary(), at: t.at }));
     }
     return primary();
   };
@@ -139,7 +164,7 @@ export function parseExpr(src: string): Expr {
     if (t.kind === 'num') {
       const value = Number(t.text);
       if (!Number.isFinite(value)) throw new ExprError(`number '${t.text}' at column ${t.at} is out of range`, t.at);
-      return { kind: 'num', value, at: t.at };
+      return node({ kind: 'num', value, at: t.at });
     }
     if (t.kind === 'name') {
       const open = peek();
@@ -160,9 +185,9 @@ export function parseExpr(src: string): Expr {
           const want = arity[0] === arity[1] ? `${arity[0]}` : `${arity[0]} to ${arity[1]}`;
           throw new ExprError(`${t.text}() at column ${t.at} takes ${want} argument${arity[1] === 1 ? '' : 's'}, got ${args.length}`, t.at);
         }
-        return { kind: 'call', fn: t.text, args, at: t.at };
+        return node({ kind: 'call', fn: t.text, args, at: t.at });
       }
-      return { kind: 'name', name: t.text, at: t.at };
+      return node({ kind: 'name', name: t.text, at: t.at });
     }
     if (t.kind === 'op' && t.text === '(') {
       const inner = ternary();

@@ -4,8 +4,12 @@
 import type { DType } from '../tensor';
 import { type Expr, ExprError, parseExprValue } from './expr';
 import { ManifestError } from './errors';
+import { MANIFEST_CAPS, MAX_WGSL_FILE_BYTES } from '../input/caps';
 
 export const MANIFEST_VERSION = 1;
+
+/** maxUniformBufferBindingSize's guaranteed minimum: a params uniform fits every adapter within it. */
+export const MAX_UNIFORM_BYTES = 65536;
 
 export type ManifestRole = 'src0' | 'src1' | 'src2' | 'dst' | 'params' | 'scratch';
 export const MANIFEST_ROLES: readonly ManifestRole[] = ['src0', 'src1', 'src2', 'dst', 'params', 'scratch'];
@@ -18,7 +22,8 @@ export const TENSOR_TYPES: readonly TensorType[] = ['f32', 'f16', 'i32'];
 
 /** Field names per object, in the order the docs list them (the schema test compares these). */
 export const FIELDS = {
-  manifest: ['$schema', 'manifestVersion', 'name', 'description', 'op', 'claims', 'features', 'let', 'buffers', 'kernels'],
+  manifest: ['$schema', 'manifestVersion', 'name', 'description', 'op', 'claims', 'features', 'compute', 'let', 'buffers', 'kernels', 'variants'],
+  variant: ['name', 'when', 'features', 'compute', 'kernels'],
   claims: ['layouts', 'types', 'params', 'require'],
   paramRange: ['min', 'max', 'values'],
   buffer: ['sizeBytes'],
@@ -91,12 +96,32 @@ export interface ManifestKernel {
   readonly overrides: readonly { readonly name: string; readonly value: ManifestExpr }[];
 }
 
+/**
+ * The numerics a kernel declares: 'f32' (the default: f32 semantics), 'f16-staged' (operands
+ * rounded to f16 on the way, f32 arithmetic) or 'f16-accumulate' (f16 arithmetic). The output is
+ * judged by that precision's bound and the kernel's column says which.
+ */
+export type Compute = 'f32' | 'f16-staged' | 'f16-accumulate';
+export const COMPUTES: readonly Compute[] = ['f32', 'f16-staged', 'f16-accumulate'];
+
+/** One of a manifest's variants: its kernels, taken when `when` holds on the adapter. */
+export interface ManifestVariant {
+  readonly name: string;
+  /** An expression of the adapter's names (has_f16, max_invocations_per_workgroup…); null: always. */
+  readonly when: ManifestExpr | null;
+  /** The manifest with this variant's kernels, features (the manifest's and its own) and compute in place. */
+  readonly manifest: Manifest;
+}
+
 export interface Manifest {
   readonly name: string;
   readonly description: string;
   readonly op: string;
   readonly claims: Claims;
   readonly features: readonly string[];
+  readonly compute: Compute;
+  /** Alternatives, the first that holds on the adapter is run; empty when the manifest lists `kernels` itself. */
+  readonly variants: readonly ManifestVariant[];
   readonly lets: readonly { readonly name: string; readonly value: ManifestExpr }[];
   readonly buffers: readonly { readonly name: string; readonly sizeBytes: ManifestExpr }[];
   readonly kernels: readonly ManifestKernel[];
@@ -141,9 +166,25 @@ function ident(path: string, v: unknown): string {
   return s;
 }
 
-function array(path: string, v: unknown): unknown[] {
+function array(path: string, v: unknown, cap?: number): unknown[] {
   if (!Array.isArray(v)) throw new ManifestError(path, `must be an array, got ${typeName(v)}`);
+  if (cap !== undefined && v.length > cap) throw new ManifestError(path, `lists ${v.length} entries, over the cap of ${cap}`);
   return v;
+}
+
+/** Names that every object inherits: as a user's key they would read Object.prototype's members. */
+const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/** A key the user names (a let, a buffer, a param claim): a name, never an inherited member. */
+function ownKey(path: string, k: string): string {
+  if (INHERITED.has(k)) throw new ManifestError(path, `'${k}' is a member every JavaScript object inherits (Object.prototype.${k}), not a name: choose another`);
+  return k;
+}
+
+function capped(path: string, o: Json, cap: number): Json {
+  const n = Object.keys(o).length;
+  if (n > cap) throw new ManifestError(path, `names ${n} entries, over the cap of ${cap}`);
+  return o;
 }
 
 function finiteNumber(path: string, v: unknown): number {
@@ -157,20 +198,26 @@ function nonNegativeInt(path: string, v: unknown): number {
   return n;
 }
 
+/** An expression as a message quotes it: a hostile one is cut to its first 80 characters. */
+function shown(v: unknown): string {
+  const text = JSON.stringify(v) ?? String(v);
+  return text.length > 82 ? `${text.slice(0, 80)}…" (${text.length - 2} characters)` : text;
+}
+
 export function manifestExpr(path: string, v: unknown): ManifestExpr {
   try {
     return { src: typeof v === 'number' ? String(v) : (v as string), expr: parseExprValue(v), path };
   } catch (e) {
-    if (e instanceof ExprError) throw new ManifestError(path, `expression ${JSON.stringify(v)} does not parse: ${e.message}`);
+    if (e instanceof ExprError) throw new ManifestError(path, `expression ${shown(v)} does not parse: ${e.message}`);
     throw e;
   }
 }
 
 /** A map of name → expression, in the order written. */
-function namedExprs(path: string, v: unknown): { name: string; value: ManifestExpr }[] {
+function namedExprs(path: string, v: unknown, cap: number): { name: string; value: ManifestExpr }[] {
   if (v === undefined) return [];
-  const o = record(path, v);
-  return Object.entries(o).map(([k, val]) => ({ name: ident(join(path, k), k), value: manifestExpr(join(path, k), val) }));
+  const o = capped(path, record(path, v), cap);
+  return Object.entries(o).map(([k, val]) => ({ name: ident(join(path, k), ownKey(join(path, k), k)), value: manifestExpr(join(path, k), val) }));
 }
 
 /** Positions in a JSON text as line:column, from the offsets engines put in their messages. */
@@ -186,7 +233,7 @@ function jsonErrorMessage(text: string, e: Error): string {
 function parseClaims(path: string, v: unknown): Claims {
   if (v === undefined) return { layouts: null, types: {}, params: {}, require: [] };
   const o = object(path, v, FIELDS.claims);
-  const layouts = o.layouts === undefined ? null : array(join(path, 'layouts'), o.layouts).map((l, i) => string(join(join(path, 'layouts'), i), l));
+  const layouts = o.layouts === undefined ? null : array(join(path, 'layouts'), o.layouts, MANIFEST_CAPS.paramValues).map((l, i) => string(join(join(path, 'layouts'), i), l));
   if (layouts && layouts.length === 0) throw new ManifestError(join(path, 'layouts'), 'must list at least one layout');
   const types: Partial<Record<'src0' | 'src1' | 'src2' | 'dst', TensorType>> = {};
   if (o.types !== undefined) {
@@ -201,19 +248,20 @@ function parseClaims(path: string, v: unknown): Claims {
   const params: Record<string, ParamClaim> = {};
   if (o.params !== undefined) {
     const pp = join(path, 'params');
-    for (const [name, range] of Object.entries(record(pp, o.params))) {
+    for (const [name, range] of Object.entries(capped(pp, record(pp, o.params), MANIFEST_CAPS.lets))) {
       const rp = join(pp, name);
+      ownKey(rp, name);
       const r = object(rp, range, FIELDS.paramRange);
       const claim: ParamClaim = {
         ...(r.min !== undefined ? { min: finiteNumber(join(rp, 'min'), r.min) } : {}),
         ...(r.max !== undefined ? { max: finiteNumber(join(rp, 'max'), r.max) } : {}),
-        ...(r.values !== undefined ? { values: array(join(rp, 'values'), r.values).map((x, i) => finiteNumber(join(join(rp, 'values'), i), x)) } : {}),
+        ...(r.values !== undefined ? { values: array(join(rp, 'values'), r.values, MANIFEST_CAPS.paramValues).map((x, i) => finiteNumber(join(join(rp, 'values'), i), x)) } : {}),
       };
       if (claim.min !== undefined && claim.max !== undefined && claim.min > claim.max) throw new ManifestError(rp, `min ${claim.min} is above max ${claim.max}`);
       params[ident(rp, name)] = claim;
     }
   }
-  const require = o.require === undefined ? [] : array(join(path, 'require'), o.require).map((x, i) => manifestExpr(join(join(path, 'require'), i), x));
+  const require = o.require === undefined ? [] : array(join(path, 'require'), o.require, MANIFEST_CAPS.require).map((x, i) => manifestExpr(join(join(path, 'require'), i), x));
   return { layouts, types, params, require };
 }
 
@@ -225,6 +273,7 @@ function parseWgsl(path: string, v: unknown): WgslSource {
   }
   const o = object(path, v, FIELDS.wgslText, ['text']);
   const text = string(join(path, 'text'), o.text);
+  if (text.length > MAX_WGSL_FILE_BYTES) throw new ManifestError(join(path, 'text'), `is ${text.length} characters of WGSL, over the cap of ${MAX_WGSL_FILE_BYTES}`);
   if (!text.trim()) throw new ManifestError(join(path, 'text'), 'is empty');
   return { file: o.name === undefined ? `${path}.wgsl` : string(join(path, 'name'), o.name), text };
 }
@@ -248,6 +297,7 @@ function parseUniform(path: string, v: unknown): ManifestUniform {
   if (!UNIFORM_TYPES.includes(type as UniformType)) throw new ManifestError(join(path, 'type'), `unknown type '${type}' (uniform types: ${UNIFORM_TYPES.join(', ')}; write one field per vector component)`);
   const offset = o.offset === undefined ? undefined : nonNegativeInt(join(path, 'offset'), o.offset);
   if (offset !== undefined && offset % 4) throw new ManifestError(join(path, 'offset'), `${offset} is not a multiple of 4`);
+  if (offset !== undefined && offset + 4 > MAX_UNIFORM_BYTES) throw new ManifestError(join(path, 'offset'), `${offset} puts the field past ${MAX_UNIFORM_BYTES} bytes, the uniform binding size every WebGPU adapter allows (maxUniformBufferBindingSize's guaranteed minimum)`);
   return { name: ident(join(path, 'name'), o.name), type: type as UniformType, value: manifestExpr(join(path, 'value'), o.value), ...(offset !== undefined ? { offset } : {}) };
 }
 
@@ -264,7 +314,7 @@ function parseKernel(path: string, v: unknown, index: number): ManifestKernel {
   const o = object(path, v, FIELDS.kernel, ['wgsl', 'workgroupSize', 'bindings', 'dispatch']);
   const wgs = array(join(path, 'workgroupSize'), o.workgroupSize);
   if (wgs.length < 1 || wgs.length > 3) throw new ManifestError(join(path, 'workgroupSize'), `takes 1 to 3 sizes [x, y, z], got ${wgs.length}`);
-  const bindings = array(join(path, 'bindings'), o.bindings).map((b, i) => parseBinding(join(join(path, 'bindings'), i), b));
+  const bindings = array(join(path, 'bindings'), o.bindings, MANIFEST_CAPS.bindings).map((b, i) => parseBinding(join(join(path, 'bindings'), i), b));
   if (!bindings.length) throw new ManifestError(join(path, 'bindings'), 'binds nothing');
   const seen = new Map<number, number>();
   bindings.forEach((b, i) => {
@@ -274,7 +324,7 @@ function parseKernel(path: string, v: unknown, index: number): ManifestKernel {
     const same = bindings.findIndex((c) => c.role === b.role && c.buffer === b.buffer);
     if (same !== i) throw new ManifestError(join(join(path, 'bindings'), i), `role '${b.role}${b.buffer ? ` ${b.buffer}` : ''}' is already bound by bindings[${same}]`);
   });
-  const uniforms = o.uniforms === undefined ? [] : array(join(path, 'uniforms'), o.uniforms).map((u, i) => parseUniform(join(join(path, 'uniforms'), i), u));
+  const uniforms = o.uniforms === undefined ? [] : array(join(path, 'uniforms'), o.uniforms, MANIFEST_CAPS.uniforms).map((u, i) => parseUniform(join(join(path, 'uniforms'), i), u));
   const names = new Set<string>();
   uniforms.forEach((u, i) => {
     if (names.has(u.name)) throw new ManifestError(join(join(path, 'uniforms'), i), `field '${u.name}' is declared twice`);
@@ -292,52 +342,87 @@ function parseKernel(path: string, v: unknown, index: number): ManifestKernel {
     bindings,
     uniforms,
     dispatch: parseDispatch(join(path, 'dispatch'), o.dispatch),
-    overrides: namedExprs(join(path, 'overrides'), o.overrides),
+    overrides: namedExprs(join(path, 'overrides'), o.overrides, MANIFEST_CAPS.overrides),
   };
 }
 
 /** Parses a manifest's JSON text; throws ManifestError naming the field that is wrong. */
 export function parseManifest(text: string): Manifest {
+  if (typeof text !== 'string') throw new ManifestError('', `must be JSON text, got ${typeName(text)}`);
+  if (text.length > MANIFEST_CAPS.chars) throw new ManifestError('', `is ${text.length} characters long, over the cap of ${MANIFEST_CAPS.chars} (inline WGSL included): refused before parsing`);
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (e) {
     throw new ManifestError('', `is not valid JSON: ${jsonErrorMessage(text, e as Error)}`);
   }
-  const o = object('', doc, FIELDS.manifest, ['manifestVersion', 'name', 'op', 'kernels']);
+  const o = object('', doc, FIELDS.manifest, ['manifestVersion', 'name', 'op']);
   if (o.manifestVersion !== MANIFEST_VERSION) throw new ManifestError('manifestVersion', `must be ${MANIFEST_VERSION}, got ${JSON.stringify(o.manifestVersion)}`);
   const name = string('name', o.name);
   if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(name)) throw new ManifestError('name', `'${name}' must be 1–64 letters, digits, '_', '.', '-' (it names the kernel in results)`);
-  const features = o.features === undefined ? [] : array('features', o.features).map((f, i) => {
-    const s = string(`features[${i}]`, f);
-    if (!/^[a-z0-9][a-z0-9-]*$/.test(s)) throw new ManifestError(`features[${i}]`, `'${s}' is not a WebGPU feature name (e.g. shader-f16, subgroups)`);
-    return s;
-  });
-  const buffers = o.buffers === undefined ? [] : Object.entries(record('buffers', o.buffers)).map(([k, b]) => {
+  const features = o.features === undefined ? [] : array('features', o.features, MANIFEST_CAPS.features).map((f, i) => featureName(`features[${i}]`, f));
+  const buffers = o.buffers === undefined ? [] : Object.entries(capped('buffers', record('buffers', o.buffers), MANIFEST_CAPS.buffers)).map(([k, b]) => {
+    ownKey(join('buffers', k), k);
     const bo = object(join('buffers', k), b, FIELDS.buffer, ['sizeBytes']);
     return { name: ident(join('buffers', k), k), sizeBytes: manifestExpr(join(join('buffers', k), 'sizeBytes'), bo.sizeBytes) };
   });
-  const kernels = array('kernels', o.kernels).map((k, i) => parseKernel(`kernels[${i}]`, k, i));
-  if (!kernels.length) throw new ManifestError('kernels', 'lists no kernel');
-  const kernelNames = new Set<string>();
-  kernels.forEach((k, i) => {
-    if (kernelNames.has(k.name)) throw new ManifestError(`kernels[${i}].name`, `'${k.name}' names two kernels`);
-    kernelNames.add(k.name);
-    for (const [j, b] of k.bindings.entries()) {
-      if (b.role === 'scratch' && !buffers.some((x) => x.name === b.buffer)) {
-        throw new ManifestError(`kernels[${i}].bindings[${j}].buffer`, `'${b.buffer}' is not one of the manifest's buffers (${buffers.map((x) => x.name).join(', ') || 'none declared'})`);
+  const kernelList = (path: string, v: unknown): ManifestKernel[] => {
+    const kernels = array(path, v, MANIFEST_CAPS.kernels).map((k, i) => parseKernel(`${path}[${i}]`, k, i));
+    if (!kernels.length) throw new ManifestError(path, 'lists no kernel');
+    const kernelNames = new Set<string>();
+    kernels.forEach((k, i) => {
+      if (kernelNames.has(k.name)) throw new ManifestError(`${path}[${i}].name`, `'${k.name}' names two kernels`);
+      kernelNames.add(k.name);
+      for (const [j, b] of k.bindings.entries()) {
+        if (b.role === 'scratch' && !buffers.some((x) => x.name === b.buffer)) {
+          throw new ManifestError(`${path}[${i}].bindings[${j}].buffer`, `'${b.buffer}' is not one of the manifest's buffers (${buffers.map((x) => x.name).join(', ') || 'none declared'})`);
+        }
       }
-    }
-  });
-  if (!kernels.some((k) => k.bindings.some((b) => b.role === 'dst'))) throw new ManifestError('kernels', "no kernel binds 'dst': nothing would write the result");
-  return {
+    });
+    if (!kernels.some((k) => k.bindings.some((b) => b.role === 'dst'))) throw new ManifestError(path, "no kernel binds 'dst': nothing would write the result");
+    return kernels;
+  };
+  const base: Manifest = {
     name,
     description: o.description === undefined ? '' : string('description', o.description),
     op: string('op', o.op),
     claims: parseClaims('claims', o.claims),
     features,
-    lets: namedExprs('let', o.let),
+    compute: parseCompute('compute', o.compute) ?? 'f32',
+    variants: [],
+    lets: namedExprs('let', o.let, MANIFEST_CAPS.lets),
     buffers,
-    kernels,
+    kernels: [],
   };
+  if ((o.kernels === undefined) === (o.variants === undefined)) throw new ManifestError(o.kernels === undefined ? 'kernels' : 'variants', 'give either kernels or variants (each with its kernels), not both and not neither');
+  if (o.kernels !== undefined) return { ...base, kernels: kernelList('kernels', o.kernels) };
+  const names = new Set<string>();
+  const variants = array('variants', o.variants, MANIFEST_CAPS.variants).map((v, i): ManifestVariant => {
+    const path = `variants[${i}]`;
+    const vo = object(path, v, FIELDS.variant, ['name', 'kernels']);
+    const vname = ident(join(path, 'name'), vo.name);
+    if (names.has(vname)) throw new ManifestError(join(path, 'name'), `'${vname}' names two variants`);
+    names.add(vname);
+    const vfeatures = vo.features === undefined ? [] : array(join(path, 'features'), vo.features, MANIFEST_CAPS.features).map((f, j) => featureName(join(join(path, 'features'), j), f));
+    return {
+      name: vname,
+      when: vo.when === undefined ? null : manifestExpr(join(path, 'when'), vo.when),
+      manifest: { ...base, features: [...new Set([...features, ...vfeatures])], compute: parseCompute(join(path, 'compute'), vo.compute) ?? base.compute, kernels: kernelList(join(path, 'kernels'), vo.kernels) },
+    };
+  });
+  if (!variants.length) throw new ManifestError('variants', 'lists no variant');
+  return { ...base, variants };
+}
+
+function parseCompute(path: string, v: unknown): Compute | null {
+  if (v === undefined) return null;
+  const s = string(path, v);
+  if (!COMPUTES.includes(s as Compute)) throw new ManifestError(path, `unknown numerics '${s}' (compute: ${COMPUTES.join(', ')})`);
+  return s as Compute;
+}
+
+function featureName(path: string, f: unknown): string {
+  const s = string(path, f);
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(s)) throw new ManifestError(path, `'${s}' is not a WebGPU feature name (e.g. shader-f16, subgroups)`);
+  return s;
 }

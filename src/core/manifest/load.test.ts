@@ -26,11 +26,13 @@ function error(fn: () => unknown): ManifestError {
 }
 
 describe('loading a manifest', () => {
-  it('loads the three examples with their WGSL', () => {
+  it('loads the examples with their WGSL (a manifest of variants: every variant\'s, in order)', () => {
     for (const e of EXAMPLE_KERNELS) {
       const m = loadManifest(e.manifest, (f) => e.files[f], OPS);
-      expect(m.wgsl.map((w) => w.file)).toEqual(m.manifest.kernels.map((k) => k.wgsl.file));
+      const kernels = m.manifest.variants.length ? m.manifest.variants.flatMap((v) => v.manifest.kernels) : m.manifest.kernels;
+      expect(m.wgsl.map((w) => w.file)).toEqual(kernels.map((k) => k.wgsl.file));
     }
+    expect(EXAMPLE_KERNELS.map((e) => e.dir)).toEqual(['add', 'rms-norm', 'rms-norm-split', 'ggml-style-add']);
   });
 
   it('refuses text that is not JSON, with line and column', () => {
@@ -79,8 +81,10 @@ describe('loading a manifest', () => {
     expect(error(() => loadEdited('add', () => {}, { 'add.wgsl': undefined })).message).toBe("manifest kernels[0].wgsl: the WGSL file 'add.wgsl' was not supplied");
     expect(error(() => loadEdited('add', (d) => d.kernels[0].bindings.pop())).message).toMatch(/kernels\[0\]\.bindings: declares uniforms but binds no 'params'/);
     const wgsl = ex('add').files['add.wgsl'];
-    expect(error(() => loadEdited('add', () => {}, { 'add.wgsl': wgsl.replace('var<storage, read> a', 'var<storage, read_write> a') })).message).toMatch(
-      /bindings\[0\]: role src0 needs var<storage, read>, but add\.wgsl line 14 declares var<storage, read_write> a/,
+    // A source declared read_write loads (engines declare them so: the run checks it was not written).
+    expect(loadEdited('add', () => {}, { 'add.wgsl': wgsl.replace('var<storage, read> a', 'var<storage, read_write> a') }).wgsl[0].info.bindings[0].access).toBe('read_write');
+    expect(error(() => loadEdited('add', () => {}, { 'add.wgsl': wgsl.replace('var<storage, read> a: array<f32>', 'var<uniform> a: vec4<f32>') })).message).toMatch(
+      /bindings\[0\]: role src0 needs var<storage, read> or var<storage, read_write>, but add\.wgsl line 14 declares var<uniform> a/,
     );
     expect(error(() => loadEdited('add', () => {}, { 'add.wgsl': wgsl.replace('@binding(3)', '@binding(4)') })).message).toMatch(/bindings\[3\]: binding 3 \(role params\) is not declared in add\.wgsl/);
     expect(error(() => loadEdited('add', () => {}, { 'add.wgsl': wgsl + '\n@group(0) @binding(7) var<storage, read> extra: array<f32>;\n' })).message).toMatch(/add\.wgsl line 35 declares @binding\(7\) extra, which the manifest does not bind/);
@@ -111,8 +115,8 @@ fn helper() {}`);
       { group: 0, binding: 2, name: 'p', space: 'uniform', access: '', line: 4 },
     ]);
     expect(info.entryPoints).toEqual([
-      { name: 'first', workgroupSize: [64, 2, 1], line: 6 },
-      { name: 'second', workgroupSize: [null, 1, 1], line: 8 },
+      { name: 'first', workgroupSize: [64, 2, 1], line: 6, readsWorkgroupYZ: false },
+      { name: 'second', workgroupSize: [null, 1, 1], line: 8, readsWorkgroupYZ: false },
     ]);
     expect([...info.overrides]).toEqual(['TILE']);
     expect(info.enables).toEqual(['shader-f16', 'subgroups']);
@@ -154,6 +158,7 @@ describe('the JSON Schema', () => {
     expect(props(d.binding)).toEqual([...FIELDS.binding].sort());
     expect(props(d.uniform)).toEqual([...FIELDS.uniform].sort());
     expect(props(d.dispatchLinear)).toEqual([...FIELDS.dispatchLinear].sort());
+    expect(props(d.variant)).toEqual([...FIELDS.variant].sort());
     expect(d.binding.properties.role.enum).toEqual(['src0', 'src1', 'src2', 'dst', 'params', 'scratch']);
     expect(d.uniform.properties.type.enum).toEqual(['u32', 'i32', 'f32']);
   });

@@ -5,9 +5,9 @@ import type { OpCase } from '../ops/types';
 import type { KernelProgram, PassBinding, PassSpec } from '../program';
 import { ManifestError, ManifestRefusal } from './errors';
 import { evaluate, ExprError, type Scope } from './expr';
-import type { ManifestExpr, ManifestKernel, ManifestRole, TensorType } from './format';
+import type { Compute, ManifestExpr, ManifestKernel, ManifestRole, TensorType } from './format';
 import { DISPATCH_NAMES, type LoadedManifest, WORKGROUP_NAMES } from './load';
-import { caseScope, type ScopeAdapter } from './scope';
+import { adapterNames, caseScope, type ScopeAdapter } from './scope';
 
 /** The limit WebGPU gives workgroup_size's z (the lab's DeviceLimits does not carry it). */
 const MAX_WORKGROUP_SIZE_Z = 64;
@@ -38,6 +38,11 @@ export interface UserKernelPlan extends KernelProgram {
   /** Run in this order, one after another, within one timed run. */
   readonly passes: readonly UserPass[];
   readonly explicitLayout: true;
+  /** The numerics the manifest declares: the check's bound follows them. */
+  readonly compute: Compute;
+  /** The variant chosen on this adapter; null for a manifest without variants. */
+  readonly variant: string | null;
+  readonly inputRounding?: 'f16';
 }
 
 function value(e: ManifestExpr, scope: Scope): number {
@@ -55,10 +60,15 @@ function integer(e: ManifestExpr, scope: Scope, min: number, what: string): numb
   return v;
 }
 
-/** Sources read, dst writes, params is the uniform; a scratch buffer as its WGSL declares it. */
+/**
+ * dst writes, params is the uniform; a source or a scratch buffer as its WGSL declares it (a source
+ * declared read_write is bound so, and checked after the run for writes: checked.ts).
+ */
 function access(role: ManifestRole, declared: string | undefined): PassBinding['access'] {
+  if (role === 'params') return 'uniform';
+  if (role === 'dst') return 'read_write';
   if (role === 'scratch') return declared === 'read' ? 'read' : 'read_write';
-  return role === 'params' ? 'uniform' : role === 'dst' ? 'read_write' : 'read';
+  return declared === 'read_write' ? 'read_write' : 'read';
 }
 
 /** The claims: op, layout, tensor types, params, require — each miss a declared refusal. */
@@ -80,6 +90,15 @@ function checkClaims(loaded: LoadedManifest, c: OpCase): void {
       throw new ManifestRefusal('unclaimed-param', `${manifest.name} claims ${name} ${said}, got ${v}`);
     }
   }
+}
+
+const readsYZ = (loaded: LoadedManifest, index: number, entryPoint: string) => loaded.wgsl[index].info.entryPoints.find((e) => e.name === entryPoint)?.readsWorkgroupYZ ?? true;
+
+/** What to do about a dispatch over the per-dimension limit: a 2-D split only helps a kernel that reads y. */
+function splitHint(loaded: LoadedManifest, index: number, entryPoint: string): string {
+  return readsYZ(loaded, index, entryPoint)
+    ? 'use { "workgroups": … } for a 2-D split: the kernel linearizes with wid.y * num_workgroups.x + wid.x'
+    : 'the kernel reads only the x of its workgroup and invocation ids, so a 2-D split would repeat work: give each workgroup more elements, or index with wid.y * num_workgroups.x + wid.x first';
 }
 
 function resolvePass(loaded: LoadedManifest, index: number, k: ManifestKernel, caseNames: Scope, adapter: ScopeAdapter, inplace: boolean): UserPass {
@@ -108,15 +127,19 @@ function resolvePass(loaded: LoadedManifest, index: number, k: ManifestKernel, c
   const maxPerDim = limits.maxComputeWorkgroupsPerDimension;
   let dispatch: [number, number, number];
   if (k.dispatch.kind === 'linear') {
-    const total = integer(k.dispatch.workgroups, scope, 0, 'a workgroup count');
+    const total = integer(k.dispatch.workgroups, scope, 1, 'a workgroup count');
     const y = Math.ceil(total / maxPerDim);
     if (y > maxPerDim) throw new ManifestRefusal('dispatch-over-limits', `${label}: ${total} workgroups ('${k.dispatch.workgroups.src}') do not fit a ${maxPerDim}×${maxPerDim} grid`);
+    if (y > 1 && !readsYZ(loaded, index, k.entryPoint)) {
+      throw new ManifestRefusal('dispatch-over-limits', `${label}: ${total} workgroups ('${k.dispatch.workgroups.src}') exceed maxComputeWorkgroupsPerDimension ${maxPerDim}, and a 2-D split would run each x workgroup ${y} times: ${k.wgsl.file} reads only the x of its workgroup id (${splitHint(loaded, index, k.entryPoint)})`);
+    }
     dispatch = total <= maxPerDim ? [total, 1, 1] : [Math.ceil(total / y), y, 1];
   } else {
     const dims = k.dispatch.dims;
-    dispatch = [0, 1, 2].map((d) => (dims[d] ? integer(dims[d], scope, 0, 'a workgroup count') : 1)) as [number, number, number];
+    // A zero count dispatches nothing (Dawn warns and skips it): the output would be the sentinel.
+    dispatch = [0, 1, 2].map((d) => (dims[d] ? integer(dims[d], scope, 1, 'a workgroup count') : 1)) as [number, number, number];
     dispatch.forEach((n, d) => {
-      if (n > maxPerDim) throw new ManifestRefusal('dispatch-over-limits', `${label}: dispatch[${d}] '${dims[d].src}' = ${n} exceeds maxComputeWorkgroupsPerDimension ${maxPerDim} (use { "workgroups": … } for a 2-D split)`);
+      if (n > maxPerDim) throw new ManifestRefusal('dispatch-over-limits', `${label}: dispatch[${d}] '${dims[d].src}' = ${n} exceeds maxComputeWorkgroupsPerDimension ${maxPerDim} (${splitHint(loaded, index, k.entryPoint)})`);
     });
   }
   DISPATCH_NAMES.forEach((n, d) => scope.set(n, dispatch[d]));
@@ -185,6 +208,10 @@ function uniformBytes(k: ManifestKernel, path: string, scope: Scope): Uint32Arra
  * limits) or ManifestError (an expression that does not evaluate, a value of the wrong type).
  */
 export function resolveManifest(loaded: LoadedManifest, c: OpCase, adapter: ScopeAdapter): UserKernelPlan {
+  if (loaded.variants.length) {
+    const chosen = chooseVariant(loaded, adapter);
+    return { ...resolveManifest(chosen.loaded, c, adapter), variant: chosen.name };
+  }
   const { manifest, op } = loaded;
   checkClaims(loaded, c);
   const scope = caseScope(op, c, adapter);
@@ -204,5 +231,40 @@ export function resolveManifest(loaded: LoadedManifest, c: OpCase, adapter: Scop
     return { name: b.name, sizeBytes };
   });
   const passes = manifest.kernels.map((k, i) => resolvePass(loaded, i, k, scope, adapter, c.inplace));
-  return { label: `user:${manifest.name}`, name: manifest.name, op: manifest.op, caseLabel: c.label, features: manifest.features, scratch, passes, explicitLayout: true };
+  return {
+    label: `user:${manifest.name}`,
+    name: manifest.name,
+    op: manifest.op,
+    caseLabel: c.label,
+    features: manifest.features,
+    scratch,
+    passes,
+    explicitLayout: true,
+    compute: manifest.compute,
+    variant: null,
+    // Declared f16 numerics: the check uses f16's eps (checkOutput's inputRounding), as for the lab's own f16-staged kernels.
+    ...(manifest.compute !== 'f32' ? { inputRounding: 'f16' as const } : {}),
+  };
+}
+
+/**
+ * The variant a manifest runs on this adapter: the first whose `when` holds (an expression of the
+ * adapter's names) and whose features the adapter has. None: a refusal naming each variant's reason.
+ */
+export function chooseVariant(loaded: LoadedManifest, adapter: ScopeAdapter): LoadedManifest['variants'][number] {
+  const names = new Map(Object.entries(adapterNames(adapter)));
+  const why: string[] = [];
+  for (const v of loaded.variants) {
+    if (v.when && value(v.when, names) === 0) {
+      why.push(`${v.name}: '${v.when.src}' is 0 here`);
+      continue;
+    }
+    const missing = v.loaded.manifest.features.filter((f) => !adapter.features.includes(f));
+    if (missing.length) {
+      why.push(`${v.name}: needs ${missing.join(', ')}`);
+      continue;
+    }
+    return v;
+  }
+  throw new ManifestRefusal('missing-feature', `${loaded.manifest.name}: no variant runs on this adapter (${why.join('; ')})`);
 }

@@ -35,8 +35,30 @@ export function caseScope(op: OpDef, c: OpCase, adapter: ScopeAdapter): Map<stri
   s.set('inplace', c.inplace ? 1 : 0);
   for (const [k, v] of Object.entries(c.params)) s.set(k, v);
   for (const [k, v] of Object.entries(op.features(c))) if (!s.has(k)) s.set(k, v);
-  s.set('max_workgroups_per_dim', adapter.limits.maxComputeWorkgroupsPerDimension);
-  s.set('subgroup_min_size', adapter.subgroupMinSize);
-  s.set('subgroup_max_size', adapter.subgroupMaxSize);
+  for (const [name, value] of Object.entries(adapterNames(adapter))) s.set(name, value);
   return s;
+}
+
+/**
+ * The adapter's limits and facts, by the names expressions use (docs/kernel-manifest.md): a
+ * manifest sizes its workgroup to the adapter or picks a variant by a feature with them.
+ */
+export function adapterNames(adapter: ScopeAdapter): Record<string, number> {
+  const { limits } = adapter;
+  const has = (f: string) => (adapter.features.includes(f) ? 1 : 0);
+  return {
+    max_workgroups_per_dim: limits.maxComputeWorkgroupsPerDimension,
+    max_invocations_per_workgroup: limits.maxComputeInvocationsPerWorkgroup,
+    max_workgroup_size_x: limits.maxComputeWorkgroupSizeX,
+    max_workgroup_size_y: limits.maxComputeWorkgroupSizeY,
+    max_workgroup_storage_bytes: limits.maxComputeWorkgroupStorageSize,
+    max_storage_binding_bytes: limits.maxStorageBufferBindingSize,
+    max_storage_buffers: limits.maxStorageBuffersPerShaderStage,
+    subgroup_min_size: adapter.subgroupMinSize,
+    subgroup_max_size: adapter.subgroupMaxSize,
+    has_f16: has('shader-f16'),
+    has_subgroups: has('subgroups'),
+    has_subgroup_matrix: has('chromium-experimental-subgroup-matrix'),
+    has_timestamps: has('timestamp-query'),
+  };
 }

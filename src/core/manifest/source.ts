@@ -16,9 +16,32 @@ export interface UserKernelSource {
   readonly files: Readonly<Record<string, string>>;
 }
 
-/** Which user kernel a result is of: its name and hashes, and `id` = name@hash12. */
+/**
+ * Which user kernel a result is of: its name and hashes, and `id` = name@hash12 — followed by its
+ * declared numerics when they are not f32 ('lab-add@3f2a9c01d4e5 (f16-staged)'), so every table,
+ * chart, markdown line and link that names the kernel says by which precision it was judged.
+ */
 export interface UserKernelRef extends UserKernelIdentity {
   readonly id: string;
+  /** The variant run on this adapter (a manifest of variants). */
+  readonly variant?: string;
+  /** Declared numerics other than f32, and the bound they set. */
+  readonly compute?: string;
+  readonly numerics?: string;
+}
+
+/** The identity with what the resolved plan adds: its variant and declared numerics. */
+export function refForPlan(ref: UserKernelRef, plan: Pick<UserKernelPlan, 'variant' | 'compute'>): UserKernelRef {
+  const base = shortKernelId(ref);
+  const f16 = plan.compute !== 'f32';
+  return {
+    ...ref,
+    id: f16 ? `${base} (${plan.compute})` : base,
+    ...(plan.variant ? { variant: plan.variant } : {}),
+    ...(f16
+      ? { compute: plan.compute, numerics: `declared ${plan.compute}: judged by f16's bound sqrt(k)·8·eps(f16 = 2^-10)·(|ref| + floor), not by f32 semantics` }
+      : {}),
+  };
 }
 
 /** Loads a source; a file the manifest names with a folder may be given by its base name. */
@@ -35,7 +58,7 @@ export async function resolveUserKernel(src: UserKernelSource, c: OpCase, adapte
   const loaded = loadUserKernel(src);
   const plan = resolveManifest(loaded, c, adapter);
   const identity = await userKernelIdentity(loaded);
-  return { plan, ref: { ...identity, id: shortKernelId(identity) } };
+  return { plan, ref: refForPlan({ ...identity, id: shortKernelId(identity) }, plan) };
 }
 
 /** A user kernel's column in a lane shape: its own check, its passes against native, its verdict. */

@@ -108,6 +108,7 @@ export function level1Json(r: Level1Result) {
     writeBytes: r.writeBytes,
     metrics: r.metrics ?? null,
     dispatch: r.dispatch,
+    ...(r.workgroupSize ? { workgroupSize: r.workgroupSize } : {}),
     adapter: r.adapter,
     startedAt: r.startedAt,
   };

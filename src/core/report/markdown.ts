@@ -52,7 +52,7 @@ function linkLine(link: string | undefined): string[] {
 
 /** Which user kernel, exactly: its manifest's and WGSL files' SHA-256. */
 function userKernelLine(k: UserKernelRef): string {
-  return `User kernel ${mdCode(k.id)}: manifest sha256 ${mdCode(k.manifestSha256)}${k.wgsl.map((w) => `, ${mdEscape(w.file)} ${mdCode(w.sha256)}`).join('')}`;
+  return `User kernel ${mdCode(k.id)}${k.variant ? ` (variant ${mdEscape(k.variant)})` : ''}${k.numerics ? ` — ${mdEscape(k.numerics)}` : ''}: manifest sha256 ${mdCode(k.manifestSha256)}${k.wgsl.map((w) => `, ${mdEscape(w.file)} ${mdCode(w.sha256)}`).join('')}`;
 }
 
 export function laneMarkdown(r: LaneJson, link?: string): string {

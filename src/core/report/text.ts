@@ -58,7 +58,7 @@ export function formatAdapter(a: AdapterDescriptor): string {
 
 /** "manifest sha256 3f2a…; add.wgsl sha256 9c01…": which files, exactly, were run. */
 export function userKernelHashes(k: UserKernelRef): string {
-  return [`manifest sha256 ${k.manifestSha256}`, ...k.wgsl.map((w) => `${w.file} sha256 ${w.sha256}`)].join('; ');
+  return [...(k.variant ? [`variant ${k.variant}`] : []), ...(k.numerics ? [k.numerics] : []), `manifest sha256 ${k.manifestSha256}`, ...k.wgsl.map((w) => `${w.file} sha256 ${w.sha256}`)].join('; ');
 }
 
 export function formatLevel1(r: Level1Result): string {

@@ -152,7 +152,7 @@ const timing = nullable(
 );
 
 /** A user kernel's identity: its manifest's and each WGSL file's SHA-256. */
-const userKernel = obj({ name, id: name, manifestSha256: name, wgsl: list(obj({ file: name, sha256: name }), 100) });
+const userKernel = obj({ name, id: name, manifestSha256: name, wgsl: list(obj({ file: name, sha256: name }), 100), variant: optional(name), compute: optional(oneOf(['f16-staged', 'f16-accumulate'])), numerics: optional(text) });
 
 const level1 = obj(
   {
@@ -177,6 +177,7 @@ const level1 = obj(
     writeBytes: nonNegative,
     metrics,
     dispatch: list(count, 3),
+    workgroupSize: optional(list(count, 3)),
     adapter,
     startedAt: isoTime,
   },

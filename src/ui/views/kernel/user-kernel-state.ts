@@ -4,6 +4,7 @@
 import { createMemo, createSignal, type Accessor } from 'solid-js';
 import type { AdapterDescriptor } from '../../../core/adapter';
 import { EXAMPLE_KERNELS } from '../../../core/manifest/examples';
+import { MANIFEST_CAPS, MAX_WGSL_FILE_BYTES } from '../../../core/input/caps';
 import { parseManifest } from '../../../core/manifest/format';
 import { resolveManifest, type UserKernelPlan } from '../../../core/manifest/resolve';
 import { loadUserKernel, type UserKernelRef, type UserKernelSource } from '../../../core/manifest/source';
@@ -21,15 +22,22 @@ export interface WgslFile {
 export type UserCheck = { readonly ok: UserKernelPlan } | { readonly error: string; readonly name: string };
 
 /** Dropped or picked files: a .json is the manifest, anything else a WGSL file by its name. */
-export async function readDropped(files: readonly File[]): Promise<{ manifest: string | null; wgsl: WgslFile[] }> {
+export async function readDropped(files: readonly File[]): Promise<{ manifest: string | null; wgsl: WgslFile[]; refused: string[] }> {
   let manifest: string | null = null;
   const wgsl: WgslFile[] = [];
+  const refused: string[] = [];
   for (const f of files) {
+    // Sized before it is read: a 50 MB file never reaches a text area (the tab would freeze).
+    const cap = /\.json$/i.test(f.name) ? MANIFEST_CAPS.chars : MAX_WGSL_FILE_BYTES;
+    if (f.size > cap) {
+      refused.push(`${f.name} is ${f.size} bytes, over the cap of ${cap} for a ${/\.json$/i.test(f.name) ? 'manifest' : 'WGSL file'}: not read`);
+      continue;
+    }
     const text = await f.text();
     if (/\.json$/i.test(f.name)) manifest = text;
     else wgsl.push({ name: f.name, text });
   }
-  return { manifest, wgsl };
+  return { manifest, wgsl, refused };
 }
 
 /** The op a manifest names, or null while it does not parse. */
@@ -46,12 +54,16 @@ export function createUserKernelState(caseOrError: Accessor<CaseOrError>, adapte
   const [manifest, setManifest] = createSignal(first.manifest);
   const [files, setFiles] = createSignal<WgslFile[]>(Object.entries(first.files).map(([name, text]) => ({ name, text })));
   const [saved, setSaved] = createSignal<UserKernelRecord[]>([]);
+  /** Files the last drop refused (over their caps), until the kernel is edited again. */
+  const [dropRefused, setDropRefused] = createSignal<string | null>(null);
 
   const source = createMemo((): UserKernelSource => ({ manifest: manifest(), files: Object.fromEntries(files().map((f) => [f.name, f.text])) }));
 
   /** What the kernel resolves to for the form's case, checked here exactly as the worker checks it. */
   const check = createMemo((): UserCheck => {
     const c = caseOrError();
+    const refused = dropRefused();
+    if (refused) return { error: refused, name: 'ManifestError' };
     try {
       const loaded = loadUserKernel(source());
       if (!('ok' in c)) return { error: c.error, name: 'OpCaseError' };
@@ -64,6 +76,7 @@ export function createUserKernelState(caseOrError: Accessor<CaseOrError>, adapte
 
   /** Replaces the kernel; the form follows the manifest's op. */
   const use = (manifestText: string, wgsl: readonly WgslFile[]) => {
+    setDropRefused(null);
     setManifest(manifestText);
     setFiles([...wgsl]);
     const op = manifestOp(manifestText);
@@ -83,13 +96,17 @@ export function createUserKernelState(caseOrError: Accessor<CaseOrError>, adapte
 
   /** Dropped files add to (or replace, by name) the WGSL files; a .json replaces the manifest. */
   const drop = async (list: readonly File[]) => {
-    const { manifest: m, wgsl } = await readDropped(list);
+    const { manifest: m, wgsl, refused } = await readDropped(list);
     const byName = new Map(files().map((f) => [f.name, f]));
     for (const w of wgsl) byName.set(w.name, w);
     use(m ?? manifest(), [...byName.values()]);
+    setDropRefused(refused.length ? refused.join('; ') : null);
   };
 
-  const setFile = (index: number, next: WgslFile) => setFiles(files().map((f, i) => (i === index ? next : f)));
+  const setFile = (index: number, next: WgslFile) => {
+    setDropRefused(null);
+    setFiles(files().map((f, i) => (i === index ? next : f)));
+  };
   const removeFile = (index: number) => setFiles(files().filter((_, i) => i !== index));
   const addFile = () => setFiles([...files(), { name: `kernel${files().length}.wgsl`, text: '' }]);
 
@@ -119,7 +136,12 @@ export function createUserKernelState(caseOrError: Accessor<CaseOrError>, adapte
 
   void refreshSaved();
 
-  return { manifest, setManifest, files, setFile, removeFile, addFile, source, check, loadExample, drop, saved, restore, remember };
+  const editManifest = (text: string) => {
+    setDropRefused(null);
+    setManifest(text);
+  };
+
+  return { manifest, setManifest: editManifest, files, setFile, removeFile, addFile, source, check, loadExample, drop, saved, restore, remember };
 }
 
 export type UserKernelState = ReturnType<typeof createUserKernelState>;
