@@ -32,7 +32,7 @@ export async function checkedSession(ctx: GpuContext, kernel: KernelSpec | Kerne
     await session.dispatch();
     const firstRunNs = (performance.now() - t0) * 1e6;
     const output = await session.readback();
-    const reports = oracles.map((o) => checkOutput(c.dst, o, session.dstBefore(), output, 'inputRounding' in kernel ? kernel.inputRounding : undefined));
+    const reports = ctx.host.time(() => oracles.map((o) => checkOutput(c.dst, o, session.dstBefore(), output, 'inputRounding' in kernel ? kernel.inputRounding : undefined)));
     return { session, reports, correct: reports.every((r) => r.correct), output, firstRunNs };
   } catch (e) {
     session.destroy();

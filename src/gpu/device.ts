@@ -3,6 +3,7 @@
 import { adapterName, type AdapterDescriptor, type DeviceLimits, type Runtime } from '../core/adapter';
 import { AdapterError, DeviceLostError, RunCancelled } from '../core/errors';
 import type { Calibration } from '../core/metrics/roofline';
+import { CaseDataCache } from '../core/plan/case-data';
 
 // subgroup-matrix is Chromium/Dawn's experimental name (needs allow_unsafe_apis in Dawn).
 const WANTED_FEATURES = ['timestamp-query', 'subgroups', 'shader-f16', 'chromium-experimental-subgroup-matrix'] as const;
@@ -33,6 +34,8 @@ export interface GpuContext {
   lastGpuBusyMs: number;
   /** The running job's cancel token (Engine): true once LabApi.cancel named it. */
   cancelled: (() => boolean) | null;
+  /** Host work once: case data and output checks, kept by the Engine across runs (device losses too). */
+  host: CaseDataCache;
 }
 
 /** The adapter as this device sees it: its features are the ones the device was opened with. */
@@ -112,6 +115,7 @@ export async function openDevice(gpu: GPU | undefined, opts: OpenOptions): Promi
     calibration: null,
     lastGpuBusyMs: -Infinity,
     cancelled: null,
+    host: new CaseDataCache(),
   };
   watchLoss(device.lost, (reason) => {
     ctx.lostReason = reason;

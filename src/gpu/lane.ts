@@ -2,7 +2,6 @@
 // counters per site, correctness first, alternating timed passes, the median of the ratios.
 // Which pairs run, the controls and the pair's judgement are pure (src/core/lane/judgement.ts).
 import { DeviceRejection, UsageError, WgslCompileError } from '../core/errors';
-import { caseData } from '../core/inputs';
 import { controlled, judgePair, lanePairs, laneState, nextPlantedFraction, plantedFactor } from '../core/lane/judgement';
 import { measure } from './measure';
 import { Session } from './session';
@@ -10,9 +9,10 @@ import type { KernelSpec } from '../core/kernel';
 import type { OracleResult } from '../core/ops/types';
 import { computeMetrics, peaksFor } from '../core/metrics/roofline';
 import { opByName, registryEntry, type PromotionState, type ShapeRule } from '../core/ops/registry';
-import { opFamilies, type OpCase, type OpDef } from '../core/ops/types';
+import { opFamilies, type OpCase } from '../core/ops/types';
 import { ProgressTracker, UNIT_CHECK, UNIT_MEASURE, type ProgressFn } from '../core/progress';
-import { caseOf, refuseOutsideLimits, resolveKernel, type CaseRequest } from '../core/resolve-kernel';
+import { planOf, refuseOutsideLimits, type CasePlan } from '../core/plan/plan';
+import { resolveKernel, type CaseRequest } from '../core/resolve-kernel';
 import type { LaneControl, LaneCounters, LanePair, LaneRequest, LaneResult, LaneShape } from '../core/results';
 import { parseSchedule } from '../core/schedule/schedule';
 import { median, relativeSpread } from '../core/stats/timing';
@@ -66,13 +66,13 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
   const kernelsOf = (op: string) => kernels.filter((k) => k.loaded.op.name === op);
   const cases = run.map((op) => {
     const entries: CaseRequest[] = req.shapes ? req.shapes.filter((s) => opByName(s.op).name === op.name) : [...op.matrix];
-    const all = entries.map((e) => caseOf(op, e));
+    const all = entries.map((e) => planOf(op, e));
     // Every shape is refused before the first one runs: a late refusal would waste the others.
-    for (const c of all) refuseOutsideLimits(op, c, ctx.adapter);
+    for (const p of all) refuseOutsideLimits(p, ctx.adapter);
     // A planted slowdown redoes part of the grid: in place, that would change the output.
     if (plantedFactor(req.control) === null) return { op, cases: all };
-    for (const c of all.filter((x) => x.inplace)) skipped.push({ op: op.name, reason: `${c.label}: a planted slowdown redoes part of the work, which an in-place case cannot take (its output would change)` });
-    return { op, cases: all.filter((x) => !x.inplace) };
+    for (const { c } of all.filter((x) => x.c.inplace)) skipped.push({ op: op.name, reason: `${c.label}: a planted slowdown redoes part of the work, which an in-place case cannot take (its output would change)` });
+    return { op, cases: all.filter((x) => !x.c.inplace) };
   });
   const progress = new ProgressTracker(
     {
@@ -90,11 +90,12 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
     const declared = entry.declaredRejections.filter((d) => !undeclare.has(d));
     const counters: LaneCounters = { generatedDispatches: 0, nativeFallbacks: {}, undeclaredFallbacks: 0, deviceRejections: 0 };
     const shapes: LaneShape[] = [];
-    for (const c of opCases) {
+    for (const plan of opCases) {
+      const { c } = plan;
       const before = unitsNow(progress);
       progress.tick(`${op.name} ${c.label}: correctness`);
       const users = kernelsOf(op.name);
-      shapes.push(await runShape(ctx, op, c, { repeat, tolerance, seed, wallBoundMs, minRuns: req.minRuns, control: req.control, rulesBefore: proposalRules(op.name), state, declared, counters, progress, users }));
+      shapes.push(await runShape(ctx, plan, { repeat, tolerance, seed, wallBoundMs, minRuns: req.minRuns, control: req.control, rulesBefore: proposalRules(op.name), state, declared, counters, progress, users }));
       // However early the shape ended, none of its units is left: what did not run leaves the total.
       const after = unitsNow(progress);
       progress.drop(shapeChecks(users.length) - (after.checksDone - before.checksDone) - (before.checksTotal - after.checksTotal), UNIT_CHECK);
@@ -133,7 +134,8 @@ interface ShapeOptions {
   users: readonly LaneKernel[];
 }
 
-async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions): Promise<LaneShape> {
+async function runShape(ctx: GpuContext, plan: CasePlan, o: ShapeOptions): Promise<LaneShape> {
+  const { op, c } = plan;
   const bytes = op.bytes(c);
   const base = {
     shape: c.label,
@@ -147,11 +149,11 @@ async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions):
   const empty = { nativeMedianNs: null, generatedMedianNs: null, speedups: [], speedupMedian: null, speedupMin: null, speedupMax: null, generatedCorrect: null, generatedMaxErrRatio: null, resolutionNs: null, runsPerPass: null, nativeMetrics: null, generatedMetrics: null };
   const peaks = peaksFor(ctx.adapter, ctx.calibration);
   const metricsOf = (medians: number[]) => (medians.length ? computeMetrics({ minNs: Math.min(...medians), medianNs: median(medians) }, base.flops, base.readBytes + base.writeBytes, peaks) : null);
-  const { inputs, oracle } = caseData(op, c, o.seed);
-  const nativeKernel = op.native(c);
+  const { inputs, oracle } = ctx.host.get(plan, o.seed);
+  const nativeKernel = plan.native();
   let resolved = o.control
     ? { variant: 'generated' as const, schedule: null, scheduleKey: `control:${o.control}`, kernel: controlled(nativeKernel, o.control, 0), fallback: null }
-    : resolveKernel(op, c, { kind: 'auto' }, ctx.adapter, { rulesBefore: o.rulesBefore, state: o.state });
+    : resolveKernel(plan, { kind: 'auto' }, ctx.adapter, { rulesBefore: o.rulesBefore, state: o.state });
   const planted = plantedFactor(o.control);
   let plantedRatio: number | null = null;
 
@@ -304,7 +306,7 @@ const PLANT_ACCURACY = 0.01;
  * with the fraction rescaled; keeps the closer. Each planted kernel is checked against the oracle
  * first: the control must not change the output.
  */
-async function plantSlowdown(ctx: GpuContext, nativeKernel: KernelSpec, nativeSession: Session, c: OpCase, inputs: ArrayBuffer[], oracle: OracleResult, target: number): Promise<{ kernel: KernelSpec; ratio: number }> {
+async function plantSlowdown(ctx: GpuContext, nativeKernel: KernelSpec, nativeSession: Session, c: OpCase, inputs: readonly ArrayBuffer[], oracle: OracleResult, target: number): Promise<{ kernel: KernelSpec; ratio: number }> {
   const nativeNs = (await measure(ctx, nativeSession)).medianNs;
   let best: { kernel: KernelSpec; ratio: number } | null = null;
   let fraction = target - 1;
