@@ -2,7 +2,7 @@
 # Redoes the lab's H200 measurements on the device machine (the device tool's `run`), carrying
 # .gpu/ (../shared/device/prepare.sh) and dist-cli/ (npm run build:cli). Usage on the device:
 #   bash scripts/gpu/h200.sh [STEP …]   (steps: device calibrate bench lane agreement ops replay aa
-#   sensitivity; default: device calibrate bench)
+#   sensitivity host; default: device calibrate bench)
 # Full outputs go to $OUT (or ./gpu-out); the tables print last.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
@@ -36,6 +36,8 @@ for s in "${steps[@]}"; do
     replay) run_step replay lane --repeat 5 --replay 10 --json "$OUT/replay.json" ;;
     aa) run_step aa lane --control aa --repeat 5 --replay 10 --json "$OUT/aa.json" ;;
     sensitivity) run_step sensitivity lane --op ADD --op RMS_NORM --op MUL_MAT --repeat 5 --sensitivity --replay ${SENS_REPLAYS:-10} --json "$OUT/sensitivity.json" ;;
+    host) run_step host lane --shape ADD:4096x4096 --shape RMS_NORM:4096x4096 --shape MUL_MAT:4096x1x4096 --shape MUL_MAT:4096x512x4096 --repeat 5 --replay 10 -v --json "$OUT/host.json"
+          /tmp/node scripts/gpu/host-table.mjs "$OUT/host.json" >> "$OUT/host.txt" 2>&1 ;;
     *) echo "unknown step $s" ;;
   esac
 done

@@ -49,6 +49,7 @@ function unitsNow(p: ProgressTracker) {
 export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: ProgressFn): Promise<LaneResult> {
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
+  const host0 = ctx.host.hostTimes();
   const repeat = req.repeat ?? 5;
   const tolerance = req.tolerance ?? DEFAULT_TOLERANCE;
   const seed = req.seed ?? 1;
@@ -114,6 +115,7 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
     green,
     startedAt,
     durationMs: performance.now() - t0,
+    host: { buildMs: ctx.host.buildMs - host0.buildMs, checkMs: ctx.host.checkMs - host0.checkMs },
   };
 }
 
@@ -140,6 +142,7 @@ async function runShape(ctx: GpuContext, plan: CasePlan, o: ShapeOptions): Promi
   const base = {
     shape: c.label,
     dims: c.dims,
+    caseId: plan.id,
     layout: c.layout,
     params: c.params,
     flops: op.flops(c),

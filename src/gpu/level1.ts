@@ -51,6 +51,8 @@ export async function runLevel1(ctx: GpuContext, req: Level1Request, onProgress?
       kind: 'level1',
       op: op.name,
       shape: c.dims.join('x'),
+      dims: c.dims,
+      caseId: plan.id,
       layout: c.layout,
       label: c.label,
       params: c.params,

@@ -6,6 +6,12 @@ import { caseData } from '../inputs';
 import type { OracleResult } from '../ops/types';
 import type { CasePlan } from './plan';
 
+/** Host time of a run: building inputs and oracles (reused by later runs), checking outputs. */
+export interface HostTimes {
+  readonly buildMs: number;
+  readonly checkMs: number;
+}
+
 export interface CaseData {
   readonly inputs: readonly ArrayBuffer[];
   readonly oracle: OracleResult;
@@ -23,8 +29,10 @@ export class CaseDataCache {
   private bytes = 0;
   /** Inputs + oracle computations (cache misses): a test pins that replays reuse them. */
   builds = 0;
-  /** Host time spent building case data and checking outputs against the oracle, ms. */
-  hostMs = 0;
+  /** Host time spent building inputs and oracles (what a later run reuses), ms. */
+  buildMs = 0;
+  /** Host time spent checking outputs against the oracle (every run does its own), ms. */
+  checkMs = 0;
 
   constructor(
     private readonly maxBytes = CASE_DATA_CACHE_BYTES,
@@ -41,7 +49,7 @@ export class CaseDataCache {
       this.entries.set(key, hit);
       return hit.data;
     }
-    const data = this.time(() => caseData(plan.op, plan.c, seed));
+    const data = this.time(() => caseData(plan.op, plan.c, seed), 'build');
     this.builds++;
     const bytes = sizeBytes(data);
     // A case larger than the whole budget is used once and not kept.
@@ -53,14 +61,20 @@ export class CaseDataCache {
     return data;
   }
 
-  /** Runs host work (a build, an output check), adding its time to hostMs. */
-  time<T>(work: () => T): T {
+  /** Runs host work (a build, an output check), adding its time to buildMs or checkMs. */
+  time<T>(work: () => T, kind: 'build' | 'check' = 'check'): T {
     const t0 = this.now();
     try {
       return work();
     } finally {
-      this.hostMs += this.now() - t0;
+      if (kind === 'build') this.buildMs += this.now() - t0;
+      else this.checkMs += this.now() - t0;
     }
+  }
+
+  /** Host time so far, to subtract a run's start from its end. */
+  hostTimes(): HostTimes {
+    return { buildMs: this.buildMs, checkMs: this.checkMs };
   }
 
   get keptBytes(): number {
