@@ -8,7 +8,7 @@ import { variantForState } from '../../../core/ops/promotion';
 import { opByName, OPS, registryStateFor, schedulesFor } from '../../../core/ops/registry';
 import { caseLabel, dimsLabel, opFamilies, formatParam, OpCaseError, paramsLabel, parseDims, type MatrixEntry, type OpCase, type OpDef, type Rejection } from '../../../core/ops/types';
 import { parseSchedule, scheduleKey, SPACES, type Family, type Schedule } from '../../../core/schedule/schedule';
-import type { Level1Request } from '../../../gpu/level1';
+import type { Level1Request } from '../../../core/requests';
 import type { RunQuery } from '../../../core/report/run-query';
 import { errorInfo } from '../../errors';
 import { createUserKernelState } from './user-kernel-state';

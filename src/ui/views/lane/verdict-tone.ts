@@ -1,7 +1,7 @@
 // How a lane verdict reads at a glance: faster green, parity and within-tolerance neutral,
 // regressions and broken lanes red, a declared fallback grey (expected, not measured).
 import type { ShapeVerdict } from '../../../core/stats/verdict';
-import type { LanePair } from '../../../gpu/lane';
+import type { LanePair } from '../../../core/results';
 import type { Tone } from '../../charts/palette';
 
 export function verdictTone(v: ShapeVerdict): Tone {
