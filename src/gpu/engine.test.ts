@@ -1,5 +1,5 @@
-// One plan per case and host work once, through the CLI's commands and the engine, without a
-// device: the checked session runs a CPU stand-in (the oracle's own answer, checked for real),
+// The engine without a device: one plan per case and host work once through the CLI commands, and
+// the queue and cancel state. The checked session runs a CPU stand-in (the oracle's own answer, checked for real),
 // and measurements return a fixed TimingSummary. What is counted is host work, not GPU numbers.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_LIMITS, type AdapterDescriptor } from '../core/adapter';
@@ -13,7 +13,8 @@ import type { KernelProgram } from '../core/program';
 import { checkOutput } from '../core/stats/correctness';
 import type { TimingSummary } from '../core/stats/timing';
 import { forEachElement } from '../core/tensor';
-import type { GpuContext } from './device';
+import { RunCancelled } from '../core/errors';
+import { assertAlive, type GpuContext } from './device';
 import { Engine } from './engine';
 
 vi.mock('../core/ops/registry', async (importOriginal) => {
@@ -53,6 +54,16 @@ class MockedEngine extends Engine {
   override async context(): Promise<GpuContext> {
     return this.fake;
   }
+  /** The engine's queue, for jobs a test controls. */
+  run<T>(job: (ctx: GpuContext) => Promise<T>, runId?: string): Promise<T> {
+    return this.exclusive(job, runId);
+  }
+}
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
 }
 
 let engine: MockedEngine;
@@ -109,5 +120,56 @@ describe('one plan per case (CLI → engine, mocked device)', () => {
     // Three replays, two checked variants each: one build of inputs and oracle.
     expect(engine.fake.host.builds).toBe(1);
     expect(oracle).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('Engine state without a device', () => {
+  it('runs jobs one after another, and a failed job does not stop the queue', async () => {
+    const e = new MockedEngine();
+    const order: string[] = [];
+    const gate = deferred();
+    const a = e.run(async () => {
+      order.push('a start');
+      await gate.promise;
+      order.push('a end');
+    });
+    const b = e.run(async () => {
+      order.push('b');
+      throw new Error('b failed');
+    });
+    const c = e.run(async () => order.push('c'));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(order).toEqual(['a start']); // b waits for a: two timings never share the GPU
+    gate.resolve();
+    await a;
+    await expect(b).rejects.toThrow('b failed');
+    await c;
+    expect(order).toEqual(['a start', 'a end', 'b', 'c']);
+  });
+
+  it('cancels a queued run by its id before it starts, and a running one at its next check', async () => {
+    const e = new MockedEngine();
+    const gate = deferred();
+    const running = e.run(async (ctx) => {
+      await gate.promise;
+      assertAlive(ctx); // what every allocation and GPU batch does
+      return 'finished';
+    }, 'first');
+    const queued = e.run(async () => 'never', 'second');
+    await e.cancel('second');
+    await e.cancel('no-such-run'); // ignored
+    await e.cancel('first');
+    gate.resolve();
+    await expect(running).rejects.toThrow(RunCancelled);
+    await expect(queued).rejects.toThrow(RunCancelled);
+    // The ids are free again, and the context carries no stale token.
+    expect(await e.run(async (ctx) => (ctx.cancelled === null ? 'no token' : ctx.cancelled() ? 'cancelled' : 'live'), 'first')).toBe('live');
+    expect(e.fake.cancelled).toBeNull();
+  });
+
+  it('refuses work on a lost device, naming it', async () => {
+    const e = new MockedEngine();
+    e.fake.lostReason = 'destroyed';
+    await expect(e.run(async () => 'ran')).rejects.toThrow(/the GPU device was lost \(destroyed\)/);
   });
 });
