@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseRunQuery, rerunRequest, runQueryFor } from './run-query';
 import { validateResult } from './validate';
-import { sampleLane, sampleLevel1 } from './sample-results';
+import { sampleLane, sampleLevel1 } from '../../../test/fixtures/sample-results';
 
 describe('run queries (?op=…&run=1)', () => {
   it('reads what the Kernel form needs, by name', () => {
