@@ -31,13 +31,15 @@ export interface EngineOptions {
   calibrationCopyMiB?: number;
   /** Dawn toggles the runtime enabled (Node): named in the adapter's description. */
   dawnToggles?: readonly string[];
+  /** Host bytes of inputs and oracles kept for later runs (default CASE_DATA_CACHE_BYTES; a page's worker keeps less). */
+  caseDataBytes?: number;
 }
 
 export class Engine implements LabApi {
   private ctx: Promise<GpuContext> | null = null;
   private calibration: Calibration | null = null;
   /** Inputs and oracles of the cases run, reused by later runs of this engine (replays). */
-  private readonly host = new CaseDataCache();
+  private readonly host: CaseDataCache;
   private queue: Promise<unknown> = Promise.resolve();
   /** Run ids queued or running, and those of them cancel() named. */
   private readonly pending = new Set<string>();
@@ -46,7 +48,9 @@ export class Engine implements LabApi {
   constructor(
     private readonly getGpu: () => GPU | undefined,
     private readonly opts: EngineOptions,
-  ) {}
+  ) {
+    this.host = new CaseDataCache(opts.caseDataBytes);
+  }
 
   /** The live device, reopened when the last one was lost. */
   async context(): Promise<GpuContext> {
