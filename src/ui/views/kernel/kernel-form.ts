@@ -12,6 +12,7 @@ import type { Level1Request } from '../../../core/requests';
 import type { RunQuery } from '../../../core/report/run-query';
 import { errorInfo } from '../../errors';
 import { createUserKernelState } from './user-kernel-state';
+import { planOf } from '../../../core/plan/plan';
 
 export type VariantKind = 'auto' | 'native' | 'schedule' | 'user';
 
@@ -64,7 +65,8 @@ export function paramsFromTexts(op: OpDef, texts: ParamTexts): Record<string, nu
 export function buildCaseOrError(op: OpDef, dimsText: string, layout: string, paramTexts: ParamTexts = {}): CaseOrError {
   try {
     const dims = parseDims(dimsText);
-    return { ok: op.makeCase(dims, layout, paramsFromTexts(op, paramTexts)), dims };
+    // The case's plan (src/core/plan): built once however often the form re-renders.
+    return { ok: planOf(op, { dims, layout, params: paramsFromTexts(op, paramTexts) }).c, dims };
   } catch (e) {
     return { error: errorInfo(e).message };
   }
