@@ -29,7 +29,7 @@ async function labModules() {
     const load = (p) => server.ssrLoadModule(p);
     return {
       share: await load('/src/core/report/share.ts'),
-      samples: await load('/src/core/report/sample-results.ts'),
+      samples: await load('/test/fixtures/sample-results.ts'),
       runs: await load('/src/storage/runs.ts'),
       json: await load('/src/core/report/json.ts'),
       adapter: await load('/src/core/adapter.ts'),

@@ -2,7 +2,7 @@
 # Redoes the lab's H200 measurements on the device machine (the device tool's `run`), carrying
 # .gpu/ (../shared/device/prepare.sh) and dist-cli/ (npm run build:cli). Usage on the device:
 #   bash scripts/gpu/h200.sh [STEP …]   (steps: device calibrate bench lane agreement ops replay aa
-#   sensitivity controls; default: device calibrate bench)
+#   sensitivity controls host; default: device calibrate bench)
 #   controls: A/A and planted 1.02×/1.05× (inside the kernel, measured ±1 point) at tolerance 0.02 on
 #   ADD 4096², RMS_NORM 4096², MUL_MAT 4096×1×4096 and 4096×512×4096, ${SENS_REPLAYS:-10} replays each;
 #   prints the sensitivity table by kernel duration (issue 22).
@@ -40,6 +40,8 @@ for s in "${steps[@]}"; do
     aa) run_step aa lane --control aa --repeat 5 --replay 10 --json "$OUT/aa.json" ;;
     sensitivity) run_step sensitivity lane --op ADD --op RMS_NORM --op MUL_MAT --repeat 5 --sensitivity --replay ${SENS_REPLAYS:-10} --json "$OUT/sensitivity.json" ;;
     controls) run_step controls lane --shape ADD:4096x4096 --shape RMS_NORM:4096x4096 --shape MUL_MAT:4096x1x4096 --shape MUL_MAT:4096x512x4096 --repeat 5 --tolerance 0.02 --sensitivity --factors 1.02,1.05 --replay ${SENS_REPLAYS:-10} --json "$OUT/controls.json" ;;
+    host) run_step host lane --shape ADD:4096x4096 --shape RMS_NORM:4096x4096 --shape MUL_MAT:4096x1x4096 --shape MUL_MAT:4096x512x4096 --repeat 5 --replay 10 -v --json "$OUT/host.json"
+          /tmp/node scripts/gpu/host-table.mjs "$OUT/host.json" >> "$OUT/host.txt" 2>&1 ;;
     *) echo "unknown step $s" ;;
   esac
 done

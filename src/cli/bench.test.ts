@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sampleAdapter } from '../core/report/sample-results';
+import { sampleAdapter } from '../../test/fixtures/sample-results';
 import { BENCH_ITEMS, formatBench, type BenchRow } from './bench';
 
 const row = (variant: string, medianNs: number, vsGenerated: number | null): BenchRow => ({

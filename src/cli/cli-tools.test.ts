@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LaneJson } from '../core/report/json';
-import { sampleAdapter, sampleLane } from '../core/report/sample-results';
+import { sampleAdapter, sampleLane } from '../../test/fixtures/sample-results';
 import { runCli } from './run-cli';
 
 const dir = mkdtempSync(join(tmpdir(), 'lab-tools-'));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli';
-import { sampleSweep } from '../core/report/sample-results';
+import { sampleSweep } from '../../test/fixtures/sample-results';
 
 function lane(args: string[], timeoutMs?: number) {
   const r = runCli(['lane', '--json', '-', ...args], timeoutMs);

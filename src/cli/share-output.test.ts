@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resultMarkdown } from '../core/report/markdown';
-import { sampleLevel1 } from '../core/report/sample-results';
+import { sampleLevel1 } from '../../test/fixtures/sample-results';
 import { decodeShare, sharePayloadFromHash } from '../core/report/share';
 import { runCli } from './run-cli';
 import { DEFAULT_SHARE_BASE, shareBase, writeShareOutputs } from './share-output';

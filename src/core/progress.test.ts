@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimateTimeLeftMs, ProgressTracker, UNIT_CHECK, UNIT_MEASURE, type Progress } from './progress';
+import { estimateTimeLeftMs, ProgressTracker, ReplayProgress, UNIT_CHECK, UNIT_MEASURE, type Progress } from './progress';
 
 function fakeClock(startMs = 1000) {
   let t = startMs;
@@ -106,5 +106,38 @@ describe('ProgressTracker', () => {
     }
     // 7 left × 100 ms = 700 ms, which is what is left (a mean, 400 ms a unit, said 2.8 s).
     expect(t.tick('m').etaMs).toBe(700);
+  });
+});
+
+describe('ReplayProgress', () => {
+  // The H200 replay lane of issue 22: the first replay spent 30 s building inputs and oracles, then
+  // each replay (the first included) 2.7 s of GPU work and checks; ten replays.
+  const BUILD_MS = 30_000;
+  const REPLAY_MS = 2_700;
+
+  it('after the first tenth, the time left is the later replays at their own pace (within 30%)', () => {
+    let t = 0;
+    const r = new ReplayProgress(10, () => t);
+    // Mid first replay, its own tracker says 10 s left: the estimate can only scale that.
+    t = 20_000;
+    expect(r.of(0, { label: 'x', fraction: 0.5, etaMs: 10_000 })).toMatchObject({ fraction: 0.05, etaMs: 10_000 + 9 * 30_000 });
+    t = BUILD_MS + REPLAY_MS;
+    r.done(BUILD_MS);
+    const trueLeftMs = 9 * REPLAY_MS;
+    const first = r.of(1, { label: 'replay 2/10', fraction: 0, etaMs: null });
+    expect(first.fraction).toBeCloseTo(0.1);
+    expect(Math.abs(first.etaMs! - trueLeftMs) / trueLeftMs).toBeLessThan(0.3);
+    // Later replays: their measured median.
+    for (let i = 1; i < 4; i++) {
+      t += REPLAY_MS * (i === 2 ? 1.2 : 1);
+      r.done();
+    }
+    expect(r.perReplayMs()).toBe(REPLAY_MS);
+    expect(r.of(4, { label: 'y', fraction: 0.5, etaMs: 1_350 }).etaMs).toBe(1_350 + 5 * REPLAY_MS);
+  });
+
+  it('without an estimate from the replay, says nothing until the first replay ends', () => {
+    const r = new ReplayProgress(3, () => 0);
+    expect(r.of(0, { label: 'x', fraction: 0, etaMs: null }).etaMs).toBeNull();
   });
 });

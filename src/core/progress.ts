@@ -143,3 +143,48 @@ export class ProgressTracker {
     this.onProgress?.({ label, fraction: 1, etaMs: 0 });
   }
 }
+
+/**
+ * Progress over a replayed run (`lane --replay N`, `--sensitivity`): each replay reports its own
+ * progress; this turns it into the whole run's. A replay reuses the host work of the first (inputs
+ * and oracles, src/core/plan/case-data.ts), so the first replay's duration less that work is what a
+ * later one is expected to take; once two replays are done, the later ones' median is. (On the
+ * H200 the first replay's ETA, scaled by N, once said 512–980 s for a 27 s run.)
+ */
+export class ReplayProgress {
+  private readonly durationsMs: number[] = [];
+  private firstReusedMs = 0;
+  private replayStartMs: number;
+
+  constructor(
+    readonly replays: number,
+    private readonly now: () => number,
+  ) {
+    this.replayStartMs = now();
+  }
+
+  /** A later replay's expected duration, ms; null before the first replay ended. */
+  perReplayMs(): number | null {
+    if (!this.durationsMs.length) return null;
+    if (this.durationsMs.length === 1) return Math.max(0, this.durationsMs[0] - this.firstReusedMs);
+    return medianOf(this.durationsMs.slice(1));
+  }
+
+  /** Replay `index` (0-based) reported `p`: where the whole run stands. */
+  of(index: number, p: Progress): Progress {
+    const future = Math.max(0, this.replays - index - 1);
+    const per = this.perReplayMs();
+    const elapsedMs = this.now() - this.replayStartMs;
+    const thisLeftMs = p.etaMs ?? (per === null ? null : Math.max(0, per - elapsedMs));
+    const etaMs = thisLeftMs === null ? null : thisLeftMs + future * (per ?? elapsedMs + thisLeftMs);
+    return { label: p.label, fraction: Math.min(1, (index + p.fraction) / this.replays), etaMs };
+  }
+
+  /** A replay ended; `reusedMs`: its host work later replays do not redo (the first replay's builds). */
+  done(reusedMs = 0): void {
+    const t = this.now();
+    if (!this.durationsMs.length) this.firstReusedMs = reusedMs;
+    this.durationsMs.push(t - this.replayStartMs);
+    this.replayStartMs = t;
+  }
+}

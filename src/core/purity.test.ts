@@ -26,3 +26,18 @@ describe('src/core purity', () => {
     expect(offenders).toEqual([]);
   });
 });
+
+describe('layers', () => {
+  it('the page reads result and request types from core, never through src/gpu', () => {
+    const ui = join(root, '..', 'ui');
+    const files = (function walk(dir: string): string[] {
+      return readdirSync(dir).flatMap((name) => {
+        const p = join(dir, name);
+        return statSync(p).isDirectory() ? walk(p) : /\.tsx?$/.test(name) ? [p] : [];
+      });
+    })(ui);
+    expect(files.length).toBeGreaterThan(20);
+    const offenders = files.filter((f) => /from '(\.\.\/)+gpu\//.test(readFileSync(f, 'utf8')));
+    expect(offenders).toEqual([]);
+  });
+});

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from './adapter';
 import { ScheduleRefusal } from './errors';
 import { opByName } from './ops/registry';
+import { planOf } from './plan/plan';
 import { buildCase, caseOf, resolveKernel } from './resolve-kernel';
 
 const adapter = { limits: DEFAULT_LIMITS, features: [] as string[] };
@@ -20,41 +21,41 @@ describe('resolveKernel', () => {
   const add = opByName('ADD');
 
   it("auto: the registry's first rule that takes the case", () => {
-    const r = resolveKernel(add, caseOf(add, { dims: [256, 4] }), { kind: 'auto' }, adapter);
+    const r = resolveKernel(planOf(add, { dims: [256, 4] }), { kind: 'auto' }, adapter);
     expect(r).toMatchObject({ variant: 'generated', scheduleKey: 'elementwise{"elementsPerThread":4,"vectorWidth":4,"workgroupSize":256}', fallback: null });
-    expect(resolveKernel(add, caseOf(add, { dims: [255, 4] }), { kind: 'auto' }, adapter).scheduleKey).toBe('elementwise{"elementsPerThread":4,"vectorWidth":1,"workgroupSize":256}');
+    expect(resolveKernel(planOf(add, { dims: [255, 4] }), { kind: 'auto' }, adapter).scheduleKey).toBe('elementwise{"elementsPerThread":4,"vectorWidth":1,"workgroupSize":256}');
   });
 
   it('auto runs native for a native-only op, and generated when the caller raises its state', () => {
     const back = opByName('RMS_NORM_BACK');
     const c = caseOf(back, { dims: [512, 4] });
     const swiftshader = { ...adapter, vendor: 'google', architecture: 'swiftshader' };
-    const r = resolveKernel(back, c, { kind: 'auto' }, swiftshader);
+    const r = resolveKernel(planOf(back, c), { kind: 'auto' }, swiftshader);
     expect(r).toMatchObject({ variant: 'native', schedule: null, fallback: { code: 'native-only', reason: 'the registry keeps the native kernel for this op on this adapter class' } });
     // Without an adapter identity (a preview before any device) the default state applies.
-    expect(resolveKernel(back, c, { kind: 'auto' }, adapter).variant).toBe('native');
-    expect(resolveKernel(back, c, { kind: 'auto' }, swiftshader, { state: 'prefer' })).toMatchObject({ variant: 'generated', scheduleKey: 'norm{"reduction":"shared","unroll":4,"vectorWidth":4,"workgroupSize":256}' });
+    expect(resolveKernel(planOf(back, c), { kind: 'auto' }, adapter).variant).toBe('native');
+    expect(resolveKernel(planOf(back, c), { kind: 'auto' }, swiftshader, { state: 'prefer' })).toMatchObject({ variant: 'generated', scheduleKey: 'norm{"reduction":"shared","unroll":4,"vectorWidth":4,"workgroupSize":256}' });
     // An explicit schedule is the user's choice whatever the state.
-    expect(resolveKernel(back, c, { kind: 'schedule', schedule: { family: 'norm', workgroupSize: 64, vectorWidth: 1, reduction: 'shared', unroll: 1 } }, swiftshader).variant).toBe('generated');
+    expect(resolveKernel(planOf(back, c), { kind: 'schedule', schedule: { family: 'norm', workgroupSize: 64, vectorWidth: 1, reduction: 'shared', unroll: 1 } }, swiftshader).variant).toBe('generated');
   });
 
   it("auto falls back to native with the contract's reason", () => {
-    const r = resolveKernel(add, caseOf(add, { dims: [64, 64], layout: 'src1-transposed' }), { kind: 'auto' }, adapter);
+    const r = resolveKernel(planOf(add, { dims: [64, 64], layout: 'src1-transposed' }), { kind: 'auto' }, adapter);
     expect(r.variant).toBe('native');
     expect(r.fallback?.code).toBe('src1-rows-not-contiguous');
   });
 
   it('rules tried first (a proposal) win over the registry', () => {
     const schedule = Object.freeze({ family: 'elementwise', workgroupSize: 64, elementsPerThread: 2, vectorWidth: 2 } as const);
-    const r = resolveKernel(add, caseOf(add, { dims: [256, 4] }), { kind: 'auto' }, adapter, { rulesBefore: [{ when: [], schedule }] });
+    const r = resolveKernel(planOf(add, { dims: [256, 4] }), { kind: 'auto' }, adapter, { rulesBefore: [{ when: [], schedule }] });
     expect(r.scheduleKey).toBe('elementwise{"elementsPerThread":2,"vectorWidth":2,"workgroupSize":64}');
   });
 
   it('native, and native with edited WGSL under a label that says so', () => {
     const c = caseOf(add, { dims: [64, 8] });
-    const native = resolveKernel(add, c, { kind: 'native' }, adapter);
+    const native = resolveKernel(planOf(add, c), { kind: 'native' }, adapter);
     expect(native).toMatchObject({ variant: 'native', schedule: null, fallback: null });
-    const edited = resolveKernel(add, c, { kind: 'native', wgsl: '// mine' }, adapter);
+    const edited = resolveKernel(planOf(add, c), { kind: 'native', wgsl: '// mine' }, adapter);
     expect(edited.kernel.wgsl).toBe('// mine');
     expect(edited.kernel.label).toBe(`${native.kernel.label} (edited)`);
     expect(edited.kernel.dispatch).toEqual(native.kernel.dispatch);
@@ -62,10 +63,10 @@ describe('resolveKernel', () => {
 
   it('a given schedule outside the contract or the limits is refused, by name', () => {
     const schedule = { family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 4 };
-    expect(() => resolveKernel(add, caseOf(add, { dims: [64, 64], layout: 'src1-transposed' }), { kind: 'schedule', schedule }, adapter)).toThrow(
+    expect(() => resolveKernel(planOf(add, { dims: [64, 64], layout: 'src1-transposed' }), { kind: 'schedule', schedule }, adapter)).toThrow(
       /^ADD 64x64 src1-transposed is outside the generated contract: src1-rows-not-contiguous: /,
     );
     const tooWide = { ...schedule, workgroupSize: 1024 };
-    expect(() => resolveKernel(add, caseOf(add, { dims: [256, 4] }), { kind: 'schedule', schedule: tooWide }, adapter)).toThrow(ScheduleRefusal);
+    expect(() => resolveKernel(planOf(add, { dims: [256, 4] }), { kind: 'schedule', schedule: tooWide }, adapter)).toThrow(ScheduleRefusal);
   });
 });

@@ -5,10 +5,11 @@ import type { AdapterDescriptor } from './adapter';
 import { ScheduleRefusal, UsageError } from './errors';
 import { editedNative, type KernelSpec } from './kernel';
 import { variantForState, type AdapterIdentity } from './ops/promotion';
-import { opByName, registryEntry, registryStateFor, schedulesFor, type PromotionState, type ShapeRule } from './ops/registry';
-import { limitRefusal } from './ops/contract';
-import { OpCaseError, opFamilies, type OpCase, type OpDef } from './ops/types';
-import type { Level1Request, VariantRequest } from './requests';
+import { registryEntry, registryStateFor, schedulesFor, type PromotionState, type ShapeRule } from './ops/registry';
+import { opFamilies } from './ops/types';
+import { planCase, planOf, type CasePlan, type CaseRef } from './plan/plan';
+import type { OpCase, OpDef } from './ops/types';
+import type { VariantRequest } from './requests';
 import { parseSchedule, scheduleKey, validateSchedule, type Schedule } from './schedule/schedule';
 
 export interface ResolvedKernel {
@@ -40,51 +41,42 @@ export function autoState(op: string, adapter: ResolveAdapter): PromotionState {
   return vendor !== undefined && architecture !== undefined ? registryStateFor(op, { vendor, architecture }).state : registryEntry(op).state;
 }
 
-/** One case as requests name it: a matrix entry, a lane or sweep shape, Level 1's fields. */
-export interface CaseRequest {
-  readonly dims: readonly number[];
-  /** Default: the op's first layout. */
-  readonly layout?: string;
-  /** Default: each param's declared default. */
-  readonly params?: Readonly<Record<string, number>>;
-}
+/** One case as requests name it, its op known (a matrix entry, a lane or sweep shape). */
+export type CaseRequest = Omit<CaseRef, 'op'>;
 
+/** The case of the op's plan (built once per request: see src/core/plan/plan.ts). */
 export function caseOf(op: OpDef, e: CaseRequest): OpCase {
-  return op.makeCase(e.dims, e.layout ?? op.layouts[0].name, e.params);
+  return planOf(op, e).c;
 }
 
-/** Throws an OpCaseError when no kernel can run the case on this adapter (limitRefusal). */
-export function refuseOutsideLimits(op: OpDef, c: OpCase, adapter: Pick<AdapterDescriptor, 'limits'>): void {
-  const r = limitRefusal(c, adapter);
-  if (r) throw new OpCaseError(`${op.name} ${c.label} is refused before any GPU work: ${r.code} — ${r.reason}`);
-}
-
-export function buildCase(req: Pick<Level1Request, 'op' | 'dims' | 'layout' | 'params'>): { op: OpDef; c: OpCase } {
-  const op = opByName(req.op);
-  return { op, c: caseOf(op, req) };
+/** The op and case a request names (its plan's). */
+export function buildCase(req: CaseRef): { op: OpDef; c: OpCase } {
+  const { op, c } = planCase(req);
+  return { op, c };
 }
 
 /** Resolves the kernel a request names; refusals name the knob and the limit. */
-export function resolveKernel(op: OpDef, c: OpCase, variant: VariantRequest, adapter: ResolveAdapter, opts: ResolveOptions = {}): ResolvedKernel {
+export function resolveKernel(plan: CasePlan, variant: VariantRequest, adapter: ResolveAdapter, opts: ResolveOptions = {}): ResolvedKernel {
+  const { op, c } = plan;
   if (variant.kind === 'user') throw new UsageError('a user kernel resolves through resolveUserKernel (src/core/manifest/source.ts): it needs the device and its hashes');
   if (variant.kind === 'native') {
-    const native = op.native(c);
+    const native = plan.native();
     const kernel = variant.wgsl === undefined ? native : editedNative(native, variant.wgsl);
     return { variant: 'native', schedule: null, scheduleKey: null, kernel, fallback: null };
   }
-  const rejection = op.require(c, adapter);
+  const rejection = plan.contract(adapter);
   if (variant.kind === 'auto') {
     const state = opts.state ?? autoState(op.name, adapter);
     const byState = variantForState(state);
-    if (byState.variant === 'native') return { variant: 'native', schedule: null, scheduleKey: null, kernel: op.native(c), fallback: { code: state, reason: byState.reason ?? state } };
-    if (rejection) return { variant: 'native', schedule: null, scheduleKey: null, kernel: op.native(c), fallback: rejection };
+    if (byState.variant === 'native') return { variant: 'native', schedule: null, scheduleKey: null, kernel: plan.native(), fallback: { code: state, reason: byState.reason ?? state } };
+    if (rejection) return { variant: 'native', schedule: null, scheduleKey: null, kernel: plan.native(), fallback: rejection };
     const picked = schedulesFor(op.name, c, adapter, opts.rulesBefore ?? []);
-    if (!picked) return { variant: 'native', schedule: null, scheduleKey: null, kernel: op.native(c), fallback: { code: 'no-schedule', reason: `no shape rule of ${op.name} takes ${c.label} on this adapter` } };
-    return { variant: 'generated', schedule: picked, scheduleKey: scheduleKey(picked), kernel: op.generate(picked, c), fallback: null };
+    if (!picked) return { variant: 'native', schedule: null, scheduleKey: null, kernel: plan.native(), fallback: { code: 'no-schedule', reason: `no shape rule of ${op.name} takes ${c.label} on this adapter` } };
+    return { variant: 'generated', schedule: picked, scheduleKey: scheduleKey(picked), kernel: plan.generate(picked), fallback: null };
   }
   const schedule = parseSchedule(variant.schedule, opFamilies(op));
   if (rejection) throw new ScheduleRefusal(`${op.name} ${c.label} is outside the generated contract: ${rejection.code}: ${rejection.reason}`);
   const reasons = [...validateSchedule(schedule, adapter), ...op.fits(schedule, c)];
   if (reasons.length) throw new ScheduleRefusal(`schedule ${scheduleKey(schedule)} refused: ${reasons.join('; ')}`);
-  return { variant: 'generated', schedule, scheduleKey: scheduleKey(schedule), kernel: op.generate(schedule, c), fallback: null };
+  return { variant: 'generated', schedule, scheduleKey: scheduleKey(schedule), kernel: plan.generate(schedule), fallback: null };
 }

@@ -17,6 +17,9 @@ export interface Level1Result {
   readonly kind: 'level1';
   readonly op: string;
   readonly shape: string;
+  /** The case's dims and stable id; absent in results stored before they existed. */
+  readonly dims?: readonly number[];
+  readonly caseId?: string;
   readonly layout: string;
   readonly label: string;
   /** The case's params, every declared one (defaults included); {} for an op without params. */
@@ -101,6 +104,8 @@ export interface LaneRequest {
 export interface LaneShape {
   readonly shape: string;
   readonly dims: readonly number[];
+  /** The case's stable id (src/core/plan/plan.ts caseId); absent in results stored before it existed. */
+  readonly caseId?: string;
   readonly layout: string;
   /** The case's params (defaults included); the label names the non-default ones. */
   readonly params?: Readonly<Record<string, number>>;
@@ -177,6 +182,8 @@ export interface LaneResult {
   readonly green: boolean;
   readonly startedAt: string;
   readonly durationMs: number;
+  /** Host time in this lane: inputs and oracles built (a replay reuses them: ≈ 0), outputs checked. */
+  readonly host?: { readonly buildMs: number; readonly checkMs: number };
 }
 
 export interface SweepRequest {

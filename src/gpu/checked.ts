@@ -39,7 +39,7 @@ export async function checkedSession(ctx: GpuContext, kernel: KernelSpec | Kerne
     const firstRunNs = (performance.now() - t0) * 1e6;
     const output = await session.readback();
     const written = await session.sourceWrites();
-    const reports = oracles.map((o) => withSourceWrites(checkOutput(c.dst, o, session.dstBefore(), output, 'inputRounding' in kernel ? kernel.inputRounding : undefined), written));
+    const reports = ctx.host.time(() => oracles.map((o) => withSourceWrites(checkOutput(c.dst, o, session.dstBefore(), output, 'inputRounding' in kernel ? kernel.inputRounding : undefined), written)));
     return { session, reports, correct: reports.every((r) => r.correct), output, firstRunNs };
   } catch (e) {
     session.destroy();

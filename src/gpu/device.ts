@@ -4,6 +4,7 @@ import { adapterName, LIMIT_NAMES, limitsToRequest, type AdapterDescriptor, type
 import { AdapterError, DeviceLostError, RunCancelled } from '../core/errors';
 import type { Calibration } from '../core/metrics/roofline';
 import { forgetPool } from './buffer-pool';
+import { CaseDataCache } from '../core/plan/case-data';
 
 // subgroup-matrix is Chromium/Dawn's experimental name (needs allow_unsafe_apis in Dawn).
 const WANTED_FEATURES = ['timestamp-query', 'subgroups', 'shader-f16', 'chromium-experimental-subgroup-matrix'] as const;
@@ -30,6 +31,8 @@ export interface GpuContext {
    * until the hung queue drains) and opens a new one on the same GPU in its place.
    */
   recreate(reason: string): Promise<void>;
+  /** Host work once: case data and output checks, kept by the Engine across runs (device losses too). */
+  host: CaseDataCache;
 }
 
 /** The adapter as this device sees it: its features are the ones the device was opened with. */
@@ -135,6 +138,7 @@ export async function openDevice(gpu: GPU | undefined, opts: OpenOptions): Promi
       watch(ctx.device);
       ctx.lostReason = null;
     },
+    host: new CaseDataCache(),
   };
   watch(device);
   return ctx;

@@ -7,7 +7,9 @@ import { drainPool } from './buffer-pool';
 import { runCalibration } from './calibrate';
 import type { ProgressFn } from '../core/progress';
 import type { Level1Request } from '../core/requests';
-import { buildCase, resolveKernel } from '../core/resolve-kernel';
+import { CaseDataCache } from '../core/plan/case-data';
+import { planCase } from '../core/plan/plan';
+import { resolveKernel } from '../core/resolve-kernel';
 import { resolveManifest } from '../core/manifest/resolve';
 import { loadUserKernel } from '../core/manifest/source';
 import type { LaneRequest, SweepRequest } from '../core/results';
@@ -32,11 +34,15 @@ export interface EngineOptions {
   calibrationCopyMiB?: number;
   /** Dawn toggles the runtime enabled (Node): named in the adapter's description. */
   dawnToggles?: readonly string[];
+  /** Host bytes of inputs and oracles kept for later runs (default CASE_DATA_CACHE_BYTES; a page's worker keeps less). */
+  caseDataBytes?: number;
 }
 
 export class Engine implements LabApi {
   private ctx: Promise<GpuContext> | null = null;
   private calibration: Calibration | null = null;
+  /** Inputs and oracles of the cases run, reused by later runs of this engine (replays). */
+  private readonly host: CaseDataCache;
   private queue: Promise<unknown> = Promise.resolve();
   /** Run ids queued or running, and those of them cancel() named. */
   private readonly pending = new Set<string>();
@@ -45,7 +51,9 @@ export class Engine implements LabApi {
   constructor(
     private readonly getGpu: () => GPU | undefined,
     private readonly opts: EngineOptions,
-  ) {}
+  ) {
+    this.host = new CaseDataCache(opts.caseDataBytes);
+  }
 
   /** The live device, reopened when the last one was lost. */
   async context(): Promise<GpuContext> {
@@ -57,6 +65,7 @@ export class Engine implements LabApi {
       // A calibration applies only to the adapter it was measured on.
       const stored = this.calibration ?? (await this.opts.loadCalibration?.(adapterFingerprint(ctx.adapter))) ?? null;
       ctx.calibration = stored && stored.adapterFingerprint === adapterFingerprint(ctx.adapter) ? stored : null;
+      ctx.host = this.host;
       return ctx;
     });
     this.ctx.catch(() => (this.ctx = null));
@@ -107,7 +116,8 @@ export class Engine implements LabApi {
   }
 
   async preview(req: Omit<Level1Request, 'timing' | 'skipTiming' | 'seed'>): Promise<CodegenPreview> {
-    const { op, c } = buildCase(req);
+    const plan = planCase(req);
+    const { op, c } = plan;
     // Codegen is pure; without a device it validates against the limits every adapter has.
     const ctx = this.ctx ? await this.context() : null;
     const adapter = ctx ? ctx.adapter : { limits: DEFAULT_LIMITS, features: [] as string[] };
@@ -116,7 +126,7 @@ export class Engine implements LabApi {
       const wgsl = plan.passes.length === 1 ? plan.passes[0].wgsl : plan.passes.map((p, i) => `// ---- pass ${i + 1} of ${plan.passes.length}: ${p.kernelName} (${p.wgslFile}), dispatch ${p.dispatch.join('×')}\n${p.wgsl}`).join('\n');
       return { op: op.name, label: c.label, variant: 'user', scheduleKey: null, wgsl, dispatch: plan.passes[0].dispatch, fallback: null };
     }
-    const r = resolveKernel(op, c, req.variant, adapter);
+    const r = resolveKernel(plan, req.variant, adapter);
     return { op: op.name, label: c.label, variant: r.variant, scheduleKey: r.scheduleKey, wgsl: r.kernel.wgsl, dispatch: r.kernel.dispatch, fallback: r.fallback };
   }
 

@@ -2,7 +2,6 @@
 // counters per site, correctness first, alternating timed passes, the median of the ratios.
 // Which pairs run, the controls and the pair's judgement are pure (src/core/lane/judgement.ts).
 import { DeviceRejection, UsageError, WgslCompileError } from '../core/errors';
-import { caseData } from '../core/inputs';
 import { controlled, judgePair, lanePairs, laneState, plantedFactor } from '../core/lane/judgement';
 import { plantSizeText, type PlantRecord } from '../core/lane/plant';
 import { plantSlowdown } from './plant';
@@ -12,9 +11,10 @@ import type { KernelSpec } from '../core/kernel';
 import { programOf, type KernelProgram } from '../core/program';
 import { computeMetrics, peaksFor } from '../core/metrics/roofline';
 import { opByName, registryEntry, type PromotionState, type ShapeRule } from '../core/ops/registry';
-import { opFamilies, type OpCase, type OpDef } from '../core/ops/types';
+import { opFamilies } from '../core/ops/types';
 import { ProgressTracker, UNIT_CHECK, UNIT_MEASURE, type ProgressFn } from '../core/progress';
-import { caseOf, refuseOutsideLimits, resolveKernel, type CaseRequest } from '../core/resolve-kernel';
+import { planOf, refuseOutsideLimits, type CasePlan } from '../core/plan/plan';
+import { resolveKernel, type CaseRequest } from '../core/resolve-kernel';
 import type { LaneControl, LaneCounters, LanePair, LaneRequest, LaneResult, LaneShape, RepeatAuto } from '../core/results';
 import { repeatAutoDone } from '../core/stats/repeat-auto';
 import { parseSchedule } from '../core/schedule/schedule';
@@ -58,6 +58,7 @@ function unitsNow(p: ProgressTracker) {
 export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: ProgressFn): Promise<LaneResult> {
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
+  const host0 = ctx.host.hostTimes();
   const repeat = req.repeat ?? 5;
   // --repeat auto: passes until the median's interval is narrow enough, up to its cap.
   const passesAtMost = req.repeatAuto?.maxPasses ?? repeat;
@@ -77,9 +78,9 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
   const kernelsOf = (op: string) => kernels.filter((k) => k.loaded.op.name === op);
   const cases = run.map((op) => {
     const entries: CaseRequest[] = req.shapes ? req.shapes.filter((s) => opByName(s.op).name === op.name) : [...op.matrix];
-    const all = entries.map((e) => caseOf(op, e));
+    const all = entries.map((e) => planOf(op, e));
     // Every shape is refused before the first one runs: a late refusal would waste the others.
-    for (const c of all) refuseOutsideLimits(op, c, ctx.adapter);
+    for (const p of all) refuseOutsideLimits(p, ctx.adapter);
     return { op, cases: all };
   });
   const progress = new ProgressTracker(
@@ -98,11 +99,12 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
     const declared = entry.declaredRejections.filter((d) => !undeclare.has(d));
     const counters: LaneCounters = { generatedDispatches: 0, nativeFallbacks: {}, undeclaredFallbacks: 0, deviceRejections: 0 };
     const shapes: LaneShape[] = [];
-    for (const c of opCases) {
+    for (const plan of opCases) {
+      const { c } = plan;
       const before = unitsNow(progress);
       progress.tick(`${op.name} ${c.label}: correctness`);
       const users = kernelsOf(op.name);
-      const shape = await runShapeWatched(ctx, op, c, { repeat, repeatAuto: req.repeatAuto, tolerance, seed, wallBoundMs, minRuns: req.minRuns, control: req.control, rulesBefore: proposalRules(op.name), state, declared, counters, progress, users });
+      const shape = await runShapeWatched(ctx, plan, { repeat, repeatAuto: req.repeatAuto, tolerance, seed, wallBoundMs, minRuns: req.minRuns, control: req.control, rulesBefore: proposalRules(op.name), state, declared, counters, progress, users });
       // A shape where the planted factor could not be placed within the band is no control: refused.
       if ('refused' in shape) skipped.push({ op: op.name, reason: `${c.label}: refused as a control: ${shape.refused.refused}`, plant: { shape: c.label, ...shape.refused } });
       else shapes.push(shape);
@@ -126,6 +128,7 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
     green,
     startedAt,
     durationMs: performance.now() - t0,
+    host: { buildMs: ctx.host.buildMs - host0.buildMs, checkMs: ctx.host.checkMs - host0.checkMs },
   };
 }
 
@@ -147,9 +150,10 @@ interface ShapeOptions {
   users: readonly LaneKernel[];
 }
 
-function shapeBase(op: OpDef, c: OpCase) {
+function shapeBase(plan: CasePlan) {
+  const { op, c } = plan;
   const bytes = op.bytes(c);
-  return { shape: c.label, dims: c.dims, layout: c.layout, params: c.params, flops: op.flops(c), readBytes: bytes.readBytes, writeBytes: bytes.writeBytes };
+  return { shape: c.label, dims: c.dims, caseId: plan.id, layout: c.layout, params: c.params, flops: op.flops(c), readBytes: bytes.readBytes, writeBytes: bytes.writeBytes };
 }
 
 const EMPTY_TIMING = { nativeMedianNs: null, generatedMedianNs: null, speedups: [], speedupMedian: null, speedupMin: null, speedupMax: null, generatedCorrect: null, generatedMaxErrRatio: null, resolutionNs: null, runsPerPass: null, nativeMetrics: null, generatedMetrics: null };
@@ -159,17 +163,17 @@ const EMPTY_TIMING = { nativeMedianNs: null, generatedMedianNs: null, speedups: 
  * new one) and the shape is run again on it without that kernel — a user kernel's column is then
  * `too-slow` naming the bound; a native or generated kernel that hangs makes the shape `too-slow`.
  */
-async function runShapeWatched(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions): Promise<LaneShape | { refused: PlantRecord }> {
+async function runShapeWatched(ctx: GpuContext, plan: CasePlan, o: ShapeOptions): Promise<LaneShape | { refused: PlantRecord }> {
   try {
-    return await runShape(ctx, op, c, o);
+    return await runShape(ctx, plan, o);
   } catch (e) {
     // Without a working device (recovery failed), nothing more can run: the lane ends with the error.
     if (!(e instanceof WatchdogError) || e.recoveryMs === null) throw e;
     const culprit = o.users.find((u) => e.label === `user:${u.loaded.manifest.name}`);
     if (!culprit) {
-      return { ...shapeBase(op, c), ...EMPTY_TIMING, scheduleKey: null, verdict: 'too-slow', fallback: null, nativeCorrect: false, note: e.message };
+      return { ...shapeBase(plan), ...EMPTY_TIMING, scheduleKey: null, verdict: 'too-slow', fallback: null, nativeCorrect: false, note: e.message };
     }
-    const shape = await runShapeWatched(ctx, op, c, { ...o, users: o.users.filter((u) => u !== culprit) });
+    const shape = await runShapeWatched(ctx, plan, { ...o, users: o.users.filter((u) => u !== culprit) });
     if ('refused' in shape) return shape;
     const hung = hungUserColumn(culprit, e.message);
     const others = shape.users ?? [];
@@ -177,16 +181,17 @@ async function runShapeWatched(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOp
   }
 }
 
-async function runShape(ctx: GpuContext, op: OpDef, c: OpCase, o: ShapeOptions): Promise<LaneShape | { refused: PlantRecord }> {
-  const base = shapeBase(op, c);
+async function runShape(ctx: GpuContext, plan: CasePlan, o: ShapeOptions): Promise<LaneShape | { refused: PlantRecord }> {
+  const { op, c } = plan;
+  const base = shapeBase(plan);
   const empty = EMPTY_TIMING;
   const peaks = peaksFor(ctx.adapter, ctx.calibration);
   const metricsOf = (medians: number[]) => (medians.length ? computeMetrics({ minNs: Math.min(...medians), medianNs: median(medians) }, base.flops, base.readBytes + base.writeBytes, peaks) : null);
-  const { inputs, oracle } = caseData(op, c, o.seed);
-  const nativeKernel = op.native(c);
+  const { inputs, oracle } = ctx.host.get(plan, o.seed);
+  const nativeKernel = plan.native();
   const resolved = o.control
     ? { variant: 'generated' as const, schedule: null, scheduleKey: `control:${o.control}`, kernel: controlled(nativeKernel, o.control), fallback: null }
-    : resolveKernel(op, c, { kind: 'auto' }, ctx.adapter, { rulesBefore: o.rulesBefore, state: o.state });
+    : resolveKernel(plan, { kind: 'auto' }, ctx.adapter, { rulesBefore: o.rulesBefore, state: o.state });
   const planted = plantedFactor(o.control);
   let plant: PlantRecord | null = null;
   /** What the generated side runs: the resolved kernel, or the native one with its plant. */

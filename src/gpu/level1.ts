@@ -1,14 +1,13 @@
 // Level 1: one kernel, timed alone, after its output has been checked against the oracle.
 import { UsageError } from '../core/errors';
-import { caseData } from '../core/inputs';
-import { assertCaseFits } from '../core/input/case-contract';
 import { computeMetrics, peaksFor, peaksForKernel } from '../core/metrics/roofline';
 import { ProgressTracker, UNIT_CHECK, UNIT_MEASURE, type ProgressFn } from '../core/progress';
 import type { Level1Request } from '../core/requests';
 import type { KernelSpec } from '../core/kernel';
 import { resolveUserKernel } from '../core/manifest/source';
 import { type KernelProgram, programOf } from '../core/program';
-import { buildCase, resolveKernel, type ResolvedKernel } from '../core/resolve-kernel';
+import { planCase } from '../core/plan/plan';
+import { resolveKernel, type ResolvedKernel } from '../core/resolve-kernel';
 import type { Level1Result } from '../core/results';
 import type { TimingSummary } from '../core/stats/timing';
 import { checkedSession } from './checked';
@@ -21,20 +20,20 @@ export type { Level1Request, VariantRequest } from '../core/requests';
 export async function runLevel1(ctx: GpuContext, req: Level1Request, onProgress?: ProgressFn): Promise<Level1Result> {
   if (!Array.isArray(req.dims) || !req.dims.length) throw new UsageError('a Level 1 request needs dims');
   const startedAt = new Date().toISOString();
-  const { op, c } = buildCase(req);
-  // The index and binding contract (the same rule limitRefusal applies on the page and in the
-  // lane), before inputs and oracle: it names the tensor that does not fit.
-  assertCaseFits(c, ctx.adapter);
+  // The case's one plan, refused here when past the adapter's limits (the rule the page and the
+  // lane apply), before inputs and oracle: it names the tensor that does not fit.
+  const plan = planCase(req, ctx.adapter);
+  const { op, c } = plan;
   const user = req.variant.kind === 'user' ? await resolveUserKernel(req.variant, c, deviceAdapter(ctx)) : null;
   const resolved: Omit<ResolvedKernel, 'variant' | 'kernel'> & { variant: Level1Result['variant']; kernel: KernelSpec | KernelProgram } = user
     ? { variant: 'user', schedule: null, scheduleKey: null, kernel: user.plan, fallback: null }
-    : resolveKernel(op, c, req.variant, ctx.adapter);
+    : resolveKernel(plan, req.variant, ctx.adapter);
   const firstPass = programOf(resolved.kernel).passes[0];
   const timed = !req.skipTiming;
   // Two units: the check, then the timing.
   const progress = new ProgressTracker({ [UNIT_CHECK]: 1, [UNIT_MEASURE]: timed ? 1 : 0 }, onProgress, () => performance.now());
   progress.tick(`${op.name} ${c.label}: correctness`);
-  const { inputs, oracle } = caseData(op, c, req.seed ?? 1);
+  const { inputs, oracle } = ctx.host.get(plan, req.seed ?? 1);
   const checked = await checkedSession(ctx, resolved.kernel, c, inputs, [oracle]);
   const { session } = checked;
   try {
@@ -52,6 +51,8 @@ export async function runLevel1(ctx: GpuContext, req: Level1Request, onProgress?
       kind: 'level1',
       op: op.name,
       shape: c.dims.join('x'),
+      dims: c.dims,
+      caseId: plan.id,
       layout: c.layout,
       label: c.label,
       params: c.params,

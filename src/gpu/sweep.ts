@@ -2,12 +2,12 @@
 // checked against the oracle and the variant it would replace before its time is read; then
 // the refusal rules and a proposal in schedulesFor's vocabulary. It writes nothing.
 import { UsageError } from '../core/errors';
-import { caseData } from '../core/inputs';
 import { computeMetrics, peaksFor } from '../core/metrics/roofline';
 import { opByName } from '../core/ops/registry';
 import { opFamilies, type OpCase, type OpDef } from '../core/ops/types';
 import { outputAsOracle } from '../core/output-oracle';
-import { caseOf, resolveKernel, type CaseRequest } from '../core/resolve-kernel';
+import { planOf, type CasePlan } from '../core/plan/plan';
+import { resolveKernel, type CaseRequest } from '../core/resolve-kernel';
 import { ProgressTracker, UNIT_CHECK, UNIT_MEASURE, type ProgressFn } from '../core/progress';
 import { compareCandidates } from '../core/stats/sweep-rank';
 import type { CandidateStatus, SweepCandidate, SweepReference, SweepRequest, SweepResult, SweepShapeCell } from '../core/results';
@@ -50,12 +50,17 @@ export async function runSweep(ctx: GpuContext, req: SweepRequest, onProgress?: 
   // Shapes: the contract's rejections have no generated path to sweep.
   const entries: readonly CaseRequest[] = req.shapes?.length ? req.shapes : op.matrix;
   const cases: OpCase[] = [];
+  const plans = new Map<OpCase, CasePlan>();
   const excludedShapes: { shape: string; reason: string }[] = [];
   for (const e of entries) {
-    const c = caseOf(op, e);
-    const rejection = op.require(c, ctx.adapter);
+    const plan = planOf(op, e);
+    const c = plan.c;
+    const rejection = plan.contract(ctx.adapter);
     if (rejection) excludedShapes.push({ shape: c.label, reason: `${rejection.code}: ${rejection.reason}` });
-    else cases.push(c);
+    else {
+      cases.push(c);
+      plans.set(c, plan);
+    }
   }
   if (!cases.length) throw new UsageError(`no shape of ${op.name} is inside the generated contract: nothing to sweep`);
 
@@ -83,9 +88,9 @@ export async function runSweep(ctx: GpuContext, req: SweepRequest, onProgress?: 
 
   for (const c of cases) {
     const features = op.features(c);
-    const { inputs, oracle } = caseData(op, c, seed);
+    const { inputs, oracle } = ctx.host.get(plans.get(c)!, seed);
     // The variant a candidate would replace: what `auto` runs on this shape today.
-    const today = resolveKernel(op, c, { kind: 'auto' }, ctx.adapter);
+    const today = resolveKernel(plans.get(c)!, { kind: 'auto' }, ctx.adapter);
     const refKernel = today.kernel;
     const refLabel = today.scheduleKey ?? 'native';
     const live: Live[] = [];

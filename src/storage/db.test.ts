@@ -5,7 +5,7 @@ import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
 import { adapterFingerprint } from '../core/adapter';
 import { calibrationJson, CODE_HASH } from '../core/report/json';
-import { sampleAdapter, sampleLane, sampleLevel1 } from '../core/report/sample-results';
+import { sampleAdapter, sampleLane, sampleLevel1 } from '../../test/fixtures/sample-results';
 import { DB_VERSION, MIGRATIONS, openLabDb, UNKNOWN_STAMP, type RunRecordV1 } from './db';
 import { isStale, listRuns, saveRun } from './runs';
 

@@ -3,7 +3,7 @@ import { OPS } from '../core/ops/registry';
 // the points of each run — a lane's own speedup, a Level 1 run's own time — stale ones marked.
 import { describe, expect, it } from 'vitest';
 import { CODE_HASH } from '../core/report/json';
-import { sampleAdapter, sampleLane, sampleLevel1 } from '../core/report/sample-results';
+import { sampleAdapter, sampleLane, sampleLevel1 } from '../../test/fixtures/sample-results';
 import type { RunRecord } from './db';
 import { latencySeries, opShapeKeys, runSummary, speedupSeries } from './history';
 import { runRecord } from './runs';

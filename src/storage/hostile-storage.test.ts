@@ -4,7 +4,7 @@
 import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
-import { sampleAdapter, sampleLane, sampleLevel1 } from '../core/report/sample-results';
+import { sampleAdapter, sampleLane, sampleLevel1 } from '../../test/fixtures/sample-results';
 import { DB_VERSION, MIGRATIONS, openLabDb, StorageMigrationError, type MigrationStep } from './db';
 import { openLabStore, StorageBlockedError, StorageReadOnlyError, StorageTimeoutError, StorageVersionError, withDeadline, writable } from './open';
 import { deleteRuns, exportFile, ImportError, importRuns, parseImport, runRecord, saveRun } from './runs';

@@ -4,7 +4,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { adapterFingerprint } from '../core/adapter';
 import { calibrationJson, CODE_HASH, LAB_VERSION } from '../core/report/json';
-import { sampleAdapter, sampleLane, sampleLevel1 } from '../core/report/sample-results';
+import { sampleAdapter, sampleLane, sampleLevel1 } from '../../test/fixtures/sample-results';
 import { openLabDb, UNKNOWN_STAMP, type LabDb } from './db';
 import { deleteRuns, exportFile, ImportError, importRuns, isStale, latestCalibration, listAdapters, listRuns, parseImport, saveRun, StorageQuotaError } from './runs';
 

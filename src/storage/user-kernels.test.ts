@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { sampleAdapter } from '../core/report/sample-results';
+import { sampleAdapter } from '../../test/fixtures/sample-results';
 import { openLabDb } from './db';
 import { deleteUserKernel, listUserKernels, saveUserKernel, userKernelRecord } from './user-kernels';
 

@@ -1,8 +1,8 @@
 // Results → the session's measured kernels: every timed kernel with metrics, one entry each.
 import { adapterFingerprint } from '../core/adapter';
-import type { LaneResult } from '../gpu/lane';
-import type { Level1Result } from '../gpu/level1';
-import type { SweepResult } from '../gpu/sweep';
+import type { LaneResult } from '../core/results';
+import type { Level1Result } from '../core/results';
+import type { SweepResult } from '../core/results';
 import type { ResultJson } from '../core/report/json';
 import type { MeasuredKernel } from './session-results';
 

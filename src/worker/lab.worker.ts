@@ -4,6 +4,9 @@ import { expose } from 'comlink';
 import { Engine } from '../gpu/engine';
 import { namingDeviceLoss } from './loss-naming';
 
+/** A tab keeps less host memory for reuse than the CLI: 512 MiB of inputs and oracles. */
+const PAGE_CASE_DATA_BYTES = 512 * 1024 ** 2;
+
 /**
  * The adapter the page asked for (`?device=`, the lane's --device). Read from the worker URL's
  * query when present; otherwise from the worker's name, which the page sets to its own query
@@ -16,4 +19,4 @@ function fromScope(key: string): string | undefined {
 }
 
 // `?timer=wallclock` times with the wall clock even where timestamp-query exists.
-expose(namingDeviceLoss(new Engine(() => navigator.gpu, { runtime: 'browser', deviceMatch: fromScope('device'), timestamps: fromScope('timer') !== 'wallclock' })));
+expose(namingDeviceLoss(new Engine(() => navigator.gpu, { runtime: 'browser', deviceMatch: fromScope('device'), timestamps: fromScope('timer') !== 'wallclock', caseDataBytes: PAGE_CASE_DATA_BYTES })));

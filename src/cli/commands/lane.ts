@@ -18,6 +18,7 @@ import type { LaneControl, LaneRequest, LaneResult } from '../../core/results';
 import { parseSchedule } from '../../core/schedule/schedule';
 import type { Condition } from '../../core/schedule/shape-rules';
 import { keepMatching, parseFilter } from '../filter';
+import { ReplayProgress } from '../../core/progress';
 import { progressPrinter } from '../progress';
 import { readCappedText } from '../read-capped';
 import { SHARE_OPTIONS, shareBase, writeShareOutputs } from '../share-output';
@@ -120,9 +121,11 @@ export async function cmdLane(argv: string[]): Promise<number> {
       // Each control replayed in turn, in one session: A/A first, then the planted slowdowns.
       const byControl = new Map<LaneControl, LaneResult[]>();
       const controls = sensitivityControls(factors);
-      for (const c of controls) {
+      const overall = new ReplayProgress(controls.length * replays, () => performance.now());
+      for (const [ci, c] of controls.entries()) {
         for (let i = 0; i < replays; i++) {
-          const r = await lab.lane(request(c), (p) => progress.update({ ...p, label: `${c} replay ${i + 1}/${replays}: ${p.label}` }));
+          const r = await lab.lane(request(c), (p) => progress.update(overall.of(ci * replays + i, { ...p, label: `${c} replay ${i + 1}/${replays}: ${p.label}` })));
+          overall.done(r.host?.buildMs);
           byControl.set(c, [...(byControl.get(c) ?? []), r]);
         }
       }
@@ -134,7 +137,13 @@ export async function cmdLane(argv: string[]): Promise<number> {
     }
     if (replays > 1) {
       const results: LaneResult[] = [];
-      for (let i = 0; i < replays; i++) results.push(await lab.lane(request(control), (p) => progress.update({ ...p, label: `replay ${i + 1}/${replays}: ${p.label}` })));
+      const overall = new ReplayProgress(replays, () => performance.now());
+      for (let i = 0; i < replays; i++) {
+        const r = await lab.lane(request(control), (p) => progress.update(overall.of(i, { ...p, label: `replay ${i + 1}/${replays}: ${p.label}` })));
+        overall.done(r.host?.buildMs);
+        cli.detail(1, `replay ${i + 1}/${replays}: ${(r.durationMs / 1000).toFixed(1)} s, host ${((r.host?.buildMs ?? 0) / 1000).toFixed(2)} s building inputs and oracles, ${((r.host?.checkMs ?? 0) / 1000).toFixed(2)} s checking outputs`);
+        results.push(r);
+      }
       progress.done();
       out.text(formatLane(results[results.length - 1]));
       const summary = summarizeReplays(results);

@@ -9,7 +9,7 @@ import { opFamilies, parseDims, type OpDef } from '../../core/ops/types';
 import { fmtGBps, fmtGflops, fmtNs, textTable } from '../../core/report/format';
 import { level1Json, type Level1Json } from '../../core/report/json';
 import { formatLevel1 } from '../../core/report/text';
-import { caseOf, refuseOutsideLimits } from '../../core/resolve-kernel';
+import { planCase, planOf, refuseOutsideLimits } from '../../core/plan/plan';
 import { parseSchedule } from '../../core/schedule/schedule';
 import type { VariantRequest } from '../../gpu/level1';
 import { keepMatching, parseFilter } from '../filter';
@@ -47,10 +47,10 @@ export async function cmdTime(argv: string[]): Promise<number> {
   }
   if (v.filter !== undefined) throw new UsageError('--filter picks among many cases: give it without --shape (time --op all --filter REGEX)');
   if (v.native && v.schedule !== undefined) throw new UsageError('give --native or --schedule, not both');
-  const op = opByName(v.op as string);
   const dims = parseDims(v.shape as string);
   const params = paramOptions(v);
-  op.makeCase(dims, (v.layout as string | undefined) ?? op.layouts[0].name, params); // usage errors before any device work
+  // The case's plan: usage errors before any device work; the engine runs this same plan.
+  const { op } = planCase({ op: v.op as string, dims, layout: v.layout as string | undefined, ...(params ? { params } : {}) });
   if (v.wgsl !== undefined && !v.native) throw new UsageError('--wgsl replaces the native kernel: give it with --native');
   const variant: VariantRequest = user
     ? { kind: 'user', ...user }
@@ -119,10 +119,10 @@ async function timeTable(v: Record<string, unknown>): Promise<number> {
   try {
     const adapter = await lab.adapter();
     // Every case is refused or kept before the first one runs.
-    for (const { op, e } of cases) refuseOutsideLimits(op, caseOf(op, e), adapter);
+    for (const { op, e } of cases) refuseOutsideLimits(planOf(op, e), adapter);
     const results: Level1Json[] = [];
     for (const [i, { op, e }] of cases.entries()) {
-      cli.detail(1, `[${i + 1}/${cases.length}] ${op.name} ${caseOf(op, e).label}`);
+      cli.detail(1, `[${i + 1}/${cases.length}] ${op.name} ${planOf(op, e).c.label}`);
       const r = await lab.time({ op: op.name, dims: [...e.dims], layout: e.layout, ...(e.params ? { params: { ...e.params } } : {}), variant: { kind: v.native ? 'native' : 'auto' }, seed: intOption(v, 'seed'), timing: { minRuns: intOption(v, 'min-runs') } });
       results.push(level1Json(r));
     }

@@ -23,7 +23,7 @@ const llama = (over: Record<string, Kv['value']> = {}): Kv[] =>
 
 const gguf = (kv: Kv[], tensors: Parameters<typeof writeGgufHeader>[1] = []): CensusRequest & { kind: 'gguf' } => ({
   kind: 'gguf',
-  file: new Blob([writeGgufHeader(kv as never, tensors) as BlobPart]),
+  file: new Blob([writeGgufHeader(kv as never, tensors) as Uint8Array<ArrayBuffer>]),
   name: 'hostile.gguf',
 });
 

@@ -18,7 +18,7 @@ import { DEFAULT_LIMITS } from '../adapter';
 import { runSummary } from '../../storage/history';
 import { exportFile, ImportError, parseImport, runRecord } from '../../storage/runs';
 import { checkStoredRun } from '../../storage/stored-runs';
-import { BASE64URL, deepText, heaviestAcceptedSweep, JSON_MUTATIONS, linkFor, mutateJson, mutateText, seeded, seedResults, sweepOf, TEXT_MUTATIONS, type Rng } from './fuzz-corpus';
+import { BASE64URL, deepText, heaviestAcceptedSweep, JSON_MUTATIONS, linkFor, mutateJson, mutateText, seeded, seedResults, sweepOf, TEXT_MUTATIONS, type Rng } from '../../../test/fixtures/fuzz-corpus';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 1616);
 const BUDGET_MS = Number(process.env.FUZZ_MS ?? 2500);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ARGMAX, argmaxRow } from './argmax';
-import { bufferFor } from './rows-test-util';
+import { bufferFor } from '../../../test/fixtures/buffers';
 import { OpCaseError } from './types';
 
 describe('ARGMAX makeCase', () => {

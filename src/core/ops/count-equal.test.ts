@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../adapter';
 import { COUNT_EQUAL, i64Words } from './count-equal';
-import { bufferFor } from './rows-test-util';
+import { bufferFor } from '../../../test/fixtures/buffers';
 import { OpCaseError } from './types';
 
 describe('COUNT_EQUAL makeCase', () => {

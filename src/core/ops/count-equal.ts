@@ -17,6 +17,7 @@ import { contiguous, elementStrides, isContiguous, nelements, permute, sameShape
 import { commonRejection } from './contract';
 import { dims4, layoutError } from './rows-common';
 import { caseLabel, paramsLabel, parseParams, type ParamSpec, OpCaseError, type OpCase, type OpDef } from './types';
+import { inputSeed } from '../inputs';
 
 const SYNTAX = 'ne0xne1[xne2xne3] of src0 and src1 (dst is one I64)';
 
@@ -74,7 +75,7 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
 
 /** Labels in [-2, 2): a quarter of the positions agree, and negative values are compared too. */
 function inputs(c: OpCase, seed: number): ArrayBuffer[] {
-  return c.srcs.map((t, i) => randomIntBuffer(t, seed * 7919 + i * 104729, -2, 2));
+  return c.srcs.map((t, i) => randomIntBuffer(t, inputSeed(seed, i), -2, 2));
 }
 
 const NATIVE_WG = 256;

@@ -4,7 +4,7 @@ import { f16BitsToF32 } from '../hostdata';
 import { CONT } from './cont';
 import { CPY } from './cpy';
 import { schedulesFor } from './registry';
-import { bufferFor } from './test-buffers';
+import { bufferFor } from '../../../test/fixtures/buffers';
 import { OpCaseError } from './types';
 
 const adapter = { limits: DEFAULT_LIMITS, features: [] as string[] };

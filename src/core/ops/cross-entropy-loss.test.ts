@@ -4,7 +4,7 @@ import { contiguous, forEachElement, permute, stridedRows } from '../tensor';
 import { CROSS_ENTROPY_LOSS, checkRowsEvenlySpaced, labelsBuffer, LOGIT_SCALE } from './cross-entropy-loss';
 import { CROSS_ENTROPY_LOSS_BACK } from './cross-entropy-loss-back';
 import { registryEntry, schedulesFor } from './registry';
-import { bufferFor } from './test-buffers';
+import { bufferFor } from '../../../test/fixtures/buffers';
 import { OpCaseError } from './types';
 
 // Inputs are f32: ln 3 is stored rounded, so sums match to f32 precision (6 digits), not f64's.

@@ -9,6 +9,7 @@ import { grid2d, nativeTemplated } from '../kernel';
 import { contiguous, elementStrides, nelements, permute, rowsContiguous, stridedRows, typeSizeBytes, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
 import { caseLabel, OpCaseError, paramsLabel, parseParams, rowFeatures, type LayoutSpec, type MatrixEntry, type OpCase, type OpDef, type ParamSpec, eachElementOnce } from './types';
+import { inputSeed } from '../inputs';
 
 /** 1 to 4 dims → ne[4], naming the op's shape syntax when the count is wrong. */
 export function dimsNe(op: string, dims: readonly number[], syntax: string): number[] {
@@ -77,7 +78,7 @@ export function tensorUniform(t: TensorDesc, strides: readonly string[], off: st
  */
 export function spreadInputs(c: OpCase, seed: number, scales: readonly number[]): ArrayBuffer[] {
   return c.srcs.map((t, i) => {
-    const buf = randomBuffer(t, seed * 7919 + i * 104729);
+    const buf = randomBuffer(t, inputSeed(seed, i));
     const f = new Float32Array(buf);
     for (let k = 0; k < f.length; k++) f[k] *= scales[i];
     return buf;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../adapter';
 import { GET_ROWS_BACK } from './get-rows-back';
 import { registryEntry, schedulesFor } from './registry';
-import { bufferFor } from './test-buffers';
+import { bufferFor } from '../../../test/fixtures/buffers';
 
 describe('GET_ROWS_BACK makeCase', () => {
   it('dims ne0 x rows x nIdx: gradient [ne0, nIdx], i32 indices [nIdx], dst [ne0, rows] packed', () => {

@@ -3,7 +3,7 @@ import { DEFAULT_LIMITS } from '../adapter';
 import { contiguous, permute } from '../tensor';
 import { checkGetRows, GET_ROWS } from './get-rows';
 import { schedulesFor } from './registry';
-import { bufferFor } from './test-buffers';
+import { bufferFor } from '../../../test/fixtures/buffers';
 import { OpCaseError } from './types';
 
 const adapter = { limits: DEFAULT_LIMITS, features: [] as string[] };

@@ -21,6 +21,7 @@ import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
 import { contiguous, elementStrides, nelements, nrows, rowsContiguous, sameShape, view, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
 import { caseLabel, OpCaseError, paramsLabel, parseParams, type OpCase, type OpDef, type OracleResult, type ParamSpec } from './types';
+import { inputSeed } from '../inputs';
 
 /** ggml-opt's defaults (ggml_opt_get_default_optimizer_params) and the ranges it asserts. */
 export const PARAMS: readonly ParamSpec[] = Object.freeze([
@@ -86,12 +87,12 @@ function inputs(c: OpCase, seed: number): ArrayBuffer[] {
   const n = nelements(c.srcs[0]);
   const state = new ArrayBuffer(c.srcs[0].bufferSizeBytes);
   const s = new Float32Array(state);
-  const next = prng(seed * 7919);
+  const next = prng(inputSeed(seed, 0));
   for (let i = 0; i < 2 * n; i++) s[i] = next() * 2 - 1;
   for (let i = 2 * n; i < 3 * n; i++) s[i] = next();
   const grad = new ArrayBuffer(c.srcs[1].bufferSizeBytes);
   const g = new Float32Array(grad);
-  const nextG = prng(seed * 7919 + 104729);
+  const nextG = prng(inputSeed(seed, 1));
   for (let i = 0; i < g.length; i++) g[i] = nextG() * 2 - 1;
   return [state, grad, state, state, adamwParamsTensor(c.params).buffer];
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../adapter';
 import { contiguous, permute, transpose } from '../tensor';
 import { OUT_PROD, outProdProblems } from './out-prod';
-import { bufferFor } from './test-buffers';
+import { bufferFor } from '../../../test/fixtures/buffers';
 import { OpCaseError } from './types';
 
 describe('OUT_PROD makeCase', () => {

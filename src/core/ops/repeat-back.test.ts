@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { REPEAT_BACK, repeats } from './repeat-back';
-import { bufferFor } from './rows-test-util';
+import { bufferFor } from '../../../test/fixtures/buffers';
 import { OpCaseError } from './types';
 
 describe('REPEAT_BACK makeCase', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../adapter';
 import { powiUnrolled, ROPE, ROPE_BACK, ropeConstants, PARAMS } from './rope';
-import { bufferFor } from './test-buffers';
+import { bufferFor } from '../../../test/fixtures/buffers';
 import { OpCaseError, type OpCase } from './types';
 
 const F = Math.fround;

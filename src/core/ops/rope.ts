@@ -21,6 +21,7 @@ import { type BindingRole, grid2d, type KernelSpec, nativeTemplated } from '../k
 import { contiguous, elementStrides, nelements, nrows, permute, rowsContiguous, view, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
 import { caseLabel, OpCaseError, paramsLabel, parseParams, type OpCase, type OpDef, type OracleResult, type ParamSpec, eachElementOnce } from './types';
+import { inputSeed } from '../inputs';
 
 /** llama.cpp's defaults (llama_context_params, llama_hparams) where ggml's builder has none. */
 export const PARAMS: readonly ParamSpec[] = Object.freeze([
@@ -242,10 +243,10 @@ function ropeDef(spec: RopeOpSpec): OpDef {
    * [1, 8) as llama 3's rope_freqs (a factor near 0 would blow θ up).
    */
   function inputs(c: OpCase, seed: number): ArrayBuffer[] {
-    const out = [randomBuffer(c.srcs[0], seed * 7919), randomIntBuffer(c.srcs[1], seed * 7919 + 104729, 0, 8192)];
+    const out = [randomBuffer(c.srcs[0], inputSeed(seed, 0)), randomIntBuffer(c.srcs[1], inputSeed(seed, 1), 0, 8192)];
     if (c.srcs[2]) {
       const buf = new ArrayBuffer(c.srcs[2].bufferSizeBytes);
-      const next = prng(seed * 7919 + 2 * 104729);
+      const next = prng(inputSeed(seed, 2));
       const v = new Float32Array(buf);
       for (let i = 0; i < v.length; i++) v[i] = 1 + 7 * next();
       out.push(buf);

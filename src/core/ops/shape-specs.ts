@@ -1,6 +1,6 @@
 // Shape lists as people type them — the CLI's --shape/--shapes and the page's fields — checked
 // against the op before any device work. Errors name the first bad entry.
-import { opByName } from './registry';
+import { planCase, planOf } from '../plan/plan';
 import { OpCaseError, parseDims, parseParamAssignments, type OpDef } from './types';
 
 export interface CaseSpec {
@@ -25,10 +25,10 @@ export function parseCaseSpec(spec: string): CaseSpec {
   const [opName, dimsText, ...tail] = spec.trim().split(':');
   const form = 'OP:DIMS[:LAYOUT][:k=v,…] (e.g. ADD:256x16, ADD:256x16:inplace or RMS_NORM:256x16:eps=1e-5)';
   if (!opName || !dimsText) throw new OpCaseError(`'${spec}' is not ${form}`);
-  const op = opByName(opName);
   const dims = parseDims(dimsText);
   const { layout, params } = layoutAndParams(tail, spec, form);
-  op.makeCase(dims, layout ?? op.layouts[0].name, params);
+  // The case's plan (built once: the lane runs this same plan).
+  const { op } = planCase({ op: opName, dims, ...(layout ? { layout } : {}), ...(params ? { params } : {}) });
   return { op: op.name, dims, ...(layout ? { layout } : {}), ...(params ? { params } : {}) };
 }
 
@@ -43,7 +43,7 @@ export function parseShapeList(text: string, op: OpDef): { dims: number[]; layou
       // Params inside a comma-separated list are joined by ';' ("256x16:eps=1e-5;…" is rare: one param is the usual case).
       const { layout, params } = layoutAndParams(tail.map((x) => x.replace(/;/g, ',')), t, 'DIMS[:LAYOUT][:k=v;…]');
       const dims = parseDims(dimsText);
-      op.makeCase(dims, layout ?? op.layouts[0].name, params);
+      planOf(op, { dims, ...(layout ? { layout } : {}), ...(params ? { params } : {}) });
       return { dims, ...(layout ? { layout } : {}), ...(params ? { params } : {}) };
     });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bufferFor } from './rows-test-util';
+import { bufferFor } from '../../../test/fixtures/buffers';
 import { SOFT_MAX_BACK } from './soft-max-back';
 import { OpCaseError } from './types';
 

@@ -15,6 +15,7 @@ import { contiguous, elementStrides, nrows } from '../tensor';
 import { commonRejection } from './contract';
 import { dims4, layoutError } from './rows-common';
 import { caseLabel, paramsLabel, parseParams, type ParamSpec, rowFeatures, type OpCase, type OpDef, eachElementOnce } from './types';
+import { inputSeed } from '../inputs';
 
 const SYNTAX = 'ne0xne1[xne2xne3] of dy, y and dx';
 
@@ -78,8 +79,8 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
 
 /** dy uniform in [-1, 1); y a real softmax output (each row of exp(8·u) normalized, u in [-1, 1)). */
 function inputs(c: OpCase, seed: number): ArrayBuffer[] {
-  const dy = randomBuffer(c.srcs[0], seed * 7919);
-  const y = randomBuffer(c.srcs[1], seed * 7919 + 104729);
+  const dy = randomBuffer(c.srcs[0], inputSeed(seed, 0));
+  const y = randomBuffer(c.srcs[1], inputSeed(seed, 1));
   const f = new Float32Array(y);
   const ne0 = c.dst.ne[0];
   for (let base = 0; base < f.length; base += ne0) {

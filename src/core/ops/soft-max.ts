@@ -20,6 +20,7 @@ import { contiguous, elementStrides, forEachElement, nrows, type TensorDesc } fr
 import { commonRejection } from './contract';
 import { dims4, layoutError } from './rows-common';
 import { caseLabel, paramsLabel, parseParams, type ParamSpec, OpCaseError, rowFeatures, type OpCase, type OpDef, eachElementOnce } from './types';
+import { inputSeed } from '../inputs';
 
 const SYNTAX = 'ne0xne1[xne2xne3] of src0 and dst (ne0: keys, ne1: queries, ne2: heads)';
 
@@ -151,7 +152,7 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
  * distance term, so the slope·mask product is exercised); sink logits in [-2, 2).
  */
 function inputs(c: OpCase, seed: number): ArrayBuffer[] {
-  const a = randomBuffer(c.srcs[0], seed * 7919);
+  const a = randomBuffer(c.srcs[0], inputSeed(seed, 0));
   const af = new Float32Array(a);
   for (let i = 0; i < af.length; i++) af[i] *= 8;
   const out = [a];
@@ -159,7 +160,7 @@ function inputs(c: OpCase, seed: number): ArrayBuffer[] {
   if (maskT) {
     const buf = new ArrayBuffer(maskT.bufferSizeBytes);
     const view = new DataView(buf);
-    const next = prng(seed * 7919 + 104729);
+    const next = prng(inputSeed(seed, 1));
     const shift = Math.max(0, c.dst.ne[0] - c.dst.ne[1]);
     forEachElement(maskT, (_i, off, i0, i1) => {
       writeElement(view, maskT.type, off, i0 > i1 + shift ? -Infinity : -next() * ((i1 + shift - i0) % 4));
@@ -168,7 +169,7 @@ function inputs(c: OpCase, seed: number): ArrayBuffer[] {
   }
   const sinksT = c.srcs[2];
   if (sinksT) {
-    const buf = randomBuffer(sinksT, seed * 7919 + 2 * 104729);
+    const buf = randomBuffer(sinksT, inputSeed(seed, 2));
     const f = new Float32Array(buf);
     for (let i = 0; i < f.length; i++) f[i] *= 2;
     out.push(buf);

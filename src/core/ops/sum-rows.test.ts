@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GUARD_BYTES } from '../hostdata';
-import { bufferFor } from './rows-test-util';
+import { bufferFor } from '../../../test/fixtures/buffers';
 import { SUM_ROWS } from './sum-rows';
 import { OpCaseError } from './types';
 

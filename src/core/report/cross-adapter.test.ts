@@ -3,7 +3,7 @@ import { buildCrossAdapterReport, adapterClassOf, MAX_REPORT_INPUTS } from './cr
 import { cellColour, crossReportHtml, crossReportMarkdown, crossReportText, registryEdits } from './cross-adapter-render';
 import { decodeCrossReportLink, encodeCrossReportLink, validateCrossReport } from './cross-adapter-share';
 import { CODE_HASH, type LaneJson } from './json';
-import { sampleAdapter, sampleLane, sampleLevel1 } from './sample-results';
+import { sampleAdapter, sampleLane, sampleLevel1 } from '../../../test/fixtures/sample-results';
 import { encodeShare } from './share';
 
 // Adapters other than SwiftShader are hand-made fixtures (marked so in their description).

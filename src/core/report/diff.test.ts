@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { diffLanes, formatDiff } from './diff';
 import type { LaneJson } from './json';
-import { sampleAdapter, sampleLane } from './sample-results';
+import { sampleAdapter, sampleLane } from '../../../test/fixtures/sample-results';
 
 /** A copy of the lane with ADD's first shape set to these medians (speedup = native / generated). */
 function withFirstShape(base: LaneJson, nativeNs: number, generatedNs: number): LaneJson {

@@ -34,6 +34,9 @@ export function laneJson(r: LaneResult) {
       counters: p.counters,
       shapes: p.shapes.map((s) => ({
         shape: s.shape,
+        // Optional in the JSON type: results stored before dims existed lack them (run-query reads the label then).
+        ...(s.dims ? { dims: s.dims } : {}),
+        ...(s.caseId ? { caseId: s.caseId } : {}),
         layout: s.layout,
         ...(s.params ? { params: s.params } : {}),
         scheduleKey: s.scheduleKey,
@@ -62,6 +65,7 @@ export function laneJson(r: LaneResult) {
     green: r.green,
     startedAt: r.startedAt,
     durationMs: r.durationMs,
+    ...(r.host ? { host: r.host } : {}),
   };
 }
 
@@ -71,6 +75,8 @@ export function level1Json(r: Level1Result) {
     ...stamps(),
     op: r.op,
     shape: r.shape,
+    ...(r.dims ? { dims: r.dims } : {}),
+    ...(r.caseId ? { caseId: r.caseId } : {}),
     layout: r.layout,
     label: r.label,
     ...(r.params ? { params: r.params } : {}),

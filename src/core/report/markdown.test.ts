@@ -5,7 +5,7 @@ import { compareLanes } from './compare';
 import { fmtExp, fmtRatio, fmtUs } from './format';
 import { calibrationJson, LAB_VERSION, CODE_HASH } from './json';
 import { level1Markdown, laneMarkdown, mdEscape, resultMarkdown } from './markdown';
-import { sampleAdapter, sampleLane, sampleLevel1 } from './sample-results';
+import { sampleAdapter, sampleLane, sampleLevel1 } from '../../../test/fixtures/sample-results';
 import { validateResult } from './validate';
 
 /** The cells of a markdown table row, unescaped pipes only. */

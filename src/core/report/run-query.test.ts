@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseRunQuery, rerunRequest, runQueryFor } from './run-query';
-import { sampleLane, sampleLevel1 } from './sample-results';
+import { validateResult } from './validate';
+import { sampleLane, sampleLevel1 } from '../../../test/fixtures/sample-results';
 
 describe('run queries (?op=…&run=1)', () => {
   it('reads what the Kernel form needs, by name', () => {
@@ -56,5 +57,19 @@ describe('rerunRequest (run this on my GPU)', () => {
     expect(rr.request).toMatchObject({ ops: lane.pairs.map((p) => p.op), repeat: 3, tolerance: 0.05, seed: 1 });
     expect(rr.request.shapes).toHaveLength(lane.pairs.reduce((n, p) => n + p.shapes.length, 0));
     expect(rr.request.shapes![0]).toMatchObject({ op: lane.pairs[0].op, layout: lane.pairs[0].shapes[0].layout });
+  });
+
+  it("re-runs a case from its own dims (results since caseId), and an older result's from its label", () => {
+    const lane = sampleLane({ repeat: 3 });
+    const first = lane.pairs[0].shapes[0];
+    // A label is for people: the dims it shows need not be the ones to re-run (params, new layouts).
+    const withDims = { ...lane, pairs: [{ ...lane.pairs[0], shapes: [{ ...first, shape: 'a label', dims: [96, 7], caseId: `${lane.pairs[0].op}:96x7:${first.layout}` }] }] };
+    const rr = rerunRequest(validateResult(JSON.parse(JSON.stringify(withDims))));
+    if (rr?.kind !== 'lane') throw new Error('not a lane rerun');
+    expect(rr.request.shapes).toEqual([{ op: lane.pairs[0].op, dims: [96, 7], layout: first.layout }]);
+    const older = rerunRequest(lane);
+    if (older?.kind !== 'lane') throw new Error('not a lane rerun');
+    expect(older.request.shapes![0].dims).toEqual(first.shape.split(' ')[0].split('x').map(Number));
+    expect(() => validateResult(JSON.parse(JSON.stringify({ ...withDims, pairs: [{ ...withDims.pairs[0], shapes: [{ ...withDims.pairs[0].shapes[0], dims: [96, 0] }] }] })))).toThrow(/dims\[1\]: expected a whole number ≥ 1, got number 0/);
   });
 });

@@ -99,9 +99,9 @@ function scheduleFromKey(key: string): Record<string, unknown> | null {
   }
 }
 
-/** The dims of a result's shape text: '4096x512 inplace' → [4096, 512]. */
-function dimsOf(shape: string): number[] {
-  return parseDims(shape.split(' ')[0]);
+/** A result's dims: its own (results since caseId), else read from an older result's shape text ('4096x512 inplace' → [4096, 512]). */
+function dimsOf(r: { shape: string; dims?: readonly number[] }): number[] {
+  return r.dims ? [...r.dims] : parseDims(r.shape.split(' ')[0]);
 }
 
 /**
@@ -114,10 +114,10 @@ export function rerunRequest(r: ResultJson): { kind: 'level1'; request: Level1Re
   if (r.kind === 'level1') {
     const schedule = r.schedule ?? (r.scheduleKey ? scheduleFromKey(r.scheduleKey) : null);
     const variant: VariantRequest = r.variant === 'generated' && schedule ? { kind: 'schedule', schedule } : { kind: 'native' };
-    return { kind: 'level1', request: { op: r.op, dims: dimsOf(r.shape), layout: r.layout, ...(r.params ? { params: { ...r.params } } : {}), variant } };
+    return { kind: 'level1', request: { op: r.op, dims: dimsOf(r), layout: r.layout, ...(r.params ? { params: { ...r.params } } : {}), variant } };
   }
   if (r.kind === 'lane') {
-    const shapes = r.pairs.flatMap((p) => p.shapes.map((s) => ({ op: p.op, dims: dimsOf(s.shape), layout: s.layout, ...(s.params ? { params: { ...s.params } } : {}) })));
+    const shapes = r.pairs.flatMap((p) => p.shapes.map((s) => ({ op: p.op, dims: dimsOf(s), layout: s.layout, ...(s.params ? { params: { ...s.params } } : {}) })));
     const s = r.settings;
     return { kind: 'lane', request: { ops: r.pairs.map((p) => p.op), shapes, repeat: s.repeat, tolerance: s.tolerance, seed: s.seed, prefer: [...s.prefer], undeclare: [...s.undeclare] } };
   }

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { fromBase64Url, toBase64Url, crc32 } from './bytes';
 import { RESULT_SCHEMA_VERSION } from './json';
-import { sampleLane, sampleLevel1 } from './sample-results';
+import { sampleLane, sampleLevel1 } from '../../../test/fixtures/sample-results';
 import { decodeShare, encodeShare, MAX_SHARE_CHARS, MAX_SHARE_JSON_BYTES, platformCodec, roundNumbers, SHARE_FORMAT_VERSION, SHARE_ROUNDING_DIGITS, SHARE_TARGET_CHARS, ShareLinkError, sharePayloadFromHash, shareRounding, shareUrl, type ShareErrorReason } from './share';
 
 async function deflateRaw(bytes: Uint8Array): Promise<Uint8Array> {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LaneUserColumn, UserKernelRef } from '../manifest/source';
 import { laneMarkdown, level1Markdown } from './markdown';
-import { sampleLane, sampleLevel1 } from './sample-results';
+import { sampleLane, sampleLevel1 } from '../../../test/fixtures/sample-results';
 import { decodeShare, encodeShare } from './share';
 import { validateResult } from './validate';
 

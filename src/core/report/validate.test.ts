@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { adapterFingerprint } from '../adapter';
 import { calibrationJson } from './json';
 import { resultMarkdown } from './markdown';
-import { sampleAdapter, sampleLane, sampleLevel1, sampleSweep } from './sample-results';
+import { sampleAdapter, sampleLane, sampleLevel1, sampleSweep } from '../../../test/fixtures/sample-results';
 import { decodeShare, encodeShare } from './share';
 import { ResultShapeError, validateResult } from './validate';
 

@@ -41,6 +41,13 @@ const count: Check = (v, p) => (Number.isSafeInteger(v) && (v as number) >= 0 ? 
 /** Any JSON within the result's bounds (checked once for the whole result, before the schema). */
 const any: Check = () => null;
 
+/** A case's dims: 1 to 8 positive whole numbers (the op's makeCase checks them again on a re-run). */
+const caseDims: Check = (v, p) => {
+  if (!Array.isArray(v) || v.length < 1 || v.length > 8) return fail(p, 'a list of 1 to 8 dims', v);
+  const bad = v.findIndex((d) => !Number.isSafeInteger(d) || d < 1);
+  return bad < 0 ? null : fail(`${p}[${bad}]`, 'a whole number ≥ 1', v[bad]);
+};
+
 function nullable(c: Check): Check {
   return (v, p) => (v === null ? null : c(v, p));
 }
@@ -159,6 +166,8 @@ const level1 = obj(
     ...stamps,
     op: name,
     shape: name,
+    dims: optional(caseDims),
+    caseId: optional(name),
     layout: name,
     label: optional(name),
     params: optional(record(num, 64)),
@@ -216,6 +225,8 @@ const plantRecord = obj({
 const laneShape = obj(
   {
     shape: name,
+    dims: optional(caseDims),
+    caseId: optional(name),
     layout: name,
     params: optional(record(num, 64)),
     scheduleKey: nullable(name),
@@ -279,6 +290,7 @@ const lane = obj(
     green: bool,
     startedAt: isoTime,
     durationMs: nonNegative,
+    host: optional(obj({ buildMs: nonNegative, checkMs: nonNegative })),
   },
   (v, p) => {
     const shapes = (v.pairs as { shapes: { speedups: unknown[] }[] }[]).flatMap((x) => x.shapes);

@@ -2,7 +2,7 @@
 // whiskers, a line at 1 (parity) and the tolerance band [1 − tol, 1] a median may sit in
 // without being a regression. Shapes without timings (fallbacks, wrong) have no point.
 import uPlot from 'uplot';
-import type { LaneShape } from '../../gpu/lane';
+import type { LaneShape } from '../../core/results';
 import { verdictTone } from '../views/lane/verdict-tone';
 import { BAND_FILL, GRID, TONE_COLOR } from './palette';
 import { pointLayer } from './point-layer';

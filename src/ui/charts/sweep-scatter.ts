@@ -2,7 +2,7 @@
 // candidates coloured, refused ones grey rings, each point's key, status and reason on hover.
 // A dashed vertical line marks the reference's median, a solid one gain 0.
 import uPlot from 'uplot';
-import type { SweepResult } from '../../gpu/sweep';
+import type { SweepResult } from '../../core/results';
 import { ACCENT, GRID, TONE_COLOR } from './palette';
 import { pointLayer, type ChartPoint } from './point-layer';
 import type { ChartOptions } from './UPlot';

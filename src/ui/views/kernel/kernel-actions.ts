@@ -4,7 +4,8 @@
 import { createEffect, createSignal, on, type Accessor } from 'solid-js';
 import type { AdapterDescriptor } from '../../../core/adapter';
 import { level1Json } from '../../../core/report/json';
-import type { Level1Request, Level1Result } from '../../../gpu/level1';
+import type { Level1Result } from '../../../core/results';
+import type { Level1Request } from '../../../core/requests';
 import type { CodegenPreview } from '../../../worker/api';
 import { errorInfo, type ErrorInfo } from '../../errors';
 import { lab } from '../../lab-client';

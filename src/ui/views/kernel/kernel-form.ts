@@ -8,10 +8,11 @@ import { variantForState } from '../../../core/ops/promotion';
 import { opByName, OPS, registryStateFor, schedulesFor } from '../../../core/ops/registry';
 import { caseLabel, dimsLabel, opFamilies, formatParam, OpCaseError, paramsLabel, parseDims, type MatrixEntry, type OpCase, type OpDef, type Rejection } from '../../../core/ops/types';
 import { parseSchedule, scheduleKey, SPACES, type Family, type Schedule } from '../../../core/schedule/schedule';
-import type { Level1Request } from '../../../gpu/level1';
+import type { Level1Request } from '../../../core/requests';
 import type { RunQuery } from '../../../core/report/run-query';
 import { errorInfo } from '../../errors';
 import { createUserKernelState } from './user-kernel-state';
+import { planOf } from '../../../core/plan/plan';
 
 export type VariantKind = 'auto' | 'native' | 'schedule' | 'user';
 
@@ -64,7 +65,8 @@ export function paramsFromTexts(op: OpDef, texts: ParamTexts): Record<string, nu
 export function buildCaseOrError(op: OpDef, dimsText: string, layout: string, paramTexts: ParamTexts = {}): CaseOrError {
   try {
     const dims = parseDims(dimsText);
-    return { ok: op.makeCase(dims, layout, paramsFromTexts(op, paramTexts)), dims };
+    // The case's plan (src/core/plan): built once however often the form re-renders.
+    return { ok: planOf(op, { dims, layout, params: paramsFromTexts(op, paramTexts) }).c, dims };
   } catch (e) {
     return { error: errorInfo(e).message };
   }

@@ -7,7 +7,7 @@ import { createMemo, createSignal } from 'solid-js';
 import type { AdapterIdentity } from '../../../core/ops/promotion';
 import { OPS, registryEntry, registryStateFor } from '../../../core/ops/registry';
 import { DEFAULT_TOLERANCE } from '../../../core/stats/verdict';
-import type { LaneControl, LaneRequest } from '../../../gpu/lane';
+import type { LaneControl, LaneRequest } from '../../../core/results';
 import { errorInfo } from '../../errors';
 import type { UserKernelRecord } from '../../../storage/db';
 

@@ -4,7 +4,7 @@
 import { createEffect, type Accessor } from 'solid-js';
 import type { AdapterDescriptor } from '../../../core/adapter';
 import { laneJson } from '../../../core/report/json';
-import type { LaneRequest, LaneResult } from '../../../gpu/lane';
+import type { LaneRequest, LaneResult } from '../../../core/results';
 import { lab } from '../../lab-client';
 import { laneKernels } from '../../measured-kernels';
 import { sessionScoped } from '../../session-scoped';

@@ -2,7 +2,7 @@
 // undecided a warning (the noise hid the tolerance: nothing was decided), regressions and broken
 // lanes red, a declared fallback grey (expected, not measured).
 import type { ShapeVerdict } from '../../../core/stats/verdict';
-import type { LanePair } from '../../../gpu/lane';
+import type { LanePair } from '../../../core/results';
 import type { Tone } from '../../charts/palette';
 
 export function verdictTone(v: ShapeVerdict): Tone {

@@ -1,7 +1,7 @@
 // The sweep's proposal, last: registry rules in schedulesFor's vocabulary to review and paste
 // (the sweep writes nothing), or why there is none.
 import { proposalText } from '../../../core/report/sweep-text';
-import type { SweepResult } from '../../../gpu/sweep';
+import type { SweepResult } from '../../../core/results';
 import { CopyButton } from '../../components/CopyButton';
 
 export function ProposalBlock(props: { result: SweepResult }) {

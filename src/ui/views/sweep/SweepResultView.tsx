@@ -4,7 +4,7 @@
 import { For, Show } from 'solid-js';
 import { adapterName } from '../../../core/adapter';
 import { fmtUs } from '../../../core/report/format';
-import type { SweepResult } from '../../../gpu/sweep';
+import type { SweepResult } from '../../../core/results';
 import { ScheduleKey } from '../../components/ScheduleKey';
 import { isSoftwareAdapter } from '../../software-adapter';
 import { ProposalBlock } from './ProposalBlock';

@@ -1,6 +1,6 @@
 // The sweep's scatter on one shape (a selector when it swept several): time against gain.
 import { createMemo, createSignal, For, Show } from 'solid-js';
-import type { SweepResult } from '../../../gpu/sweep';
+import type { SweepResult } from '../../../core/results';
 import { sweepScatter } from '../../charts/sweep-scatter';
 import { UPlot } from '../../charts/UPlot';
 

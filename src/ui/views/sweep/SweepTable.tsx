@@ -3,7 +3,7 @@
 import { createSignal, For, Show } from 'solid-js';
 import { fmtUs } from '../../../core/report/format';
 import { ScheduleKey } from '../../components/ScheduleKey';
-import type { SweepCandidate, SweepResult } from '../../../gpu/sweep';
+import type { SweepCandidate, SweepResult } from '../../../core/results';
 import { metricColumns } from '../../metrics/metric-columns';
 import { MetricCells, MetricHeaders, MetricsToggle } from '../../metrics/MetricCells';
 

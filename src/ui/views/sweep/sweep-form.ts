@@ -7,7 +7,7 @@ import { opByName, OPS } from '../../../core/ops/registry';
 import { parseShapeList } from '../../../core/ops/shape-specs';
 import { caseLabel, type OpDef } from '../../../core/ops/types';
 import { enumerateSpace, parseSpace, spaceText, validateSchedule, type SpaceRestriction } from '../../../core/schedule/schedule';
-import type { SweepRequest } from '../../../gpu/sweep';
+import type { SweepRequest } from '../../../core/results';
 import { errorInfo } from '../../errors';
 
 export const DEFAULT_REPS = 9;

@@ -4,7 +4,7 @@
 import type { Accessor } from 'solid-js';
 import type { AdapterDescriptor } from '../../../core/adapter';
 import { sweepJson } from '../../../core/report/json';
-import type { SweepRequest, SweepResult } from '../../../gpu/sweep';
+import type { SweepRequest, SweepResult } from '../../../core/results';
 import { lab } from '../../lab-client';
 import { sweepKernels } from '../../measured-kernels';
 import { sessionScoped } from '../../session-scoped';
