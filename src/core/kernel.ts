@@ -1,6 +1,6 @@
 // What codegen and the native kernels hand to the GPU layer: plain data, no GPU objects.
 import { renderTemplate, type TemplateDefines } from './codegen/template';
-import { packUniforms, uniformStruct, type UniformSchema } from './codegen/uniforms';
+import { packUniforms, uniformStruct, type UniformSchema, type UniformValue } from './codegen/uniforms';
 
 /** Which buffer a binding reads: an op's sources, its destination, or the uniform params. */
 export type BindingRole = 'src0' | 'src1' | 'src2' | 'src3' | 'src4' | 'src5' | 'dst' | 'params';
@@ -101,7 +101,7 @@ export function nativeTemplated(
   roles: readonly BindingRole[],
   dispatch: readonly [number, number, number],
   schema: UniformSchema,
-  params: Readonly<Record<string, number>>,
+  params: Readonly<Record<string, UniformValue>>,
   defines: TemplateDefines = {},
 ): KernelSpec {
   const templateDefines = { ...defines, PARAMS: uniformStruct(schema) };

@@ -147,6 +147,7 @@ const generated = nativeOnlyPath('CROSS_ENTROPY_LOSS', 'norm', CROSS_ENTROPY_LOS
 
 export const CROSS_ENTROPY_LOSS: OpDef = {
   name: 'CROSS_ENTROPY_LOSS',
+  bench: { dims: [32000, 512] },
   summary: 'dst = −(1/nr)·Σ log_softmax(logits)·labels over all rows: a scalar (ggml_cross_entropy_loss)',
   shapeSyntax: 'ne0xne1[xne2xne3] of the logits (and labels): ne0 is the vocabulary',
   layouts: LAYOUTS,

@@ -91,6 +91,7 @@ const generated = nativeOnlyPath('GET_ROWS_BACK', 'elementwise', GET_ROWS_BACK_N
 
 export const GET_ROWS_BACK: OpDef = {
   name: 'GET_ROWS_BACK',
+  bench: { dims: [4096, 32000, 512] },
   summary: 'dst = zeros, then dst[:, idx[i]] += grad[:, i] in order (ggml_get_rows_back; the embedding gradient)',
   shapeSyntax: 'ne0 x rows x nIdx: dst [ne0, rows], gradient [ne0, nIdx], i32 indices [nIdx]',
   layouts: LAYOUTS,

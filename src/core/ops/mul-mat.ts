@@ -186,6 +186,8 @@ function requireMulMat(c: OpCase, adapter: Parameters<OpDef['require']>[1]): Ret
 
 export const MUL_MAT: OpDef = {
   name: 'MUL_MAT',
+  // The bench's MUL_MAT case is its first matrix case (the lane's compute-bound shapes live in bench --only matmul).
+  bench: { dims: [256, 128, 128] },
   summary: 'dst = src0ᵀ·src1 per batch, both K-contiguous, src0 broadcast over batches (ggml_mul_mat)',
   shapeSyntax: 'MxNxK[xB]',
   layouts: LAYOUTS,

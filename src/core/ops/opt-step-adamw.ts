@@ -178,6 +178,7 @@ const generated = generatedPath(ELEMENTWISE, snippet);
 
 export const OPT_STEP_ADAMW: OpDef = {
   name: 'OPT_STEP_ADAMW',
+  bench: { dims: [4096, 4096] },
   summary: 'one AdamW step: a, m and v updated in place from grad and the 7-float params tensor (ggml_opt_step_adamw)',
   shapeSyntax: 'ne0xne1[xne2xne3] of the parameter a',
   layouts: LAYOUTS,

@@ -114,6 +114,7 @@ const generated = generatedPath(NORM, snippet);
 
 export const RMS_NORM: OpDef = {
   name: 'RMS_NORM',
+  bench: { dims: [4096, 4096] },
   summary: 'dst = x / sqrt(mean(x²) + eps) per row (ggml_rms_norm, ggml_rms_norm_inplace)',
   shapeSyntax: 'ne0xne1[xne2xne3] of dst',
   layouts: LAYOUTS,

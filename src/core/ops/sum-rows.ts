@@ -101,6 +101,7 @@ const generated = generatedPath(NORM, snippet);
 
 export const SUM_ROWS: OpDef = {
   name: 'SUM_ROWS',
+  bench: { dims: [4096, 4096] },
   summary: 'dst[0, i1, i2, i3] = Σ_i0 src0[i0, i1, i2, i3] (ggml_sum_rows)',
   shapeSyntax: SYNTAX,
   layouts: LAYOUTS,

@@ -59,6 +59,13 @@ export interface LayoutSpec {
   readonly doc: string;
 }
 
+/** A case by its dims, layout (default: the op's first) and non-default params: the bench's case. */
+export interface BenchCase {
+  readonly dims: readonly number[];
+  readonly layout?: string;
+  readonly params?: Readonly<Record<string, number>>;
+}
+
 export interface MatrixEntry {
   readonly dims: readonly number[];
   readonly layout: string;
@@ -169,6 +176,8 @@ export interface OpDef {
   readonly params: readonly ParamSpec[];
   /** The default shape matrix: what the page offers and the lane runs. */
   readonly matrix: readonly MatrixEntry[];
+  /** The case `bench --only ops` times on a GPU: the llama-7B-sized one the op meets in a training step. */
+  readonly bench: BenchCase;
   /** Checks dims and builds the case; throws OpCaseError naming what is wrong. */
   makeCase(dims: readonly number[], layout?: string, params?: Readonly<Record<string, number>>): OpCase;
   /**
