@@ -178,6 +178,11 @@ export interface OpDef {
   readonly matrix: readonly MatrixEntry[];
   /** The case `bench --only ops` times on a GPU: the llama-7B-sized one the op meets in a training step. */
   readonly bench: BenchCase;
+  /**
+   * The census's byte rule for one graph node of this op, from the bytes of its sources and its
+   * destination as ggml types them (absent: each source read once, the destination written once).
+   */
+  censusBytes?(srcBytes: readonly number[], dstBytes: number): ByteCounts;
   /** Checks dims and builds the case; throws OpCaseError naming what is wrong. */
   makeCase(dims: readonly number[], layout?: string, params?: Readonly<Record<string, number>>): OpCase;
   /**
