@@ -18,7 +18,7 @@ import { grid2d, nativeTemplated, type KernelSpec } from '../kernel';
 import { nelements } from '../tensor';
 import { BROADCAST_LAYOUTS, broadcastOracle, makeBroadcastCase } from './broadcast';
 import { commonRejection } from './contract';
-import { makeUnaryCase, spreadInputs, UNARY_LAYOUTS } from './elementwise-case';
+import { makeUnaryCase, spreadInputs, UNARY_LAYOUTS, UNARY_MATRIX } from './elementwise-case';
 import { eachElementOnce, rowFeatures, type BenchCase, type LayoutSpec, type MatrixEntry, type OpCase, type OpDef, type ParamSpec, type Rejection } from './types';
 
 type Params = Readonly<Record<string, number>>;
@@ -40,10 +40,14 @@ interface KitSpec {
   readonly matrix: readonly MatrixEntry[];
   /** f32 constants of the snippet (ggml's coefficients), baked into both kernels. */
   readonly constants?: Params;
+  /** Module-scope WGSL functions the snippet calls, over T (an erf the language lacks). */
+  readonly functions?: string;
   /** The snippet for a case's params (default: the same for every case). */
   readonly expr: string | ((params: Params) => string);
   /** Seeded sources uniform in [-s, s) per source (default: the lab's [-1, 1) for each). */
   readonly inputScale?: number | readonly number[];
+  /** The op's input domain: each seeded value r in [-1, 1) becomes domain(r, source) (LOG: x > 0). */
+  readonly domain?: (r: number, source: number) => number;
   /** Seeded inputs of another shape (a domain: LOG and SQRT take x > 0). */
   readonly inputs?: (c: OpCase, seed: number) => ArrayBuffer[];
   /** The bench's llama-sized case (default 4096×4096 in the first layout). */
@@ -64,6 +68,23 @@ export interface BinarySpec extends KitSpec {
 }
 
 const NATIVE_WG = 256;
+
+/** The unary matrix with `params` on its second case (odd rows): a param op covers a non-default value. */
+export function UNARY_MATRIX_WITH(params: Params): readonly MatrixEntry[] {
+  return UNARY_MATRIX.map((e, i) => (i === 1 ? { ...e, params } : e));
+}
+
+/** A binary op's matrix: every broadcast layout once, odd and even rows (MUL's). */
+export const BINARY_MATRIX: readonly MatrixEntry[] = Object.freeze([
+  { dims: [4096, 16], layout: 'contiguous' },
+  { dims: [4093, 7], layout: 'contiguous' },
+  { dims: [2048, 16], layout: 'inplace' },
+  { dims: [4096, 16], layout: 'broadcast-row' },
+  { dims: [1000, 11, 3], layout: 'broadcast-col' },
+  { dims: [4096, 8], layout: 'src0-rows-strided' },
+  { dims: [129, 8, 5], layout: 'src1-permuted' },
+  { dims: [256, 64], layout: 'src1-transposed' },
+]);
 const DEFAULT_BENCH: BenchCase = Object.freeze({ dims: [4096, 4096] });
 
 const exprOf = (spec: KitSpec, p: Params) => (typeof spec.expr === 'string' ? spec.expr : spec.expr(p));
@@ -84,7 +105,7 @@ export function templateNative(
   template: 'unary/unary.wgsl' | 'binary/binary.wgsl',
   tensors: Readonly<Record<string, OpCase['dst']>>,
   expr: string,
-  opts: { params?: readonly ParamSpec[]; constants?: Params; operands?: readonly [string, string] } = {},
+  opts: { params?: readonly ParamSpec[]; module?: string; operands?: readonly [string, string] } = {},
 ): KernelSpec {
   const params = opts.params ?? [];
   const schema = uniformSchema('Params', {
@@ -100,18 +121,32 @@ export function templateNative(
     OP: expr,
     A,
     B,
-    CONSTS: Object.entries(opts.constants ?? {}).map(([k, v]) => `const ${k}: f32 = ${f(v)};`).join('\n'),
+    CONSTS: opts.module ?? '',
     PARAM_LETS: params.map((q) => `  let ${q.name} = p.${q.name};`).join('\n'),
   };
   const k = nativeTemplated(template, template === 'unary/unary.wgsl' ? unaryWgsl : binaryWgsl, roles, grid2d(Math.ceil(nelements(c.dst) / NATIVE_WG)), schema, values, defines);
   return { ...k, label: k.label.replace(`native:${template}`, `native:${c.op} (${template})`) };
 }
 
+/** Seeded sources in [-1, 1) (spreadInputs at scale 1) with every value mapped into the op's domain. */
+export function mapInputs(c: OpCase, seed: number, domain: (r: number, source: number) => number): ArrayBuffer[] {
+  return spreadInputs(c, seed, c.srcs.map(() => 1)).map((buf, i) => {
+    const f = new Float32Array(buf);
+    for (let k = 0; k < f.length; k++) f[k] = domain(f[k], i);
+    return buf;
+  });
+}
+
+/** The snippet's module-scope WGSL: its constants, then its functions. */
+const moduleText = (spec: KitSpec, constants: Params) => [...Object.entries(constants).map(([k, v]) => `const ${k}: f32 = ${f(v)};`), ...(spec.functions ? [spec.functions.trim()] : [])].join('\n');
+
 /** The parts of an OpDef every element-wise kit op shares: flops, bytes, features, contract, bench. */
 function common(spec: KitSpec, snippet: (c: OpCase) => ElementwiseSnippet) {
   const generated = generatedPath(ELEMENTWISE, snippet);
   const scales = spec.inputScale;
-  const inputs = spec.inputs ?? (scales === undefined ? undefined : (c: OpCase, seed: number) => spreadInputs(c, seed, typeof scales === 'number' ? c.srcs.map(() => scales) : scales));
+  const spread = scales === undefined ? undefined : (c: OpCase, seed: number) => spreadInputs(c, seed, typeof scales === 'number' ? c.srcs.map(() => scales) : scales);
+  const domain = spec.domain;
+  const inputs = spec.inputs ?? spread ?? (domain ? (c: OpCase, seed: number) => mapInputs(c, seed, domain) : undefined);
   return {
     name: spec.name,
     summary: spec.summary,
@@ -138,6 +173,7 @@ export function defineUnary(spec: UnarySpec): OpDef {
     sources: [{ name: 'x', tensor: c.srcs[0], binding: c.inplace ? 'dst' : 'src0' }],
     outputs: [{ tensor: c.dst, binding: 'dst', expr: exprOf(spec, c.params) }],
     constants: bakedConstants(spec, c.params),
+    ...(spec.functions ? { functions: spec.functions } : {}),
   });
   return {
     ...common(spec, snippet),
@@ -154,7 +190,7 @@ export function defineUnary(spec: UnarySpec): OpDef {
       }
       return { ref, epsFloor, terms: 1 };
     },
-    native: (c) => templateNative(c, 'unary/unary.wgsl', { src0: c.srcs[0], dst: c.dst }, exprOf(spec, c.params), { params, constants: spec.constants }),
+    native: (c) => templateNative(c, 'unary/unary.wgsl', { src0: c.srcs[0], dst: c.dst }, exprOf(spec, c.params), { params, module: moduleText(spec, spec.constants ?? {}) }),
   };
 }
 
@@ -173,12 +209,13 @@ export function defineBinary(spec: BinarySpec): OpDef {
     ],
     outputs: [{ tensor: c.dst, binding: 'dst', expr: exprOf(spec, c.params) }],
     constants: bakedConstants(spec, c.params),
+    ...(spec.functions ? { functions: spec.functions } : {}),
   });
   return {
     ...common(spec, snippet),
     layouts: BROADCAST_LAYOUTS,
     makeCase: (dims, layout = 'contiguous', given = {}) => makeBroadcastCase(spec.name, dims, layout, params, given),
     oracle: (c, srcs) => broadcastOracle(c, srcs, (a, b) => asRef(spec.element(a, b)).ref, (a, b) => asRef(spec.element(a, b)).epsFloor),
-    native: (c) => templateNative(c, 'binary/binary.wgsl', { src0: c.srcs[0], src1: c.srcs[1], dst: c.dst }, exprOf(spec, c.params), { constants: spec.constants, operands: [A, B] }),
+    native: (c) => templateNative(c, 'binary/binary.wgsl', { src0: c.srcs[0], src1: c.srcs[1], dst: c.dst }, exprOf(spec, c.params), { module: moduleText(spec, spec.constants ?? {}), operands: [A, B] }),
   };
 }
