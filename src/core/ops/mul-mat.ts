@@ -5,7 +5,7 @@
 // type size). src0 (weights) and src1 are f32 or f16 (params type0/type1, ggml's type ids);
 // dst is f32, accumulated in f32.
 import nativeWgsl from '../../../kernels/MUL_MAT/mul_mat.wgsl?raw';
-import type { MatmulGeometry, MatmulOperand } from '../codegen/matmul';
+import type { MatmulGeometry, MatmulOperand } from '../families/matmul-wgsl';
 import { GEMV } from '../families/gemv';
 import { MATMUL, type MatmulSnippet } from '../families/matmul';
 import { SGMATRIX, SGMATRIX_FEATURE, sgmatrixFits, type SgmatrixSchedule } from '../families/sgmatrix';

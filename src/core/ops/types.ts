@@ -3,22 +3,11 @@ import type { AdapterDescriptor } from '../adapter';
 import type { KernelSpec } from '../kernel';
 import type { Family, Schedule } from '../schedule/schedule';
 import { nelements, nrows, typeSizeBytes, type TensorDesc } from '../tensor';
+import { OpCaseError, type OpCase } from './case';
 
-/** A concrete instance of an op: tensors (views included), aliasing and parameters. */
-export interface OpCase {
-  readonly op: string;
-  /** The dims as the user writes them (dst ne for ADD and the norms, M,N,K for MUL_MAT). */
-  readonly dims: readonly number[];
-  /** Which layout variant built the tensors: 'contiguous', 'inplace', 'src0-rows-strided'… */
-  readonly layout: string;
-  /** "4096x512" or "4096x512 inplace": how results name this case. */
-  readonly label: string;
-  readonly srcs: readonly TensorDesc[];
-  readonly dst: TensorDesc;
-  /** dst is a view of src0's buffer (ggml's *_inplace): the kernel must not bind it twice. */
-  readonly inplace: boolean;
-  readonly params: Readonly<Record<string, number>>;
-}
+// The case and its error live in a leaf module (the families import them without the op model).
+export { OpCaseError, type OpCase } from './case';
+
 
 /** The oracle's answer for every dst element, ggml order, accumulated in f64. */
 export interface OracleResult {
@@ -50,9 +39,6 @@ export interface ByteCounts {
   readonly writeBytes: number;
 }
 
-export class OpCaseError extends Error {
-  override name = 'OpCaseError';
-}
 
 export interface LayoutSpec {
   readonly name: string;
