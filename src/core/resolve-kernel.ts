@@ -82,6 +82,7 @@ export function resolveKernel(op: OpDef, c: OpCase, variant: VariantRequest, ada
     if (!picked) return { variant: 'native', schedule: null, scheduleKey: null, kernel: op.native(c), fallback: { code: 'no-schedule', reason: `no shape rule of ${op.name} takes ${c.label} on this adapter` } };
     return { variant: 'generated', schedule: picked, scheduleKey: scheduleKey(picked), kernel: op.generate(picked, c), fallback: null };
   }
+  if (op.noGeneratedPath) throw new ScheduleRefusal(`${op.name} has no generated kernel: ${op.noGeneratedPath}`);
   const schedule = parseSchedule(variant.schedule, opFamilies(op));
   if (rejection) throw new ScheduleRefusal(`${op.name} ${c.label} is outside the generated contract: ${rejection.code}: ${rejection.reason}`);
   const reasons = [...validateSchedule(schedule, adapter), ...op.fits(schedule, c)];

@@ -245,10 +245,9 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
   entry({
     op: 'CROSS_ENTROPY_LOSS',
     declaredRejections: [],
-    rules: [
-      { when: [], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 4 }) },
-    ],
-    states: { default: { state: 'native-only', evidence: `native-only: ${CROSS_ENTROPY_LOSS_NATIVE_ONLY}. Its rule never fits (the generated path refuses with that reason)` } },
+    // No generated path (the op declares it): no shape rules.
+    rules: [],
+    states: { default: { state: 'native-only', evidence: `native-only: ${CROSS_ENTROPY_LOSS_NATIVE_ONLY}. The op declares no generated path (Level 1 refuses a schedule with that reason)` } },
   }),
   entry({
     op: 'CROSS_ENTROPY_LOSS_BACK',
@@ -270,10 +269,9 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
   entry({
     op: 'GET_ROWS_BACK',
     declaredRejections: [],
-    rules: [
-      { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
-    ],
-    states: { default: { state: 'native-only', evidence: `native-only: ${GET_ROWS_BACK_NATIVE_ONLY}. Its rule never fits (the generated path refuses with that reason)` } },
+    // No generated path (the op declares it): no shape rules.
+    rules: [],
+    states: { default: { state: 'native-only', evidence: `native-only: ${GET_ROWS_BACK_NATIVE_ONLY}. The op declares no generated path (Level 1 refuses a schedule with that reason)` } },
   }),
   entry({
     op: 'CPY',
@@ -396,6 +394,7 @@ export function registryStateFor(op: string, adapter: AdapterIdentity): ClassSta
  */
 export function schedulesFor(op: string, c: OpCase, adapter: Pick<AdapterDescriptor, 'limits' | 'features'>, before: readonly ShapeRule[] = []): Schedule | null {
   const def = opByName(op);
+  if (def.noGeneratedPath) return null;
   const features = def.features(c);
   for (const rule of [...before, ...registryEntry(def.name).rules]) {
     if (!allHold(rule.when, features)) continue;

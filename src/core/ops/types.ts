@@ -189,6 +189,12 @@ export interface OpDef {
   features(c: OpCase): Readonly<Record<string, number>>;
   /** The hand-written kernel, which takes every case makeCase accepts. */
   native(c: OpCase): KernelSpec;
+  /**
+   * Declared: this op has no generated path, and why (no family expresses it yet). Level 1
+   * refuses `--schedule` with the reason, auto and the lane run or skip native saying it, the page
+   * shows it; its registry entry has no shape rules. `family` then names the family it would need.
+   */
+  readonly noGeneratedPath?: string;
   /** The generated path's primary family (the sweep's default space). */
   readonly family: Family;
   /** Further families whose schedules the generated path takes (MUL_MAT: gemv, sgmatrix). */
