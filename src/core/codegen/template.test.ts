@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import binaryWgsl from '../../../kernels/binary/binary.wgsl?raw';
-import rmsNormWgsl from '../../../kernels/RMS_NORM/rms_norm.wgsl?raw';
+import rowWgsl from '../../../kernels/row/row.wgsl?raw';
 import { renderTemplate } from './template';
 import { packUniforms, TENSOR_STRUCT, uniformSchema, uniformStruct } from './uniforms';
 import { f32Bits } from '../kernel';
@@ -32,8 +32,9 @@ describe('the template step', () => {
     expect(renderTemplate(binaryWgsl, { ...add, INPLACE: true })).toMatchSnapshot('ADD inplace');
   });
 
-  it('snapshot: RMS_NORM native in place, 64 threads', () => {
-    expect(renderTemplate(rmsNormWgsl, { ...defines, WG: 64, INPLACE: true })).toMatchSnapshot();
+  it('snapshot: the row template as RMS_NORM in place, 64 threads', () => {
+    const rms = { MAP: 'x * x', FINISH: 'inverseSqrt(total / f32(ne.x) + eps)', OUT: 'x * t', PARAM_LETS: '  let eps = p.eps;', SCALAR: false };
+    expect(renderTemplate(rowWgsl, { ...defines, ...rms, WG: 64, INPLACE: true })).toMatchSnapshot();
   });
 });
 
