@@ -78,6 +78,11 @@ describe.each(OPS.map((op) => [op.name, op] as const))('%s', (name, op) => {
     expect(`${k.label}\n${k.wgsl}`).toMatchSnapshot();
   });
 
+  it(`${name}/bench-case`, () => {
+    // The case bench --only ops times is a valid case of the op (no silent fallback to matrix[0]).
+    expect(() => op.makeCase(op.bench.dims, op.bench.layout, op.bench.params)).not.toThrow();
+  });
+
   it(`${name}/params-declared`, () => {
     for (const p of op.params) {
       expect(() => op.makeCase(op.matrix[0].dims, op.matrix[0].layout, { [p.name]: p.default })).not.toThrow();
