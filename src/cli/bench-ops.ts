@@ -2,47 +2,12 @@
 // for the loss), native and generated, in GB/s and % of the bandwidth spec — issue 9's targets:
 // generated memory-bound kernels ≥ 70% of the 4.8 TB/s spec (elementwise ≥ 85%), and no
 // generated kernel slower than its native. On a software adapter each op's first matrix case
-// is timed instead and nothing is judged.
+// is timed instead and nothing is judged. Each op declares its bench case (OpDef.bench).
 import type { LabApi } from '../core/lab-api';
 import { OPS } from '../core/ops/registry';
+import type { BenchCase } from '../core/ops/types';
 import type { Level1Result } from '../core/results';
 import { fmtGBps, fmtNs, textTable } from '../core/report/format';
-
-interface BenchCase {
-  readonly dims: readonly number[];
-  readonly layout?: string;
-  readonly params?: Readonly<Record<string, number>>;
-}
-
-/** The issue's llama-sized case per op (ops not listed here are timed at their first matrix case). */
-export const LLAMA_CASES: Readonly<Record<string, BenchCase>> = {
-  ADD: { dims: [4096, 4096] },
-  MUL: { dims: [4096, 4096] },
-  SCALE: { dims: [4096, 4096] },
-  SILU: { dims: [4096, 4096] },
-  SILU_BACK: { dims: [4096, 4096] },
-  GELU: { dims: [4096, 4096] },
-  GLU: { dims: [11008, 512] },
-  ACC: { dims: [4096, 4096] },
-  RMS_NORM: { dims: [4096, 4096] },
-  RMS_NORM_BACK: { dims: [4096, 4096] },
-  SOFT_MAX: { dims: [4096, 4096] },
-  SOFT_MAX_BACK: { dims: [4096, 4096] },
-  SUM_ROWS: { dims: [4096, 4096] },
-  REPEAT_BACK: { dims: [4096, 1, 1, 1, 1, 512] },
-  ARGMAX: { dims: [32000, 512] },
-  COUNT_EQUAL: { dims: [4096, 4096] },
-  CROSS_ENTROPY_LOSS: { dims: [32000, 512] },
-  CROSS_ENTROPY_LOSS_BACK: { dims: [32000, 512] },
-  GET_ROWS: { dims: [4096, 32000, 512] },
-  GET_ROWS_BACK: { dims: [4096, 32000, 512] },
-  CPY: { dims: [4096, 4096] },
-  CONT: { dims: [4096, 4096] },
-  ROPE: { dims: [128, 32, 512] },
-  ROPE_BACK: { dims: [128, 32, 512] },
-  OUT_PROD: { dims: [4096, 4096, 512] },
-  OPT_STEP_ADAMW: { dims: [4096, 4096] },
-};
 
 export const SPEC_BANDWIDTH_GBPS = 4800;
 
@@ -60,8 +25,10 @@ export interface OpsBenchRow {
 export async function runOpsBench(lab: LabApi, full: boolean, onLine: (s: string) => void = () => undefined): Promise<OpsBenchRow[]> {
   const rows: OpsBenchRow[] = [];
   for (const op of OPS) {
-    const c: BenchCase = (full ? LLAMA_CASES[op.name] : undefined) ?? op.matrix[0];
-    const targetFraction = op.name === 'MUL_MAT' || op.name === 'OUT_PROD' ? null : op.family === 'elementwise' ? 0.85 : 0.7;
+    const c: BenchCase = full ? op.bench : op.matrix[0];
+    // An op with a flop count (MUL_MAT, OUT_PROD) is judged on compute elsewhere, not on bandwidth.
+    const computeBound = op.flops(op.makeCase(c.dims, c.layout, c.params)) !== null;
+    const targetFraction = computeBound ? null : op.family === 'elementwise' ? 0.85 : 0.7;
     const run = async (kind: 'native' | 'auto') => lab.time({ op: op.name, dims: [...c.dims], layout: c.layout, params: c.params ? { ...c.params } : undefined, variant: { kind }, timing: { minRuns: 20 } });
     try {
       const native = await run('native');

@@ -78,10 +78,10 @@ describe('lab CLI (node runtime)', () => {
   it("reports a WGSL compile error with the compiler's line", () => {
     const dir = mkdtempSync(join(tmpdir(), 'lab-'));
     const wgsl = join(dir, 'broken.wgsl');
-    writeFileSync(wgsl, readFileSync('kernels/ADD/add.wgsl', 'utf8').replace('let a = src0', 'let a = srcZ'));
+    writeFileSync(wgsl, readFileSync('kernels/binary/binary.wgsl', 'utf8').replace('let a = src0', 'let a = srcZ'));
     const r = runCli(['time', '--op', 'ADD', '--shape', '64x4', '--native', '--wgsl', wgsl]);
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/WgslCompileError: native:ADD\/add\.wgsl \(edited\) does not compile:/);
+    expect(r.stderr).toMatch(/WgslCompileError: native:ADD \(binary\/binary\.wgsl\) \(edited\) does not compile:/);
     expect(r.stderr).toMatch(/error at line \d+:\d+: unresolved value 'srcZ'/);
     expect(r.stderr).toMatch(/let a = srcZ\[/);
   });
@@ -89,7 +89,7 @@ describe('lab CLI (node runtime)', () => {
   it('runs a wrong kernel to a verdict without timing it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lab-'));
     const wgsl = join(dir, 'wrong.wgsl');
-    writeFileSync(wgsl, readFileSync('kernels/ADD/add.wgsl', 'utf8').replace('= a + b;', '= a - b;'));
+    writeFileSync(wgsl, readFileSync('kernels/binary/binary.wgsl', 'utf8').replace('dst[d] = op(a, b);', 'dst[d] = op(a, -b);'));
     const r = runCli(['time', '--op', 'ADD', '--shape', '64x4', '--native', '--wgsl', wgsl, '--json', '-']);
     expect(r.status).toBe(1);
     const json = JSON.parse(r.stdout);

@@ -27,7 +27,7 @@ describe('an edit of a templated native kernel', () => {
     const source = '{{PARAMS}}\n#if INPLACE\nin place {{WG}}\n#else\nout\n#endif';
     const edited = editedNative(k, source);
     expect(edited.wgsl).toBe(`${k.templateDefines!.PARAMS}\nin place 256`);
-    expect(edited.label).toBe('native:ADD/add.wgsl [INPLACE] (edited)');
+    expect(edited.label).toBe('native:ADD (binary/binary.wgsl) [INPLACE] (edited)');
     expect(editedNative(k, 'fn main() {}').wgsl).toBe('fn main() {}');
   });
 });

@@ -1,6 +1,6 @@
 // What codegen and the native kernels hand to the GPU layer: plain data, no GPU objects.
 import { renderTemplate, type TemplateDefines } from './codegen/template';
-import { packUniforms, uniformStruct, type UniformSchema } from './codegen/uniforms';
+import { packUniforms, uniformSchema, uniformStruct, type UniformSchema, type UniformValue } from './codegen/uniforms';
 
 /** Which buffer a binding reads: an op's sources, its destination, or the uniform params. */
 export type BindingRole = 'src0' | 'src1' | 'src2' | 'src3' | 'src4' | 'src5' | 'dst' | 'params';
@@ -53,14 +53,10 @@ export function grid2d(workgroups: number, maxPerDim = MAX_WORKGROUPS_PER_DIM): 
   return [x, y, 1];
 }
 
-/** Pads a list of u32 params to the 16-byte multiple a uniform buffer needs. */
+/** A list of u32 params (the calibration kernels' uniform), packed by the one uniform packer. */
 export function packParams(values: readonly number[]): Uint32Array {
-  const out = new Uint32Array(Math.max(4, Math.ceil(values.length / 4) * 4));
-  values.forEach((v, i) => {
-    if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) throw new Error(`param ${i} = ${v} is not a u32`);
-    out[i] = v;
-  });
-  return out;
+  const names = values.map((_, i) => `param ${i}`);
+  return packUniforms(uniformSchema('Params', Object.fromEntries(names.map((n) => [n, 'u32' as const]))), Object.fromEntries(names.map((n, i) => [n, values[i]])));
 }
 
 /** Bit pattern of an f32, for passing float params (eps) through a u32 uniform. */
@@ -95,7 +91,7 @@ export function nativeTemplated(
   roles: readonly BindingRole[],
   dispatch: readonly [number, number, number],
   schema: UniformSchema,
-  params: Readonly<Record<string, number>>,
+  params: Readonly<Record<string, UniformValue>>,
   defines: TemplateDefines = {},
 ): KernelSpec {
   const templateDefines = { ...defines, PARAMS: uniformStruct(schema) };

@@ -26,6 +26,18 @@ describe('resolveKernel', () => {
     expect(resolveKernel(planOf(add, { dims: [255, 4] }), { kind: 'auto' }, adapter).scheduleKey).toBe('elementwise{"elementsPerThread":4,"vectorWidth":1,"workgroupSize":256}');
   });
 
+  it('an op that declares no generated path: a schedule is refused with its reason; auto runs native; the lane skips it', async () => {
+    const loss = opByName('CROSS_ENTROPY_LOSS');
+    const c = caseOf(loss, { dims: [100, 2] });
+    const norm = { family: 'norm', workgroupSize: 64, vectorWidth: 1, reduction: 'shared', unroll: 1 };
+    expect(() => resolveKernel(planOf(loss, c), { kind: 'schedule', schedule: norm }, adapter)).toThrow(ScheduleRefusal);
+    expect(() => resolveKernel(planOf(loss, c), { kind: 'schedule', schedule: norm }, adapter)).toThrow(/^CROSS_ENTROPY_LOSS has no generated kernel: one scalar over every row/);
+    expect(resolveKernel(planOf(loss, c), { kind: 'auto' }, adapter, { state: 'prefer' })).toMatchObject({ variant: 'native', fallback: { code: 'no-schedule' } });
+    const { lanePairs } = await import('./lane/judgement');
+    const { skipped } = lanePairs({ ops: ['CROSS_ENTROPY_LOSS'], prefer: ['CROSS_ENTROPY_LOSS'] }, { vendor: 'google', architecture: 'swiftshader' } as never);
+    expect(skipped).toEqual([{ op: 'CROSS_ENTROPY_LOSS', reason: expect.stringMatching(/^no generated kernel: one scalar over every row/) }]);
+  });
+
   it('auto runs native for a native-only op, and generated when the caller raises its state', () => {
     const back = opByName('RMS_NORM_BACK');
     const c = caseOf(back, { dims: [512, 4] });

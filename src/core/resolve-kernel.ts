@@ -74,6 +74,7 @@ export function resolveKernel(plan: CasePlan, variant: VariantRequest, adapter: 
     if (!picked) return { variant: 'native', schedule: null, scheduleKey: null, kernel: plan.native(), fallback: { code: 'no-schedule', reason: `no shape rule of ${op.name} takes ${c.label} on this adapter` } };
     return { variant: 'generated', schedule: picked, scheduleKey: scheduleKey(picked), kernel: plan.generate(picked), fallback: null };
   }
+  if (op.noGeneratedPath) throw new ScheduleRefusal(`${op.name} has no generated kernel: ${op.noGeneratedPath}`);
   const schedule = parseSchedule(variant.schedule, opFamilies(op));
   if (rejection) throw new ScheduleRefusal(`${op.name} ${c.label} is outside the generated contract: ${rejection.code}: ${rejection.reason}`);
   const reasons = [...validateSchedule(schedule, adapter), ...op.fits(schedule, c)];

@@ -92,10 +92,14 @@ export function takeCensus(nodes: readonly CensusNode[], adapter?: AdapterIdenti
     let r = rows.get(n.desc);
     if (!r) rows.set(n.desc, (r = { nodes: 0, read: 0, written: 0, shapes: new Map() }));
     r.nodes++;
-    // each source read once as it is viewed; the destination written once (AdamW also
-    // rewrites its two moments)
-    r.read += n.srcs.reduce((s, src) => s + typedBytes(src.typeId, src.ne), 0);
-    r.written += typedBytes(n.typeId, n.ne) * (n.op === 'OPT_STEP_ADAMW' ? 3 : 1);
+    // each source read once as it is viewed, the destination written once, unless the op
+    // declares its own rule (OPT_STEP_ADAMW also rewrites its two moments)
+    const srcBytes = n.srcs.map((src) => typedBytes(src.typeId, src.ne));
+    const dstBytes = typedBytes(n.typeId, n.ne);
+    const rule = OPS.find((o) => o.name === n.op)?.censusBytes;
+    const moved = rule ? rule(srcBytes, dstBytes) : { readBytes: srcBytes.reduce((a, b) => a + b, 0), writeBytes: dstBytes };
+    r.read += moved.readBytes;
+    r.written += moved.writeBytes;
     const k = shapeKey(n.ne);
     r.shapes.set(k, (r.shapes.get(k) ?? 0) + 1);
   }

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import addWgsl from '../../../kernels/ADD/add.wgsl?raw';
-import rmsNormWgsl from '../../../kernels/RMS_NORM/rms_norm.wgsl?raw';
+import binaryWgsl from '../../../kernels/binary/binary.wgsl?raw';
+import rowWgsl from '../../../kernels/row/row.wgsl?raw';
 import { renderTemplate } from './template';
-import { packUniforms, uniformSchema, uniformStruct } from './uniforms';
+import { packUniforms, TENSOR_STRUCT, uniformSchema, uniformStruct } from './uniforms';
 import { f32Bits } from '../kernel';
+import { stridedRows } from '../tensor';
 
 describe('the template step', () => {
   const src = ['a', '#if INPLACE', 'in {{WG}}', '#if !DEEP', 'shallow', '#endif', '#else', 'out', '#endif', 'z {{WG}}u'].join('\n');
@@ -25,13 +26,15 @@ describe('the template step', () => {
   const schema = uniformSchema('Params', { ne0: 'u32', off: 'i32', eps: 'f32' });
   const defines = { PARAMS: uniformStruct(schema), WG: 256 };
 
-  it('snapshot: ADD native, both variants from one source', () => {
-    expect(renderTemplate(addWgsl, { ...defines, INPLACE: false })).toMatchSnapshot('ADD');
-    expect(renderTemplate(addWgsl, { ...defines, INPLACE: true })).toMatchSnapshot('ADD inplace');
+  it('snapshot: the binary template as ADD, both variants from one source', () => {
+    const add = { ...defines, OP: 'a + b', A: 'a', B: 'b', CONSTS: '' };
+    expect(renderTemplate(binaryWgsl, { ...add, INPLACE: false })).toMatchSnapshot('ADD');
+    expect(renderTemplate(binaryWgsl, { ...add, INPLACE: true })).toMatchSnapshot('ADD inplace');
   });
 
-  it('snapshot: RMS_NORM native in place, 64 threads', () => {
-    expect(renderTemplate(rmsNormWgsl, { ...defines, WG: 64, INPLACE: true })).toMatchSnapshot();
+  it('snapshot: the row template as RMS_NORM in place, 64 threads', () => {
+    const rms = { MAP: 'x * x', FINISH: 'inverseSqrt(total / f32(ne.x) + eps)', OUT: 'x * t', PARAM_LETS: '  let eps = p.eps;', SCALAR: false };
+    expect(renderTemplate(rowWgsl, { ...defines, ...rms, WG: 64, INPLACE: true })).toMatchSnapshot();
   });
 });
 
@@ -49,5 +52,15 @@ describe('uniforms as named records', () => {
     expect(() => packUniforms(schema, { ne0: -1, off: 0, eps: 0 })).toThrow('Params.ne0 = -1 is not a u32');
     expect(() => packUniforms(schema, { ne0: 1, off: 0.5, eps: 0 })).toThrow('Params.off = 0.5 is not an i32');
     expect(() => packUniforms(schema, { ne0: 1, off: 0, eps: NaN })).toThrow('Params.eps = NaN is not a finite f32');
+  });
+
+  it('a tensor field is the shared descriptor: 16-byte aligned, ne, element strides, offset, count', () => {
+    const t = stridedRows('f32', [5, 3, 1, 1], 8, 1);
+    const s2 = uniformSchema('Params', { k: 'u32', src0: 'tensor', eps: 'f32' });
+    expect(TENSOR_STRUCT).toMatch(/^struct Tensor {\n  ne: vec4<u32>,\n  st: vec4<u32>,\n  off: u32,\n  n: u32,\n};/);
+    expect(uniformStruct(s2)).toBe(TENSOR_STRUCT + '\n\nstruct Params {\n  k: u32,\n  src0: Tensor,\n  eps: f32,\n};');
+    // k, 3 words of padding, the Tensor at word 4 (off counts the 256 B guard: 64 + 1 elements), eps at word 16.
+    expect([...packUniforms(s2, { k: 9, src0: t, eps: 0.5 })]).toEqual([9, 0, 0, 0, 5, 3, 1, 1, 1, 8, 24, 24, 65, 15, 0, 0, f32Bits(0.5), 0, 0, 0]);
+    expect(() => packUniforms(s2, { k: 9, src0: 3, eps: 0.5 })).toThrow('Params.src0 needs a tensor, got 3');
   });
 });

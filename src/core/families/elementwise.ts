@@ -185,7 +185,9 @@ function generate(s: ElementwiseSchedule, k: ElementwiseSnippet, c: CaseName): K
   const body = Array.from({ length: s.elementsPerThread }, (_, j) =>
     [`{`, `  let v = t + ${u(j * threads)};`, `  if (v < ${u(nVec)}) {`, indent([...coords, ...loads, ...stores].join('\n'), 4), '  }', '}'].join('\n'),
   );
-  const consts = Object.entries(k.constants ?? {}).map(([name, value]) => `const ${name}: f32 = ${f(value)};`);
+  // A snippet written for both kernels names its value type T (f32 in the native template).
+  const usesT = [...k.outputs.map((o) => o.expr), k.functions ?? ''].some((e) => /\bT\b/.test(e));
+  const consts = [...(usesT ? [`alias T = ${T};`] : []), ...Object.entries(k.constants ?? {}).map(([name, value]) => `const ${name}: f32 = ${f(value)};`)];
   const wgsl = `// generated: ${c.op} ${flat ? 'flat' : 'strided'} ${c.label}, ${scheduleKey(s)}
 ${halves ? 'enable f16;\n\n' : ''}${decls}
 ${consts.length ? `\n${consts.join('\n')}\n` : ''}${k.functions ? `\n${k.functions.trimEnd()}\n` : ''}

@@ -7,7 +7,7 @@
 // shader-f16 is needed); accumulation is f32. Pure string building.
 import type { DType } from '../tensor';
 import { MAX_WORKGROUPS_PER_DIM } from '../kernel';
-import { vec4Aligned, type MatmulOperand } from '../codegen/matmul';
+import { vec4Aligned, type MatmulOperand } from './matmul-wgsl';
 import { indent, storageDecl, u } from '../codegen/wgsl';
 import type { MatmulSnippet } from './matmul';
 import { scheduleKey, type FamilyDef } from './types';

@@ -2,31 +2,12 @@
 // An op gives operand access — offsets, row and batch strides of A (src0) and B (src1), the
 // broadcast of A over B's batches (r2, r3) — and an optional epilogue over `acc`. MUL_MAT is
 // the plain snippet; OUT_PROD and others reuse it with their own access. The WGSL builder is
-// codegen/matmul.ts.
-import { generateMatmul, matmulFits, type MatmulGeometry } from '../codegen/matmul';
+// matmul-wgsl.ts (with the schedule type, so the two do not import each other).
+import { generateMatmul, matmulFits, type MatmulGeometry, type MatmulSchedule } from './matmul-wgsl';
 import { f, renameIdents } from '../codegen/wgsl';
 import { scheduleKey, type FamilyDef } from './types';
 
-export interface MatmulSchedule {
-  readonly family: 'matmul';
-  /** Output tile per workgroup along M (dst ne0) and N (dst ne1). */
-  readonly tileM: number;
-  readonly tileN: number;
-  /** K slice staged in workgroup memory per step. */
-  readonly tileK: number;
-  /** Register block per thread. */
-  readonly threadM: number;
-  readonly threadN: number;
-  /** 1 or 4: vec4 loads along K and vec4 accumulators along M. */
-  readonly vectorWidth: number;
-  /**
-   * How K tiles reach workgroup memory: 'single' loads, stores, computes; 'prefetch' issues the
-   * next tile's global loads into registers before computing the current one (hides their
-   * latency, no extra memory); 'double' also stores them into a second buffer (one barrier
-   * per tile, twice the workgroup memory).
-   */
-  readonly staging: 'single' | 'prefetch' | 'double';
-}
+export type { MatmulSchedule } from './matmul-wgsl';
 
 export interface MatmulSnippet extends Omit<MatmulGeometry, 'label'> {
   /** src0's own batch counts (ne02, ne03): vec4 alignment is checked over them. */

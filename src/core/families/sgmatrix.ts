@@ -8,7 +8,7 @@
 // Whole tiles only: fits() names the dimension that is not a multiple. Pure string building.
 import type { DType } from '../tensor';
 import { MAX_WORKGROUPS_PER_DIM } from '../kernel';
-import type { MatmulOperand } from '../codegen/matmul';
+import type { MatmulOperand } from './matmul-wgsl';
 import { indent, storageDecl, u } from '../codegen/wgsl';
 import type { GemvSnippet } from './gemv';
 import { scheduleKey, type FamilyDef } from './types';

@@ -3,7 +3,7 @@
 // snippet. schedule.ts is generic over these definitions; nothing else switches on family names.
 import type { AdapterDescriptor } from '../adapter';
 import type { KernelSpec } from '../kernel';
-import { OpCaseError, type OpCase } from '../ops/types';
+import { OpCaseError, type OpCase } from '../ops/case';
 import { stableJson } from '../schedule/stable-json';
 
 export interface KnobSpec {

@@ -42,7 +42,8 @@ export function lanePairs(req: Pick<LaneRequest, 'ops' | 'shapes' | 'prefer'>, a
   const run: OpDef[] = [];
   const skipped: LaneSkip[] = [];
   for (const op of wanted) {
-    const reason = skipReason(op.name, registryStateFor(op.name, adapter), req.prefer?.includes(op.name) ?? false);
+    // An op without a generated path has nothing to compare, --prefer or not.
+    const reason = op.noGeneratedPath ? `no generated kernel: ${op.noGeneratedPath}` : skipReason(op.name, registryStateFor(op.name, adapter), req.prefer?.includes(op.name) ?? false);
     if (reason) skipped.push({ op: op.name, reason });
     else run.push(op);
   }

@@ -177,6 +177,7 @@ const generated = generatedPath(ELEMENTWISE, snippet);
 
 export const ACC: OpDef = {
   name: 'ACC',
+  bench: { dims: [4096, 4096] },
   summary: 'dst = a; view(dst, nb1, nb2, nb3, offset) += b (ggml_acc, ggml_acc_inplace)',
   shapeSyntax: 'ne0xne1[xne2xne3] of a (and dst); b per layout',
   layouts: LAYOUTS,

@@ -62,7 +62,7 @@ describe('ADD (ggml_add)', () => {
 
   it('says why a vec4 schedule cannot take an odd row', () => {
     expect(ADD.fits(vec4, ADD.makeCase([4093, 37]))).toEqual(['vectorWidth 4 needs the element count 151441 to be a multiple of 4']);
-    expect(ADD.fits(vec4, ADD.makeCase([4096, 128], 'src0-rows-strided'))).toEqual(["vectorWidth 4 needs src0's rows to start on 4-element boundaries"]);
+    expect(ADD.fits(vec4, ADD.makeCase([4096, 128], 'src0-rows-strided'))).toEqual(["vectorWidth 4 needs a's rows to start on 4-element boundaries"]);
     expect(ADD.fits(scalar, ADD.makeCase([4093, 37]))).toEqual([]);
     expect(() => ADD.generate(vec4, ADD.makeCase([4093, 37]))).toThrow(/cannot take ADD 4093x37/);
   });

@@ -117,6 +117,7 @@ const generated = generatedPath(NORM, snippet);
 
 export const ARGMAX: OpDef = {
   name: 'ARGMAX',
+  bench: { dims: [32000, 512] },
   summary: 'dst[i1] = index of the max of row i1, ties to the last index (ggml_argmax; i32 output)',
   shapeSyntax: SYNTAX,
   layouts: LAYOUTS,

@@ -1,11 +1,9 @@
 // Binary ops with ggml's broadcast (ggml_can_repeat(b, a): src1 repeats over src0, dst has src0's
 // shape; the *_inplace form makes dst a view of src0). ggml's binary-ops.cpp asserts nb0 and nb00
 // are the element size (dst and src0 rows contiguous); src1 may have any strides.
-import { uniformSchema } from '../codegen/uniforms';
 import { gather } from '../hostdata';
-import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
-import { canRepeat, contiguous, nelements, permute, rowsContiguous, stridedRows } from '../tensor';
-import { dimsNe, noLayout, tensorUniform } from './elementwise-case';
+import { canRepeat, contiguous, permute, rowsContiguous, stridedRows } from '../tensor';
+import { dimsNe, noLayout } from './elementwise-case';
 import { caseLabel, OpCaseError, paramsLabel, parseParams, type LayoutSpec, type OpCase, type ParamSpec } from './types';
 
 export const BROADCAST_LAYOUTS: readonly LayoutSpec[] = Object.freeze([
@@ -56,30 +54,4 @@ export function broadcastOracle(c: OpCase, srcs: readonly ArrayBuffer[], fn: (a:
           epsFloor[i] = floor(a[i], bv);
         }
   return { ref, epsFloor, terms: 1 };
-}
-
-/** The two-source native uniform (ADD's): dst ne, src0 strides, src1 ne and strides, dst strides, offsets, n. */
-export const BINARY_UNIFORM = uniformSchema('Params', Object.fromEntries(
-  ['ne0', 'ne1', 'ne2', 'ne3', 's00', 's01', 's02', 's03', 'ne10', 'ne11', 'ne12', 'ne13', 's10', 's11', 's12', 's13', 's0', 's1', 's2', 's3', 'off0', 'off1', 'offd', 'n'].map((k) => [k, 'u32' as const]),
-));
-
-const NATIVE_WG = 256;
-
-/**
- * A two-source native kernel, one element per thread over dst, on BINARY_UNIFORM; the WGSL is
- * templated with INPLACE (dst is src0's own view, bound once, read-write) and WG.
- */
-export function binaryNative(c: OpCase, file: string, wgsl: string): KernelSpec {
-  const [src0, src1] = c.srcs;
-  const [ne0, ne1, ne2, ne3] = c.dst.ne;
-  const [ne10, ne11, ne12, ne13] = src1.ne;
-  const values = {
-    ne0, ne1, ne2, ne3, ne10, ne11, ne12, ne13,
-    ...tensorUniform(src0, ['s00', 's01', 's02', 's03'], 'off0'),
-    ...tensorUniform(src1, ['s10', 's11', 's12', 's13'], 'off1'),
-    ...tensorUniform(c.dst, ['s0', 's1', 's2', 's3'], 'offd'),
-    n: nelements(c.dst),
-  };
-  const roles = c.inplace ? (['dst', 'src1', 'params'] as const) : (['src0', 'src1', 'dst', 'params'] as const);
-  return nativeTemplated(file, wgsl, roles, grid2d(Math.ceil(nelements(c.dst) / NATIVE_WG)), BINARY_UNIFORM, values, { INPLACE: c.inplace, WG: NATIVE_WG });
 }

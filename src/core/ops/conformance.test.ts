@@ -28,11 +28,14 @@ describe.each(OPS.map((op) => [op.name, op] as const))('%s', (name, op) => {
       expect(cls === 'default' || /^[\w*-]+\/[\w*-]+$/.test(cls), `adapter class '${cls}' is vendor/architecture`).toBe(true);
       expect(st.evidence.length, `${cls} carries evidence`).toBeGreaterThan(20);
     }
-    expect(entry.rules.length).toBeGreaterThan(0);
+    // An op that declares no generated path has no rules; every other op has some.
+    if (op.noGeneratedPath) expect(entry.rules).toEqual([]);
+    else expect(entry.rules.length).toBeGreaterThan(0);
   });
 
   it(`${name}/last-rule-takes-anything`, () => {
-    expect(entry.rules[entry.rules.length - 1].when).toEqual([]);
+    if (op.noGeneratedPath) expect(op.noGeneratedPath.length, 'the declared reason says why').toBeGreaterThan(20);
+    else expect(entry.rules[entry.rules.length - 1].when).toEqual([]);
   });
 
   it(`${name}/matrix-covers-every-layout`, () => {
@@ -84,6 +87,11 @@ describe.each(OPS.map((op) => [op.name, op] as const))('%s', (name, op) => {
     const k = s ? op.generate(s, c) : op.native(c);
     expect(k.wgsl).not.toMatch(/\{\{|^\s*#(if|else|endif)/m);
     expect(`${k.label}\n${k.wgsl}`).toMatchSnapshot();
+  });
+
+  it(`${name}/bench-case`, () => {
+    // The case bench --only ops times is a valid case of the op (no silent fallback to matrix[0]).
+    expect(() => op.makeCase(op.bench.dims, op.bench.layout, op.bench.params)).not.toThrow();
   });
 
   it(`${name}/params-declared`, () => {

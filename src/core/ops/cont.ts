@@ -33,6 +33,7 @@ function makeCase(dims: readonly number[], layout: string = 'src-permuted', para
 
 export const CONT: OpDef = {
   name: 'CONT',
+  bench: { dims: [4096, 4096] },
   summary: "dst = a packed copy of a's elements in ggml order, a any f32 view (ggml_cont)",
   shapeSyntax: 'ne0xne1[xne2xne3] of a (and of dst)',
   layouts: LAYOUTS,

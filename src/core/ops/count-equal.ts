@@ -137,6 +137,7 @@ function fits(s: Schedule, c: OpCase): string[] {
 
 export const COUNT_EQUAL: OpDef = {
   name: 'COUNT_EQUAL',
+  bench: { dims: [4096, 4096] },
   summary: 'dst = #(src0 == src1) over all elements of two i32 tensors (ggml_count_equal; I64 output as two u32 words)',
   shapeSyntax: SYNTAX,
   layouts: LAYOUTS,

@@ -183,6 +183,7 @@ export function copyFeatures(c: OpCase): Readonly<Record<string, number>> {
 
 export const CPY: OpDef = {
   name: 'CPY',
+  bench: { dims: [4096, 4096] },
   summary: "dst = src's elements in ggml order, any f32 view into a packed f32 or f16 tensor (ggml_cpy)",
   shapeSyntax: 'ne0xne1[xne2xne3] of src',
   layouts: LAYOUTS,

@@ -100,6 +100,7 @@ const generated = generatedPath(NORM, snippet);
 
 export const CROSS_ENTROPY_LOSS_BACK: OpDef = {
   name: 'CROSS_ENTROPY_LOSS_BACK',
+  bench: { dims: [32000, 512] },
   summary: 'dst = (softmax(logits) − labels)·grad/nr per row (ggml_cross_entropy_loss_back(grad, logits, labels))',
   shapeSyntax: 'ne0xne1[xne2xne3] of the logits (and labels, dst): ne0 is the vocabulary',
   layouts: LAYOUTS,

@@ -13,7 +13,7 @@ import { type KernelSpec, nativeTemplated } from '../kernel';
 import { contiguous, elementStrides, forEachElement, nelements, nrows, rowsContiguous, sameShape, stridedRows, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
 import { copyDims } from './cpy';
-import { nativeOnlyPath } from './native-only';
+import { noGeneratedPath } from './native-only';
 import { caseLabel, OpCaseError, parseParams, type OpCase, type OpDef, type ParamSpec } from './types';
 
 /** CROSS_ENTROPY_LOSS has no op_params. */
@@ -143,10 +143,11 @@ function native(c: OpCase): KernelSpec {
 export const CROSS_ENTROPY_LOSS_NATIVE_ONLY =
   "one scalar over every row: the row family reduces within a workgroup (one per row), and one dispatch cannot combine workgroups' partials (WGSL has no float atomics; a dispatch cannot zero its own output or a scratch buffer first)";
 
-const generated = nativeOnlyPath('CROSS_ENTROPY_LOSS', 'norm', CROSS_ENTROPY_LOSS_NATIVE_ONLY);
+const generated = noGeneratedPath('CROSS_ENTROPY_LOSS', 'norm', CROSS_ENTROPY_LOSS_NATIVE_ONLY);
 
 export const CROSS_ENTROPY_LOSS: OpDef = {
   name: 'CROSS_ENTROPY_LOSS',
+  bench: { dims: [32000, 512] },
   summary: 'dst = −(1/nr)·Σ log_softmax(logits)·labels over all rows: a scalar (ggml_cross_entropy_loss)',
   shapeSyntax: 'ne0xne1[xne2xne3] of the logits (and labels): ne0 is the vocabulary',
   layouts: LAYOUTS,
@@ -167,6 +168,7 @@ export const CROSS_ENTROPY_LOSS: OpDef = {
   bytes: (c) => ({ readBytes: (nelements(c.srcs[0]) + nelements(c.srcs[1])) * 4, writeBytes: 4 }),
   features: (c) => ({ ne0: c.srcs[0].ne[0], rows: nrows(c.srcs[0]), n: nelements(c.srcs[0]) }),
   native,
+  noGeneratedPath: generated.noGeneratedPath,
   family: generated.family,
   require: (c, adapter) => commonRejection(c, adapter),
   fits: generated.fits,

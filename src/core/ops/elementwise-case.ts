@@ -1,14 +1,9 @@
-// What the elementwise training ops (MUL, SCALE, SILU, SILU_BACK, GELU, GLU, ACC) share: dims →
-// ne, the unary view layouts and ggml_is_contiguous_1, the unary ops' OpDef (case, oracle, native
-// uniform, generated snippet), seeded wide inputs, and the bound widening of exp-based formulas.
-import { uniformSchema, type UniformType } from '../codegen/uniforms';
-import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
-import { generatedPath } from '../families/types';
-import { deviceOffsetElements, gather, randomBuffer } from '../hostdata';
-import { grid2d, nativeTemplated } from '../kernel';
-import { contiguous, elementStrides, nelements, permute, rowsContiguous, stridedRows, typeSizeBytes, type TensorDesc } from '../tensor';
-import { commonRejection } from './contract';
-import { caseLabel, OpCaseError, paramsLabel, parseParams, rowFeatures, type LayoutSpec, type MatrixEntry, type OpCase, type OpDef, type ParamSpec, eachElementOnce } from './types';
+// What the elementwise training ops (the unary kit's, SILU_BACK, GLU, ACC) share: dims → ne, the
+// unary view layouts and ggml_is_contiguous_1, the unary case, seeded wide inputs, and the bound
+// widening of exp-based formulas. The op kits themselves are kit.ts.
+import { deviceOffsetElements, randomBuffer } from '../hostdata';
+import { contiguous, elementStrides, permute, rowsContiguous, stridedRows, typeSizeBytes, type TensorDesc } from '../tensor';
+import { caseLabel, OpCaseError, paramsLabel, parseParams, type LayoutSpec, type MatrixEntry, type OpCase, type ParamSpec } from './types';
 import { inputSeed } from '../inputs';
 
 /** 1 to 4 dims → ne[4], naming the op's shape syntax when the count is wrong. */
@@ -91,83 +86,4 @@ export function spreadInputs(c: OpCase, seed: number, scales: readonly number[])
  */
 export function expWidening(arg: number): number {
   return 1 + Math.abs(arg) / 4;
-}
-
-/** What a unary op (one source x, dst of its shape) states; defineUnaryOp builds the rest of its OpDef. */
-export interface UnaryOpSpec {
-  readonly name: string;
-  readonly summary: string;
-  readonly params: readonly ParamSpec[];
-  readonly layouts?: readonly LayoutSpec[];
-  readonly matrix: readonly MatrixEntry[];
-  /** The f64 value of one element and the magnitude its rounding scales with (epsFloor). */
-  readonly element: (x: number, params: Readonly<Record<string, number>>) => { ref: number; epsFloor: number };
-  /** The generated kernel's value, a WGSL expression over x and the constants (f32 or vecN<f32>). */
-  readonly expr: (params: Readonly<Record<string, number>>) => string;
-  /** f32 constants of the expression (op params), baked by the family. */
-  readonly constants?: (params: Readonly<Record<string, number>>) => Readonly<Record<string, number>>;
-  /** The native kernel: [file, templated WGSL]; INPLACE selects the in-place bindings. */
-  readonly wgsl: readonly [string, string];
-  /** f32 uniform fields after the shared ones (op params, rounded to f32 by the uniform). */
-  readonly uniformF32?: readonly string[];
-  /** Inputs uniform in [-inputScale, inputScale) (default: the lab's [-1, 1)). */
-  readonly inputScale?: number;
-}
-
-const NATIVE_WG = 256;
-const UNARY_U32 = ['ne0', 'ne1', 'ne2', 'ne3', 's00', 's01', 's02', 's03', 'off0', 's0', 's1', 's2', 's3', 'offd', 'n'];
-
-export function defineUnaryOp(spec: UnaryOpSpec): OpDef {
-  const layouts = spec.layouts ?? UNARY_LAYOUTS;
-  const extra = spec.uniformF32 ?? [];
-  const schema = uniformSchema('Params', Object.fromEntries([...UNARY_U32.map((k) => [k, 'u32' as UniformType]), ...extra.map((k) => [k, 'f32' as UniformType])]));
-  const snippet = (c: OpCase): ElementwiseSnippet => ({
-    sources: [{ name: 'x', tensor: c.srcs[0], binding: c.inplace ? 'dst' : 'src0' }],
-    outputs: [{ tensor: c.dst, binding: 'dst', expr: spec.expr(c.params) }],
-    ...(spec.constants ? { constants: spec.constants(c.params) } : {}),
-  });
-  const generated = generatedPath(ELEMENTWISE, snippet);
-  return {
-    name: spec.name,
-    summary: spec.summary,
-    shapeSyntax: 'ne0xne1[xne2xne3] of dst',
-    layouts,
-    params: spec.params,
-    matrix: spec.matrix,
-    makeCase: (dims, layout = layouts[0].name, params = {}) => makeUnaryCase(spec.name, dims, layout, spec.params, params, layouts),
-    oracle: (c, srcs) => {
-      const x = gather(c.srcs[0], srcs[0]);
-      const ref = new Float64Array(x.length);
-      const epsFloor = new Float64Array(x.length);
-      for (let i = 0; i < x.length; i++) {
-        const e = spec.element(x[i], c.params);
-        ref[i] = e.ref;
-        epsFloor[i] = e.epsFloor;
-      }
-      return { ref, epsFloor, terms: 1 };
-    },
-    ...(spec.inputScale ? { inputs: (c: OpCase, seed: number) => spreadInputs(c, seed, [spec.inputScale!]) } : {}),
-    flops: () => null,
-    bytes: eachElementOnce,
-    features: rowFeatures,
-    native: (c) => {
-      const [ne0, ne1, ne2, ne3] = c.dst.ne;
-      const values = {
-        ne0,
-        ne1,
-        ne2,
-        ne3,
-        ...tensorUniform(c.srcs[0], ['s00', 's01', 's02', 's03'], 'off0'),
-        ...tensorUniform(c.dst, ['s0', 's1', 's2', 's3'], 'offd'),
-        n: nelements(c.dst),
-        ...Object.fromEntries(extra.map((k) => [k, Math.fround(c.params[k])])),
-      };
-      const roles = c.inplace ? (['dst', 'params'] as const) : (['src0', 'dst', 'params'] as const);
-      return nativeTemplated(spec.wgsl[0], spec.wgsl[1], roles, grid2d(Math.ceil(nelements(c.dst) / NATIVE_WG)), schema, values, { INPLACE: c.inplace, WG: NATIVE_WG });
-    },
-    family: generated.family,
-    require: (c, adapter) => commonRejection(c, adapter),
-    fits: generated.fits,
-    generate: generated.generate,
-  };
 }

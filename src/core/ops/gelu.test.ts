@@ -62,9 +62,11 @@ describe('GELU (ggml_gelu, tanh form)', () => {
   it('has every unary layout and the in-place native kernel', () => {
     expect(GELU.layouts.map((l) => l.name)).toEqual(['contiguous', 'inplace', 'src0-rows-strided', 'src0-permuted']);
     const inplace = GELU.native(GELU.makeCase([8], 'inplace'));
-    expect(inplace.label).toBe('native:GELU/gelu.wgsl [INPLACE]');
+    expect(inplace.label).toBe('native:GELU (unary/unary.wgsl) [INPLACE]');
     expect(inplace.bindings.map((b) => b.role)).toEqual(['dst', 'params']);
-    expect(GELU.native(GELU.makeCase([8])).wgsl).toContain('dst[d] = x / (1.0 + exp(-2.0 * u));');
+    const wgsl = GELU.native(GELU.makeCase([8])).wgsl;
+    expect(wgsl).toContain('const gelu_k: f32 = 0.797884583;\nconst gelu_a: f32 = 0.0447149985;');
+    expect(wgsl).toContain('return x / (1.0 + exp(-2.0 * (gelu_k * x * (1.0 + gelu_a * x * x))));');
   });
 
   it('computes the tanh form as x / (1 + exp(-2u)): equal, and finite where tanh would overflow', () => {

@@ -9,8 +9,8 @@
 // too), not the table. The two differ by at most 2⁻¹¹·(1.13·|x| + |gelu(x)|) + 2⁻²⁵: x's rounding
 // to f16 moves gelu by |gelu′| ≤ 1.13 times 2⁻¹¹·|x|, the result's by 2⁻¹¹·|gelu|, and subnormal
 // halves by 2⁻²⁵ (gelu.test.ts checks this bound against an emulation of the table).
-import nativeWgsl from '../../../kernels/GELU/gelu.wgsl?raw';
-import { defineUnaryOp, expWidening, UNARY_MATRIX } from './elementwise-case';
+import { expWidening, UNARY_MATRIX } from './elementwise-case';
+import { defineUnary } from './kit';
 import type { ParamSpec } from './types';
 
 export const PARAMS: readonly ParamSpec[] = Object.freeze([]);
@@ -39,15 +39,14 @@ export function geluElement(x: number): { ref: number; epsFloor: number } {
 export const geluExpr = (x: string) => `${x} / (1.0 + exp(-2.0 * (gelu_k * ${x} * (1.0 + gelu_a * ${x} * ${x}))))`;
 export const GELU_CONSTANTS = Object.freeze({ gelu_k: SQRT_2_OVER_PI, gelu_a: GELU_COEF_A });
 
-export const GELU = defineUnaryOp({
+export const GELU = defineUnary({
   name: 'GELU',
   summary: "dst = 0.5·x·(1 + tanh(√(2/π)·x·(1 + 0.044715·x²))) (ggml_gelu, ggml_gelu_inplace; the formula, not the CPU's f16 table)",
   params: PARAMS,
   matrix: UNARY_MATRIX,
   element: geluElement,
-  expr: () => geluExpr('x'),
-  constants: () => GELU_CONSTANTS,
-  wgsl: ['GELU/gelu.wgsl', nativeWgsl],
+  expr: geluExpr('x'),
+  constants: GELU_CONSTANTS,
   // x in [-8, 8): both tails (gelu → 0, gelu → x) are checked.
   inputScale: 8,
 });

@@ -13,7 +13,7 @@ import { inputSeed } from '../inputs';
 import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
 import { contiguous, elementStrides, nelements, stridedRows } from '../tensor';
 import { commonRejection } from './contract';
-import { nativeOnlyPath } from './native-only';
+import { noGeneratedPath } from './native-only';
 import { caseLabel, OpCaseError, parseParams, type OpCase, type OpDef, type ParamSpec, eachElementOnce } from './types';
 
 /** GET_ROWS_BACK has no op_params. */
@@ -87,10 +87,11 @@ function native(c: OpCase): KernelSpec {
 export const GET_ROWS_BACK_NATIVE_ONLY =
   'a scatter-add (rows of the gradient summed into the rows their indices name): WGSL has no float atomics, so a dst row must gather its own matches in order, and neither the elementwise family (one expression per element, no loop) nor the row family (reductions along a row) expresses that search';
 
-const generated = nativeOnlyPath('GET_ROWS_BACK', 'elementwise', GET_ROWS_BACK_NATIVE_ONLY);
+const generated = noGeneratedPath('GET_ROWS_BACK', 'elementwise', GET_ROWS_BACK_NATIVE_ONLY);
 
 export const GET_ROWS_BACK: OpDef = {
   name: 'GET_ROWS_BACK',
+  bench: { dims: [4096, 32000, 512] },
   summary: 'dst = zeros, then dst[:, idx[i]] += grad[:, i] in order (ggml_get_rows_back; the embedding gradient)',
   shapeSyntax: 'ne0 x rows x nIdx: dst [ne0, rows], gradient [ne0, nIdx], i32 indices [nIdx]',
   layouts: LAYOUTS,
@@ -113,6 +114,7 @@ export const GET_ROWS_BACK: OpDef = {
   bytes: eachElementOnce,
   features: (c) => ({ ne0: c.dst.ne[0], rows: c.dst.ne[1], n: nelements(c.dst), nIdx: c.srcs[1].ne[0] }),
   native,
+  noGeneratedPath: generated.noGeneratedPath,
   family: generated.family,
   require: (c, adapter) => commonRejection(c, adapter),
   fits: generated.fits,

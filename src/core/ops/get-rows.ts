@@ -147,6 +147,7 @@ const generated = generatedPath(ELEMENTWISE, snippet);
 
 export const GET_ROWS: OpDef = {
   name: 'GET_ROWS',
+  bench: { dims: [4096, 32000, 512] },
   summary: 'dst rows = table rows picked by i32 indices, per plane (ggml_get_rows; the token embedding lookup)',
   shapeSyntax: 'ne0 x tableRows x nIdx[x ne2 x ne3]: table [ne0, tableRows, ne2, ne3], i32 indices [nIdx, ne2, ne3]',
   layouts: LAYOUTS,

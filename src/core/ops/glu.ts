@@ -168,6 +168,7 @@ const generated = generatedPath(ELEMENTWISE, snippet);
 
 export const GLU: OpDef = {
   name: 'GLU',
+  bench: { dims: [11008, 512] },
   summary: 'dst = act(x) · g, act one of reglu, geglu, swiglu, geglu_quick (ggml_glu_split; ggml_glu on fused halves, swapped)',
   shapeSyntax: 'ne0xne1[xne2xne3] of a (src0); fused: dst ne0 = ne0 / 2',
   layouts: LAYOUTS,

@@ -5,7 +5,7 @@
 // type size). src0 (weights) and src1 are f32 or f16 (params type0/type1, ggml's type ids);
 // dst is f32, accumulated in f32.
 import nativeWgsl from '../../../kernels/MUL_MAT/mul_mat.wgsl?raw';
-import type { MatmulGeometry, MatmulOperand } from '../codegen/matmul';
+import type { MatmulGeometry, MatmulOperand } from '../families/matmul-wgsl';
 import { GEMV } from '../families/gemv';
 import { MATMUL, type MatmulSnippet } from '../families/matmul';
 import { SGMATRIX, SGMATRIX_FEATURE, sgmatrixFits, type SgmatrixSchedule } from '../families/sgmatrix';
@@ -186,6 +186,8 @@ function requireMulMat(c: OpCase, adapter: Parameters<OpDef['require']>[1]): Ret
 
 export const MUL_MAT: OpDef = {
   name: 'MUL_MAT',
+  // The bench's MUL_MAT case is its first matrix case (the lane's compute-bound shapes live in bench --only matmul).
+  bench: { dims: [256, 128, 128] },
   summary: 'dst = src0ᵀ·src1 per batch, both K-contiguous, src0 broadcast over batches (ggml_mul_mat)',
   shapeSyntax: 'MxNxK[xB]',
   layouts: LAYOUTS,

@@ -35,16 +35,17 @@ describe('MUL (ggml_mul)', () => {
     expect([...MUL.oracle(transposed, [f32([1, 1, 1, 1]), f32([1, 2, 3, 4])]).ref]).toEqual([1, 3, 2, 4]);
   });
 
-  it('in place: dst is src0, bound once; the uniform is the two-source one of ADD', () => {
+  it('in place: dst is src0, bound once; the uniform is the binary template\'s three Tensor descriptors', () => {
     const c = MUL.makeCase([8, 2], 'inplace');
     expect(c.inplace).toBe(true);
     const k = MUL.native(c);
     expect(k.bindings.map((b) => b.role)).toEqual(['dst', 'src1', 'params']);
     expect(k.wgsl).toContain('let a = dst[d];');
-    expect(k.wgsl).toContain('dst[d] = a * b;');
+    expect(k.wgsl).toContain('return a * b;');
+    expect(k.wgsl).toContain('dst[d] = op(a, b);');
     const bk = MUL.native(MUL.makeCase([4, 3], 'broadcast-col'));
-    // dst ne, src0 strides, src1 ne, src1 strides, dst strides, three offsets (guards: 64 elements), n.
-    expect([...bk.uniforms!]).toEqual([4, 3, 1, 1, 1, 4, 12, 12, 1, 3, 1, 1, 1, 1, 3, 3, 1, 4, 12, 12, 64, 64, 64, 12]);
+    // src0, src1, dst as Tensor descriptors: ne, element strides, offset (guards: 64 elements), count, 2 words of padding.
+    expect([...bk.uniforms!]).toEqual([4, 3, 1, 1, 1, 4, 12, 12, 64, 12, 0, 0, 1, 3, 1, 1, 1, 1, 3, 3, 64, 3, 0, 0, 4, 3, 1, 1, 1, 4, 12, 12, 64, 12, 0, 0]);
   });
 
   it('refuses what ggml refuses, naming it', () => {

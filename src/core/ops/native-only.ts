@@ -1,12 +1,13 @@
-// The generated path of an op that stays native-only for a stated reason: no family expresses
-// it yet. Its registry rule never fits, so `auto` and the lane run the native kernel, and a
-// schedule asked for by hand is refused with the reason (never a crash or a wrong kernel).
+// An op that has no generated path declares it, with the reason (OpDef.noGeneratedPath): its
+// registry entry has no rules, Level 1 refuses a schedule with the reason, the lane skips it.
+// `fits`/`generate` say the same if a caller reaches them anyway (never a crash or a wrong kernel).
 import type { KernelSpec } from '../kernel';
 import type { Family, Schedule } from '../schedule/schedule';
-import { OpCaseError, type OpCase } from './types';
+import { OpCaseError, type OpCase } from './case';
 
-export function nativeOnlyPath(op: string, family: Family, why: string) {
+export function noGeneratedPath(op: string, family: Family, why: string) {
   return {
+    noGeneratedPath: why,
     family,
     fits: (_s: Schedule, _c: OpCase): string[] => [`${op} has no generated kernel: ${why}`],
     generate: (_s: Schedule, c: OpCase): KernelSpec => {

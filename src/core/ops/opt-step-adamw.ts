@@ -179,6 +179,7 @@ const generated = generatedPath(ELEMENTWISE, snippet);
 
 export const OPT_STEP_ADAMW: OpDef = {
   name: 'OPT_STEP_ADAMW',
+  bench: { dims: [4096, 4096] },
   summary: 'one AdamW step: a, m and v updated in place from grad and the 7-float params tensor (ggml_opt_step_adamw)',
   shapeSyntax: 'ne0xne1[xne2xne3] of the parameter a',
   layouts: LAYOUTS,
@@ -196,6 +197,8 @@ export const OPT_STEP_ADAMW: OpDef = {
   inputs,
   flops: () => null,
   // a, grad, m, v read once and the 7 params; a, m, v written.
+  // A node's destination is a (updated in place), but the step also rewrites m and v, the same size.
+  censusBytes: (srcBytes, dstBytes) => ({ readBytes: srcBytes.reduce((a, b) => a + b, 0), writeBytes: 3 * dstBytes }),
   bytes: (c) => ({ readBytes: 4 * nelements(c.srcs[0]) * 4 + 7 * 4, writeBytes: 3 * nelements(c.srcs[0]) * 4 }),
   features: (c) => ({ ne0: c.srcs[0].ne[0], rows: nrows(c.srcs[0]), n: nelements(c.srcs[0]) }),
   native,

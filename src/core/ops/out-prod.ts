@@ -117,6 +117,7 @@ const generated = generatedPath(MATMUL, snippet);
 
 export const OUT_PROD: OpDef = {
   name: 'OUT_PROD',
+  bench: { dims: [4096, 4096, 512] },
   summary: 'dst[i0, i1] = Σ_k src0[i0, k] · src1[i1, k] per batch, src0 broadcast over batches (ggml_out_prod)',
   shapeSyntax: 'MxNxK[xB]: dst M x N, summed over K, B batches',
   layouts: LAYOUTS,

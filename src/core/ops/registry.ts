@@ -30,6 +30,28 @@ import { SUM_ROWS } from './sum-rows';
 import { SCALE } from './scale';
 import { SILU } from './silu';
 import { SILU_BACK } from './silu-back';
+import { NEG } from './neg';
+import { ABS } from './abs';
+import { SGN } from './sgn';
+import { STEP } from './step';
+import { RELU } from './relu';
+import { SQR } from './sqr';
+import { SQRT } from './sqrt';
+import { EXP } from './exp';
+import { LOG } from './log';
+import { SIN } from './sin';
+import { COS } from './cos';
+import { TANH } from './tanh';
+import { ELU } from './elu';
+import { SIGMOID } from './sigmoid';
+import { HARDSIGMOID } from './hardsigmoid';
+import { HARDSWISH } from './hardswish';
+import { GELU_QUICK } from './gelu-quick';
+import { GELU_ERF } from './gelu-erf';
+import { LEAKY_RELU } from './leaky-relu';
+import { CLAMP } from './clamp';
+import { SUB } from './sub';
+import { DIV } from './div';
 import { stateFor, type AdapterClass, type AdapterIdentity, type ClassState, type PromotionState, type StateEvidence } from './promotion';
 import type { OpCase, OpDef } from './types';
 
@@ -70,7 +92,10 @@ function entry(e: Omit<RegistryEntry, 'state' | 'evidence'>): RegistryEntry {
   return Object.freeze({ ...e, state: d.state, evidence: d.evidence });
 }
 
-export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK, MUL_MAT, CROSS_ENTROPY_LOSS, CROSS_ENTROPY_LOSS_BACK, GET_ROWS, GET_ROWS_BACK, CPY, CONT, ROPE, ROPE_BACK, OUT_PROD, OPT_STEP_ADAMW, SOFT_MAX, SOFT_MAX_BACK, SUM_ROWS, REPEAT_BACK, ARGMAX, COUNT_EQUAL, MUL, SCALE, SILU, SILU_BACK, GELU, GLU, ACC]);
+/** The element-wise ops added through the op kits (issue 19): one declaration each, no kernel file of their own. */
+const KIT_OPS: readonly OpDef[] = [NEG, ABS, SGN, STEP, RELU, SQR, SQRT, EXP, LOG, SIN, COS, TANH, ELU, SIGMOID, HARDSIGMOID, HARDSWISH, GELU_QUICK, GELU_ERF, LEAKY_RELU, CLAMP, SUB, DIV];
+
+export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK, MUL_MAT, CROSS_ENTROPY_LOSS, CROSS_ENTROPY_LOSS_BACK, GET_ROWS, GET_ROWS_BACK, CPY, CONT, ROPE, ROPE_BACK, OUT_PROD, OPT_STEP_ADAMW, SOFT_MAX, SOFT_MAX_BACK, SUM_ROWS, REPEAT_BACK, ARGMAX, COUNT_EQUAL, MUL, SCALE, SILU, SILU_BACK, GELU, GLU, ACC, ...KIT_OPS]);
 
 const freezeSchedule = <S extends Schedule>(s: S): S => Object.freeze(s);
 
@@ -243,10 +268,9 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
   entry({
     op: 'CROSS_ENTROPY_LOSS',
     declaredRejections: [],
-    rules: [
-      { when: [], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 4 }) },
-    ],
-    states: { default: { state: 'native-only', evidence: `native-only: ${CROSS_ENTROPY_LOSS_NATIVE_ONLY}. Its rule never fits (the generated path refuses with that reason)` } },
+    // No generated path (the op declares it): no shape rules.
+    rules: [],
+    states: { default: { state: 'native-only', evidence: `native-only: ${CROSS_ENTROPY_LOSS_NATIVE_ONLY}. The op declares no generated path (Level 1 refuses a schedule with that reason)` } },
   }),
   entry({
     op: 'CROSS_ENTROPY_LOSS_BACK',
@@ -268,10 +292,9 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
   entry({
     op: 'GET_ROWS_BACK',
     declaredRejections: [],
-    rules: [
-      { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
-    ],
-    states: { default: { state: 'native-only', evidence: `native-only: ${GET_ROWS_BACK_NATIVE_ONLY}. Its rule never fits (the generated path refuses with that reason)` } },
+    // No generated path (the op declares it): no shape rules.
+    rules: [],
+    states: { default: { state: 'native-only', evidence: `native-only: ${GET_ROWS_BACK_NATIVE_ONLY}. The op declares no generated path (Level 1 refuses a schedule with that reason)` } },
   }),
   entry({
     op: 'CPY',
@@ -361,6 +384,14 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
     rules: ELEMENTWISE_RULES,
     states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules (out of place the view test is a gather: vectorWidth 1); not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 5/10, parity 4, slower 1 (4093x7 inplace 0.36×: in place both kernels touch only the view; a work item)' } },
   }),
+  ...KIT_OPS.map((op) =>
+    entry({
+      op: op.name,
+      declaredRejections: [],
+      rules: ELEMENTWISE_RULES,
+      states: { default: { state: 'observe', evidence: 'new in issue 19 through the op kit (native: the unary/binary template with its snippet; generated: the elementwise family, ADD schedules); not yet measured on a GPU' } },
+    }),
+  ),
 ]);
 
 export function opByName(name: string): OpDef {
@@ -386,6 +417,7 @@ export function registryStateFor(op: string, adapter: AdapterIdentity): ClassSta
  */
 export function schedulesFor(op: string, c: OpCase, adapter: Pick<AdapterDescriptor, 'limits' | 'features'>, before: readonly ShapeRule[] = []): Schedule | null {
   const def = opByName(op);
+  if (def.noGeneratedPath) return null;
   const features = def.features(c);
   for (const rule of [...before, ...registryEntry(def.name).rules]) {
     if (!allHold(rule.when, features)) continue;

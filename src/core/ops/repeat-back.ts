@@ -139,6 +139,7 @@ function require(c: OpCase, adapter: Parameters<OpDef['require']>[1]): Rejection
 
 export const REPEAT_BACK: OpDef = {
   name: 'REPEAT_BACK',
+  bench: { dims: [4096, 1, 1, 1, 1, 512] },
   summary: 'dst[k] = Σ over the tiles src0 repeats dst in (ggml_repeat_back, the gradient of REPEAT)',
   shapeSyntax: SYNTAX,
   layouts: LAYOUTS,

@@ -137,6 +137,7 @@ const generated = generatedPath(NORM, snippet);
 
 export const RMS_NORM_BACK: OpDef = {
   name: 'RMS_NORM_BACK',
+  bench: { dims: [4096, 4096] },
   summary: 'dx = (x · (−Σx·dz/(Σx² + eps·ne0)) + dz) / sqrt(mean(x²) + eps) per row (ggml_rms_norm_back)',
   shapeSyntax: 'ne0xne1[xne2xne3] of dst',
   layouts: LAYOUTS,

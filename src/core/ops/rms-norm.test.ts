@@ -197,21 +197,23 @@ describe('RMS_NORM registry rules', () => {
 });
 
 describe('RMS_NORM native kernel', () => {
-  it('params: shape, strides and offsets in elements, eps as f32 bits', () => {
+  it('params: src0 and dst as Tensor descriptors (the row template), eps as f32 bits', () => {
     const c = RMS_NORM.makeCase([4096, 128], 'src0-rows-strided', { eps: 1e-5 });
     const k = RMS_NORM.native(c);
-    // ne0 ne1 ne2 nrows | s01 s02 s03 off0 | s1 s2 s3 offd | eps
-    expect(Array.from(k.uniforms!.slice(0, 13))).toEqual([4096, 128, 1, 128, 4099, 4099 * 128, 4099 * 128, 65, 4096, 4096 * 128, 4096 * 128, 64, f32Bits(1e-5)]);
+    // src0: ne | element strides | off, n, padding; dst the same; eps
+    const n = 4096 * 128;
+    expect(Array.from(k.uniforms!.slice(0, 25))).toEqual([4096, 128, 1, 1, 1, 4099, 4099 * 128, 4099 * 128, 65, n, 0, 0, 4096, 128, 1, 1, 1, 4096, n, n, 64, n, 0, 0, f32Bits(1e-5)]);
     expect(k.dispatch).toEqual([128, 1, 1]);
     expect(k.wgsl).toContain('  eps: f32,\n};');
-    expect(k.wgsl).toContain('+ p.eps);');
+    expect(k.wgsl).toContain('  let eps = p.eps;');
+    expect(k.wgsl).toContain('let t = inverseSqrt(total / f32(ne.x) + eps);');
     expect(k.wgsl).not.toMatch(/\{\{|#if|#else|#endif/);
     expect(k.bindings.map((b) => b.role)).toEqual(['src0', 'dst', 'params']);
   });
 
   it('inplace binds the one buffer once, read_write', () => {
     const k = RMS_NORM.native(RMS_NORM.makeCase([64, 8], 'inplace'));
-    expect(k.label).toBe('native:RMS_NORM/rms_norm.wgsl [INPLACE]');
+    expect(k.label).toBe('native:RMS_NORM (row/row.wgsl) [INPLACE]');
     expect(k.wgsl).not.toContain('var<storage, read> src0');
     expect(k.bindings).toEqual([
       { binding: 0, role: 'dst', access: 'read_write' },

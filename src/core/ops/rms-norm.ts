@@ -1,15 +1,14 @@
 // RMS_NORM — ggml_rms_norm(a, eps): per row (over ne0), y = x · scale with
 // scale = 1/sqrt(Σx²/ne0 + eps); dst has a's shape; ggml_rms_norm_inplace makes dst a view of a.
 // Like ggml's CPU kernel (which asserts nb00 == sizeof(float)), src0 rows must be contiguous.
-import nativeWgsl from '../../../kernels/RMS_NORM/rms_norm.wgsl?raw';
 import { NORM, type NormSnippet } from '../families/norm';
 import { generatedPath } from '../families/types';
 import { f } from '../codegen/wgsl';
-import { deviceOffsetElements, gather } from '../hostdata';
-import { uniformSchema } from '../codegen/uniforms';
-import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
-import { contiguous, elementStrides, nrows, permute, rowsContiguous, stridedRows } from '../tensor';
+import { gather } from '../hostdata';
+import type { KernelSpec } from '../kernel';
+import { contiguous, permute, rowsContiguous, stridedRows } from '../tensor';
 import { commonRejection } from './contract';
+import { rowNative } from './kit';
 import { caseLabel, OpCaseError, paramsLabel, parseParams, rowFeatures, type OpCase, type OpDef, type ParamSpec, eachElementOnce } from './types';
 
 const LAYOUTS = [
@@ -80,25 +79,8 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
   return { ref, epsFloor: new Float64Array(x.length), terms: ne0 };
 }
 
-const NATIVE_WG = 256;
-
-/** Row/plane strides and offsets in elements (src0, then dst) and eps. */
-export const NORM_PARAMS_SCHEMA = uniformSchema('Params', {
-  ne0: 'u32', ne1: 'u32', ne2: 'u32', nrows: 'u32',
-  s01: 'u32', s02: 'u32', s03: 'u32', off0: 'u32',
-  s1: 'u32', s2: 'u32', s3: 'u32', offd: 'u32',
-  eps: 'f32',
-});
-
-function native(c: OpCase): KernelSpec {
-  const [src0] = c.srcs;
-  const [, s01, s02, s03] = elementStrides(src0);
-  const [, s1, s2, s3] = elementStrides(c.dst);
-  const [ne0, ne1, ne2] = c.dst.ne;
-  const values = { ne0, ne1, ne2, nrows: nrows(c.dst), s01, s02, s03, off0: deviceOffsetElements(src0), s1, s2, s3, offd: deviceOffsetElements(c.dst), eps: c.params.eps };
-  const roles = c.inplace ? (['dst', 'params'] as const) : (['src0', 'dst', 'params'] as const);
-  return nativeTemplated('RMS_NORM/rms_norm.wgsl', nativeWgsl, roles, grid2d(nrows(c.dst)), NORM_PARAMS_SCHEMA, values, { INPLACE: c.inplace, WG: NATIVE_WG });
-}
+/** The row template: Σx², then x · (mean + eps)^-½ per element. */
+const native = (c: OpCase): KernelSpec => rowNative(c, { map: 'x * x', finish: 'inverseSqrt(total / f32(ne.x) + eps)', out: 'x * t' }, NORM_PARAMS);
 
 /** RMS_NORM for the row family: Σx², then x · scale; in place, x is read from dst's own binding. */
 function snippet(c: OpCase): NormSnippet {
@@ -114,6 +96,7 @@ const generated = generatedPath(NORM, snippet);
 
 export const RMS_NORM: OpDef = {
   name: 'RMS_NORM',
+  bench: { dims: [4096, 4096] },
   summary: 'dst = x / sqrt(mean(x²) + eps) per row (ggml_rms_norm, ggml_rms_norm_inplace)',
   shapeSyntax: 'ne0xne1[xne2xne3] of dst',
   layouts: LAYOUTS,

@@ -202,6 +202,7 @@ export interface RopeOpSpec {
   readonly sinSign: 1 | -1;
   readonly layouts: readonly { name: string; doc: string }[];
   readonly matrix: OpDef['matrix'];
+  readonly bench: OpDef['bench'];
 }
 
 function ropeDef(spec: RopeOpSpec): OpDef {
@@ -327,6 +328,7 @@ function ropeDef(spec: RopeOpSpec): OpDef {
     layouts: spec.layouts,
     params: PARAMS,
     matrix: spec.matrix,
+    bench: spec.bench,
     makeCase,
     oracle,
     inputs,
@@ -351,6 +353,7 @@ const COMMON_LAYOUTS = [
 
 export const ROPE = ropeDef({
   name: 'ROPE',
+  bench: { dims: [128, 32, 512] },
   summary: 'rotary position embedding, normal or neox pairs, YaRN (ggml_rope_ext, ggml_rope_ext_inplace)',
   sinSign: 1,
   layouts: [
@@ -376,6 +379,7 @@ export const ROPE = ropeDef({
 
 export const ROPE_BACK = ropeDef({
   name: 'ROPE_BACK',
+  bench: { dims: [128, 32, 512] },
   summary: "ROPE's backward: the inverse rotation (sin negated), same params (ggml_rope_ext_back)",
   sinSign: -1,
   layouts: COMMON_LAYOUTS,

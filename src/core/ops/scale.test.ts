@@ -29,17 +29,18 @@ describe('SCALE (ggml_scale, ggml_scale_bias)', () => {
     expect(c.inplace).toBe(true);
     const k = SCALE.native(c);
     expect(k.bindings.map((b) => b.role)).toEqual(['dst', 'params']);
-    expect(k.wgsl).toContain('dst[d] = x * p.s + p.b;');
+    expect(k.wgsl).toContain('  let s = p.s;\n  let b = p.b;\n  return x * s + b;');
+    // After the src0 and dst Tensor descriptors (12 words each).
     const f = new Float32Array(k.uniforms!.buffer);
-    expect([f[15], f[16]]).toEqual([-2.5, 0.5]);
+    expect([f[24], f[25]]).toEqual([-2.5, 0.5]);
   });
 
-  it('generated: x * scale when b = 0 (exactly ggml_scale), x * scale + bias otherwise', () => {
+  it('generated: x * s when b = 0 (exactly ggml_scale), x * s + b otherwise', () => {
     const plain = SCALE.generate(vec4, SCALE.makeCase([64], 'contiguous', { s: 0.5 })).wgsl;
-    expect(plain).toContain('const scale: f32 = 0.500000000;');
-    expect(plain).toContain('= x_v * scale;');
-    expect(plain).not.toContain('bias');
-    expect(SCALE.generate(vec4, SCALE.makeCase([64], 'inplace', { b: 3 })).wgsl).toContain('dst[16u + v] = x_v * scale + bias;');
+    expect(plain).toContain('const s: f32 = 0.500000000;');
+    expect(plain).toContain('= x_v * s;');
+    expect(plain).not.toContain('+ b');
+    expect(SCALE.generate(vec4, SCALE.makeCase([64], 'inplace', { b: 3 })).wgsl).toContain('dst[16u + v] = x_v * s + b;');
   });
 
   it('refuses what ggml refuses, naming it', () => {

@@ -3,8 +3,7 @@
 // when computing, so the only views are a packed a and, for the *_inplace forms, dst = a itself.
 // ggml's CPU kernel computes x·s when b == 0 and x·s + b otherwise (fused on its SIMD path); the
 // lab's kernels do the same, so b = 0 gives x·s exactly.
-import nativeWgsl from '../../../kernels/SCALE/scale.wgsl?raw';
-import { defineUnaryOp } from './elementwise-case';
+import { defineUnary } from './kit';
 import type { ParamSpec } from './types';
 
 export const PARAMS: readonly ParamSpec[] = Object.freeze([
@@ -17,7 +16,7 @@ const LAYOUTS = [
   { name: 'inplace', doc: 'ggml_scale_inplace / ggml_scale_bias_inplace: dst is src0 itself' },
 ] as const;
 
-export const SCALE = defineUnaryOp({
+export const SCALE = defineUnary({
   name: 'SCALE',
   summary: 'dst = x·s + b (ggml_scale, ggml_scale_bias, and their _inplace forms)',
   params: PARAMS,
@@ -35,8 +34,5 @@ export const SCALE = defineUnaryOp({
     const b = Math.fround(p.b);
     return { ref: x * s + b, epsFloor: Math.abs(x * s) + Math.abs(b) };
   },
-  expr: (p) => (p.b === 0 ? 'x * scale' : 'x * scale + bias'),
-  constants: (p): Record<string, number> => (p.b === 0 ? { scale: p.s } : { scale: p.s, bias: p.b }),
-  wgsl: ['SCALE/scale.wgsl', nativeWgsl],
-  uniformF32: ['s', 'b'],
+  expr: (p) => (p.b === 0 ? 'x * s' : 'x * s + b'),
 });

@@ -4,14 +4,13 @@
 //   s = 1 / (1 + exp(−x)), dx = dy · s · (1 + x · (1 − s)).
 // ggml's CPU loop walks rows i1·nb1 over all rows, so each source must be ggml_is_contiguous_1
 // (rows contiguous, higher dims packed over them): a row stride wider than the row is allowed.
-import nativeWgsl from '../../../kernels/SILU_BACK/silu_back.wgsl?raw';
 import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
 import { generatedPath } from '../families/types';
 import { gather } from '../hostdata';
 import { contiguous, stridedRows } from '../tensor';
-import { binaryNative } from './broadcast';
 import { commonRejection } from './contract';
 import { dimsNe, expWidening, isContiguous1, noLayout, spreadInputs } from './elementwise-case';
+import { templateNative } from './kit';
 import { caseLabel, OpCaseError, paramsLabel, parseParams, rowFeatures, type OpCase, type OpDef, type ParamSpec, eachElementOnce } from './types';
 
 export const PARAMS: readonly ParamSpec[] = Object.freeze([]);
@@ -53,13 +52,15 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
 }
 
 /** ggml_silu_backward_f32 per element; the sigmoid is written twice (one common subexpression). */
+const EXPR = 'dy * (1.0 / (1.0 + exp(-x))) * (1.0 + x * (1.0 - 1.0 / (1.0 + exp(-x))))';
+
 function snippet(c: OpCase): ElementwiseSnippet {
   return {
     sources: [
       { name: 'dy', tensor: c.srcs[0], binding: 'src0' },
       { name: 'x', tensor: c.srcs[1], binding: 'src1' },
     ],
-    outputs: [{ tensor: c.dst, binding: 'dst', expr: 'dy * (1.0 / (1.0 + exp(-x))) * (1.0 + x * (1.0 - 1.0 / (1.0 + exp(-x))))' }],
+    outputs: [{ tensor: c.dst, binding: 'dst', expr: EXPR }],
   };
 }
 
@@ -67,6 +68,7 @@ const generated = generatedPath(ELEMENTWISE, snippet);
 
 export const SILU_BACK: OpDef = {
   name: 'SILU_BACK',
+  bench: { dims: [4096, 4096] },
   summary: 'dx = dy · s · (1 + x · (1 − s)), s = sigmoid(x) (ggml_silu_back(dy, x))',
   shapeSyntax: 'ne0xne1[xne2xne3] of dst',
   layouts: LAYOUTS,
@@ -85,7 +87,8 @@ export const SILU_BACK: OpDef = {
   flops: () => null,
   bytes: eachElementOnce,
   features: rowFeatures,
-  native: (c) => binaryNative(c, 'SILU_BACK/silu_back.wgsl', nativeWgsl),
+  // The binary template (no broadcast: src1 has dst's shape).
+  native: (c) => templateNative(c, 'binary/binary.wgsl', { src0: c.srcs[0], src1: c.srcs[1], dst: c.dst }, EXPR, { operands: ['dy', 'x'] }),
   family: generated.family,
   require: (c, adapter) => commonRejection(c, adapter),
   fits: generated.fits,

@@ -48,16 +48,16 @@ describe('SILU (ggml_silu)', () => {
     expect(c.dst.nb).toEqual(c.srcs[0].nb);
     const k = SILU.native(c);
     expect(k.bindings.map((b) => b.role)).toEqual(['dst', 'params']);
-    expect(k.label).toBe('native:SILU/silu.wgsl [INPLACE]');
+    expect(k.label).toBe('native:SILU (unary/unary.wgsl) [INPLACE]');
     expect(k.wgsl).toContain('let x = dst[d];');
     expect(SILU.native(SILU.makeCase([8, 3])).bindings.map((b) => b.role)).toEqual(['src0', 'dst', 'params']);
   });
 
-  it("packs the native uniform: dst ne, src0 strides + offset, dst strides + offset, n", () => {
+  it('packs the native uniform: src0 and dst as Tensor descriptors (ne, element strides, offset, count)', () => {
     const k = SILU.native(SILU.makeCase([5, 3], 'src0-rows-strided'));
     // src0 rows are 8 elements apart, one element in past the 256 B guard (64 elements).
-    expect([...k.uniforms!]).toEqual([5, 3, 1, 1, 1, 8, 24, 24, 65, 1, 5, 15, 15, 64, 15, 0]);
-    expect(k.wgsl).toContain('struct Params {\n  ne0: u32,');
+    expect([...k.uniforms!]).toEqual([5, 3, 1, 1, 1, 8, 24, 24, 65, 15, 0, 0, 5, 3, 1, 1, 1, 5, 15, 15, 64, 15, 0, 0]);
+    expect(k.wgsl).toContain('struct Params {\n  src0: Tensor,\n  dst: Tensor,\n};');
     expect(k.dispatch).toEqual([1, 1, 1]);
   });
 

@@ -130,6 +130,7 @@ const generated = generatedPath(NORM, snippet);
 
 export const SOFT_MAX_BACK: OpDef = {
   name: 'SOFT_MAX_BACK',
+  bench: { dims: [4096, 4096] },
   summary: 'dx = scale · y · (dy − Σ y·dy) per row; src0 = dy, src1 = y (ggml_soft_max_ext_back, *_inplace)',
   shapeSyntax: SYNTAX,
   layouts: LAYOUTS,

@@ -265,6 +265,7 @@ function require(c: OpCase, adapter: Parameters<OpDef['require']>[1]) {
 
 export const SOFT_MAX: OpDef = {
   name: 'SOFT_MAX',
+  bench: { dims: [4096, 4096] },
   summary: 'dst = softmax(src0·scale + slope·mask) per row, sinks optional (ggml_soft_max_ext, *_inplace, ggml_soft_max_add_sinks)',
   shapeSyntax: SYNTAX,
   layouts: LAYOUTS,

@@ -46,11 +46,11 @@ describe('SUM_ROWS oracle', () => {
 });
 
 describe('SUM_ROWS native', () => {
-  it('uniform: shapes, view strides, guard offsets; one workgroup per row', () => {
+  it('uniform: src0 and dst as Tensor descriptors (view strides, guard offsets); one workgroup per row', () => {
     const c = SUM_ROWS.makeCase([5, 3, 2], 'src0-rows-strided');
     const k = SUM_ROWS.native(c);
     const g = GUARD_BYTES / 4;
-    expect([...k.uniforms!.slice(0, 12)]).toEqual([5, 3, 2, 6, 8, 24, 48, g + 1, 1, 3, 6, g]);
+    expect([...k.uniforms!.slice(0, 24)]).toEqual([5, 3, 2, 1, 1, 8, 24, 48, g + 1, 30, 0, 0, 1, 3, 2, 1, 1, 1, 3, 6, g, 6, 0, 0]);
     expect(k.dispatch).toEqual([6, 1, 1]);
     expect(k.bindings.map((b) => b.role)).toEqual(['src0', 'dst', 'params']);
     expect(SUM_ROWS.fits({ family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 1 }, c)).toEqual([]);

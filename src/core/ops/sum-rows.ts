@@ -1,14 +1,13 @@
 // SUM_ROWS — ggml_sum_rows(a): dst[0, i1, i2, i3] = Σ_i0 a[i0, i1, i2, i3]; dst is a new packed
 // f32 tensor [1, ne1, ne2, ne3]. ggml's CPU kernel asserts nb00 == sizeof(float) (rows
 // contiguous; rows and planes may have any stride) and sums each row in double.
-import nativeWgsl from '../../../kernels/SUM_ROWS/sum_rows.wgsl?raw';
-import { deviceOffsetElements, gather } from '../hostdata';
-import { uniformSchema } from '../codegen/uniforms';
-import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
+import { gather } from '../hostdata';
+import type { KernelSpec } from '../kernel';
 import { NORM, type NormSnippet } from '../families/norm';
 import { generatedPath } from '../families/types';
-import { contiguous, elementStrides, nelements, nrows, permute, rowsContiguous, stridedRows } from '../tensor';
+import { contiguous, nelements, nrows, permute, rowsContiguous, stridedRows } from '../tensor';
 import { commonRejection } from './contract';
+import { rowNative } from './kit';
 import { dims4, layoutError } from './rows-common';
 import { caseLabel, paramsLabel, parseParams, type ParamSpec, OpCaseError, type OpCase, type OpDef, eachElementOnce } from './types';
 
@@ -70,23 +69,8 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
   return { ref, epsFloor, terms: ne0 };
 }
 
-const NATIVE_WG = 256;
-
-/** src0's row/plane strides and offset, then dst's, in elements. */
-const PARAMS_SCHEMA = uniformSchema('Params', {
-  ne0: 'u32', ne1: 'u32', ne2: 'u32', nrows: 'u32',
-  s01: 'u32', s02: 'u32', s03: 'u32', off0: 'u32',
-  s1: 'u32', s2: 'u32', s3: 'u32', offd: 'u32',
-});
-
-function native(c: OpCase): KernelSpec {
-  const [src0] = c.srcs;
-  const [, s01, s02, s03] = elementStrides(src0);
-  const [, s1, s2, s3] = elementStrides(c.dst);
-  const [ne0, ne1, ne2] = src0.ne;
-  const values = { ne0, ne1, ne2, nrows: nrows(c.dst), s01, s02, s03, off0: deviceOffsetElements(src0), s1, s2, s3, offd: deviceOffsetElements(c.dst) };
-  return nativeTemplated('SUM_ROWS/sum_rows.wgsl', nativeWgsl, ['src0', 'dst', 'params'], grid2d(nrows(c.dst)), PARAMS_SCHEMA, values, { WG: NATIVE_WG });
-}
+/** The row template: Σx, the row's one dst element. */
+const native = (c: OpCase): KernelSpec => rowNative(c, { map: 'x', finish: 'total' });
 
 /** SUM_ROWS for the row family: one sum per row, written as the row's scalar. */
 function snippet(c: OpCase): NormSnippet {
@@ -101,6 +85,7 @@ const generated = generatedPath(NORM, snippet);
 
 export const SUM_ROWS: OpDef = {
   name: 'SUM_ROWS',
+  bench: { dims: [4096, 4096] },
   summary: 'dst[0, i1, i2, i3] = Σ_i0 src0[i0, i1, i2, i3] (ggml_sum_rows)',
   shapeSyntax: SYNTAX,
   layouts: LAYOUTS,

@@ -3,22 +3,11 @@ import type { AdapterDescriptor } from '../adapter';
 import type { KernelSpec } from '../kernel';
 import type { Family, Schedule } from '../schedule/schedule';
 import { nelements, nrows, typeSizeBytes, type TensorDesc } from '../tensor';
+import { OpCaseError, type OpCase } from './case';
 
-/** A concrete instance of an op: tensors (views included), aliasing and parameters. */
-export interface OpCase {
-  readonly op: string;
-  /** The dims as the user writes them (dst ne for ADD and the norms, M,N,K for MUL_MAT). */
-  readonly dims: readonly number[];
-  /** Which layout variant built the tensors: 'contiguous', 'inplace', 'src0-rows-strided'… */
-  readonly layout: string;
-  /** "4096x512" or "4096x512 inplace": how results name this case. */
-  readonly label: string;
-  readonly srcs: readonly TensorDesc[];
-  readonly dst: TensorDesc;
-  /** dst is a view of src0's buffer (ggml's *_inplace): the kernel must not bind it twice. */
-  readonly inplace: boolean;
-  readonly params: Readonly<Record<string, number>>;
-}
+// The case and its error live in a leaf module (the families import them without the op model).
+export { OpCaseError, type OpCase } from './case';
+
 
 /** The oracle's answer for every dst element, ggml order, accumulated in f64. */
 export interface OracleResult {
@@ -50,13 +39,17 @@ export interface ByteCounts {
   readonly writeBytes: number;
 }
 
-export class OpCaseError extends Error {
-  override name = 'OpCaseError';
-}
 
 export interface LayoutSpec {
   readonly name: string;
   readonly doc: string;
+}
+
+/** A case by its dims, layout (default: the op's first) and non-default params: the bench's case. */
+export interface BenchCase {
+  readonly dims: readonly number[];
+  readonly layout?: string;
+  readonly params?: Readonly<Record<string, number>>;
 }
 
 export interface MatrixEntry {
@@ -171,6 +164,13 @@ export interface OpDef {
   readonly params: readonly ParamSpec[];
   /** The default shape matrix: what the page offers and the lane runs. */
   readonly matrix: readonly MatrixEntry[];
+  /** The case `bench --only ops` times on a GPU: the llama-7B-sized one the op meets in a training step. */
+  readonly bench: BenchCase;
+  /**
+   * The census's byte rule for one graph node of this op, from the bytes of its sources and its
+   * destination as ggml types them (absent: each source read once, the destination written once).
+   */
+  censusBytes?(srcBytes: readonly number[], dstBytes: number): ByteCounts;
   /** Checks dims and builds the case; throws OpCaseError naming what is wrong. */
   makeCase(dims: readonly number[], layout?: string, params?: Readonly<Record<string, number>>): OpCase;
   /**
@@ -191,6 +191,12 @@ export interface OpDef {
   features(c: OpCase): Readonly<Record<string, number>>;
   /** The hand-written kernel, which takes every case makeCase accepts. */
   native(c: OpCase): KernelSpec;
+  /**
+   * Declared: this op has no generated path, and why (no family expresses it yet). Level 1
+   * refuses `--schedule` with the reason, auto and the lane run or skip native saying it, the page
+   * shows it; its registry entry has no shape rules. `family` then names the family it would need.
+   */
+  readonly noGeneratedPath?: string;
   /** The generated path's primary family (the sweep's default space). */
   readonly family: Family;
   /** Further families whose schedules the generated path takes (MUL_MAT: gemv, sgmatrix). */

@@ -5,9 +5,29 @@
 // strides and offsets are baked in as literals, and bounds checks are emitted only where a
 // tile overhangs the shape. Pure string building.
 import { MAX_WORKGROUPS_PER_DIM, type BindingSpec } from '../kernel';
-import type { MatmulSchedule } from '../families/matmul';
-import { scheduleKey } from '../families/types';
-import { indent, renameIdents, storageDecl, u } from './wgsl';
+import { scheduleKey } from './types';
+import { indent, renameIdents, storageDecl, u } from '../codegen/wgsl';
+
+export interface MatmulSchedule {
+  readonly family: 'matmul';
+  /** Output tile per workgroup along M (dst ne0) and N (dst ne1). */
+  readonly tileM: number;
+  readonly tileN: number;
+  /** K slice staged in workgroup memory per step. */
+  readonly tileK: number;
+  /** Register block per thread. */
+  readonly threadM: number;
+  readonly threadN: number;
+  /** 1 or 4: vec4 loads along K and vec4 accumulators along M. */
+  readonly vectorWidth: number;
+  /**
+   * How K tiles reach workgroup memory: 'single' loads, stores, computes; 'prefetch' issues the
+   * next tile's global loads into registers before computing the current one (hides their
+   * latency, no extra memory); 'double' also stores them into a second buffer (one barrier
+   * per tile, twice the workgroup memory).
+   */
+  readonly staging: 'single' | 'prefetch' | 'double';
+}
 
 /** Where an operand lives in its device buffer, in f32 elements (guards included). */
 export interface MatmulOperand {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../adapter';
 import { parseSchedule, validateSchedule, workgroupStorageBytes, type MatmulSchedule } from '../schedule/schedule';
-import { generateMatmul, matmulFits, vec4Aligned, type MatmulGeometry } from './matmul';
+import { generateMatmul, matmulFits, vec4Aligned, type MatmulGeometry } from './matmul-wgsl';
 
 const packed = (rows: number, cols: number, batches: number, offset = 64) => ({ offset, rowStride: cols, batchStride2: rows * cols, batchStride3: rows * cols * batches });
 /** A packed M×N×K product with B batches, offsets as the device buffers' guards put them. */

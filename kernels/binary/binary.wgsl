@@ -1,0 +1,46 @@
+// Binary ops, hand-written template (one kernel for every op of the binary kit, as ggml-webgpu's
+// binary.wgsl): dst = op(a, b) per element, b = src1 repeated over src0 as ggml_can_repeat allows
+// (a dim of src1 of size 1 is reused, any other is indexed modulo its size), one element per
+// thread. The op supplies only OP, a WGSL expression over its two operand names A and B (T = f32)
+// and CONSTS. PARAMS is the shared uniform layout: src0, src1 and dst as Tensor descriptors (ne,
+// element strides, offset, count; with tensor_coords and tensor_at). Any strides (views,
+// permutes, transposes). INPLACE (the *_inplace form): dst is src0's own buffer, bound once,
+// read-write (WebGPU forbids binding one buffer range both read-only and writable).
+
+{{PARAMS}}
+
+alias T = f32;
+{{CONSTS}}
+
+#if INPLACE
+@group(0) @binding(0) var<storage, read_write> dst: array<f32>;
+@group(0) @binding(1) var<storage, read> src1: array<f32>;
+@group(0) @binding(2) var<uniform> p: Params;
+#else
+@group(0) @binding(0) var<storage, read> src0: array<f32>;
+@group(0) @binding(1) var<storage, read> src1: array<f32>;
+@group(0) @binding(2) var<storage, read_write> dst: array<f32>;
+@group(0) @binding(3) var<uniform> p: Params;
+#endif
+
+fn op({{A}}: T, {{B}}: T) -> T {
+  return {{OP}};
+}
+
+@compute @workgroup_size({{WG}})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+  let i = (wid.y * nwg.x + wid.x) * {{WG}}u + lid;
+  if (i >= p.dst.n) {
+    return;
+  }
+  let c = tensor_coords(p.dst.ne, i);
+  let d = tensor_at(p.dst, c);
+  let b = src1[tensor_at(p.src1, c % p.src1.ne)];
+#if INPLACE
+  let a = dst[d];
+#else
+  let a = src0[tensor_at(p.src0, c)];
+#endif
+  dst[d] = op(a, b);
+}

@@ -1,0 +1,44 @@
+// Unary ops, hand-written template (one kernel for every op of the unary kit, as ggml-webgpu's
+// unary.wgsl): dst = op(x) per element, one element per thread. The op supplies only OP, a WGSL
+// expression over x (T = f32) and its params and CONSTS by name; PARAM_LETS binds each f32 param
+// from the uniform. PARAMS is the shared uniform layout: src0 and dst as Tensor descriptors (ne,
+// element strides, offset, count; with tensor_coords and tensor_at), then the op's f32 params.
+// src0 may be any view (rows contiguous, as ggml asserts); dst is packed. INPLACE (the *_inplace
+// form): dst is src0's own view, bound once, read-write (WebGPU forbids binding one buffer range
+// both read-only and writable).
+
+{{PARAMS}}
+
+alias T = f32;
+{{CONSTS}}
+
+#if INPLACE
+@group(0) @binding(0) var<storage, read_write> dst: array<f32>;
+@group(0) @binding(1) var<uniform> p: Params;
+#else
+@group(0) @binding(0) var<storage, read> src0: array<f32>;
+@group(0) @binding(1) var<storage, read_write> dst: array<f32>;
+@group(0) @binding(2) var<uniform> p: Params;
+#endif
+
+fn op(x: T) -> T {
+{{PARAM_LETS}}
+  return {{OP}};
+}
+
+@compute @workgroup_size({{WG}})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+  let i = (wid.y * nwg.x + wid.x) * {{WG}}u + lid;
+  if (i >= p.dst.n) {
+    return;
+  }
+  let c = tensor_coords(p.dst.ne, i);
+  let d = tensor_at(p.dst, c);
+#if INPLACE
+  let x = dst[d];
+#else
+  let x = src0[tensor_at(p.src0, c)];
+#endif
+  dst[d] = op(x);
+}
