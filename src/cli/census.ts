@@ -11,14 +11,27 @@ import { readGgufHeader, type ByteSource } from '../core/census/gguf';
 import { buildTrainingGraph } from '../core/census/graph';
 import { configFromGguf, PRESETS, presetByName, withRun, type ModelConfig } from '../core/census/model-config';
 import { readCappedText } from './read-capped';
+import { formatGraphRun, type GraphRunRequest, type GraphRunResult } from '../core/census/graph-report';
+import { checkOutputPath } from './output-paths';
+import { progressPrinter } from './progress';
 
-export const CENSUS_HELP = `  census [--preset tiny|1b|7b | --model FILE.gguf | --import FILE] [--batch N] [--context N]
+export const CENSUS_HELP = `  census [--preset micro|tiny|1b|7b | --model FILE.gguf | --import FILE] [--batch N] [--context N]
          [--export FILE] [--json FILE|-]
                               the training step's graph as ggml builds it (forward, backward,
                               AdamW) and its census: per op nodes, bytes read and written, up
                               to six shapes, whether the lab has it; --model reads only the
                               GGUF header; --export/--import ggml's test-export-graph-ops text
+  census --run [--preset tiny | --model FILE.gguf] [--steps N] [--seed N] [--native] [--no-check]
+         [--lr X] [--memory-gib N] [--runtime node|browser] [--json FILE|-]
+                              runs the step node by node on the GPU with the registry's kernels
+                              (buffers allocated once), N steps from seeded weights and tokens:
+                              per op dispatches generated/native/fallback and time per step,
+                              the loss per step; step 1 checked against a CPU f64 evaluation
+                              (loss and every parameter; exit 1 when it fails)
 `;
+
+/** Steps of one --run. */
+export const MAX_GRAPH_RUN_STEPS = 10000;
 
 /** Bytes of an --import file. */
 export const MAX_GRAPH_TEXT_BYTES = 64 * 1024 * 1024;
@@ -60,13 +73,19 @@ export async function cmdCensus(argv: string[]): Promise<number> {
   try {
     v = parseArgs({
       args: argv,
-      options: { preset: { type: 'string' }, model: { type: 'string' }, import: { type: 'string' }, batch: { type: 'string' }, context: { type: 'string' }, export: { type: 'string' }, json: { type: 'string' } },
+      options: {
+        preset: { type: 'string' }, model: { type: 'string' }, import: { type: 'string' }, batch: { type: 'string' }, context: { type: 'string' }, export: { type: 'string' }, json: { type: 'string' },
+        run: { type: 'boolean' }, steps: { type: 'string' }, seed: { type: 'string' }, native: { type: 'boolean' }, 'no-check': { type: 'boolean' }, lr: { type: 'string' }, 'memory-gib': { type: 'string' }, runtime: { type: 'string' },
+      },
       strict: true,
       allowPositionals: false,
     }).values;
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
+  const runOnly = ['steps', 'seed', 'native', 'no-check', 'lr', 'memory-gib', 'runtime'].filter((k) => v[k] !== undefined);
+  if (!v.run && runOnly.length) throw new UsageError(`${runOnly.map((k) => `--${k}`).join(', ')} shape a graph run: add --run`);
+  if (v.run && (v.import !== undefined || v.export !== undefined)) throw new UsageError('--run builds the graph from a preset or a GGUF header: --import and --export are for the census');
   const sources = ['preset', 'model', 'import'].filter((k) => v[k] !== undefined);
   if (sources.length > 1) throw new UsageError(`give one of --preset, --model, --import (got ${sources.map((s) => `--${s}`).join(', ')})`);
   const nBatch = positive(v.batch as string | undefined, 'batch');
@@ -99,6 +118,7 @@ export async function cmdCensus(argv: string[]): Promise<number> {
     } else {
       config = withRun(presetByName((v.preset as string | undefined) ?? 'tiny'), { nBatch, nCtx });
     }
+    if (v.run) return runGraphCommand(config, v);
     const graph = buildTrainingGraph(config);
     lines = allLines(graph);
     exported = graphLines(graph);
@@ -114,4 +134,50 @@ export async function cmdCensus(argv: string[]): Promise<number> {
     else writeFileSync(v.json as string, text);
   }
   return 0;
+}
+
+function positiveNumber(v: string | undefined, name: string): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!(Number.isFinite(n) && n > 0)) throw new UsageError(`--${name} must be a positive number, got '${v}'`);
+  return n;
+}
+
+/** `census --run`: the graph run through the engine of the chosen runtime. */
+async function runGraphCommand(config: ModelConfig, v: Record<string, string | boolean | undefined>): Promise<number> {
+  const steps = positive(v.steps as string | undefined, 'steps') ?? 20;
+  if (steps > MAX_GRAPH_RUN_STEPS) throw new UsageError(`--steps ${steps} is over the cap of ${MAX_GRAPH_RUN_STEPS}`);
+  const seed = Number(v.seed ?? 1);
+  if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed must be an integer ≥ 0, got '${v.seed}'`);
+  const lr = positiveNumber(v.lr as string | undefined, 'lr');
+  const gib = positiveNumber(v['memory-gib'] as string | undefined, 'memory-gib');
+  const runtime = (v.runtime as string | undefined) ?? 'node';
+  checkOutputPath('--json', v.json as string | undefined);
+  const req: GraphRunRequest = {
+    config,
+    steps,
+    seed,
+    variant: v.native ? 'native' : 'auto',
+    check: !v['no-check'],
+    ...(lr !== undefined ? { adamw: { alpha: lr } } : {}),
+    ...(gib !== undefined ? { memoryBudgetBytes: Math.floor(gib * 2 ** 30) } : {}),
+  };
+  const lab = runtime === 'node' ? await (await import('./runtime-node')).openNodeEngine() : runtime === 'browser' ? await (await import('./runtime-browser')).openBrowserEngine() : null;
+  if (!lab) throw new UsageError(`--runtime must be node or browser, got '${runtime}'`);
+  const progress = progressPrinter(process.stderr);
+  let result: GraphRunResult;
+  try {
+    result = await lab.graphRun(req, (p) => progress.update(p));
+  } finally {
+    progress.done();
+    await lab.close();
+  }
+  const toStdout = v.json === '-';
+  (toStdout ? process.stderr : process.stdout).write(formatGraphRun(result) + '\n');
+  if (v.json !== undefined) {
+    const text = JSON.stringify(result, null, 2) + '\n';
+    if (toStdout) process.stdout.write(text);
+    else writeFileSync(v.json as string, text);
+  }
+  return result.check && !result.check.ok ? 1 : 0;
 }
