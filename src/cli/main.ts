@@ -43,7 +43,7 @@ import { checkOutputPath } from './output-paths';
 import { keepMatching, parseFilter } from './filter';
 import { parseManifest } from '../core/manifest/format';
 import { readUserKernel } from './user-kernel-files';
-import { CENSUS_HELP, cmdCensus } from './census';
+import { CENSUS_HELP, cmdCensus, cmdLaneCensus } from './census';
 
 const HELP = `kernel-lab — decides, with evidence, when a generated WebGPU kernel may replace a native one
 
@@ -322,6 +322,7 @@ async function cmdTime(argv: string[]): Promise<number> {
 }
 
 async function cmdLane(argv: string[]): Promise<number> {
+  if (argv.includes('--census')) return cmdLaneCensus(argv);
   const v = parse(argv, {
     op: { type: 'string', multiple: true },
     repeat: { type: 'string' },

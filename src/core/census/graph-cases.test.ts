@@ -23,3 +23,22 @@ describe('graph plan', () => {
     for (let i = 1; i < losses.length; i++) expect(losses[i]).toBeLessThan(losses[i - 1]);
   });
 });
+
+describe('census shapes for the lane', () => {
+  it('tiny: distinct shapes ranked by bytes, each a declared layout; nodes no layout has are listed with why', async () => {
+    const { censusShapes, shapeSpec } = await import('./census-shapes');
+    const { shapes, unfit } = censusShapes(buildTrainingGraph(PRESETS.tiny));
+    for (let i = 1; i < shapes.length; i++) expect(shapes[i - 1].bytes).toBeGreaterThanOrEqual(shapes[i].bytes);
+    // every node is in one list or the other
+    expect([...shapes, ...unfit].reduce((a, s) => a + s.nodes, 0)).toBe(436);
+    // the output projection's MUL_MAT: logits [512, 128] = output [64, 512] · norm [64, 128], packed
+    expect(shapes.find((s) => s.op === 'MUL_MAT' && s.dims.join('x') === '512x128x64x1')).toMatchObject({ layout: 'contiguous', nodes: 1 });
+    // the attention scores: K heads shared by 2 Q heads, K and Q permuted views — no declared MUL_MAT layout is that
+    const kq = unfit.find((s) => s.op === 'MUL_MAT');
+    expect(kq).toMatchObject({ dims: [128, 128, 8, 8], nodes: 5 });
+    expect(kq!.why).toMatch(/batched-broadcast: src0 strides .* are not the layout's/);
+    // the in-place gradient accumulation is ADD's inplace layout
+    expect(shapes.some((s) => s.op === 'ADD' && s.layout === 'inplace')).toBe(true);
+    expect(shapeSpec({ op: 'RMS_NORM', dims: [64, 128], layout: 'contiguous', params: { eps: 1e-5 } })).toBe('RMS_NORM:64x128:contiguous:eps=0.00001');
+  });
+});
