@@ -2,7 +2,7 @@
 # Redoes the lab's H200 measurements on the device machine (the device tool's `run`), carrying
 # .gpu/ (../shared/device/prepare.sh) and dist-cli/ (npm run build:cli). Usage on the device:
 #   bash scripts/gpu/h200.sh [STEP …]   (steps: device calibrate bench lane agreement ops replay aa
-#   sensitivity; default: device calibrate bench)
+#   sensitivity graph lane-census; default: device calibrate bench)
 # Full outputs go to $OUT (or ./gpu-out); the tables print last.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
@@ -36,7 +36,18 @@ for s in "${steps[@]}"; do
     replay) run_step replay lane --repeat 5 --replay 10 --json "$OUT/replay.json" ;;
     aa) run_step aa lane --control aa --repeat 5 --replay 10 --json "$OUT/aa.json" ;;
     sensitivity) run_step sensitivity lane --op ADD --op RMS_NORM --op MUL_MAT --repeat 5 --sensitivity --replay ${SENS_REPLAYS:-10} --json "$OUT/sensitivity.json" ;;
+    # the training step on the GPU (census --run): tiny, 20 steps, registry kernels then all native
+    # (per-op times side by side), and the 1b preset at batch 1 (no CPU check: its f64 oracle
+    # evaluation would take hours in JS; the loss curve and the dispatch table still print)
+    graph)
+      run_step graph census --run --preset tiny --steps 20 --json "$OUT/graph-tiny.json"
+      run_step graph-native census --run --preset tiny --steps 20 --native --json "$OUT/graph-tiny-native.json"
+      run_step graph-1b census --run --preset 1b --batch 1 --steps 5 --no-check --memory-gib 120 --json "$OUT/graph-1b.json" ;;
+    lane-census) run_step lane-census lane --census --preset tiny --top 12 --repeat 5 --run-graph --json "$OUT/lane-census.json" ;;
     *) echo "unknown step $s" ;;
   esac
 done
-for s in "${steps[@]}"; do echo "----- $s"; tail -40 "$OUT/$s.txt" 2>/dev/null; tail -5 "$OUT/$s.err" 2>/dev/null; done
+for s in "${steps[@]}"; do
+  names=("$s"); [ "$s" = graph ] && names=(graph graph-native graph-1b)
+  for n in "${names[@]}"; do echo "----- $n"; tail -40 "$OUT/$n.txt" 2>/dev/null; tail -5 "$OUT/$n.err" 2>/dev/null; done
+done
