@@ -13,7 +13,8 @@ describe('lane --census (micro preset, SwiftShader)', () => {
     expect(json.kind).toBe('lane-census');
     expect(json.shapes).toHaveLength(2);
     expect(json.shapes[0].bytes).toBeGreaterThanOrEqual(json.shapes[1].bytes);
-    const timed = json.lane.pairs.flatMap((p: { op: string; shapes: { dims: number[]; layout: string }[] }) => p.shapes.map((s) => `${p.op} ${s.dims.join('x')} ${s.layout}`));
+    // a lane shape's label starts with its dims
+    const timed = json.lane.pairs.flatMap((p: { op: string; shapes: { shape: string; layout: string }[] }) => p.shapes.map((s) => `${p.op} ${s.shape.split(' ')[0]} ${s.layout}`));
     for (const s of json.shapes) expect(timed).toContain(`${s.op} ${s.dims.join('x')} ${s.layout}`);
     // the attention's K·Q: KV heads shared by 2 Q heads, both permuted views — no declared layout
     expect(json.unfit.some((u: { op: string; why: string }) => u.op === 'MUL_MAT' && /not the layout's/.test(u.why))).toBe(true);
