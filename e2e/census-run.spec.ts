@@ -12,6 +12,8 @@ test('census: time these shapes, and the graph run learns', async ({ page }) => 
   await page.getByTestId('census-preset').selectOption('micro');
   await expect(page.getByTestId('census-summary')).toContainText('micro: vocab 64, embedding 32');
 
+  await page.getByTestId('census-list-shapes').click();
+  await expect(page.getByTestId('census-shapes-summary')).toContainText(/\d+ distinct \(op, dims, layout, params\) in the layouts the real graph sends, ranked by bytes; \d+ that no declared layout fits/);
   await page.getByTestId('census-time-shapes').click();
   await expect(page).toHaveURL(/#\/lane$/);
   const shapes = await page.getByTestId('lane-shapes').inputValue();

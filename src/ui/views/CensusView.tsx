@@ -36,14 +36,15 @@ export function CensusView(props: ViewProps) {
     return { c, result, ms: performance.now() - t0 };
   });
   const chart = createMemo(() => censusBars(census().result.rows));
-  const graph = createMemo(() => buildTrainingGraph(config()));
-  const laneShapes = createMemo(() => {
-    try {
-      return censusShapes(graph());
-    } catch (e) {
-      return { shapes: [], unfit: [], error: errorInfo(e) };
-    }
-  });
+  // The lane's shapes build every node's case (seconds for the 7B preset): only when asked for,
+  // once per model, so choosing a preset stays as fast as the census itself.
+  const [showShapes, setShowShapes] = createSignal(false);
+  let shapesCache: { c: ModelConfig; v: ReturnType<typeof censusShapes> } | null = null;
+  const laneShapes = () => {
+    const c = config();
+    if (shapesCache?.c !== c) shapesCache = { c, v: censusShapes(buildTrainingGraph(c)) };
+    return shapesCache.v;
+  };
   const timeTheseShapes = () => {
     const lane = laneState(() => props.adapter);
     lane.form.setShapesText(laneShapes().shapes.slice(0, LANE_TOP).map(shapeSpec).join('\n'));
@@ -132,13 +133,17 @@ export function CensusView(props: ViewProps) {
       </section>
       <section class="panel" data-testid="census-lane-shapes">
         <h2>Shapes for the lane</h2>
-        <p class="muted">
+        <button type="button" data-testid="census-time-shapes" onClick={timeTheseShapes}>
+          Time these shapes (the {LANE_TOP} first by bytes) in the Lane view
+        </button>{' '}
+        <button type="button" data-testid="census-list-shapes" disabled={showShapes()} onClick={() => setShowShapes(true)}>
+          List them
+        </button>
+        <Show when={showShapes()}>
+        <p class="muted" data-testid="census-shapes-summary">
           {laneShapes().shapes.length} distinct (op, dims, layout, params) in the layouts the real graph sends, ranked by bytes; {laneShapes().unfit.length} that no declared
           layout fits (listed below, not timed).
         </p>
-        <button type="button" data-testid="census-time-shapes" disabled={!laneShapes().shapes.length} onClick={timeTheseShapes}>
-          Time these shapes ({Math.min(LANE_TOP, laneShapes().shapes.length)} first by bytes) in the Lane view
-        </button>
         <table class="data">
           <thead>
             <tr>
@@ -170,6 +175,7 @@ export function CensusView(props: ViewProps) {
             </For>
           </tbody>
         </table>
+        </Show>
       </section>
       <section class="panel" data-testid="census-run-panel">
         <h2>Run the training step on this GPU</h2>
