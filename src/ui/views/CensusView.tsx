@@ -3,7 +3,7 @@
 // the table. A bad file shows its named error; the view stays usable.
 import { createMemo, createSignal, For, Show } from 'solid-js';
 import { fmtBytes } from '../../core/report/format';
-import { takeCensus } from '../../core/census/census';
+import { ADAMW_WRITTEN_NOTE, takeCensus } from '../../core/census/census';
 import { allLines } from '../../core/census/ggml-text';
 import { blobSource, readGgufHeader } from '../../core/census/gguf';
 import { buildTrainingGraph } from '../../core/census/graph';
@@ -130,6 +130,11 @@ export function CensusView(props: ViewProps) {
         <p class="muted" data-testid="census-views">
           views (no bytes moved): {census().result.views.map((v) => `${v.op} ${v.nodes}`).join(', ')}
         </p>
+        <Show when={census().result.rows.some((r) => r.op === 'OPT_STEP_ADAMW')}>
+          <p class="muted" data-testid="census-adamw-note">
+            {ADAMW_WRITTEN_NOTE}
+          </p>
+        </Show>
       </section>
       <section class="panel" data-testid="census-lane-shapes">
         <h2>Shapes for the lane</h2>
