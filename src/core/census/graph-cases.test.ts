@@ -11,7 +11,9 @@ describe('graph plan', () => {
     expect(plan.nodes.length).toBe(436);
     expect(planBytes(g)).toEqual({ totalBytes: plan.totalBytes, largestBytes: plan.largestBytes });
     const noLayout = plan.nodes.filter((n) => !n.declaredLayout);
-    console.log(noLayout.length);
+    // per layer: K·Q and V·KQ MUL_MATs, their 4 OUT_PRODs, 2 REPEAT_BACKs, 2 CONTs, the ACC (9 × 5)
+    expect(noLayout.length).toBe(45);
+    for (const n of noLayout) expect(n.layoutMismatch).toMatch(/: /);
   });
   it('micro: the CPU step', () => {
     const plan = planGraph(buildTrainingGraph(PRESETS.micro));
@@ -19,7 +21,6 @@ describe('graph plan', () => {
     const hyper = adamwHyper();
     const losses = [] as number[];
     for (let s = 1; s <= 5; s++) losses.push(cpuStep(plan, data, hyper, s).loss);
-    console.log(losses);
     for (let i = 1; i < losses.length; i++) expect(losses[i]).toBeLessThan(losses[i - 1]);
   });
 });

@@ -95,8 +95,9 @@ export function formatGraphRun(r: GraphRunResult): string {
     const bad = k.params.filter((p) => p.outOfBound > 0);
     const elements = k.params.reduce((a, p) => a + p.elements, 0);
     const unresolved = k.params.reduce((a, p) => a + p.signUnresolved, 0);
+    const zeros = k.params.reduce((a, p) => a + p.zeroGradient, 0);
     const worst = k.params.reduce((a, p) => Math.max(a, p.worstRatio), 0);
-    lines.push(`  parameters after step 1: ${elements} elements in ${k.params.length} tensors, worst |Δ|/bound ${worst.toFixed(3)}, ${unresolved} with an unresolved gradient sign: ${k.paramsOk ? 'ok' : `FAILED in ${bad.length} tensors`}`);
+    lines.push(`  parameters after step 1: ${elements} elements in ${k.params.length} tensors, worst |Δ|/bound ${worst.toFixed(3)}, ${unresolved} with a gradient within its tolerance of 0 (${zeros} exactly 0: rows no token uses): ${k.paramsOk ? 'ok' : `FAILED in ${bad.length} tensors`}`);
     for (const p of bad.slice(0, 8)) lines.push(`    ${p.param}: ${p.outOfBound} of ${p.elements} out of bound: ${p.failures.join('; ')}`);
   }
   return lines.join('\n');

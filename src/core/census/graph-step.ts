@@ -121,6 +121,8 @@ export interface ParamCheck {
    * is held to 2·alpha there (m and v keep their bounds).
    */
   readonly signUnresolved: number;
+  /** Of those, elements whose CPU gradient is exactly 0 (an embedding row no token of the batch uses). */
+  readonly zeroGradient: number;
   readonly worstRatio: number;
   readonly failures: readonly string[];
 }
@@ -155,6 +157,7 @@ export function checkParams(plan: GraphPlan, gpu: readonly ArrayBuffer[], cpu: r
     const delta = GRAD_TOLERANCE * gmax;
     let outOfBound = 0;
     let signUnresolved = 0;
+    let zeroGradient = 0;
     let worstRatio = 0;
     const failures: string[] = [];
     const compare = (at: number, bound: number, what: string) => {
@@ -170,13 +173,14 @@ export function checkParams(plan: GraphPlan, gpu: readonly ArrayBuffer[], cpu: r
       const gi = Math.abs(grad[i]);
       const unresolved = gi <= delta;
       if (unresolved) signUnresolved++;
+      if (gi === 0) zeroGradient++;
       const vh = Math.sqrt(Math.abs(c[2 * n + i]) * b2h) + adamEps;
       const wMoves = unresolved ? 2 * alpha : (alpha * b1h * (1 - beta1) * delta * adamEps) / (vh * vh);
       compare(i, elementBound(c[i], alpha, 8, eps) + wMoves, 'w');
       compare(n + i, elementBound(c[n + i], (1 - beta1) * gi, 8, eps) + (1 - beta1) * delta, 'm');
       compare(2 * n + i, elementBound(c[2 * n + i], c[2 * n + i], 8, eps) + (1 - beta2) * (2 * gi * delta + delta * delta), 'v');
     }
-    return { param: param.name, elements: n, outOfBound, signUnresolved, worstRatio, failures };
+    return { param: param.name, elements: n, outOfBound, signUnresolved, zeroGradient, worstRatio, failures };
   });
 }
 
