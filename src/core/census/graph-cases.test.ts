@@ -11,7 +11,7 @@ describe('graph plan', () => {
     expect(plan.nodes.length).toBe(436);
     expect(planBytes(g)).toEqual({ totalBytes: plan.totalBytes, largestBytes: plan.largestBytes });
     const noLayout = plan.nodes.filter((n) => !n.declaredLayout);
-    // per layer: K·Q and V·KQ MUL_MATs, their 4 OUT_PRODs, 2 REPEAT_BACKs, 2 CONTs, the ACC (9 × 5)
+    // per layer: the K·Q MUL_MAT, 3 OUT_PRODs of its backward, 2 REPEAT_BACKs, 2 CONTs, the ACC (9 × 5)
     expect(noLayout.length).toBe(45);
     for (const n of noLayout) expect(n.layoutMismatch).toMatch(/: /);
   });
