@@ -14,6 +14,7 @@ test('census: presets, a GGUF header, a bad file', async ({ page }) => {
   await expect(page.getByTestId('census-table').locator('tr[data-op="MUL_MAT"] td').nth(1)).toHaveText('46');
   await expect(page.getByTestId('census-chart').locator('canvas')).toBeVisible();
   await expect(page.getByTestId('census-views')).toHaveText('views (no bytes moved): TRANSPOSE 56, PERMUTE 40, RESHAPE 35, VIEW 15');
+  await expect(page.getByTestId('census-adamw-note')).toContainText("ggml_nbytes(node) counts the parameter only");
 
   await page.getByTestId('census-preset').selectOption('7b');
   await expect(page.getByTestId('census-summary')).toContainText('7b: vocab 32000, embedding 4096, 32 heads (32 KV), 32 layers');

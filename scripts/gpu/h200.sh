@@ -2,7 +2,7 @@
 # Redoes the lab's H200 measurements on the device machine (the device tool's `run`), carrying
 # .gpu/ (../shared/device/prepare.sh) and dist-cli/ (npm run build:cli). Usage on the device:
 #   bash scripts/gpu/h200.sh [STEP …]   (steps: device calibrate bench lane agreement ops replay aa
-#   sensitivity controls host; default: device calibrate bench)
+#   sensitivity controls host graph lane-census; default: device calibrate bench)
 #   controls: A/A and planted 1.02×/1.05× (inside the kernel, measured ±1 point) at tolerance 0.02 on
 #   ADD 4096², RMS_NORM 4096², MUL_MAT 4096×1×4096 and 4096×512×4096, ${SENS_REPLAYS:-10} replays each;
 #   prints the sensitivity table by kernel duration (issue 22).
@@ -42,7 +42,18 @@ for s in "${steps[@]}"; do
     controls) run_step controls lane --shape ADD:4096x4096 --shape RMS_NORM:4096x4096 --shape MUL_MAT:4096x1x4096 --shape MUL_MAT:4096x512x4096 --repeat 5 --tolerance 0.02 --sensitivity --factors 1.02,1.05 --replay ${SENS_REPLAYS:-10} --json "$OUT/controls.json" ;;
     host) run_step host lane --shape ADD:4096x4096 --shape RMS_NORM:4096x4096 --shape MUL_MAT:4096x1x4096 --shape MUL_MAT:4096x512x4096 --repeat 5 --replay 10 -v --json "$OUT/host.json"
           /tmp/node scripts/gpu/host-table.mjs "$OUT/host.json" >> "$OUT/host.txt" 2>&1 ;;
+    # the training step on the GPU (census --run): tiny, 20 steps, registry kernels then all native
+    # (per-op times side by side), and the 1b preset at batch 1 (no CPU check: its f64 oracle
+    # evaluation would take hours in JS; the loss curve and the dispatch table still print)
+    graph)
+      run_step graph census --run --preset tiny --steps 20 --json "$OUT/graph-tiny.json"
+      run_step graph-native census --run --preset tiny --steps 20 --native --json "$OUT/graph-tiny-native.json"
+      run_step graph-1b census --run --preset 1b --batch 1 --steps 5 --no-check --memory-gib 120 --json "$OUT/graph-1b.json" ;;
+    lane-census) run_step lane-census lane --census --preset tiny --top 12 --repeat 5 --run-graph --json "$OUT/lane-census.json" ;;
     *) echo "unknown step $s" ;;
   esac
 done
-for s in "${steps[@]}"; do echo "----- $s"; tail -40 "$OUT/$s.txt" 2>/dev/null; tail -5 "$OUT/$s.err" 2>/dev/null; done
+for s in "${steps[@]}"; do
+  names=("$s"); [ "$s" = graph ] && names=(graph graph-native graph-1b)
+  for n in "${names[@]}"; do echo "----- $n"; tail -40 "$OUT/$n.txt" 2>/dev/null; tail -5 "$OUT/$n.err" 2>/dev/null; done
+done

@@ -1,6 +1,7 @@
 // The engine's API as plain data types: what the page's worker serves over comlink, what the
 // Node CLI calls directly, and what the Engine (src/gpu/engine.ts) implements. It lives in core
 // so the GPU layer implements it without importing the worker (src/worker/api.ts re-exports it).
+import type { GraphRunRequest, GraphRunResult } from './census/graph-report';
 import type { AdapterDescriptor } from './adapter';
 import type { CensusReport, CensusRequest } from './census/census-request';
 import type { Calibration } from './metrics/roofline';
@@ -35,6 +36,8 @@ export interface LabApi {
   lane(req: LaneRequest, onProgress?: ProgressFn, runId?: string): Promise<LaneResult>;
   /** Offline schedule search: candidates checked, timed, refused or proposed. Writes nothing. */
   sweep(req: SweepRequest, onProgress?: ProgressFn, runId?: string): Promise<SweepResult>;
+  /** The training step's graph run node by node on the GPU (census --run): losses, per-op dispatches and times, step 1's check. */
+  graphRun(req: GraphRunRequest, onProgress?: ProgressFn, runId?: string): Promise<GraphRunResult>;
   /** Measures this adapter's peaks (copy, FMA, empty dispatch); later metrics use them. */
   calibrate(onProgress?: ProgressFn, runId?: string): Promise<Calibration>;
   /** Cancels the queued or running job with this id (ignored when none is pending). */

@@ -1,6 +1,8 @@
 // The engine behind LabApi: owns the device (reopened after a loss) and runs requests one at a
 // time, so timings never overlap. The page's worker and the Node CLI both use this class.
 import { censusOf, type CensusReport, type CensusRequest } from '../core/census/census-request';
+import type { GraphRunRequest } from '../core/census/graph-report';
+import { runGraph } from './graph-run';
 import { adapterFingerprint, DEFAULT_LIMITS, type Runtime } from '../core/adapter';
 import type { Calibration } from '../core/metrics/roofline';
 import { drainPool } from './buffer-pool';
@@ -140,6 +142,10 @@ export class Engine implements LabApi {
 
   sweep(req: SweepRequest, onProgress?: ProgressFn, runId?: string) {
     return this.exclusive((ctx) => runSweep(ctx, req, onProgress), runId);
+  }
+
+  graphRun(req: GraphRunRequest, onProgress?: ProgressFn, runId?: string) {
+    return this.exclusive((ctx) => runGraph(ctx, req, onProgress), runId);
   }
 
   calibrate(onProgress?: ProgressFn, runId?: string) {

@@ -127,6 +127,59 @@ export class Session {
     }
   }
 
+  /**
+   * A session on buffers that already exist and outlive it (the graph run's, allocated once for
+   * every node): no upload, nothing owned but the params uniforms; `encodeInto` records its run
+   * into the caller's encoder.
+   */
+  static async onBuffers(ctx: GpuContext, kernel: KernelSpec | KernelProgram, bound: ReadonlyMap<BindingRole, GPUBuffer>): Promise<Session> {
+    assertAlive(ctx);
+    const { device } = ctx;
+    const program = programOf(kernel);
+    if (program.scratch.length) throw new DeviceRejection(`${program.label}: a program with scratch buffers does not run on shared buffers`);
+    const owned: GPUBuffer[] = [];
+    const buffers = new Map(bound);
+    const steps: Step[] = [];
+    try {
+      for (const pass of program.passes) {
+        const pipeline = await pipelineFor(ctx, pass, program.explicitLayout);
+        let params: GPUBuffer | undefined;
+        if (pass.uniforms) {
+          params = device.createBuffer({ size: pass.uniforms.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST, label: `params ${pass.label}` });
+          owned.push(params);
+          device.queue.writeBuffer(params, 0, pass.uniforms);
+        }
+        const bindGroup = await withErrorScopes(device, `binding ${pass.label}`, () =>
+          device.createBindGroup({
+            layout: pipeline.getBindGroupLayout(0),
+            entries: pass.bindings.map((bs) => {
+              const buffer = bs.role === 'params' ? params : bs.role === 'scratch' ? undefined : buffers.get(bs.role);
+              if (!buffer) throw new DeviceRejection(`${pass.label} binds role '${bs.role}', which this node has no buffer for`);
+              return { binding: bs.binding, resource: { buffer } };
+            }),
+          }),
+        );
+        steps.push({ pipeline, bindGroup, dispatch: pass.dispatch, repeat: pass.repeat ?? 1 });
+      }
+    } catch (e) {
+      owned.forEach((b) => b.destroy());
+      throw e;
+    }
+    const dst = buffers.get('dst');
+    if (!dst) throw new DeviceRejection(`${program.label}: no dst buffer given`);
+    // owned uniforms are destroyed directly (not pooled: they were never acquired from the pool)
+    const session = new Session(ctx, program, steps, [], buffers, new Map(), dst, []);
+    session.ownUniforms = owned;
+    return session;
+  }
+
+  private ownUniforms: GPUBuffer[] = [];
+
+  /** Records one run into `encoder`, its pass timestamped when `timestampWrites` is given. */
+  encodeInto(encoder: GPUCommandEncoder, timestampWrites?: GPUComputePassTimestampWrites): void {
+    this.encodeRun(encoder, timestampWrites);
+  }
+
   /** Writes the inputs and the dst sentinel (guards included). */
   upload(): void {
     assertAlive(this.ctx);
@@ -279,6 +332,7 @@ export class Session {
     // A device the watchdog gave up keeps its buffers: they are not the new device's to pool.
     if (this.ctx.device !== this.device || isGivenUp(this.device)) return;
     this.owned.forEach((b) => releaseBuffer(this.ctx, b));
+    this.ownUniforms.forEach((b) => b.destroy());
     this.querySet?.destroy();
     this.resolveBuffer?.destroy();
     this.readBuffer?.destroy();

@@ -32,6 +32,7 @@ export const PROGRESS_ARG_INDEX: Readonly<Record<ProgressMethod, number>> = {
   lane: 1,
   sweep: 1,
   calibrate: 0,
+  graphRun: 1,
 };
 
 type HeadlessReply = { ok: unknown } | { error: ErrorInfo };

@@ -23,6 +23,7 @@ import { progressPrinter } from '../progress';
 import { readCappedText } from '../read-capped';
 import { SHARE_OPTIONS, shareBase, writeShareOutputs } from '../share-output';
 import { readUserKernel } from '../user-kernel-files';
+import { cmdLaneCensus } from '../census';
 import { cliOf, intOption, output, parse } from './args';
 
 /** A sweep's JSON (`sweep --json FILE`): its proposal's rules, checked before any device work. */
@@ -50,6 +51,7 @@ function readProposal(path: string): { op: string; when: Condition[]; schedule: 
 }
 
 export async function cmdLane(argv: string[]): Promise<number> {
+  if (argv.includes('--census')) return cmdLaneCensus(argv);
   const v = parse(argv, {
     op: { type: 'string', multiple: true },
     repeat: { type: 'string' },

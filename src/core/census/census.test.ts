@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCensus, labHas, labOpName, takeCensus, typedBytes } from './census';
+import { ADAMW_WRITTEN_NOTE, formatCensus, labHas, labOpName, takeCensus, typedBytes } from './census';
 import { allLines, formatGraphText, graphLines, parseGraphText } from './ggml-text';
 import { buildTrainingGraph } from './graph';
 import { PRESETS } from './model-config';
@@ -18,6 +18,8 @@ describe('census', () => {
     expect(row('OPT_STEP_ADAMW')).toMatchObject({ nodes: 48, bytesRead: paramElems * 16 + 48 * 28, bytesWritten: paramElems * 12 });
     // SOFT_MAX: [128,128,8] in and out plus the [128,128] mask, 5 layers
     expect(row('SOFT_MAX')).toMatchObject({ nodes: 5, bytesRead: 5 * (128 * 128 * 8 + 128 * 128) * 4, bytesWritten: 5 * 128 * 128 * 8 * 4, shapes: ['128x128x8'] });
+    // ggml_get_rows_back(a, b, c) has two sources (c gives only the shape): gradient [64, 128] + i32 rows [128]
+    expect(row('GET_ROWS_BACK')).toMatchObject({ nodes: 3, bytesRead: 3 * (64 * 128 + 128) * 4, bytesWritten: (2 * 64 * 128 + 64 * 512) * 4 });
     expect(row('CROSS_ENTROPY_LOSS')).toMatchObject({ bytesRead: 2 * 512 * 128 * 4, bytesWritten: 4, shapes: ['1'] });
     // q, wo, down: 15 × 64x128; k, v: 10 × 32x128; up, gate: 10 × 172x128; kq, kqv: 5 each; output 1
     expect(row('MUL_MAT').shapes).toEqual(['64x128', '172x128', '32x128', '128x128x8', '8x128x8', '512x128']);
@@ -46,6 +48,7 @@ describe('census', () => {
     const text = formatCensus(c, 'tiny');
     expect(text.split('\n')[0]).toBe('census: tiny: 630 nodes — 436 compute, 146 views, 48 parameters');
     for (const r of c.rows) expect(text).toContain(`\n${r.op} `);
+    expect(text.split('\n').at(-1)).toBe(ADAMW_WRITTEN_NOTE);
   });
 
   it('quantized types are sized by blocks', () => {

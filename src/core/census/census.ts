@@ -117,6 +117,9 @@ export function takeCensus(nodes: readonly CensusNode[], adapter?: AdapterIdenti
   });
 }
 
+/** Where the census's count differs from ggml_nbytes(node), said beside the table. */
+export const ADAMW_WRITTEN_NOTE = 'OPT_STEP_ADAMW written: the parameter and its two moments m, v (what the kernel writes, 3× the parameter); ggml_nbytes(node) counts the parameter only';
+
 const mib = (b: number) => (b / 2 ** 20).toFixed(b < 2 ** 20 ? 3 : 1);
 
 /** The census as a text table (the CLI's output). */
@@ -132,5 +135,6 @@ export function formatCensus(c: Census, title: string): string {
     line(head),
     ...body.map(line),
     `views (no bytes moved): ${c.views.map((v) => `${v.op} ${v.nodes}`).join(', ')}`,
+    ...(c.rows.some((r) => r.op === 'OPT_STEP_ADAMW') ? [ADAMW_WRITTEN_NOTE] : []),
   ].join('\n');
 }

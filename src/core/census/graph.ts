@@ -2,8 +2,11 @@
 // llama.cpp's llama builder makes it (no KV cache, so K and V weights get gradients), the
 // backward nodes ggml_compute_backward (ggml.c) creates from it, and what ggml-opt adds
 // (gradient accumulators as leaves, OPT_STEP_ADAMW per parameter, ARGMAX + COUNT_EQUAL for
-// accuracy). Nodes are kept in ggml's visit order (ggml_visit_parents: sources first); leaves
-// (inputs, accumulators, momenta) are kept apart, parameters are nodes of op NONE as in ggml.
+// accuracy). Nodes are in a topological order (sources first, as ggml_visit_parents visits), the same
+// nodes and order ggml builds for the computing nodes; parameters and their AdamW steps may come in
+// another order than ggml's (llama.cpp builds the embedding lookup before layer 0, so its
+// parameter order starts with token_embd). Leaves (inputs, accumulators, momenta) are kept apart,
+// parameters are nodes of op NONE as in ggml.
 import type { ModelConfig } from './model-config';
 
 export type TensorType = 'f32' | 'i32' | 'i64';
@@ -25,6 +28,8 @@ export interface GNode {
   readonly params: readonly number[];
   name: string;
   readonly isParam: boolean;
+  /** ggml's *_inplace: the result is a view of src0's data (gradient accumulation, AdamW). */
+  readonly inplace?: boolean;
 }
 
 /** Ops that only re-describe memory: counted apart from the nodes that compute. */
@@ -46,10 +51,10 @@ class Builder {
   readonly leafs: GNode[] = [];
   private readonly visited = new Set<GNode>();
 
-  tensor(op: string, type: TensorType, ne: readonly number[], srcs: GNode[], params: number[] = [], o: { desc?: string; nb?: Ne; isParam?: boolean; name?: string } = {}): GNode {
+  tensor(op: string, type: TensorType, ne: readonly number[], srcs: GNode[], params: number[] = [], o: { desc?: string; nb?: Ne; isParam?: boolean; name?: string; inplace?: boolean } = {}): GNode {
     const n4 = [ne[0] ?? 1, ne[1] ?? 1, ne[2] ?? 1, ne[3] ?? 1] as const;
     for (const v of n4) if (!Number.isSafeInteger(v) || v < 1) throw new Error(`${op}: bad dimension ${v} in [${n4}]`);
-    return { id: this.nextId++, op, desc: o.desc ?? op, type, ne: n4, nb: o.nb ?? contiguousNb(type, n4), srcs, params, name: o.name ?? '', isParam: o.isParam ?? false };
+    return { id: this.nextId++, op, desc: o.desc ?? op, type, ne: n4, nb: o.nb ?? contiguousNb(type, n4), srcs, params, name: o.name ?? '', isParam: o.isParam ?? false, ...(o.inplace ? { inplace: true } : {}) };
   }
   leaf(type: TensorType, ne: readonly number[], name: string, isParam = false) {
     return this.tensor('NONE', type, ne, [], [], { name, isParam });
@@ -65,12 +70,13 @@ class Builder {
 
   // ---- ops (shapes as ggml computes them) ----
   getRows = (a: GNode, rows: GNode) => this.tensor('GET_ROWS', 'f32', [a.ne[0], rows.ne[0], rows.ne[1], rows.ne[2]], [a, rows]);
-  getRowsBack = (g: GNode, rows: GNode, like: GNode) => this.tensor('GET_ROWS_BACK', 'f32', [like.ne[0], like.ne[1]], [g, rows, like]);
+  // ggml_get_rows_back(a, b, c): c gives only the shape; the node's sources are a and b.
+  getRowsBack = (g: GNode, rows: GNode, like: GNode) => this.tensor('GET_ROWS_BACK', 'f32', [like.ne[0], like.ne[1]], [g, rows]);
   rmsNorm = (a: GNode, eps: number) => this.tensor('RMS_NORM', 'f32', a.ne, [a], [eps]);
   rmsNormBack = (g: GNode, x: GNode, eps: number) => this.tensor('RMS_NORM_BACK', 'f32', g.ne, [g, x], [eps]);
   binary = (op: 'ADD' | 'MUL', a: GNode, b: GNode) => this.tensor(op, 'f32', a.ne, [a, b]);
   /** ggml_add_impl inplace: a view of the accumulator, op ADD. */
-  addInplace = (acc: GNode, b: GNode) => this.tensor('ADD', 'f32', acc.ne, [acc, b], [], { nb: acc.nb });
+  addInplace = (acc: GNode, b: GNode) => this.tensor('ADD', 'f32', acc.ne, [acc, b], [], { nb: acc.nb, inplace: true });
   mulMat = (a: GNode, b: GNode) => this.tensor('MUL_MAT', 'f32', [a.ne[1], b.ne[1], b.ne[2], b.ne[3]], [a, b]);
   outProd = (a: GNode, b: GNode) => this.tensor('OUT_PROD', 'f32', [a.ne[0], b.ne[0], b.ne[2], b.ne[3]], [a, b]);
   reshape = (a: GNode, ne: readonly number[]) => {
@@ -102,12 +108,12 @@ class Builder {
   crossEntropyLossBack = (g: GNode, logits: GNode, labels: GNode) => this.tensor('CROSS_ENTROPY_LOSS_BACK', 'f32', logits.ne, [g, logits, labels]);
   argmax = (a: GNode) => this.tensor('ARGMAX', 'i32', [a.ne[1]], [a]);
   countEqual = (a: GNode, b: GNode) => this.tensor('COUNT_EQUAL', 'i64', [1], [a, b]);
-  adamw = (p: GNode, g: GNode, m: GNode, v: GNode, hp: GNode) => this.tensor('OPT_STEP_ADAMW', 'f32', p.ne, [p, g, m, v, hp], [], { nb: p.nb });
+  adamw = (p: GNode, g: GNode, m: GNode, v: GNode, hp: GNode) => this.tensor('OPT_STEP_ADAMW', 'f32', p.ne, [p, g, m, v, hp], [], { nb: p.nb, inplace: true });
 }
 
 export interface TrainingGraph {
   readonly config: ModelConfig;
-  /** Every node in ggml's order: forward, then backward, then the optimizer steps. */
+  /** Every node in topological order: forward, then backward, then the optimizer steps. */
   readonly nodes: readonly GNode[];
   readonly leafs: readonly GNode[];
   /** Index in `nodes` where the backward nodes start, and where the optimizer steps start. */

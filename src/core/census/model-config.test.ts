@@ -24,7 +24,9 @@ describe('model configs', () => {
     expect(PRESETS.tiny).toMatchObject({ nVocab: 512, nEmbd: 64, nHead: 8, nHeadKv: 4, nLayer: 5, nFf: 172, nCtx: 128, nBatch: 1, tiedOutput: false, nRot: 8 });
     expect(PRESETS['1b']).toMatchObject({ nVocab: 32000, nEmbd: 2048, nHead: 32, nHeadKv: 8, nLayer: 16, nFf: 8192, nCtx: 512, nBatch: 1 });
     expect(PRESETS['7b']).toMatchObject({ nVocab: 32000, nEmbd: 4096, nHead: 32, nHeadKv: 32, nLayer: 32, nFf: 11008 });
-    expect(() => presetByName('13b')).toThrow("unknown preset '13b' (presets: tiny, 1b, 7b)");
+    // micro: the graph run's preset for software adapters (one layer)
+    expect(PRESETS.micro).toMatchObject({ nVocab: 64, nEmbd: 32, nHead: 4, nHeadKv: 2, nLayer: 1, nFf: 48, nCtx: 16, nBatch: 1 });
+    expect(() => presetByName('13b')).toThrow("unknown preset '13b' (presets: tiny, 1b, 7b, micro)");
     expect(withRun(PRESETS.tiny, { nBatch: 2, nCtx: 64 })).toMatchObject({ nBatch: 2, nCtx: 64, nEmbd: 64 });
     expect(withRun(PRESETS.tiny, { nBatch: undefined, nCtx: 32 })).toMatchObject({ nBatch: 1, nCtx: 32 });
   });

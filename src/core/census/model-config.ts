@@ -42,6 +42,8 @@ export const PRESETS: Readonly<Record<string, ModelConfig>> = Object.freeze({
   '1b': makeConfig('1b', { nVocab: 32000, nEmbd: 2048, nHead: 32, nHeadKv: 8, nLayer: 16, nFf: 8192, nCtx: 512, nBatch: 1, tiedOutput: false }),
   // Llama-2-7B's shape (no GQA).
   '7b': makeConfig('7b', { nVocab: 32000, nEmbd: 4096, nHead: 32, nHeadKv: 32, nLayer: 32, nFf: 11008, nCtx: 512, nBatch: 1, tiedOutput: false }),
+  // small enough for a whole training step on SwiftShader (a CPU) in a test: the graph run's test preset
+  micro: makeConfig('micro', { nVocab: 64, nEmbd: 32, nHead: 4, nHeadKv: 2, nLayer: 1, nFf: 48, nCtx: 16, nBatch: 1, tiedOutput: false }),
 });
 
 export function presetByName(name: string): ModelConfig {

@@ -38,3 +38,27 @@ describe('promotion per adapter class', () => {
     expect(registryStateFor('MUL_MAT', { vendor: 'amd', architecture: 'rdna-3' }).adapterClass).toBe('default');
   });
 });
+
+describe('the retire checklist', () => {
+  const support = { nodes: 11, generated: 11, declared: {}, other: {} };
+  it('every item holds only with a graph run that dispatched the op generated on every node', async () => {
+    const { retireChecklist, retireProposal } = await import('./promotion');
+    const green = [{ pass: true }, { pass: true }, { pass: true }, { pass: true }, { pass: true }];
+    const noRun = retireChecklist(support, null, true);
+    expect(noRun.map((i) => [i.id, i.pass])).toEqual([['supports-on-contract', true], ['graph-no-fallback', null], ['cpu-oracle-stays', true]]);
+    expect(retireProposal('prefer', green, noRun)).toEqual({ propose: false, why: 'not every item holds: graph-no-fallback (not measured)' });
+    const ran = retireChecklist(support, { nodes: 11, generated: 11, fallbacks: [], checked: true }, true);
+    expect(ran.every((i) => i.pass === true)).toBe(true);
+    expect(retireProposal('prefer', green, ran).propose).toBe(true);
+    // observe is not retired from; a failed promotion item blocks it too
+    expect(retireProposal('observe', green, ran)).toMatchObject({ propose: false, why: 'the pair is observe: retiring follows prefer' });
+    expect(retireProposal('prefer', [...green.slice(1), { pass: false }], ran).propose).toBe(false);
+  });
+  it('a fallback in the graph run, or support not by the contract, fails its item with the evidence', async () => {
+    const { retireChecklist } = await import('./promotion');
+    const r = retireChecklist({ nodes: 5, generated: 3, declared: { 'f16-mask': 1 }, other: { 'no-schedule': 1 } }, { nodes: 5, generated: 4, fallbacks: [{ code: 'f16-mask', count: 1 }], checked: false }, true);
+    expect(r[0]).toMatchObject({ pass: false, evidence: '3/5 graph nodes generated, declared rejections f16-mask×1, not by the contract: no-schedule×1' });
+    expect(r[1]).toMatchObject({ pass: false, evidence: 'graph run: 4/5 nodes generated, fallbacks f16-mask×1' });
+    expect(r[2].pass).toBe(false);
+  });
+});

@@ -66,3 +66,78 @@ export function variantForState(state: PromotionState): { variant: 'native' | 'g
       return { variant: 'generated', reason: null };
   }
 }
+
+/** The retire rule's items, beside the promotion checklist's five (DESIGN.md, the seed's "Retiring a native kernel"). */
+export type RetireItemId = 'supports-on-contract' | 'graph-no-fallback' | 'cpu-oracle-stays';
+
+export interface RetireItem {
+  readonly id: RetireItemId;
+  readonly title: string;
+  /** null: not measured in this run (e.g. no graph run). */
+  readonly pass: boolean | null;
+  readonly evidence: string;
+}
+
+export const RETIRE_TITLES: Readonly<Record<RetireItemId, string>> = {
+  'supports-on-contract': "supports rests on the contract (every graph node of the op is taken by the generated path or refused by a declared contract rejection; no 'no schedule')",
+  'graph-no-fallback': 'the training graph ran with no fallback for the op (every node generated)',
+  'cpu-oracle-stays': 'the CPU oracle stays (the independent reference once the native kernel is gone)',
+};
+
+/** How the graph's nodes of one op resolved on this adapter (pure: resolveKernel on the census's cases). */
+export interface GraphSupport {
+  readonly nodes: number;
+  readonly generated: number;
+  /** Native by a contract rejection the registry declares, by code. */
+  readonly declared: Readonly<Record<string, number>>;
+  /** Native for any other reason (no schedule, an undeclared rejection), by code. */
+  readonly other: Readonly<Record<string, number>>;
+}
+
+/** A graph run's count for the op: nodes and generated dispatches (null: no run). */
+export interface GraphRunCount {
+  readonly nodes: number;
+  readonly generated: number;
+  readonly fallbacks: readonly { readonly code: string; readonly count: number }[];
+  /** The run's step-1 check against the CPU evaluation passed. */
+  readonly checked: boolean | null;
+}
+
+const counts = (r: Readonly<Record<string, number>>) => Object.entries(r).map(([k, v]) => `${k}×${v}`).join(', ');
+
+export function retireChecklist(support: GraphSupport, run: GraphRunCount | null, hasOracle: boolean): RetireItem[] {
+  const otherN = Object.values(support.other).reduce((a, b) => a + b, 0);
+  return [
+    {
+      id: 'supports-on-contract',
+      title: RETIRE_TITLES['supports-on-contract'],
+      pass: support.nodes > 0 && otherN === 0,
+      evidence: `${support.generated}/${support.nodes} graph nodes generated${Object.keys(support.declared).length ? `, declared rejections ${counts(support.declared)}` : ''}${otherN ? `, not by the contract: ${counts(support.other)}` : ''}`,
+    },
+    run
+      ? {
+          id: 'graph-no-fallback',
+          title: RETIRE_TITLES['graph-no-fallback'],
+          pass: run.nodes > 0 && run.generated === run.nodes,
+          evidence: `graph run: ${run.generated}/${run.nodes} nodes generated${run.fallbacks.length ? `, fallbacks ${run.fallbacks.map((f) => `${f.code}×${f.count}`).join(', ')}` : ''}`,
+        }
+      : { id: 'graph-no-fallback', title: RETIRE_TITLES['graph-no-fallback'], pass: null, evidence: 'no graph run in this session (census --run, or lane --census --run-graph)' },
+    {
+      id: 'cpu-oracle-stays',
+      title: RETIRE_TITLES['cpu-oracle-stays'],
+      pass: hasOracle && (run?.checked ?? true),
+      evidence: hasOracle ? `the op's f64 oracle is declared${run?.checked === true ? ' and checked the graph run’s step 1' : run?.checked === false ? '; the graph run’s step-1 check FAILED' : ''}; retiring deletes only kernels/<op>/` : 'no oracle',
+    },
+  ];
+}
+
+/**
+ * `retired` may be proposed (never written: a reviewed registry edit) only when the promotion
+ * checklist and every retire item hold, and only from prefer (the generated kernel already the one
+ * auto runs).
+ */
+export function retireProposal(state: PromotionState, promotion: readonly { pass: boolean }[], retire: readonly RetireItem[]): { propose: boolean; why: string } {
+  if (state !== 'prefer') return { propose: false, why: `the pair is ${state}: retiring follows prefer` };
+  const failed = [...promotion.filter((i) => !i.pass).map(() => 'a promotion item'), ...retire.filter((i) => i.pass !== true).map((i) => `${i.id}${i.pass === null ? ' (not measured)' : ''}`)];
+  return failed.length ? { propose: false, why: `not every item holds: ${failed.join(', ')}` } : { propose: true, why: 'every promotion and retire item holds: propose retired (a reviewed registry edit)' };
+}

@@ -77,7 +77,14 @@ export function planOf(op: OpDef, e: Omit<CaseRef, 'op'>): CasePlan {
 
 function buildPlan(ref: CaseRef): CasePlan {
   const op = opByName(ref.op);
-  const c = op.makeCase(ref.dims, ref.layout ?? op.layouts[0].name, ref.params);
+  return planFromCase(op, op.makeCase(ref.dims, ref.layout ?? op.layouts[0].name, ref.params));
+}
+
+/**
+ * The plan of a case built elsewhere (a training graph's node: its tensors are the graph's views,
+ * not a layout's): not memoized, since such a case has no request to key it by.
+ */
+export function planFromCase(op: OpDef, c: OpCase): CasePlan {
   const contracts = new Map<string, Rejection | null>();
   let native: KernelSpec | null = null;
   const generated = new WeakMap<Schedule, KernelSpec>();
