@@ -8,6 +8,7 @@ import { ACC } from './acc';
 import { ADD } from './add';
 import { ARGMAX } from './argmax';
 import { COUNT_EQUAL } from './count-equal';
+import { DEQUANT } from './dequant';
 import { CONT } from './cont';
 import { CPY } from './cpy';
 import { CROSS_ENTROPY_LOSS, CROSS_ENTROPY_LOSS_NATIVE_ONLY } from './cross-entropy-loss';
@@ -63,7 +64,7 @@ function entry(e: Omit<RegistryEntry, 'state' | 'evidence'>): RegistryEntry {
   return Object.freeze({ ...e, state: d.state, evidence: d.evidence });
 }
 
-export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK, MUL_MAT, CROSS_ENTROPY_LOSS, CROSS_ENTROPY_LOSS_BACK, GET_ROWS, GET_ROWS_BACK, CPY, CONT, ROPE, ROPE_BACK, OUT_PROD, OPT_STEP_ADAMW, SOFT_MAX, SOFT_MAX_BACK, SUM_ROWS, REPEAT_BACK, ARGMAX, COUNT_EQUAL, MUL, SCALE, SILU, SILU_BACK, GELU, GLU, ACC]);
+export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK, MUL_MAT, CROSS_ENTROPY_LOSS, CROSS_ENTROPY_LOSS_BACK, GET_ROWS, GET_ROWS_BACK, CPY, CONT, ROPE, ROPE_BACK, OUT_PROD, OPT_STEP_ADAMW, SOFT_MAX, SOFT_MAX_BACK, SUM_ROWS, REPEAT_BACK, ARGMAX, COUNT_EQUAL, MUL, SCALE, SILU, SILU_BACK, GELU, GLU, ACC, DEQUANT]);
 
 const freezeSchedule = <S extends Schedule>(s: S): S => Object.freeze(s);
 
@@ -337,6 +338,13 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
     declaredRejections: [],
     rules: ELEMENTWISE_RULES,
     states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules (out of place the view test is a gather: vectorWidth 1); not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 5/10, parity 4, slower 1 (4093x7 inplace 0.36×: in place both kernels touch only the view; a work item)' } },
+  }),
+  entry({
+    op: 'DEQUANT',
+    declaredRejections: [],
+    // One weight per element (the decode reads its block's bytes); vectors are not offered.
+    rules: [{ when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) }],
+    states: { default: { state: 'observe', evidence: "new (issue 20): the codec's WGSL decode through the elementwise family vs the native 8-weights-per-thread kernel; exact against the codec on SwiftShader; not yet measured on a GPU" } },
   }),
 ]);
 
