@@ -31,3 +31,42 @@ describe('DEQUANT through the registry on SwiftShader', () => {
     expect(ragged.stderr).toMatch(/q4_0: K = 100 is not a multiple of its block size 32, and q4_0 forbids a ragged tail block/);
   });
 });
+
+describe('MUL_MAT with quantized weights on SwiftShader', () => {
+  const LABELS = ['64x3x64 type0=q4_0', '40x1x256 type0=q4_k', '66x5x70 type0=int5', '96x24x64 type0=nvfp4', '64x9x96 type0=q8_0 type1=1'];
+  for (const native of [true, false]) {
+    it(`${native ? 'native GEMV/GEMM templates' : 'generated gemv/matmul with the decode'}: the matrix's formats match the oracle of the dequantized weights`, () => {
+      const r = timeAll('--op', 'MUL_MAT', '--filter', 'type0=[a-z]', '--min-runs', '1', ...(native ? ['--native'] : []));
+      expect(r.status, r.stderr).toBe(0);
+      const rows = r.json.results as { label: string; variant: string; correct: boolean; scheduleKey: string | null; fallback: { code: string } | null }[];
+      expect(rows.map((x) => x.label)).toEqual(LABELS);
+      for (const x of rows) expect(x.correct, x.label).toBe(true);
+      if (native) return;
+      // gemv for N ≤ 8 (vec4 where K allows), the tiled matmul past it; f16 activations past 8 a declared fallback.
+      expect(rows.map((x) => x.scheduleKey?.split('{')[0] ?? x.fallback?.code)).toEqual(['gemv', 'gemv', 'gemv', 'matmul', 'quant-f16-gemm']);
+    }, 180_000);
+  }
+
+  it('more formats through both paths: a K-quant, a straddling MX int', () => {
+    // The rest of the list runs in `lab formats` (scripts/gpu/h200.sh): SwiftShader is slow.
+    for (const [shape, type0] of [['20x2x256', 'q6_k'], ['17x7x96', 'mxint3']]) {
+      for (const native of [true, false]) {
+        const r = timeAll('--op', 'MUL_MAT', '--shape', shape, '--param', `type0=${type0}`, '--min-runs', '1', ...(native ? ['--native'] : []));
+        expect(r.status, `${shape} ${type0}: ${r.stderr}`).toBe(0);
+        expect(r.json, `${shape} ${type0}`).toMatchObject({ correct: true, variant: native ? 'native' : 'generated' });
+      }
+    }
+  }, 300_000);
+
+  it('refuses a quantized src1, a ragged K where the format forbids it, and views of packed weights', () => {
+    const q1 = runCli(['time', '--op', 'MUL_MAT', '--shape', '64x2x64', '--param', 'type1=q4_0']);
+    expect(q1.status).toBe(2);
+    expect(q1.stderr).toMatch(/src1 cannot be quantized \(type1 = q4_0\): ggml quantizes the weights \(src0\) only/);
+    const ragged = runCli(['time', '--op', 'MUL_MAT', '--shape', '64x2x48', '--param', 'type0=mxfp4_t1']);
+    expect(ragged.status).toBe(2);
+    expect(ragged.stderr).toMatch(/mxfp4_t1: K = 48 is not a multiple of its block size 32, and mxfp4_t1 forbids a ragged tail block/);
+    const view = runCli(['time', '--op', 'MUL_MAT', '--shape', '64x2x64', '--layout', 'src0-rows-strided', '--param', 'type0=2']);
+    expect(view.status).toBe(2);
+    expect(view.stderr).toMatch(/quantized src0 \(q4_0\) takes layout contiguous only/);
+  });
+});

@@ -132,7 +132,7 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
   }),
   entry({
     op: 'MUL_MAT',
-    declaredRejections: ['no-shader-f16', 'no-subgroup-matrix', 'sgmatrix-unfit'],
+    declaredRejections: ['no-shader-f16', 'no-subgroup-matrix', 'sgmatrix-unfit', 'quant-f16-gemm'],
     rules: [
       // f16 past the decode ground: subgroup matrices (the contract declines it where they are missing).
       {
