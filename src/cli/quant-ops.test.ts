@@ -70,3 +70,15 @@ describe('MUL_MAT with quantized weights on SwiftShader', () => {
     expect(view.stderr).toMatch(/quantized src0 \(q4_0\) takes layout contiguous only/);
   });
 });
+
+describe('GET_ROWS from a quantized table on SwiftShader', () => {
+  it('native and generated gathers decode the rows exactly (a K-quant and a ragged fp16-scaled int)', () => {
+    for (const native of [true, false]) {
+      const r = timeAll('--op', 'GET_ROWS', '--filter', 'type0=', '--min-runs', '1', ...(native ? ['--native'] : []));
+      expect(r.status, r.stderr).toBe(0);
+      const rows = r.json.results as { label: string; variant: string; correct: boolean; maxErr: number }[];
+      expect(rows.map((x) => x.label)).toEqual(['256x13x7 type0=q4_k', '70x9x5 type0=int6_f16']);
+      for (const x of rows) expect(x, x.label).toMatchObject({ variant: native ? 'native' : 'generated', correct: true, maxErr: 0 });
+    }
+  }, 180_000);
+});
