@@ -44,6 +44,7 @@ import { keepMatching, parseFilter } from './filter';
 import { parseManifest } from '../core/manifest/format';
 import { readUserKernel } from './user-kernel-files';
 import { CENSUS_HELP, cmdCensus } from './census';
+import { cmdFormats, FORMATS_HELP } from './formats';
 
 const HELP = `kernel-lab — decides, with evidence, when a generated WebGPU kernel may replace a native one
 
@@ -96,7 +97,7 @@ commands:
                               speedup fell by more than the threshold (%), 0 when none did,
                               2 when they cannot be compared (other adapters, the native
                               column moved, not lane results)
-${CENSUS_HELP}  bench [--size full|small] [--only ID[,ID…]|agreement|ops] [--peer tfjs]
+${CENSUS_HELP}${FORMATS_HELP}  bench [--size full|small] [--only ID[,ID…]|agreement|ops] [--peer tfjs]
                               the engine's performance targets as a table (small shapes on
                               a software adapter; targets are judged on hardware only)
 
@@ -659,6 +660,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   sweep: cmdSweep,
   diff: cmdDiff,
   census: cmdCensus,
+  formats: (argv) => cmdFormats(argv, { parse: (a, o) => parse(a, o) as Record<string, unknown>, openRuntime: (r) => openRuntime(r), output }),
 };
 
 export async function main(argv: string[]): Promise<number> {
