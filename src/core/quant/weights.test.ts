@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ggmlDequantize, ggmlQuantize } from './ggml';
-import { benchmarkWeights, decodeWeights, encodeWeights, quantError, realisticWeights, shapeProblem, weightBits, weightFormat, WEIGHT_FORMATS, weightStoredBytes, weightWords } from './weights';
+import { quantize } from './codec';
+import { dequantize } from './codec';
+import { benchmarkWeights, decodeWeights, dequantizeFast, encodeWeights, poolRows, quantError, realisticWeights, shapeProblem, weightBits, weightFormat, WEIGHT_FORMATS, weightStoredBytes, weightWords } from './weights';
 import { weightDecodeWgsl } from './weights-wgsl';
 
 describe('weight formats', () => {
@@ -91,4 +93,28 @@ describe('weight formats', () => {
     expect(weightDecodeWgsl('nvfp4', 2, 32, 0)).toContain('(e * s) * bitcast<f32>(wq_word(');
     for (const f of WEIGHT_FORMATS) expect(weightDecodeWgsl(f.id, 2, f.blockSize * 2, 0)).toMatch(/fn wq\(i: u32\) -> f32 \{/);
   });
+
+  it('the table decode of large matrices equals the codec decode bit for bit (straddling, fp16, nvfp4, ragged)', () => {
+    for (const name of ['int3', 'fp8_e5m2_f16', 'nvfp4', 'mxint5', 'int6']) {
+      const q = quantize(name, realisticWeights(3, 70 - (name === 'nvfp4' || name === 'mxint5' ? 6 : 0), 9), 3, 70 - (name === 'nvfp4' || name === 'mxint5' ? 6 : 0));
+      expect(new Uint32Array(dequantizeFast(q).buffer), name).toEqual(new Uint32Array(dequantize(q).buffer));
+    }
+  });
+
+  it('a matrix over 4M weights repeats its first rows, encoded once, word for word', () => {
+    const f = weightFormat('nvfp4');
+    expect(poolRows(f, 1025, 4096)).toBe(1024);
+    expect(poolRows(weightFormat('q4_0'), 100, 4096)).toBe(100);
+    const { words, source } = benchmarkWeights(f, 1025, 4096, 2);
+    expect(source).toHaveLength(1024 * 4096);
+    // First differing word (−1: none); toEqual on millions of elements is too slow.
+    const diff = (a: Uint32Array, b: Uint32Array) => (a.length !== b.length ? -2 : a.findIndex((x, i) => x !== b[i]));
+    const w = new Uint32Array(decodeWeights(f, words, 1025, 4096).buffer);
+    expect(diff(w.subarray(1024 * 4096), w.subarray(0, 4096))).toBe(-1);
+    const direct = encodeWeights(f, source!, 1024, 4096);
+    const codes = 1024 * 4096 / 8;
+    expect(diff(words.subarray(0, codes), direct.subarray(0, codes))).toBe(-1);
+    expect(diff(words.subarray(1025 * 4096 / 8, 1025 * 4096 / 8 + 1024 * 256 / 4), direct.subarray(codes, codes + 1024 * 256 / 4))).toBe(-1);
+    expect(words[words.length - 1]).toBe(direct[direct.length - 1]);
+  }, 120_000);
 });

@@ -9,13 +9,13 @@
 import { QuantFormatError } from '../errors';
 import { prng } from '../hostdata';
 import { dequantize, quantize, type QuantizedMatrix } from './codec';
-import { packedWords } from './bitpack';
+import { packedWords, unpackCode } from './bitpack';
 import { ELEMENTS } from './element';
 import { bitsPerWeight as track1Bits, QUANT_FORMATS } from './formats';
 import { GGML_TYPES, ggmlDequantize, ggmlQuantize } from './ggml';
 import { GGML_K_TYPES, ggmlKDequantize, QK_K } from './ggml-k';
 import { f16Encode } from './half';
-import { f32FromBits, f32ToBits, SCALE_BITS } from './scale';
+import { f32FromBits, f32ToBits, SCALE_BITS, scaleDecode } from './scale';
 
 export type WeightKind = 'ggml' | 'ggml-k' | 'track1';
 
@@ -113,7 +113,7 @@ export function weightStoredBytes(f: WeightFormat, rows: number, cols: number): 
 }
 
 /** The distribution benchmark weights are drawn from, as results state it. */
-export const WEIGHT_DISTRIBUTION = 'seeded Gaussian σ = 0.02 (Box–Muller over mulberry32), 0.2% outliers ×10';
+export const WEIGHT_DISTRIBUTION = 'seeded Gaussian σ = 0.02 (Box–Muller over mulberry32), 0.2% outliers ×10; matrices over 4M weights repeat their first ⌊4M/K⌋ rows';
 
 /** rows × cols f32 weights from WEIGHT_DISTRIBUTION: heavy-tailed like trained weights, not uniform. */
 export function realisticWeights(rows: number, cols: number, seed: number): Float32Array {
@@ -177,14 +177,83 @@ export function decodeWeights(f: WeightFormat, words: Uint32Array, rows: number,
   const cw = codeWords(f, rows, cols);
   const sw = scaleWords(f, rows, cols);
   const q: QuantizedMatrix = { format: f.codecName, rows, cols, codes: words.slice(0, cw), scales: words.slice(cw, cw + sw), globalScale: f32FromBits(words[cw + sw]) };
-  return dequantize(q);
+  return rows * cols > POOL_WEIGHTS ? dequantizeFast(q) : dequantize(q);
+}
+
+/**
+ * The codec's dequantize for large matrices, the same arithmetic (fround(e·s), nvfp4
+ * fround((e·s)·g)) with the element decode looked up in a table: weights.test.ts pins it equal.
+ */
+export function dequantizeFast(q: QuantizedMatrix): Float32Array {
+  const fmt = QUANT_FORMATS.find((x) => x.name === q.format)!;
+  const el = ELEMENTS[fmt.element];
+  const lut = Float64Array.from({ length: 1 << el.bits }, (_, c) => el.decode(c));
+  const nb = Math.ceil(q.cols / fmt.blockSize);
+  const sBits = SCALE_BITS[fmt.scale];
+  const global = fmt.scale === 'e4m3_fp32_global';
+  const out = new Float32Array(q.rows * q.cols);
+  const mask = (1 << el.bits) - 1;
+  for (let r = 0; r < q.rows; r++) {
+    for (let b = 0; b < nb; b++) {
+      const s = scaleDecode(fmt.scale, unpackCode(q.scales, sBits, r * nb + b));
+      const end = Math.min(q.cols, (b + 1) * fmt.blockSize);
+      for (let c = b * fmt.blockSize; c < end; c++) {
+        const i = r * q.cols + c;
+        const bit = i * el.bits;
+        const w = bit >>> 5;
+        const sh = bit & 31;
+        let v = q.codes[w] >>> sh;
+        if (sh + el.bits > 32) v |= q.codes[w + 1] << (32 - sh);
+        const e = lut[v & mask];
+        out[i] = global ? e * s * q.globalScale : e * s;
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Above this many weights a benchmark matrix repeats its first ⌊POOL_WEIGHTS / K⌋ rows (encoded
+ * once) when its rows start on word boundaries: a 16384² matrix would otherwise take minutes of
+ * host encoding. The repeated rows are the same seeded draw (and nvfp4's global scale, a max over
+ * the tensor, is the same), so the error measured on them is the whole matrix's.
+ */
+export const POOL_WEIGHTS = 1 << 22;
+
+/** Words per row of each stream when every row starts on a word boundary (null otherwise). */
+function rowWords(f: WeightFormat, cols: number): { code: number; scale: number } | null {
+  if (f.kind !== 'track1') {
+    const bytes = (cols / f.blockSize) * f.blockBytes!;
+    return bytes % 4 === 0 ? { code: bytes / 4, scale: 0 } : null;
+  }
+  const q = QUANT_FORMATS.find((x) => x.name === f.codecName)!;
+  const codeBits = cols * ELEMENTS[q.element].bits;
+  const scaleBits = Math.ceil(cols / q.blockSize) * SCALE_BITS[q.scale];
+  return codeBits % 32 === 0 && scaleBits % 32 === 0 ? { code: codeBits / 32, scale: scaleBits / 32 } : null;
+}
+
+/** Rows of the pool a large matrix repeats (rows itself when it is small or its rows are not word-aligned). */
+export function poolRows(f: WeightFormat, rows: number, cols: number): number {
+  if (rows * cols <= POOL_WEIGHTS || !rowWords(f, cols)) return rows;
+  return Math.max(1, Math.min(rows, Math.floor(POOL_WEIGHTS / cols)));
 }
 
 /** The packed words a benchmark uses: realistic weights encoded, or random blocks where the lab has no encoder. */
 export function benchmarkWeights(f: WeightFormat, rows: number, cols: number, seed: number): { words: Uint32Array; source: Float32Array | null } {
-  if (!f.canEncode) return { words: randomKBlocks(f, rows, cols, seed), source: null };
-  const source = realisticWeights(rows, cols, seed);
-  return { words: encodeWeights(f, source, rows, cols), source };
+  const pool = poolRows(f, rows, cols);
+  const source = f.canEncode ? realisticWeights(pool, cols, seed) : null;
+  const poolWords = source ? encodeWeights(f, source, pool, cols) : randomKBlocks(f, pool, cols, seed);
+  if (pool === rows) return { words: poolWords, source };
+  const rw = rowWords(f, cols)!;
+  const words = new Uint32Array(weightWords(f, rows, cols));
+  const poolCode = rw.code * pool;
+  for (let r = 0; r < rows; r++) words.set(poolWords.subarray((r % pool) * rw.code, (r % pool + 1) * rw.code), r * rw.code);
+  if (f.kind === 'track1') {
+    const at = rw.code * rows;
+    for (let r = 0; r < rows; r++) words.set(poolWords.subarray(poolCode + (r % pool) * rw.scale, poolCode + (r % pool + 1) * rw.scale), at + r * rw.scale);
+    words[words.length - 1] = poolWords[poolWords.length - 1];
+  }
+  return { words, source };
 }
 
 export interface QuantError {
