@@ -3,7 +3,7 @@
 // src/core/quant/weights.ts). {{ROWS}} rows per workgroup, {{TPR}} threads per row; a thread
 // takes whole blocks of {{BLOCK}} weights (the block's scale stays in cache across its weights) and
 // keeps one accumulator per src1 column, so each weight is decoded once for all N columns. The
-// partial sums meet in a shared-memory tree. DECODE is `fn wq(i) -> f32` (i = m·K + k), generated
+// partial sums meet in a shared-memory tree. DECODE gives `fn wq_rc(m, k) -> f32`, generated
 // from the codec tables for the format.
 
 {{PARAMS}}
@@ -38,7 +38,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     for (var k0 = j * BLOCK; k0 < p.K; k0 = k0 + TPR * BLOCK) {
       let kEnd = min(k0 + BLOCK, p.K);
       for (var k = k0; k < kEnd; k = k + 1u) {
-        let w = wq(m * p.K + k);
+        let w = wq_rc(m, k);
         for (var n = 0u; n < p.N; n = n + 1u) {
           acc[n] = acc[n] + w * ld1(p.off1 + n * p.s11 + k);
         }

@@ -1,8 +1,9 @@
-// WGSL decode of a packed weight matrix (weights.ts's layout) for any weight format: one function
-// `fn wq(i: u32) -> f32`, the weight at flat index i = row·K + col, read from a storage array named
-// `src0` (u32 or i32 words: each read is bitcast to u32). Track-1 decode comes from the codec's
-// tables (wgsl.ts: element and scale decode); ggml blocks from their byte layout below, each float
-// step in the reference C's order. Kernels and families call wq(); the layout never leaks out.
+// WGSL decode of a packed weight matrix (weights.ts's layout) for any weight format: functions
+// `fn wq_rc(row, col) -> f32` and `fn wq(i: u32) -> f32` (flat index i = row·K + col), read from
+// a storage array named `src0` (u32 or i32 words: each read is bitcast to u32). Track-1 decode
+// comes from the codec's tables (wgsl.ts: element and scale decode); ggml blocks from their byte
+// layout below, each float step in the reference C's order. Kernels call these; the layout never
+// leaks out.
 import { ELEMENTS } from './element';
 import { QUANT_FORMATS } from './formats';
 import { elementDecodeWgsl, scaleDecodeWgsl } from './wgsl';
@@ -31,13 +32,13 @@ const BYTE_READS = (buffer: string, wordOffset: number) => [
 
 function ggmlDecode(f: WeightFormat, cols: number): string[] {
   const bpr = cols / f.blockSize;
-  const head = [`  let row = i / ${u(cols)};`, `  let col = i % ${u(cols)};`, `  let o = (row * ${u(bpr)} + col / ${u(f.blockSize)}) * ${u(f.blockBytes!)};`];
-  if (f.name === 'q8_0') return [`fn wq(i: u32) -> f32 {`, ...head, `  return f32(wq_i8(o + 2u + col % 32u)) * wq_f16(o);`, `}`];
+  const head = [`  let o = (row * ${u(bpr)} + col / ${u(f.blockSize)}) * ${u(f.blockBytes!)};`];
+  if (f.name === 'q8_0') return [`fn wq_rc(row: u32, col: u32) -> f32 {`, ...head, `  return f32(wq_i8(o + 2u + col % 32u)) * wq_f16(o);`, `}`];
   if (f.name === 'mxfp4') {
     return [
       // ggml's kvalues_mxfp4 (2·E2M1) times 2^(e − 128), the E8M0 scale taken at half.
       `const KV_MXFP4 = array<f32, 16>(0.0, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 0.0, -1.0, -2.0, -3.0, -4.0, -6.0, -8.0, -12.0);`,
-      `fn wq(i: u32) -> f32 {`,
+      `fn wq_rc(row: u32, col: u32) -> f32 {`,
       ...head,
       `  let j = col % 32u;`,
       `  let nib = (wq_byte(o + 1u + j % 16u) >> ((j / 16u) * 4u)) & 0xfu;`,
@@ -47,7 +48,7 @@ function ggmlDecode(f: WeightFormat, cols: number): string[] {
   }
   const L = GGML_LAYOUT[f.name];
   return [
-    `fn wq(i: u32) -> f32 {`,
+    `fn wq_rc(row: u32, col: u32) -> f32 {`,
     ...head,
     `  let j = col % 32u;`,
     `  let d = wq_f16(o);`,
@@ -60,10 +61,10 @@ function ggmlDecode(f: WeightFormat, cols: number): string[] {
 }
 
 function ggmlKDecode(f: WeightFormat, cols: number): string[] {
-  const head = [`  let row = i / ${u(cols)};`, `  let col = i % ${u(cols)};`, `  let o = (row * ${u(cols / 256)} + col / 256u) * ${u(f.blockBytes!)};`, `  let l = col % 256u;`];
+  const head = [`  let o = (row * ${u(cols / 256)} + col / 256u) * ${u(f.blockBytes!)};`, `  let l = col % 256u;`];
   if (f.name === 'q6_k') {
     return [
-      `fn wq(i: u32) -> f32 {`,
+      `fn wq_rc(row: u32, col: u32) -> f32 {`,
       ...head,
       `  let hf = l / 128u;`,
       `  let k = (l % 128u) / 32u;`,
@@ -87,7 +88,7 @@ function ggmlKDecode(f: WeightFormat, cols: number): string[] {
     `  let hi = wq_byte(o + 8u + j);`,
     `  return vec2<u32>((hi & 0xfu) | ((wq_byte(o + j) >> 6u) << 4u), (hi >> 4u) | ((wq_byte(o + 4u + j) >> 6u) << 4u));`,
     `}`,
-    `fn wq(i: u32) -> f32 {`,
+    `fn wq_rc(row: u32, col: u32) -> f32 {`,
     ...head,
     `  let j = l / 64u;`,
     `  let t = l % 64u;`,
@@ -123,10 +124,9 @@ function track1Decode(f: WeightFormat, rows: number, cols: number): string[] {
     streamRead('wq_code', el.bits, '0u'),
     streamRead('wq_scale_code', SCALE_BITS[q.scale], u(cw)),
     scaleDecodeWgsl(q),
-    `fn wq(i: u32) -> f32 {`,
-    `  let row = i / ${u(cols)};`,
-    `  let e = decode_${el.name}(wq_code(i));`,
-    `  let s = decode_scale(wq_scale_code(row * ${u(nb)} + (i % ${u(cols)}) / ${u(q.blockSize)}));`,
+    `fn wq_rc(row: u32, col: u32) -> f32 {`,
+    `  let e = decode_${el.name}(wq_code(row * ${u(cols)} + col));`,
+    `  let s = decode_scale(wq_scale_code(row * ${u(nb)} + col / ${u(q.blockSize)}));`,
     // nvfp4: (e·s)·global in the CPU decode's order; the global is the word after the scales.
     global ? `  return (e * s) * bitcast<f32>(wq_word(${u(cw + sw)}));` : `  return e * s;`,
     `}`,
@@ -140,5 +140,7 @@ function track1Decode(f: WeightFormat, rows: number, cols: number): string[] {
 export function weightDecodeWgsl(format: string | number, rows: number, cols: number, wordOffset: number, buffer = 'src0'): string {
   const f = weightFormat(format);
   const body = f.kind === 'ggml' ? ggmlDecode(f, cols) : f.kind === 'ggml-k' ? ggmlKDecode(f, cols) : track1Decode(f, rows, cols);
-  return [`// weights: ${f.name} (${f.doc}), ${rows} × ${cols}`, ...BYTE_READS(buffer, wordOffset), ...body].join('\n') + '\n';
+  // wq_rc(row, col) for kernels that walk rows (no division); wq(i) for flat indices.
+  const flat = `fn wq(i: u32) -> f32 {\n  return wq_rc(i / ${u(cols)}, i % ${u(cols)});\n}`;
+  return [`// weights: ${f.name} (${f.doc}), ${rows} × ${cols}`, ...BYTE_READS(buffer, wordOffset), ...body, flat].join('\n') + '\n';
 }
