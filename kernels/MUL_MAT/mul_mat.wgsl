@@ -8,12 +8,20 @@
 {{PARAMS}}
 
 // f16 sources (type0/type1 = 1) are read as u32 words, two halves each, widened exactly.
+// Quantized weights (SRC0_Q: type0 a weight format, mul-mat-quant.ts): packed u32 words, each
+// weight decoded while its tile is staged by DECODE's `fn wq(i) -> f32` (i = m·K + k, so s01 = K).
+#if SRC0_Q
+@group(0) @binding(0) var<storage, read> src0: array<u32>;
+{{DECODE}}
+fn ld0(i: u32) -> f32 { return wq(i); }
+#else
 #if SRC0_F16
 @group(0) @binding(0) var<storage, read> src0: array<u32>;
 fn ld0(i: u32) -> f32 { return unpack2x16float(src0[i >> 1u])[i & 1u]; }
 #else
 @group(0) @binding(0) var<storage, read> src0: array<f32>;
 fn ld0(i: u32) -> f32 { return src0[i]; }
+#endif
 #endif
 #if SRC1_F16
 @group(0) @binding(1) var<storage, read> src1: array<u32>;

@@ -3,7 +3,8 @@
 // under commands/; this file only dispatches and turns errors into exit codes.
 import { USAGE_ERROR_NAMES } from '../core/errors';
 import { cmdCensus } from './census';
-import { verbosityOf } from './commands/args';
+import { cliOf, output, parse, verbosityOf } from './commands/args';
+import { cmdFormats } from './formats';
 import { cmdBench } from './commands/bench';
 import { cmdDevice } from './commands/device';
 import { cmdDiff } from './commands/diff';
@@ -24,6 +25,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   diff: cmdDiff,
   census: cmdCensus,
   report: cmdReport,
+  formats: (argv) => cmdFormats(argv, { parse: (a, o) => parse(a, o), openRuntime: (runtime) => cliOf({ runtime }).open(), output }),
 };
 
 export async function main(argv: string[]): Promise<number> {

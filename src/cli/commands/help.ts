@@ -1,6 +1,7 @@
 // The CLI's help text (`npm run lab -- help`).
 import { OPS } from '../../core/ops/registry';
 import { CENSUS_HELP } from '../census';
+import { FORMATS_HELP } from '../formats';
 import { REPORT_HELP } from '../report';
 import { DEFAULT_SHARE_BASE, SHARE_BASE_ENV } from '../share-output';
 
@@ -64,7 +65,7 @@ commands:
                               2 when they cannot be compared (other adapters, the native
                               column moved, not lane results)
   ${REPORT_HELP}
-${CENSUS_HELP}  bench [--size full|small] [--only ID[,ID…]|agreement|ops] [--peer tfjs]
+${CENSUS_HELP}${FORMATS_HELP}  bench [--size full|small] [--only ID[,ID…]|agreement|ops] [--peer tfjs]
                               the engine's performance targets as a table (small shapes on
                               a software adapter; targets are judged on hardware only)
 

@@ -7,7 +7,7 @@
 // shader-f16 is needed); accumulation is f32. Pure string building.
 import type { DType } from '../tensor';
 import { MAX_WORKGROUPS_PER_DIM } from '../kernel';
-import { vec4Aligned, type MatmulOperand } from './matmul-wgsl';
+import { vec4Aligned, weightLoads, type MatmulOperand } from './matmul-wgsl';
 import { indent, storageDecl, u } from '../codegen/wgsl';
 import type { MatmulSnippet } from './matmul';
 import { scheduleKey, type FamilyDef } from './types';
@@ -69,7 +69,9 @@ export function generateGemv(s: GemvSchedule, k: GemvSnippet, label: string): { 
   const vw = s.vectorWidth;
   const KV = k.K / vw; // K in load units
   const sub = s.reduction === 'subgroup';
-  const l0 = loader('src0', k.type0 ?? 'f32', vw);
+  // Quantized weights: src0 is u32 words and a load decodes through wq (weightLoads).
+  const wl = weightLoads(k.weights, vw === 4);
+  const l0 = k.weights ? { elem: 'u32', fn: `${wl.fns.trim()}\nfn ld_src0(i: u32) -> ${vw === 4 ? 'vec4<f32>' : 'f32'} {\n  return ${wl.load('i')};\n}` } : loader('src0', k.type0 ?? 'f32', vw);
   const l1 = loader('src1', k.type1 ?? 'f32', vw);
   const V = vw === 4 ? 'vec4<f32>' : 'f32';
   const cols = Array.from({ length: C }, (_, c) => c);

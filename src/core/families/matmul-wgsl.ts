@@ -64,6 +64,19 @@ export interface MatmulGeometry {
    * schedule vectorizes): default 'acc'. E.g. 'acc * alpha' with alpha a constant.
    */
   readonly epilogue?: string;
+  /**
+   * Quantized weights: WGSL defining `fn wq(i: u32) -> f32` (the weight at i = m·K + k, read from
+   * `src0` as u32 words; src/core/quant/weights-wgsl.ts). src0 is then addressed as logical
+   * weights and every src0 load decodes through it (vec4 loads: four consecutive weights).
+   */
+  readonly weights?: string;
+}
+
+/** The src0 storage element and load expression when src0 holds quantized weights. */
+export function weightLoads(weights: string | undefined, vec: boolean): { elem: string | null; load: (at: string) => string; fns: string } {
+  if (!weights) return { elem: null, load: (at) => `src0[${at}]`, fns: '' };
+  const wq4 = 'fn wq4(i: u32) -> vec4<f32> {\n  let b = i * 4u;\n  return vec4<f32>(wq(b), wq(b + 1u), wq(b + 2u), wq(b + 3u));\n}\n';
+  return { elem: 'u32', load: (at) => (vec ? `wq4(${at})` : `wq(${at})`), fns: `\n${weights}${vec ? wq4 : ''}` };
 }
 
 export interface MatmulKernel {
@@ -163,6 +176,7 @@ export function generateMatmul(s: MatmulSchedule, g: MatmulGeometry): MatmulKern
   const elem = vec ? 'vec4<f32>' : 'f32';
   const zero = vec ? 'vec4<f32>()' : '0.0';
   const aLen = (TK * TM) / (vec ? 4 : 1);
+  const w = weightLoads(g.weights, vec);
   const bLen = (TK * TN) / (bVec ? 4 : 1);
 
   const lines: string[] = [];
@@ -226,7 +240,8 @@ export function generateMatmul(s: MatmulSchedule, g: MatmulGeometry): MatmulKern
       const at = t === '0u' ? `${st.p}g${j}` : `${st.p}g${j} + ${tk} * ${u(CV * ks)}`;
       // The K tail: clamp the address (never past the row) and zero what lies beyond K.
       const clamped = ks === 1 ? `${st.p}g${j} - ${st.p}c${j} + min(${ku}, ${u(KU - 1)})` : `${st.p}g${j} - ${st.p}c${j} * ${u(ks)} + min(${ku}, ${u(KU - 1)}) * ${u(ks)}`;
-      const value = kTail ? `select(${zero}, ${st.global}[${clamped}], ${ku} < ${u(KU)})` : `${st.global}[${at}]`;
+      const ld = (x: string) => (st.global === 'src0' ? w.load(x) : `${st.global}[${x}]`);
+      const value = kTail ? `select(${zero}, ${ld(clamped)}, ${ku} < ${u(KU)})` : ld(at);
       const assign = `${st.p}x${j} = ${value};`;
       return slotGuarded(st, j) ? `if (${st.p}ok${j}) {\n  ${assign}\n}` : assign;
     });
@@ -328,10 +343,10 @@ export function generateMatmul(s: MatmulSchedule, g: MatmulGeometry): MatmulKern
   const sharedLen = (n: number) => n * (double ? 2 : 1);
   const wgsl = `// generated: ${g.label}, ${scheduleKey(s)}
 // ${nTiles} K tile(s)${kTail ? ' (K tail zero-filled)' : ''}; bounds checks on ${[mCheck ? 'M' : '', nCheck ? 'N' : ''].filter(Boolean).join(', ') || 'none'}; ${dstVec ? 'vec4' : 'scalar'} dst stores
-${storageDecl(0, 'src0', 'read', elem)}
+${storageDecl(0, 'src0', 'read', w.elem ?? elem)}
 ${storageDecl(1, 'src1', 'read', elem)}
 ${storageDecl(2, 'dst', 'read_write', dstVec ? 'vec4<f32>' : 'f32')}
-
+${w.fns}
 var<workgroup> As: array<${elem}, ${sharedLen(aLen)}>;
 var<workgroup> Bs: array<${bVec ? 'vec4<f32>' : 'f32'}, ${sharedLen(bLen)}>;
 

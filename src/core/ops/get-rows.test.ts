@@ -28,7 +28,7 @@ describe('GET_ROWS makeCase', () => {
   it("errors name ggml's asserts", () => {
     expect(() => GET_ROWS.makeCase([64, 8])).toThrow(/GET_ROWS takes 3 to 5 dims/);
     expect(() => GET_ROWS.makeCase([64, 8, 2], 'inplace')).toThrow(/GET_ROWS has no layout 'inplace'/);
-    expect(() => GET_ROWS.makeCase([64, 8, 2], 'contiguous', { eps: 1 })).toThrow(/GET_ROWS takes no params, got eps/);
+    expect(() => GET_ROWS.makeCase([64, 8, 2], 'contiguous', { eps: 1 })).toThrow(/GET_ROWS has no param 'eps' \(params: type0\)/);
     const a = contiguous('f32', [4, 5, 3, 2]);
     expect(() => checkGetRows(a, contiguous('i32', [7, 2, 2]))).toThrow(/ggml asserts a->ne\[2\] == b->ne\[1\], got 3 and 2/);
     expect(() => checkGetRows(a, contiguous('i32', [7, 3, 1]))).toThrow(/ggml asserts a->ne\[3\] == b->ne\[2\], got 2 and 1/);

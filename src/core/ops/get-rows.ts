@@ -15,10 +15,14 @@ import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
 import { contiguous, elementStrides, nelements, nrows, permute, rowsContiguous, stridedRows, transpose, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
 import { inputSeed } from '../inputs';
-import { caseLabel, OpCaseError, parseParams, type OpCase, type OpDef, type ParamSpec } from './types';
+import { caseLabel, OpCaseError, paramsLabel, parseParams, type OpCase, type OpDef, type ParamSpec } from './types';
+import { TYPE_PARAM_VALUES, weightFormat } from '../quant/weights';
+import { isQuantGetRows, quantGetRowsBytes, quantGetRowsCase, quantGetRowsInputs, quantGetRowsNative, quantGetRowsOracle, quantGetRowsSnippet } from './get-rows-quant';
 
-/** GET_ROWS has no op_params. */
-export const PARAMS: readonly ParamSpec[] = [];
+/** ggml's op_params are none; type0 is the table's type: f32 or a weight format (get-rows-quant.ts). */
+export const PARAMS: readonly ParamSpec[] = [
+  { name: 'type0', type: 'enum', default: 0, values: TYPE_PARAM_VALUES.filter((v) => v.value !== 1), doc: "the table's type: f32 or a weight format by name (q4_0, q6_k, nvfp4…) or ggml type id" },
+];
 
 const LAYOUTS = [
   { name: 'contiguous', doc: 'table and indices packed' },
@@ -37,7 +41,8 @@ function parseGetRowsDims(dims: readonly number[]): { ne0: number[]; ne1: number
 }
 
 function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
-  parseParams('GET_ROWS', PARAMS, params);
+  const p = parseParams('GET_ROWS', PARAMS, params);
+  if (p.type0 > 1) return quantGetRowsCase(dims, layout, p, caseLabel(dims, layout, 'contiguous', paramsLabel(PARAMS, p)));
   const { ne0, ne1 } = parseGetRowsDims(dims);
   const [ne00, ne01, ne02, ne03] = ne0;
   const [ne10, ne11, ne12] = ne1;
@@ -76,12 +81,14 @@ export function checkGetRows(a: TensorDesc, b: TensorDesc): void {
 
 /** The table at random in [-1, 1); every index (gaps of a view included) a valid row. */
 function inputs(c: OpCase, seed: number): ArrayBuffer[] {
+  if (isQuantGetRows(c)) return quantGetRowsInputs(c, seed);
   const [table, rows] = c.srcs;
   return [randomBuffer(table, inputSeed(seed, 0)), randomIntBuffer(rows, inputSeed(seed, 1), 0, table.ne[1])];
 }
 
 /** A gather copies: ref is the table's value itself, exact (k = 1, floor 0). */
 function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
+  if (isQuantGetRows(c)) return quantGetRowsOracle(c, srcs);
   const [a, b] = c.srcs;
   const table = gather(a, srcs[0]);
   const rows = gather(b, srcs[1]);
@@ -108,6 +115,7 @@ const GET_ROWS_PARAMS = uniformSchema('Params', Object.fromEntries(
 ));
 
 function native(c: OpCase): KernelSpec {
+  if (isQuantGetRows(c)) return quantGetRowsNative(c);
   const [a, b] = c.srcs;
   const [, s01, s02, s03] = elementStrides(a);
   const [s10, s11, s12] = elementStrides(b);
@@ -131,6 +139,7 @@ function indexOf(t: TensorDesc, coords: readonly (string | null)[]): string {
  * b[i1, i2, i3], then the table at a[i0, row, i2, i3].
  */
 function snippet(c: OpCase): ElementwiseSnippet {
+  if (isQuantGetRows(c)) return quantGetRowsSnippet(c);
   const [a, b] = c.srcs;
   const st = elementStrides(a);
   const rowTerm = a.ne[1] > 1 ? [`u32(row) * ${u(st[1])}`] : [];
@@ -160,13 +169,16 @@ export const GET_ROWS: OpDef = {
     { dims: [4093, 11, 7], layout: 'src0-rows-strided' },
     { dims: [128, 19, 13, 5], layout: 'src0-permuted' },
     { dims: [64, 29, 31, 4], layout: 'src1-transposed' },
+    // A quantized embedding table (get-rows-quant.ts).
+    { dims: [256, 13, 7], layout: 'contiguous', params: { type0: weightFormat('q4_k').id } },
+    { dims: [70, 9, 5], layout: 'contiguous', params: { type0: weightFormat('int6_f16').id } },
   ],
   makeCase,
   inputs,
   oracle,
   flops: () => null,
-  bytes: (c) => ({ readBytes: nelements(c.dst) * 4 + nelements(c.srcs[1]) * 4, writeBytes: nelements(c.dst) * 4 }),
-  features: (c) => ({ ne0: c.dst.ne[0], rows: nrows(c.dst), n: nelements(c.dst), tableRows: c.srcs[0].ne[1] }),
+  bytes: (c) => isQuantGetRows(c) ? quantGetRowsBytes(c) : ({ readBytes: nelements(c.dst) * 4 + nelements(c.srcs[1]) * 4, writeBytes: nelements(c.dst) * 4 }),
+  features: (c) => ({ ne0: c.dst.ne[0], rows: nrows(c.dst), n: nelements(c.dst), tableRows: isQuantGetRows(c) ? c.dims[1] : c.srcs[0].ne[1] }),
   native,
   family: generated.family,
   require: (c, adapter) => commonRejection(c, adapter),

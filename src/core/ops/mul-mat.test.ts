@@ -77,7 +77,8 @@ describe('MUL_MAT (ggml_mul_mat)', () => {
     expect(() => MUL_MAT.makeCase([2, 0, 3])).toThrow(/dimension N must be a positive integer, got 0/);
     expect(() => MUL_MAT.makeCase([2, 2, 2], 'diagonal')).toThrow(/MUL_MAT has no layout 'diagonal'/);
     expect(() => MUL_MAT.makeCase([2, 2, 2], 'contiguous', { eps: 1 })).toThrow(/MUL_MAT has no param 'eps' \(params: type0, type1\)/);
-    expect(() => MUL_MAT.makeCase([2, 2, 2], 'contiguous', { type0: 2 })).toThrow(/type0 = 2 is out of range \(type0 one of 0 \(f32\), 1 \(f16\)\)/);
+    // ggml ids 4 and 5 (Q4_2, Q4_3) are gone from ggml; 2 is Q4_0 now that type0 takes weight formats.
+    expect(() => MUL_MAT.makeCase([2, 2, 2], 'contiguous', { type0: 4 })).toThrow(/type0 = 4 is out of range \(type0 one of 0 \(f32\), 1 \(f16\), 2 \(q4_0\), 3 \(q4_1\)/);
     expect(() => MUL_MAT.makeCase([2, 2, 2, 3], 'batched-broadcast')).toThrow(/B = 3 must be even/);
     expect(() => MUL_MAT.makeCase([2, 2, 2, 70000])).toThrow(/B = 70000 batches exceeds 65535/);
   });
@@ -120,7 +121,7 @@ describe('MUL_MAT (ggml_mul_mat)', () => {
       code: 'sgmatrix-unfit',
       reason: "f16 MUL_MAT with N > 8 runs on whole subgroup-matrix tiles: M = 100 is not a multiple of the tile's 16 (subgroupsM·matricesM·16)",
     });
-    expect(registryEntry('MUL_MAT').declaredRejections).toEqual(['no-shader-f16', 'no-subgroup-matrix', 'sgmatrix-unfit']);
+    expect(registryEntry('MUL_MAT').declaredRejections).toEqual(['no-shader-f16', 'no-subgroup-matrix', 'sgmatrix-unfit', 'quant-f16-gemm']);
   });
 
   it('reads f16 sources exactly: 2 bytes an element, the oracle on the halves', () => {

@@ -18,6 +18,10 @@ import { contiguous, elementStrides, isTransposed, permute, rowsContiguous, stri
 import { commonRejection } from './contract';
 import { dotOracle } from './dot-oracle';
 import { caseLabel, OpCaseError, paramsLabel, parseParams, type OpCase, type OpDef, type OracleResult, type ParamSpec, eachElementOnce } from './types';
+import { randomBuffer } from '../hostdata';
+import { inputSeed } from '../inputs';
+import { isWeightFormatId, TYPE_PARAM_VALUES, weightFormat } from '../quant/weights';
+import { isQuantMulMat, quantBytes, quantDecode, quantFeatures, quantInputs, quantMulMatCase, quantNative, quantOracle, quantRequire, quantSnippet } from './mul-mat-quant';
 
 /** ggml's type ids for the sources: GGML_TYPE_F32 = 0, GGML_TYPE_F16 = 1. */
 const TYPE_VALUES = [
@@ -27,7 +31,8 @@ const TYPE_VALUES = [
 const typeOf = (v: number): DType => (v === 1 ? 'f16' : 'f32');
 
 const PARAMS_SPEC: readonly ParamSpec[] = [
-  { name: 'type0', type: 'enum', default: 0, values: TYPE_VALUES, doc: "src0's element type (the weights): 0 f32, 1 f16 (ggml type ids)" },
+  // Quantized weights by name or ggml id (type0=q4_0 or 2; Track-1 formats 1000+): mul-mat-quant.ts.
+  { name: 'type0', type: 'enum', default: 0, values: TYPE_PARAM_VALUES, doc: "src0's type (the weights): f32, f16 or a weight format by name (q4_0, q6_k, nvfp4…) or ggml type id" },
   { name: 'type1', type: 'enum', default: 0, values: TYPE_VALUES, doc: "src1's element type (the activations): 0 f32, 1 f16" },
 ];
 
@@ -61,10 +66,14 @@ function makeCase(dims: readonly number[], layout: string = 'contiguous', params
   dims.forEach((d, i) => {
     if (!Number.isSafeInteger(d) || d < 1) throw new OpCaseError(`MUL_MAT: dimension ${'MNKB'[i]} must be a positive integer, got ${d}`);
   });
+  if (params.type1 !== undefined && isWeightFormatId(params.type1)) {
+    throw new OpCaseError(`MUL_MAT: src1 cannot be quantized (type1 = ${weightFormat(params.type1).name}): ggml quantizes the weights (src0) only; src1 is f32 or f16`);
+  }
   const p = parseParams('MUL_MAT', PARAMS_SPEC, params);
   const t0 = typeOf(p.type0);
   const t1 = typeOf(p.type1);
   if (!LAYOUTS.some((l) => l.name === layout)) throw new OpCaseError(`MUL_MAT has no layout '${layout}' (layouts: ${LAYOUTS.map((l) => l.name).join(', ')})`);
+  if (p.type0 > 1) return quantMulMatCase(dims, layout, p, caseLabel(dims, layout, 'contiguous', paramsLabel(PARAMS_SPEC, p)), t1);
   const [M, N, K] = dims;
   const B = dims[3] ?? DEFAULT_BATCHES[layout] ?? 1;
   // Batches go over workgroup z, which WebGPU caps.
@@ -99,6 +108,7 @@ function makeCase(dims: readonly number[], layout: string = 'contiguous', params
  * to the size of its terms. With `sample` only those dst elements are computed.
  */
 function oracle(c: OpCase, srcs: readonly ArrayBuffer[], sample?: Int32Array): OracleResult {
+  if (isQuantMulMat(c)) return quantOracle(c, srcs, sample);
   const [s0, s1] = c.srcs;
   // gather() packs each source in ggml order, so every row is K contiguous f64s.
   const K = s0.ne[0];
@@ -107,6 +117,7 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[], sample?: Int32Array): O
 
 /** The case as the generated path sees it: device offsets and element strides, plain numbers. */
 function geometry(c: OpCase): MatmulGeometry {
+  if (isQuantMulMat(c)) return { label: `MUL_MAT ${c.label}`, ...quantSnippet(c) };
   const [src0, src1] = c.srcs;
   const operand = (t: TensorDesc): MatmulOperand => {
     const st = elementStrides(t);
@@ -133,6 +144,7 @@ const PARAMS = uniformSchema('Params', Object.fromEntries(
 ));
 
 function native(c: OpCase): KernelSpec {
+  if (isQuantMulMat(c) && c.dst.ne[1] <= SMALL_N) return quantNative(c);
   const g = geometry(c);
   // 64×64 tiles, one workgroup per tile and batch.
   const dispatch: [number, number, number] = [Math.ceil(g.M / 64), Math.ceil(g.N / 64), g.ne12 * g.ne13];
@@ -144,12 +156,15 @@ function native(c: OpCase): KernelSpec {
     off0: g.src0.offset, off1: g.src1.offset, offd: g.dst.offset,
   };
   // f16 sources are read as u32 words and widened (unpack2x16float): no shader-f16 needed.
-  const defines = { SRC0_F16: c.srcs[0].type === 'f16', SRC1_F16: c.srcs[1].type === 'f16' };
-  return nativeTemplated('MUL_MAT/mul_mat.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], dispatch, PARAMS, values, defines);
+  const defines = { SRC0_Q: false, SRC0_F16: c.srcs[0].type === 'f16', SRC1_F16: c.srcs[1].type === 'f16' };
+  // Quantized weights past the gemv ground: the same tiling, src0 decoded while staged (geometry: s01 = K).
+  const q: Record<string, string | boolean> = isQuantMulMat(c) ? { SRC0_Q: true, DECODE: quantDecode(c) } : {};
+  return nativeTemplated('MUL_MAT/mul_mat.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], dispatch, PARAMS, values, { ...defines, ...q });
 }
 
 /** MUL_MAT for the matmul family: the plain operand access, no epilogue. */
 function snippet(c: OpCase): MatmulSnippet {
+  if (isQuantMulMat(c)) return quantSnippet(c);
   const { label: _label, ...g } = geometry(c);
   return { ...g, ne02: c.srcs[0].ne[2], ne03: c.srcs[0].ne[3], type0: c.srcs[0].type, type1: c.srcs[1].type };
 }
@@ -158,8 +173,12 @@ function snippet(c: OpCase): MatmulSnippet {
 const PATHS = [generatedPath(MATMUL, snippet), generatedPath(GEMV, snippet), generatedPath(SGMATRIX, snippet)];
 const pathOf = (s: Schedule) => PATHS.find((p) => p.family === s.family);
 const generated = {
-  fits: (s: Schedule, c: OpCase): string[] => pathOf(s)?.fits(s, c) ?? [`MUL_MAT takes a ${PATHS.map((p) => p.family).join(', ')} schedule, not ${s.family}`],
+  fits: (s: Schedule, c: OpCase): string[] =>
+    isQuantMulMat(c) && s.family === 'sgmatrix'
+      ? ['subgroup matrices are not offered for quantized weights (the gemv and matmul families decode them)']
+      : (pathOf(s)?.fits(s, c) ?? [`MUL_MAT takes a ${PATHS.map((p) => p.family).join(', ')} schedule, not ${s.family}`]),
   generate: (s: Schedule, c: OpCase) => {
+    if (isQuantMulMat(c) && s.family === 'sgmatrix') throw new OpCaseError(`MUL_MAT ${c.label}: ${generated.fits(s, c).join('; ')}`);
     const p = pathOf(s);
     if (!p) throw new OpCaseError(`MUL_MAT takes a ${PATHS.map((q) => q.family).join(', ')} schedule, not ${s.family}`);
     return p.generate(s, c);
@@ -174,6 +193,7 @@ const SMALLEST_SGMATRIX: SgmatrixSchedule = Object.freeze({ family: 'sgmatrix', 
  * shader-f16; without them the case is declined by name. Then the shared limits.
  */
 function requireMulMat(c: OpCase, adapter: Parameters<OpDef['require']>[1]): ReturnType<OpDef['require']> {
+  if (isQuantMulMat(c)) return quantRequire(c, adapter, SMALL_N);
   const f16 = c.srcs.some((t) => t.type === 'f16');
   if (f16 && c.dst.ne[1] > SMALL_N) {
     if (!adapter.features.includes('shader-f16')) return { code: 'no-shader-f16', reason: `f16 MUL_MAT with N = ${c.dst.ne[1]} > ${SMALL_N} runs on subgroup matrices, which need 'shader-f16'; this adapter lacks it` };
@@ -207,14 +227,22 @@ export const MUL_MAT: OpDef = {
     { dims: [256, 4, 128], layout: 'contiguous', params: { type0: 1 } },
     { dims: [130, 3, 66], layout: 'src0-rows-strided', params: { type0: 1, type1: 1 } },
     { dims: [128, 64, 128], layout: 'contiguous', params: { type0: 1, type1: 1 } },
+    // Quantized weights (mul-mat-quant.ts): gemv at odd N, the tiled GEMM past 8, a ragged Track-1 row.
+    { dims: [64, 3, 64], layout: 'contiguous', params: { type0: weightFormat('q4_0').id } },
+    { dims: [40, 1, 256], layout: 'contiguous', params: { type0: weightFormat('q4_k').id } },
+    { dims: [66, 5, 70], layout: 'contiguous', params: { type0: weightFormat('int5').id } },
+    { dims: [96, 24, 64], layout: 'contiguous', params: { type0: weightFormat('nvfp4').id } },
+    { dims: [64, 9, 96], layout: 'contiguous', params: { type0: weightFormat('q8_0').id, type1: 1 } },
   ],
   makeCase,
   oracle,
-  flops: (c) => 2 * c.dst.ne[0] * c.dst.ne[1] * c.srcs[0].ne[0] * c.dst.ne[2] * c.dst.ne[3],
+  flops: (c) => 2 * c.dst.ne[0] * c.dst.ne[1] * c.srcs[1].ne[0] * c.dst.ne[2] * c.dst.ne[3],
   // src0 broadcast over batches is still read once: its unique elements.
-  bytes: eachElementOnce,
+  bytes: (c) => (isQuantMulMat(c) ? quantBytes(c) : eachElementOnce(c)),
+  // Quantized weights come from the realistic generator through the codec; f32/f16 as every op's.
+  inputs: (c, seed) => (isQuantMulMat(c) ? quantInputs(c, seed) : c.srcs.map((t, i) => randomBuffer(t, inputSeed(seed, i)))),
   // type0/type1: ggml type ids (0 f32, 1 f16); f16: 1 when either source is f16 (rules say "f16 operands").
-  features: (c) => ({ M: c.dst.ne[0], N: c.dst.ne[1], K: c.srcs[0].ne[0], batch: c.dst.ne[2] * c.dst.ne[3], type0: c.params.type0 ?? 0, type1: c.params.type1 ?? 0, f16: c.srcs.some((t) => t.type === 'f16') ? 1 : 0 }),
+  features: (c) => isQuantMulMat(c) ? quantFeatures(c) : ({ M: c.dst.ne[0], N: c.dst.ne[1], K: c.srcs[0].ne[0], batch: c.dst.ne[2] * c.dst.ne[3], type0: c.params.type0 ?? 0, type1: c.params.type1 ?? 0, f16: c.srcs.some((t) => t.type === 'f16') ? 1 : 0 }),
   native,
   family: 'matmul',
   moreFamilies: ['gemv', 'sgmatrix'],

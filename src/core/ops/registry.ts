@@ -8,6 +8,7 @@ import { ACC } from './acc';
 import { ADD } from './add';
 import { ARGMAX } from './argmax';
 import { COUNT_EQUAL } from './count-equal';
+import { DEQUANT } from './dequant';
 import { CONT } from './cont';
 import { CPY } from './cpy';
 import { CROSS_ENTROPY_LOSS, CROSS_ENTROPY_LOSS_NATIVE_ONLY } from './cross-entropy-loss';
@@ -95,7 +96,7 @@ function entry(e: Omit<RegistryEntry, 'state' | 'evidence'>): RegistryEntry {
 /** The element-wise ops added through the op kits (issue 19): one declaration each, no kernel file of their own. */
 const KIT_OPS: readonly OpDef[] = [NEG, ABS, SGN, STEP, RELU, SQR, SQRT, EXP, LOG, SIN, COS, TANH, ELU, SIGMOID, HARDSIGMOID, HARDSWISH, GELU_QUICK, GELU_ERF, LEAKY_RELU, CLAMP, SUB, DIV];
 
-export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK, MUL_MAT, CROSS_ENTROPY_LOSS, CROSS_ENTROPY_LOSS_BACK, GET_ROWS, GET_ROWS_BACK, CPY, CONT, ROPE, ROPE_BACK, OUT_PROD, OPT_STEP_ADAMW, SOFT_MAX, SOFT_MAX_BACK, SUM_ROWS, REPEAT_BACK, ARGMAX, COUNT_EQUAL, MUL, SCALE, SILU, SILU_BACK, GELU, GLU, ACC, ...KIT_OPS]);
+export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK, MUL_MAT, CROSS_ENTROPY_LOSS, CROSS_ENTROPY_LOSS_BACK, GET_ROWS, GET_ROWS_BACK, CPY, CONT, ROPE, ROPE_BACK, OUT_PROD, OPT_STEP_ADAMW, SOFT_MAX, SOFT_MAX_BACK, SUM_ROWS, REPEAT_BACK, ARGMAX, COUNT_EQUAL, MUL, SCALE, SILU, SILU_BACK, GELU, GLU, ACC, DEQUANT, ...KIT_OPS]);
 
 const freezeSchedule = <S extends Schedule>(s: S): S => Object.freeze(s);
 
@@ -163,7 +164,7 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
   }),
   entry({
     op: 'MUL_MAT',
-    declaredRejections: ['no-shader-f16', 'no-subgroup-matrix', 'sgmatrix-unfit'],
+    declaredRejections: ['no-shader-f16', 'no-subgroup-matrix', 'sgmatrix-unfit', 'quant-f16-gemm'],
     rules: [
       // f16 past the decode ground: subgroup matrices (the contract declines it where they are missing).
       {
@@ -392,6 +393,13 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
       states: { default: { state: 'observe', evidence: 'new in issue 19 through the op kit (native: the unary/binary template with its snippet; generated: the elementwise family, ADD schedules); not yet measured on a GPU' } },
     }),
   ),
+  entry({
+    op: 'DEQUANT',
+    declaredRejections: [],
+    // One weight per element (the decode reads its block's bytes); vectors are not offered.
+    rules: [{ when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) }],
+    states: { default: { state: 'observe', evidence: "new (issue 20): the codec's WGSL decode through the elementwise family vs the native 8-weights-per-thread kernel; exact against the codec on SwiftShader; not yet measured on a GPU" } },
+  }),
 ]);
 
 export function opByName(name: string): OpDef {

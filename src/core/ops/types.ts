@@ -7,6 +7,7 @@ import { OpCaseError, type OpCase } from './case';
 
 // The case and its error live in a leaf module (the families import them without the op model).
 export { OpCaseError, type OpCase } from './case';
+import { TYPE_PARAM_VALUES } from '../quant/weights';
 
 
 /** The oracle's answer for every dst element, ggml order, accumulated in f64. */
@@ -72,7 +73,7 @@ export interface ParamSpec {
   readonly min?: number;
   readonly max?: number;
   /** 'enum': the allowed values, with a name each for docs and the page. */
-  readonly values?: readonly { readonly value: number; readonly name: string }[];
+  readonly values?: readonly { readonly value: number; readonly name: string; readonly named?: boolean }[];
   readonly doc: string;
 }
 
@@ -132,8 +133,14 @@ export function formatParam(v: number): string {
 export function paramsLabel(specs: readonly ParamSpec[], values: Readonly<Record<string, number>>): string {
   return specs
     .filter((p) => values[p.name] !== undefined && values[p.name] !== p.default)
-    .map((p) => `${p.name}=${formatParam(values[p.name])}`)
+    .map((p) => `${p.name}=${paramValueText(p, values[p.name])}`)
     .join(' ');
+}
+
+/** A value as labels write it: an enum value marked `named` by its name (type0=q4_0), else the number. */
+export function paramValueText(p: ParamSpec, v: number): string {
+  const named = p.type === 'enum' ? p.values?.find((x) => x.value === v && x.named) : undefined;
+  return named ? named.name : formatParam(v);
 }
 
 /** "eps=1e-5,mode=2" → { eps: 1e-5, mode: 2 }; names are checked later, against the op. */
@@ -144,8 +151,12 @@ export function parseParamAssignments(text: string): Record<string, number> {
   for (const part of text.split(',').map((t) => t.trim()).filter(Boolean)) {
     const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.+)$/.exec(part);
     if (!m) throw new OpCaseError(`param '${part}' is not name=value (e.g. eps=1e-5)`);
-    const v = Number(m[2].trim());
-    if (m[2].trim() === '' || !Number.isFinite(v)) throw new OpCaseError(`param ${m[1]}: '${m[2]}' is not a finite number`);
+    const text = m[2].trim();
+    // A name (type0=q4_0) stands for its id; the op's enum then checks the id like any number.
+    const byName = /^[A-Za-z]/.test(text) ? TYPE_PARAM_VALUES.find((x) => x.name === text.toLowerCase()) : undefined;
+    if (/^[A-Za-z]/.test(text) && !byName) throw new OpCaseError(`param ${m[1]}: '${text}' is neither a number nor a known type name (known: ${TYPE_PARAM_VALUES.map((x) => x.name).join(', ')})`);
+    const v = byName ? byName.value : Number(text);
+    if (text === '' || !Number.isFinite(v)) throw new OpCaseError(`param ${m[1]}: '${m[2]}' is not a finite number`);
     if (out.has(m[1])) throw new OpCaseError(`param ${m[1]} is given twice`);
     out.set(m[1], v);
   }

@@ -49,7 +49,8 @@ export function streamReadWgsl(name: string, buffer: string, width: number): str
   ].join('\n');
 }
 
-function scaleDecodeWgsl(f: QuantFormat): string {
+/** `fn decode_scale(c: u32) -> f32`: a block scale's value from its stored code. */
+export function scaleDecodeWgsl(f: QuantFormat): string {
   const body: Record<QuantFormat['scale'], string> = {
     fp32: 'return bitcast<f32>(c);',
     fp16: 'return unpack2x16float(c).x;',

@@ -80,19 +80,44 @@ export function ShapePicker(props: { form: KernelForm }) {
         {(p) => (
           <div class="field">
             <label for={`param-${p.name}`}>{p.name}</label>
-            <input
-              id={`param-${p.name}`}
-              data-testid={`param-${p.name}`}
-              class="mono"
-              value={f.paramTexts()[p.name] ?? ''}
-              placeholder={formatParam(p.default)}
-              title={`${p.doc} (${paramRange(p)})`}
-              onInput={(e) => {
-                f.setCustomShape(true);
-                f.setParamText(p.name, e.currentTarget.value);
-              }}
-            />
-            <span class="hint">{p.doc}; {paramRange(p)}</span>
+            {/* An enum (MUL_MAT's type0: f32, f16 and every weight format) is a select of its names. */}
+            <Show
+              when={p.type === 'enum'}
+              fallback={
+                <input
+                  id={`param-${p.name}`}
+                  data-testid={`param-${p.name}`}
+                  class="mono"
+                  value={f.paramTexts()[p.name] ?? ''}
+                  placeholder={formatParam(p.default)}
+                  title={`${p.doc} (${paramRange(p)})`}
+                  onInput={(e) => {
+                    f.setCustomShape(true);
+                    f.setParamText(p.name, e.currentTarget.value);
+                  }}
+                />
+              }
+            >
+              <select
+                id={`param-${p.name}`}
+                data-testid={`param-${p.name}`}
+                class="mono"
+                title={p.doc}
+                onChange={(e) => {
+                  f.setCustomShape(true);
+                  f.setParamText(p.name, e.currentTarget.value);
+                }}
+              >
+                <For each={p.values ?? []}>
+                  {(v) => (
+                    <option value={String(v.value)} selected={(f.paramTexts()[p.name] || String(p.default)) === String(v.value)}>
+                      {v.name}
+                    </option>
+                  )}
+                </For>
+              </select>
+            </Show>
+            <span class="hint">{p.type === 'enum' && (p.values?.length ?? 0) > 8 ? p.doc : `${p.doc}; ${paramRange(p)}`}</span>
           </div>
         )}
       </For>

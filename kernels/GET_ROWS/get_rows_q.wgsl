@@ -1,0 +1,25 @@
+// GET_ROWS from a quantized table (the embedding lookup of a quantized model): dst[i0, i10] =
+// W[rows[i10], i0], W a packed [K, tableRows] matrix of a weight format (src0, u32 words in the
+// lab's layout: src/core/quant/weights.ts), rows packed i32. One dst element per thread;
+// DECODE is `fn wq(i) -> f32` (i = row·K + i0), generated from the codec tables.
+
+{{PARAMS}}
+
+@group(0) @binding(0) var<storage, read> src0: array<u32>;
+@group(0) @binding(1) var<storage, read> src1: array<i32>;
+@group(0) @binding(2) var<storage, read_write> dst: array<f32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+{{DECODE}}
+
+@compute @workgroup_size({{WG}})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+  let k = (wid.y * nwg.x + wid.x) * {{WG}}u + lid;
+  if (k >= p.n) {
+    return;
+  }
+  let i0 = k % p.K;
+  let row = u32(src1[p.off1 + k / p.K]);
+  dst[p.offd + k] = wq(row * p.K + i0);
+}

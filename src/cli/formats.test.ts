@@ -1,0 +1,34 @@
+// `lab formats` on SwiftShader: the JSON report — one row per format, fastest first, the error
+// columns from the seeded weights, a format whose block does not divide K a row with the reason.
+import { describe, expect, it } from 'vitest';
+import { runCli } from './run-cli';
+
+describe('lab formats', () => {
+  it('ranks the formats of a GEMV: rows, order, error columns, a declared reason', () => {
+    const r = runCli(['formats', '--op', 'gemv', '--shape', '32x2x64', '--format', 'q8_0,int4,q4_k,f16', '--min-runs', '1', '--json', '-']);
+    expect(r.status, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report).toMatchObject({ kind: 'formats', op: 'gemv', ggmlOp: 'MUL_MAT', shape: '32x2x64' });
+    expect(report.distribution).toMatch(/Gaussian σ = 0.02 .* outliers/);
+    const rows = report.rows as { format: string; medianNs: number | null; nmse: number | null; correct: boolean | null; reason: string | null; bitsPerWeight: number; weightBytes: number }[];
+    expect(rows.map((x) => x.format).sort()).toEqual(['f16', 'int4', 'q4_k', 'q8_0']);
+    // q4_k's super-block of 256 does not divide K = 64: a row with the reason, last, no time.
+    const last = rows[rows.length - 1];
+    expect(last).toMatchObject({ format: 'q4_k', medianNs: null, reason: 'MUL_MAT 32x2x64: q4_k: K = 64 is not a multiple of its block size 256, and q4_k forbids a ragged tail block' });
+    const timed = rows.filter((x) => x.medianNs !== null);
+    expect(timed).toHaveLength(3);
+    for (let i = 1; i < timed.length; i++) expect(timed[i].medianNs!).toBeGreaterThanOrEqual(timed[i - 1].medianNs!);
+    for (const x of timed) expect(x.correct).toBe(true);
+    const by = Object.fromEntries(rows.map((x) => [x.format, x]));
+    expect(by.f16.nmse).toBeNull();
+    expect(by.q8_0.nmse!).toBeLessThan(by.int4.nmse!);
+    expect(by.int4).toMatchObject({ bitsPerWeight: 4.5, weightBytes: (32 * 64) / 2 + 32 * 4 });
+    expect(by.q8_0.weightBytes).toBe(32 * 2 * 34);
+  }, 300_000);
+
+  it('refuses an unknown format, listing the known ones, before any device work', () => {
+    const r = runCli(['formats', '--format', 'q4_0,q9_0']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/unknown weight format 'q9_0' \(known: q4_0, q4_1, q5_0, .*int8_f16\)/);
+  });
+});

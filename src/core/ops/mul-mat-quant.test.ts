@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from '../adapter';
+import { caseData } from '../inputs';
+import { parseParamAssignments } from './types';
+import { MUL_MAT } from './mul-mat';
+import { schedulesFor } from './registry';
+
+describe('MUL_MAT with quantized src0', () => {
+  it('type0 takes a format by name or ggml id; labels write the name', () => {
+    expect(parseParamAssignments('type0=q4_0')).toEqual({ type0: 2 });
+    expect(parseParamAssignments('type0=Q6_K,type1=f16')).toEqual({ type0: 14, type1: 1 });
+    const c = MUL_MAT.makeCase([64, 3, 96], 'contiguous', { type0: 8 });
+    expect(c.label).toBe('64x3x96 type0=q8_0');
+    expect(MUL_MAT.makeCase([64, 3, 96], 'contiguous', { type0: 1 }).label).toBe('64x3x96 type0=1');
+    expect(c.srcs.map((t) => [t.type, t.ne[0]])).toEqual([['i32', (64 * 3 * 34) / 4], ['f32', 96]]);
+  });
+
+  it('counts the weights as stored, flops as the dense product, features name the format', () => {
+    const c = MUL_MAT.makeCase([64, 2, 256], 'contiguous', { type0: 12 });
+    expect(MUL_MAT.bytes(c)).toEqual({ readBytes: 64 * 144 + 2 * 256 * 4, writeBytes: 64 * 2 * 4 });
+    expect(MUL_MAT.flops(c)).toBe(2 * 64 * 2 * 256);
+    expect(MUL_MAT.features(c)).toMatchObject({ M: 64, N: 2, K: 256, quant: 1, type0: 12 });
+  });
+
+  it('the oracle multiplies the dequantized weights; the rules pick gemv to N = 8, then the tiled matmul', () => {
+    const c = MUL_MAT.makeCase([8, 2, 32], 'contiguous', { type0: 8 });
+    const { inputs, oracle } = caseData(MUL_MAT, c, 3);
+    expect(oracle.terms).toBe(32);
+    expect(oracle.ref.every(Number.isFinite)).toBe(true);
+    expect(inputs[0].byteLength).toBe(8 * 34);
+    const a = { limits: DEFAULT_LIMITS, features: [] as string[] };
+    expect(schedulesFor('MUL_MAT', c, a)?.family).toBe('gemv');
+    expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([64, 16, 64], 'contiguous', { type0: 2 }), a)?.family).toBe('matmul');
+    const wq = MUL_MAT.generate(schedulesFor('MUL_MAT', c, a)!, c).wgsl;
+    expect(wq).toContain('fn wq(i: u32) -> f32');
+    expect(wq).toMatch(/var<storage, read> src0: array<u32>/);
+  });
+});

@@ -1,0 +1,112 @@
+// MUL_MAT with a quantized src0 (type0 = a weight format: ggml block types by ggml id, Track-1
+// formats): ggml_mul_mat(W, x) where W [K, M] is stored packed (src/core/quant/weights.ts) and
+// src1 [K, N] is f32 or f16 (ggml quantizes the weights, never src1). One batch, packed tensors.
+// The oracle multiplies the *dequantized* weights in f64 (the format's exact semantics); the
+// quantization error against the f32 weights they were made from is the formats command's
+// column, not the check. Native: a GEMV template (N ≤ 8) and mul_mat.wgsl's tiling with SRC0_Q
+// (mul-mat.ts), both decoding through the generated `wq()`; generated: the gemv and matmul families with the same
+// decode in their src0 loads.
+import gemvWgsl from '../../../kernels/MUL_MAT/mul_mat_q_gemv.wgsl?raw';
+import type { MatmulOperand } from '../families/matmul-wgsl';
+import { uniformSchema } from '../codegen/uniforms';
+import type { MatmulSnippet } from '../families/matmul';
+import { deviceOffsetElements, gather, randomBuffer } from '../hostdata';
+import { inputSeed } from '../inputs';
+import { type KernelSpec, nativeTemplated } from '../kernel';
+import { benchmarkWeights, decodeWeights, shapeProblem, weightFormat, weightStoredBytes, weightWords, type WeightFormat } from '../quant/weights';
+import { weightDecodeWgsl } from '../quant/weights-wgsl';
+import { contiguous, elementStrides, nelements, typeSizeBytes, type DType, type TensorDesc } from '../tensor';
+import { commonRejection } from './contract';
+import { dotOracle } from './dot-oracle';
+import { OpCaseError, type ByteCounts, type OpCase, type OpDef, type OracleResult, type Rejection } from './types';
+
+/** A MUL_MAT case whose weights are a quantized format (type0 beyond f32/f16). */
+export function isQuantMulMat(c: OpCase): boolean {
+  return (c.params.type0 ?? 0) > 1;
+}
+
+const formatOf = (c: OpCase): WeightFormat => weightFormat(c.params.type0);
+
+/** The quantized case: packed weights as u32 words, src1 [K, N] and dst [M, N] packed. */
+export function quantMulMatCase(dims: readonly number[], layout: string, p: Readonly<Record<string, number>>, label: string, src1Type: DType): OpCase {
+  const f = weightFormat(p.type0);
+  if (layout !== 'contiguous') throw new OpCaseError(`MUL_MAT with quantized src0 (${f.name}) takes layout contiguous only (the packed weights have no views), got '${layout}'`);
+  if (dims.length === 4 && dims[3] !== 1) throw new OpCaseError(`MUL_MAT with quantized src0 (${f.name}) takes one batch (MxNxK), got B = ${dims[3]}`);
+  const [M, N, K] = dims;
+  const why = shapeProblem(f, K);
+  if (why) throw new OpCaseError(`MUL_MAT ${dims.join('x')}: ${why}`);
+  const src0 = contiguous('i32', [weightWords(f, M, K)]);
+  const src1 = contiguous(src1Type, [K, N]);
+  const dst = contiguous('f32', [M, N]);
+  return Object.freeze({ op: 'MUL_MAT', dims: Object.freeze([...dims]), layout, label, srcs: Object.freeze([src0, src1]), dst, inplace: false, params: p });
+}
+
+const mnk = (c: OpCase) => ({ M: c.dst.ne[0], N: c.dst.ne[1], K: c.srcs[1].ne[0] });
+
+export function quantInputs(c: OpCase, seed: number): ArrayBuffer[] {
+  const { M, K } = mnk(c);
+  return [benchmarkWeights(formatOf(c), M, K, inputSeed(seed, 0)).words.buffer as ArrayBuffer, randomBuffer(c.srcs[1], inputSeed(seed, 1))];
+}
+
+export function quantOracle(c: OpCase, srcs: readonly ArrayBuffer[], sample?: Int32Array): OracleResult {
+  const { M, K } = mnk(c);
+  const w = Float64Array.from(decodeWeights(formatOf(c), new Uint32Array(srcs[0]), M, K));
+  return dotOracle(c.dst, K, [1, 1], w, { row: K, k: 1 }, gather(c.srcs[1], srcs[1]), { row: K, k: 1 }, sample);
+}
+
+/** The weights as the format stores them, src1 and dst: what GB/s counts. */
+export function quantBytes(c: OpCase): ByteCounts {
+  const { M, K } = mnk(c);
+  const t1 = c.srcs[1];
+  return { readBytes: weightStoredBytes(formatOf(c), M, K) + nelements(t1) * typeSizeBytes[t1.type], writeBytes: nelements(c.dst) * 4 };
+}
+
+export function quantFeatures(c: OpCase): Readonly<Record<string, number>> {
+  const { M, N, K } = mnk(c);
+  return { M, N, K, batch: 1, type0: c.params.type0, type1: c.params.type1 ?? 0, f16: c.srcs[1].type === 'f16' ? 1 : 0, quant: 1 };
+}
+
+export function quantDecode(c: OpCase): string {
+  const { M, K } = mnk(c);
+  return weightDecodeWgsl(c.params.type0, M, K, deviceOffsetElements(c.srcs[0]));
+}
+
+const UNIFORM = uniformSchema('Params', { M: 'u32', N: 'u32', K: 'u32', s11: 'u32', sd1: 'u32', off1: 'u32', offd: 'u32' });
+const GEMV_ROWS = 4;
+const GEMV_TPR = 64;
+
+/** The GEMV template (N ≤ 8); past it mul-mat.ts runs mul_mat.wgsl with SRC0_Q. */
+export function quantNative(c: OpCase): KernelSpec {
+  const { M, N, K } = mnk(c);
+  const values = { M, N, K, s11: elementStrides(c.srcs[1])[1], sd1: elementStrides(c.dst)[1], off1: deviceOffsetElements(c.srcs[1]), offd: deviceOffsetElements(c.dst) };
+  const wg = GEMV_ROWS * GEMV_TPR;
+  const defines = { SRC1_F16: c.srcs[1].type === 'f16', DECODE: quantDecode(c), ROWS: GEMV_ROWS, TPR: GEMV_TPR, BLOCK: Math.min(formatOf(c).blockSize, 32), WG: wg, PART: wg * 8 };
+  return nativeTemplated('MUL_MAT/mul_mat_q_gemv.wgsl', gemvWgsl, ['src0', 'src1', 'dst', 'params'], [Math.ceil(M / GEMV_ROWS), 1, 1], UNIFORM, values, defines);
+}
+
+function operand(t: TensorDesc): MatmulOperand {
+  const st = elementStrides(t);
+  return { offset: deviceOffsetElements(t), rowStride: st[1], batchStride2: st[2], batchStride3: st[3] };
+}
+
+/** The families' snippet: src0 addressed as logical weights (row stride K), read through `wq`. */
+export function quantSnippet(c: OpCase): MatmulSnippet {
+  const { M, N, K } = mnk(c);
+  return {
+    M, N, K, ne12: 1, ne13: 1, r2: 1, r3: 1, ne02: 1, ne03: 1,
+    src0: { offset: 0, rowStride: K, batchStride2: M * K, batchStride3: M * K },
+    src1: operand(c.srcs[1]),
+    dst: operand(c.dst),
+    type0: 'f32',
+    type1: c.srcs[1].type === 'f16' ? 'f16' : 'f32',
+    weights: quantDecode(c),
+  };
+}
+
+/** Past the gemv ground the generated path is the tiled matmul, which reads f32 activations only. */
+export function quantRequire(c: OpCase, adapter: Parameters<OpDef['require']>[1], smallN: number): Rejection | null {
+  if (c.srcs[1].type === 'f16' && c.dst.ne[1] > smallN) {
+    return { code: 'quant-f16-gemm', reason: `quantized weights (${formatOf(c).name}) with f16 activations at N = ${c.dst.ne[1]} > ${smallN}: the generated tiled matmul reads f32 activations (subgroup matrices are not offered for quantized weights yet)` };
+  }
+  return commonRejection(c, adapter);
+}
