@@ -38,6 +38,6 @@ describe('census --run refusals (before the device allocates anything)', () => {
     expect(runCli(['census', '--steps', '3']).stderr).toContain('--steps shape a graph run: add --run');
     const r = runCli(['census', '--run', '--preset', 'micro', '--steps', '0']);
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain("--steps must be a positive integer, got '0'");
+    expect(r.stderr).toContain("--steps must be a whole number from 1 to 1000, got '0'");
   }, 300_000);
 });

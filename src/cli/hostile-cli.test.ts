@@ -45,9 +45,9 @@ describe('lab CLI: hostile arguments', () => {
   });
 
   it('shapes past 32-bit indices or the binding size are contract errors before inputs are built', () => {
-    refused(['time', '--op', 'ADD', '--shape', '65536x65536', '--native'], /error: ADD 65536x65536: src0 spans 4294967296 elements, past the 4294967295 a kernel's u32 indices reach/);
+    refused(['time', '--op', 'ADD', '--shape', '65536x65536', '--native'], /error: ADD 65536x65536 is refused before any GPU work: exceeds-binding-size — a 17179869696 B buffer exceeds maxStorageBufferBindingSize 1073741824 \(src0\)/);
     // Just past SwiftShader's 1 GiB binding: refused in seconds, not after building 2 GiB of inputs and the oracle.
-    refused(['time', '--op', 'ADD', '--shape', '16384x16384', '--native'], /error: ADD 16384x16384: src0 needs a 1073742336 B buffer \(guards included\), over this adapter's maxStorageBufferBindingSize of 1073741824 B/, 30_000);
+    refused(['time', '--op', 'ADD', '--shape', '16384x16384', '--native'], /error: ADD 16384x16384 is refused before any GPU work: exceeds-binding-size — a 1073742336 B buffer exceeds maxStorageBufferBindingSize 1073741824 \(src0\)/, 30_000);
   });
 
   it('counts past their caps are refused by name before a device opens (--repeat, --min-runs, --replay, --reps, --seed)', () => {
@@ -66,7 +66,7 @@ describe('lab CLI: hostile arguments', () => {
 
   it('census: an inherited preset name, absurd sizes, a FIFO, an empty import, a full output', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lab-hostile-census-'));
-    refused(['census', '--preset', '__proto__'], /error: --preset __proto__: unknown preset '__proto__' \(presets: tiny, 1b, 7b\)/, 20_000);
+    refused(['census', '--preset', '__proto__'], /error: --preset __proto__: unknown preset '__proto__' \(presets: tiny, 1b, 7b, micro\)/, 20_000);
     refused(['census', '--context', '1e9'], /error: --context must be a whole number from 1 to 1048576, got '1e9'/, 20_000);
     refused(['census', '--context', '1000000000'], /error: --context is 1000000000, above the cap of 1048576/, 20_000);
     refused(['census', '--batch', '2147483648'], /error: --batch is 2147483648, above the cap of 4096/, 20_000);

@@ -108,7 +108,7 @@ describe('census: hostile hyperparameters (--context, --batch, presets)', () => 
     await refused(censusOf({ kind: 'preset', preset: 'tiny', nBatch: 2 ** 31 }), /tiny: nBatch is 2147483648, above the cap of 4096/);
     await refused(censusOf({ kind: 'preset', preset: '7b', nCtx: MODEL_CAPS.nCtx }), /the attention scores \(context 1048576² × heads 32 × batch 1\) would hold 35184372088832 elements, above the cap of 2\^40/);
     for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
-      await refused(censusOf({ kind: 'preset', preset: name }), new RegExp(`unknown preset '${name}' \\(presets: tiny, 1b, 7b\\)`));
+      await refused(censusOf({ kind: 'preset', preset: name }), new RegExp(`unknown preset '${name}' \\(presets: tiny, 1b, 7b, micro\\)`));
     }
     const edge = await censusOf({ kind: 'preset', preset: 'tiny', nCtx: 4096, nBatch: 4 });
     expect(edge.config).toMatchObject({ nCtx: 4096, nBatch: 4 });

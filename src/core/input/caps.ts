@@ -27,7 +27,7 @@ export const MAX_NAME_CHARS = 256;
 export const MAX_TEXT_CHARS = 2000;
 
 /** The lane: pairs, shapes per pair, shapes over all pairs, speedups per shape and in all. */
-export const LANE_CAPS = { pairs: 32, shapesPerPair: 256, shapes: 1024, speedupsPerShape: 1000, speedups: 20_000, checklist: 16 } as const;
+export const LANE_CAPS = { pairs: 128, shapesPerPair: 256, shapes: 2048, speedupsPerShape: 1000, speedups: 20_000, checklist: 16 } as const;
 /**
  * The sweep: its table is candidates × shapes cells (each several columns), so the table is
  * capped, not only each list (1000 shapes × 300 candidates would be 300 000 cells). 8192 keeps
