@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { adapterName } from '../core/adapter';
 import { FORMATS_SEED, formatError, formatsMarkdown, formatsText, planFormats, sortFormatRows, WEIGHT_DISTRIBUTION, type FormatRow, type FormatsReport } from '../core/report/formats';
 import type { LabApi } from '../worker/api';
+import { CODE_HASH, LAB_VERSION, RESULT_SCHEMA_VERSION } from '../core/report/json';
 
 export const FORMATS_HELP = `  formats [--op gemv|gemm|dequant|get_rows] [--shape DIMS] [--format a,b,…] [--native]
           [--min-runs N] [--json FILE|-] [--markdown FILE]
@@ -32,6 +33,7 @@ export async function cmdFormats(argv: string[], deps: FormatsDeps): Promise<num
   const lab = await deps.openRuntime(v.runtime as string);
   try {
     const adapter = await lab.adapter();
+    const startedAt = new Date().toISOString();
     const rows: FormatRow[] = [];
     for (const c of plan.cases) {
       const base = { format: c.name, bitsPerWeight: c.bitsPerWeight, weightBytes: c.weightBytes };
@@ -67,7 +69,7 @@ export async function cmdFormats(argv: string[], deps: FormatsDeps): Promise<num
         rows.push({ ...base, ...empty, ...errCols, reason: `${(e as Error).name}: ${(e as Error).message}` });
       }
     }
-    const report: FormatsReport = { kind: 'formats', op: plan.op, ggmlOp: plan.ggmlOp, shape: plan.dims.join('x'), adapter: adapterName(adapter), distribution: WEIGHT_DISTRIBUTION, rows: sortFormatRows(rows) };
+    const report: FormatsReport = { kind: 'formats', op: plan.op, ggmlOp: plan.ggmlOp, shape: plan.dims.join('x'), adapter: adapterName(adapter), distribution: WEIGHT_DISTRIBUTION, rows: sortFormatRows(rows), adapterDescriptor: adapter, schemaVersion: RESULT_SCHEMA_VERSION, labVersion: LAB_VERSION, codeHash: CODE_HASH, startedAt };
     out.text(formatsText(report));
     out.json(report);
     if (v.markdown) writeFileSync(v.markdown as string, formatsMarkdown(report));

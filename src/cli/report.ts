@@ -6,10 +6,9 @@ import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync } from
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../core/errors';
-import { buildCrossAdapterReport, MAX_REPORT_INPUTS, type CrossAdapterReport } from '../core/report/cross-adapter';
+import { buildCrossAdapterReport, MAX_REPORT_INPUTS, validateFormatsRun, type CrossAdapterReport, type ReportableRun } from '../core/report/cross-adapter';
 import { crossReportHtml, crossReportMarkdown, crossReportText, registryEdits } from '../core/report/cross-adapter-render';
 import { encodeCrossReportLink } from '../core/report/cross-adapter-share';
-import type { ResultJson } from '../core/report/json';
 import { decodeShare, SHARE_HASH_PREFIX } from '../core/report/share';
 import { validateResult } from '../core/report/validate';
 import { checkOutputPath, writeOutput } from './output-paths';
@@ -21,7 +20,7 @@ export const MAX_REPORT_FILE_BYTES = 16 * 1024 * 1024;
 export const MAX_REPORT_FOLDER_DEPTH = 4;
 
 export const REPORT_HELP = `report RUN.json|FOLDER|LINK… [--markdown F] [--html F] [--json F] [--registry] [--allow-stale]
-       merges lane, Level 1, sweep and calibration results of many adapters into one table
+       merges lane, Level 1, sweep, formats and calibration results of many adapters into one table
        (a column per adapter; ratios never cross adapters); --registry prints the registry
        edits the evidence supports per adapter class (never written); exit 2 when an input
        was refused (named in the report)`;
@@ -110,9 +109,9 @@ function resultsOf(value: unknown): unknown[] {
 }
 
 /** Reads every input (one at a time), keeping only validated results and the refusals. */
-export async function readReportInputs(args: readonly string[]): Promise<{ results: { source: string; result: ResultJson }[]; refused: { source: string; note: string }[] }> {
+export async function readReportInputs(args: readonly string[]): Promise<{ results: { source: string; result: ReportableRun }[]; refused: { source: string; note: string }[] }> {
   const { inputs, refused } = listInputs(args);
-  const results: { source: string; result: ResultJson }[] = [];
+  const results: { source: string; result: ReportableRun }[] = [];
   for (const input of inputs) {
     let value: unknown;
     try {
@@ -126,8 +125,9 @@ export async function readReportInputs(args: readonly string[]): Promise<{ resul
     list.forEach((item, i) => {
       const source = list.length > 1 ? `${input.source}[${i}]` : input.source;
       try {
-        if (item && typeof item === 'object' && (item as { kind?: unknown }).kind === 'report') throw new Error('a kernel-lab report, not a result: pass the result files it was made from');
-        results.push({ source, result: validateResult(item) });
+        const kind = item && typeof item === 'object' ? (item as { kind?: unknown }).kind : undefined;
+        if (kind === 'report') throw new Error('a kernel-lab report, not a result: pass the result files it was made from');
+        results.push({ source, result: kind === 'formats' ? validateFormatsRun(item) : validateResult(item) });
       } catch (e) {
         refused.push({ source, note: (e as Error).message });
       }

@@ -22,7 +22,7 @@ export function entryText(e: CellEntry): string {
   }
   const ns = e.nativeMedianNs ?? e.generatedMedianNs;
   const pct = e.nativePctBw ?? e.generatedPctBw;
-  return `${e.kind === 'level1' ? 'L1' : 'sweep'} ${e.variant ?? ''} ${e.verdict === 'correct' || e.kind === 'sweep' ? `${fmtUs(ns)} µs` : e.verdict}${pct !== null ? ` (${pctText(pct)} BW)` : ''}`.replace(/\s+/g, ' ');
+  return `${e.kind === 'level1' ? 'L1' : e.kind === 'formats' ? 'formats' : 'sweep'} ${e.variant ?? ''} ${e.verdict === 'correct' || e.kind === 'sweep' ? `${fmtUs(ns)} µs` : e.verdict}${pct !== null ? ` (${pctText(pct)} BW)` : ''}`.replace(/\s+/g, ' ');
 }
 
 export function cellText(cell: ReportCell | undefined): string {

@@ -46,7 +46,7 @@ function strings(o: object, k: string, path: string, max: number): void {
 function checkEntry(e: unknown, path: string): void {
   if (!isObj(e)) fail(path, 'an object');
   for (const k of ['source', 'startedAt', 'codeHash', 'labVersion', 'verdict']) str(e, k, path);
-  if (!['lane', 'level1', 'sweep'].includes(own(e, 'kind') as string)) fail(`${path}.kind`, 'lane, level1 or sweep');
+  if (!['lane', 'level1', 'sweep', 'formats'].includes(own(e, 'kind') as string)) fail(`${path}.kind`, 'lane, level1, sweep or formats');
   for (const k of ['speedupMedian', 'speedupMin', 'speedupMax', 'nativeMedianNs', 'generatedMedianNs', 'nativePctBw', 'generatedPctBw', 'nativePctFlop', 'generatedPctFlop', 'tolerance'] satisfies (keyof CellEntry)[]) num(e, k, path);
   if (own(e, 'variant') !== undefined) str(e, 'variant', path);
 }

@@ -5,7 +5,48 @@
 // cell says so instead of averaging.
 import { adapterFingerprint, adapterName, type AdapterDescriptor } from '../adapter';
 import type { PromotionState } from '../ops/promotion';
+import { checkAdapter } from './validate';
+import type { FormatsReport } from './formats';
 import { CODE_HASH, LAB_VERSION, RESULT_SCHEMA_VERSION, type CalibrationJson, type LaneJson, type Level1Json, type ResultJson, type SweepJson } from './json';
+
+/** A `lab formats --json` run as the report takes it: stamped, with its adapter described. */
+export type FormatsRun = FormatsReport & { readonly adapter: string; readonly adapterDescriptor: AdapterDescriptor; readonly schemaVersion: number; readonly labVersion: string; readonly codeHash: string; readonly startedAt: string };
+
+/** What a report merges: the lab's results, and `lab formats` runs. */
+export type ReportableRun = ResultJson | FormatsRun;
+
+/** Rows one formats run may hold (every format the lab knows is 39). */
+export const MAX_FORMATS_ROWS = 256;
+
+/**
+ * A formats run, checked field by field (own properties; an older one without its adapter or
+ * stamps is refused by name: rerun `lab formats --json`).
+ */
+export function validateFormatsRun(v: unknown): FormatsRun {
+  const o = v as Record<string, unknown>;
+  const own = (k: string) => (Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined);
+  const fail = (what: string) => {
+    throw new RangeError(`formats run: ${what}`);
+  };
+  if (own('kind') !== 'formats') fail("kind must be 'formats'");
+  for (const k of ['op', 'ggmlOp', 'shape', 'labVersion', 'codeHash', 'startedAt']) if (typeof own(k) !== 'string' || (own(k) as string).length > 256) fail(`${k} must be a string of at most 256 characters${k === 'codeHash' || k === 'startedAt' ? ' (a run made before formats runs were stamped: rerun lab formats --json)' : ''}`);
+  if (!Number.isInteger(own('schemaVersion')) || (own('schemaVersion') as number) < 1) fail('schemaVersion must be a positive integer');
+  if ((own('schemaVersion') as number) > RESULT_SCHEMA_VERSION) fail(`schemaVersion ${own('schemaVersion')} is newer than this lab reads (${RESULT_SCHEMA_VERSION})`);
+  const adapterProblem = checkAdapter(own('adapterDescriptor'), 'adapterDescriptor');
+  if (adapterProblem) fail(adapterProblem);
+  const rows = own('rows');
+  if (!Array.isArray(rows) || rows.length > MAX_FORMATS_ROWS) fail(`rows must be a list of at most ${MAX_FORMATS_ROWS}`);
+  (rows as unknown[]).forEach((r, i) => {
+    const row = r as Record<string, unknown>;
+    if (typeof row !== 'object' || row === null || typeof row.format !== 'string' || row.format.length > 64) fail(`rows[${i}].format must be a format name`);
+    for (const k of ['medianNs', 'p20Ns', 'p80Ns', 'pctPeakBw', 'pctPeakFlops', 'nmse', 'weightGBps']) {
+      const x = row[k];
+      if (x !== null && x !== undefined && (typeof x !== 'number' || !Number.isFinite(x))) fail(`rows[${i}].${k} must be a finite number or null`);
+    }
+    if (row.correct !== null && typeof row.correct !== 'boolean') fail(`rows[${i}].correct must be true, false or null`);
+  });
+  return v as FormatsRun;
+}
 
 /** How many inputs one report takes: a CI matrix of hundreds of jobs fits, a runaway glob does not. */
 export const MAX_REPORT_INPUTS = 2000;
@@ -15,7 +56,7 @@ export const MAX_REPORT_CELL_ENTRIES = 200_000;
 /** One measurement of one case on one adapter, as a cell shows it (never the whole run). */
 export interface CellEntry {
   readonly source: string;
-  readonly kind: 'lane' | 'level1' | 'sweep';
+  readonly kind: 'lane' | 'level1' | 'sweep' | 'formats';
   readonly startedAt: string;
   readonly codeHash: string;
   readonly labVersion: string;
@@ -189,10 +230,45 @@ function sweepEntries(r: SweepJson, source: string): { op: string; caseLabel: st
   }));
 }
 
+/** Each format's row of a formats run: one case per (op, shape, format), its one kernel's time. */
+function formatsEntries(r: FormatsRun, source: string): { op: string; caseLabel: string; entry: CellEntry }[] {
+  return r.rows.map((row) => {
+    const native = row.variant === 'native';
+    return {
+      op: r.ggmlOp,
+      caseLabel: `${r.shape} ${r.op} ${row.format}`,
+      entry: {
+        source,
+        kind: 'formats' as const,
+        startedAt: r.startedAt,
+        codeHash: r.codeHash,
+        labVersion: r.labVersion,
+        verdict: row.correct === null ? `not run: ${row.reason ?? 'no reason given'}`.slice(0, 200) : row.correct ? 'correct' : 'wrong',
+        speedupMedian: null,
+        speedupMin: null,
+        speedupMax: null,
+        nativeMedianNs: native ? row.medianNs : null,
+        generatedMedianNs: native ? null : row.medianNs,
+        variant: `${row.variant ?? '—'} · ${row.bitsPerWeight} bits/w${row.nmse !== null ? ` · NMSE ${row.nmse.toExponential(2)}` : ''}`,
+        nativePctBw: native ? row.pctPeakBw : null,
+        generatedPctBw: native ? null : row.pctPeakBw,
+        nativePctFlop: native ? row.pctPeakFlops : null,
+        generatedPctFlop: native ? null : row.pctPeakFlops,
+        tolerance: null,
+      },
+    };
+  });
+}
+
+/** The run's adapter (a formats run carries its descriptor beside its name). */
+function adapterOf(r: ReportableRun): AdapterDescriptor {
+  return r.kind === 'formats' ? r.adapterDescriptor : r.adapter;
+}
+
 /** A run's identity for duplicate detection: the same adapter, kind and start time is the same run. */
-function runIdentity(r: ResultJson): string {
-  const started = 'startedAt' in r ? r.startedAt : (r as CalibrationJson).measuredAt;
-  return `${r.kind}|${adapterFingerprint(r.adapter)}|${started}`;
+function runIdentity(r: ReportableRun): string {
+  const started = r.kind === 'calibration' ? (r as CalibrationJson).measuredAt : r.startedAt;
+  return `${r.kind}|${adapterFingerprint(adapterOf(r))}|${started}`;
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -239,7 +315,7 @@ function classEvidence(op: string, adapterClass: string, pairs: readonly { sourc
 }
 
 /** The cross-adapter report over validated results (each with the name it came from). */
-export function buildCrossAdapterReport(inputs: readonly { source: string; result: ResultJson }[], opts: ReportOptions = {}): CrossAdapterReport {
+export function buildCrossAdapterReport(inputs: readonly { source: string; result: ReportableRun }[], opts: ReportOptions = {}): CrossAdapterReport {
   const currentHash = opts.codeHash ?? CODE_HASH;
   const notes: ReportNote[] = [];
   const refused: ReportNote[] = [];
@@ -265,8 +341,9 @@ export function buildCrossAdapterReport(inputs: readonly { source: string; resul
       continue;
     }
     seen.set(id, source);
-    const fp = adapterFingerprint(result.adapter);
-    const col = columns.get(fp) ?? { adapter: result.adapter, sources: [], codeHashes: new Set<string>(), labVersions: new Set<string>(), stale: false, peaks: null };
+    const adapter = adapterOf(result);
+    const fp = adapterFingerprint(adapter);
+    const col = columns.get(fp) ?? { adapter, sources: [], codeHashes: new Set<string>(), labVersions: new Set<string>(), stale: false, peaks: null };
     columns.set(fp, col);
     col.sources.push(source);
     col.codeHashes.add(result.codeHash);
@@ -279,8 +356,8 @@ export function buildCrossAdapterReport(inputs: readonly { source: string; resul
       case 'lane':
         found = laneEntries(result, source);
         for (const pair of result.pairs) {
-          const key = `${pair.op}|${adapterClassOf(result.adapter)}`;
-          const group = lanePairs.get(key) ?? { op: pair.op, adapterClass: adapterClassOf(result.adapter), pairs: [] };
+          const key = `${pair.op}|${adapterClassOf(adapter)}`;
+          const group = lanePairs.get(key) ?? { op: pair.op, adapterClass: adapterClassOf(adapter), pairs: [] };
           group.pairs.push({ source, pair });
           lanePairs.set(key, group);
         }
@@ -290,6 +367,9 @@ export function buildCrossAdapterReport(inputs: readonly { source: string; resul
         break;
       case 'sweep':
         found = sweepEntries(result, source);
+        break;
+      case 'formats':
+        found = formatsEntries(result, source);
         break;
       case 'calibration':
         col.peaks = { copyGBps: result.copyGBps, f32Gflops: result.f32Gflops, emptyDispatchNs: result.emptyDispatchNs };

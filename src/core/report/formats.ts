@@ -3,6 +3,7 @@
 // percentages, bottleneck, and the quantization error against the f32 weights they were made
 // from (NMSE as ggml's test-backend-ops measures it, max relative error). Pure: cases, errors,
 // sorting and tables; the CLI runs the cases through Level 1.
+import type { AdapterDescriptor } from '../adapter';
 import { QuantFormatError, UsageError } from '../errors';
 import { inputSeed } from '../inputs';
 import { opByName } from '../ops/registry';
@@ -148,6 +149,12 @@ export interface FormatsReport {
   readonly adapter: string;
   readonly distribution: string;
   readonly rows: readonly FormatRow[];
+  /** Which adapter and code, and when: what `lab report` needs to put this run in its column. */
+  readonly adapterDescriptor?: AdapterDescriptor;
+  readonly schemaVersion?: number;
+  readonly labVersion?: string;
+  readonly codeHash?: string;
+  readonly startedAt?: string;
 }
 
 /** Fastest first; rows without a time after, in their given order. */
