@@ -154,6 +154,6 @@ describe('lane controls (SwiftShader, node runtime)', () => {
     expect(r.json.pairs[0].checklist.every((c: { pass: boolean; evidence: string }) => c.evidence.length > 0)).toBe(true);
     expect(r.json.pairs[0].shapes[0].speedups).toHaveLength(2);
     const usage = runCli(['lane', '--repeat', '0']);
-    expect([usage.status, usage.stderr]).toEqual([2, expect.stringMatching(/--repeat must be a positive integer/)]);
+    expect([usage.status, usage.stderr]).toEqual([2, expect.stringMatching(/--repeat must be a whole number from 1 to 1000, got '0'/)]);
   });
 });
