@@ -30,12 +30,14 @@ function elementCount(e: MatrixEntry): number {
 }
 
 /**
- * The page's default shape: the op's cheapest matrix entry in its default layout (any layout
- * when none has it), so a first Run is quick even on a software adapter.
+ * The page's default shape: the op's cheapest matrix entry in its default layout with every
+ * param at its default (MUL_MAT's f32, not a weight format), else in its default layout, else any;
+ * so a first Run is quick even on a software adapter and is the op's plain case.
  */
 export function defaultEntry(op: OpDef): MatrixEntry {
-  const plain = op.matrix.filter((e) => e.layout === op.layouts[0].name);
-  const pool = plain.length ? plain : op.matrix;
+  const inLayout = op.matrix.filter((e) => e.layout === op.layouts[0].name);
+  const plain = inLayout.filter((e) => !e.params || Object.keys(e.params).length === 0);
+  const pool = plain.length ? plain : inLayout.length ? inLayout : op.matrix;
   return pool.reduce((best, e) => (elementCount(e) < elementCount(best) ? e : best), pool[0]);
 }
 
