@@ -36,6 +36,28 @@ describe('a kernel as an engine wrote it (node runtime)', () => {
     expect(r.stderr).toMatch(f16 ? /variant f16; declared f16-staged/ : /variant f32; manifest sha256/);
   });
 
+  it('declared numerics on SwiftShader: a sum staged through f16 (pack2x16float, no shader-f16 needed) is wrong by f32 semantics and correct as declared f16-staged, labelled so', () => {
+    const stage = (w: string) =>
+      w.replace(
+        'dst[params.offset_dst + gid.x] = src0[params.offset_src0 + at_src0(c)] + src1[params.offset_src1 + at_src1(c)];',
+        'dst[params.offset_dst + gid.x] = unpack2x16float(pack2x16float(vec2<f32>(src0[params.offset_src0 + at_src0(c)] + src1[params.offset_src1 + at_src1(c)], 0.0))).x;',
+      );
+    const f32Only = (m: any) => (m.variants = m.variants.filter((v: { name: string }) => v.name === 'f32'));
+    const asF32 = runCli(['time', '--kernel', copy(f32Only, stage), '--shape', '256x4', '--min-runs', '2', '--json', '-']);
+    expect(asF32.status, asF32.stderr).toBe(1);
+    expect(JSON.parse(asF32.stdout).correct).toBe(false);
+    const declared = copy((m) => {
+      f32Only(m);
+      m.variants[0].compute = 'f16-staged';
+    }, stage);
+    const r = runCli(['time', '--kernel', declared, '--shape', '256x4', '--min-runs', '2', '--json', '-']);
+    expect(r.status, r.stderr).toBe(0);
+    const json = JSON.parse(r.stdout);
+    expect(json.correct).toBe(true);
+    expect(json.userKernel.id).toMatch(/ \(f16-staged\)$/);
+    expect(r.stderr).toMatch(/declared f16-staged/);
+  });
+
   it('a kernel that writes a source fails by name, never timed (exit 1)', () => {
     const writes = copy(undefined, (w) => w.replace('    let c = coords(gid.x);', '    let c = coords(gid.x);\n    src1[params.offset_src1] = 0.0;'));
     const r = runCli(['time', '--kernel', writes, '--shape', '64x4', '--json', '-']);
