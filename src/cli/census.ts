@@ -6,7 +6,7 @@ import { open, stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../core/errors';
 import { formatCensus } from '../core/census/census';
-import { censusOf, type CensusWithLines } from '../core/census/census-request';
+import { censusOf, modelConfigOf, type CensusWithLines } from '../core/census/census-request';
 import { formatGraphText } from '../core/census/ggml-text';
 import type { ByteSource } from '../core/census/gguf';
 import { GRAPH_TEXT_CAPS, MODEL_CAPS } from '../core/input/caps';
@@ -124,6 +124,8 @@ export async function cmdCensus(argv: string[]): Promise<number> {
   // Output files are checked before the work (a full disk is named when the write fails).
   checkOutputPath('--export', v.export as string | undefined);
   checkOutputPath('--json', v.json as string | undefined);
+  // The graph run starts from the model (every cap checked), not from a census it would not use.
+  if (v.run) return runGraphCommand(await configFromArgs(v), v);
   let report: CensusWithLines;
   const label = v.import !== undefined ? `--import ${v.import}` : v.model !== undefined ? `--model ${v.model}` : `--preset ${v.preset ?? 'tiny'}`;
   try {
@@ -145,8 +147,6 @@ export async function cmdCensus(argv: string[]): Promise<number> {
     throw e;
   }
   const { census, config } = report;
-  // The graph run takes the model the census checked (every cap already held).
-  if (v.run) return runGraphCommand(config!, v);
   const toStdout = v.json === '-';
   (toStdout ? process.stderr : process.stdout).write(formatCensus(census, report.title) + '\n' + (report.note ? `note: ${report.note}\n` : ''));
   if (v.export !== undefined) writeOutput('--export', v.export as string, formatGraphText(report.exported));
@@ -212,12 +212,12 @@ async function configFromArgs(v: Record<string, string | boolean | undefined>): 
     if (v.model !== undefined) {
       const { src, close } = await fileSource(v.model as string);
       try {
-        return (await censusOf({ kind: 'gguf', file: new Blob([]), nBatch, nCtx }, src)).config!;
+        return await modelConfigOf({ kind: 'gguf', file: new Blob([]), nBatch, nCtx }, src);
       } finally {
         await close();
       }
     }
-    return (await censusOf({ kind: 'preset', preset: (v.preset as string | undefined) ?? 'tiny', nBatch, nCtx })).config!;
+    return await modelConfigOf({ kind: 'preset', preset: (v.preset as string | undefined) ?? 'tiny', nBatch, nCtx });
   } catch (e) {
     if (INPUT_ERRORS.has((e as Error).name)) throw new UsageError(`${label}: ${(e as Error).message}`);
     throw e;

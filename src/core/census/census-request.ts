@@ -59,6 +59,15 @@ export function assertExactCounts(c: Census, what: string): void {
 }
 
 /**
+ * The model a preset or GGUF request names, every cap checked (model-config.ts), without building
+ * its graph: what the graph run and `lane --census` start from.
+ */
+export async function modelConfigOf(req: Exclude<CensusRequest, { kind: 'text' }>, source?: ByteSource): Promise<ModelConfig> {
+  const run = { nBatch: req.nBatch, nCtx: req.nCtx };
+  return req.kind === 'preset' ? withRun(presetByName(req.preset), run) : ggufConfig(source ?? blobSource(req.file), { ...run, name: req.name });
+}
+
+/**
  * The census of a request. `source` replaces the request's Blob with a ByteSource (the CLI's
  * file handle); in the worker the Blob is read by slices.
  */
@@ -70,8 +79,7 @@ export async function censusOf(req: CensusRequest, source?: ByteSource): Promise
     assertExactCounts(census, req.name);
     return { title: `${req.name} (${lines.length} ops imported)`, config: null, census, note: isDeduplicated(lines) ? DEDUPLICATED_NOTE : null, buildMs: performance.now() - t0, exported: lines };
   }
-  const run = { nBatch: req.nBatch, nCtx: req.nCtx };
-  const config = req.kind === 'preset' ? withRun(presetByName(req.preset), run) : await ggufConfig(source ?? blobSource(req.file), { ...run, name: req.name });
+  const config = await modelConfigOf(req, source);
   const graph = buildTrainingGraph(config);
   const census = takeCensus(allLines(graph), req.adapter);
   assertExactCounts(census, config.name);
