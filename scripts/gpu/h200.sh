@@ -7,6 +7,7 @@
 #   controls: A/A and planted 1.02×/1.05× (inside the kernel, measured ±1 point) at tolerance 0.02 on
 #   ADD 4096², RMS_NORM 4096², MUL_MAT 4096×1×4096 and 4096×512×4096, ${SENS_REPLAYS:-10} replays each;
 #   prints the sensitivity table by kernel duration (issue 22).
+#   ops: every op (≈ 7 s an op on the H200: 50 ops ≈ 6 min); OPS_ONLY=A,B,… times only those.
 # formats: issue 20's performance rows (GEMV 16384² N=1 f16/q8_0/q4_0/mxfp4/nvfp4, GEMV 4096² N=1
 # q4_0/q8_0, GEMM 4096×512×4096 of the 4-bit formats), each a `lab formats` table; formats_all:
 # every format's GEMV at 4096² and DEQUANT at 4096² (the full format matrix, checked then timed).
@@ -49,7 +50,7 @@ for s in "${steps[@]}"; do
     bench) run_step bench bench ;;
     lane) run_step lane lane --repeat 5 --json "$OUT/lane.json" ;;
     agreement) run_step agreement bench --only agreement --json "$OUT/agreement.json" ;;
-    ops) run_step ops bench --only ops --json "$OUT/ops.json" ;;
+    ops) run_step ops bench --only ops ${OPS_ONLY:+--op "$OPS_ONLY"} --json "$OUT/ops.json" ;;
     replay) run_step replay lane --repeat 5 --replay 10 --json "$OUT/replay.json" ;;
     aa) run_step aa lane --control aa --repeat 5 --replay 10 --json "$OUT/aa.json" ;;
     sensitivity) run_step sensitivity lane --op ADD --op RMS_NORM --op MUL_MAT --repeat 5 --sensitivity --replay ${SENS_REPLAYS:-10} --json "$OUT/sensitivity.json" ;;

@@ -22,9 +22,11 @@ export interface OpsBenchRow {
   readonly targetFraction: number | null;
 }
 
-export async function runOpsBench(lab: LabApi, full: boolean, onLine: (s: string) => void = () => undefined): Promise<OpsBenchRow[]> {
+/** `names`: only these ops (ggml names), in the registry's order; undefined: every op. */
+export async function runOpsBench(lab: LabApi, full: boolean, onLine: (s: string) => void = () => undefined, names?: readonly string[]): Promise<OpsBenchRow[]> {
   const rows: OpsBenchRow[] = [];
   for (const op of OPS) {
+    if (names && !names.includes(op.name)) continue;
     const c: BenchCase = full ? op.bench : op.matrix[0];
     // An op with a flop count (MUL_MAT, OUT_PROD) is judged on compute elsewhere, not on bandwidth.
     const computeBound = op.flops(op.makeCase(c.dims, c.layout, c.params)) !== null;

@@ -33,6 +33,11 @@ describe('lab CLI: hostile arguments', () => {
     refused(['time', '--op', 'ADD', '--shape', '64x8', '--schedule', '{"family":"__proto__"}'], /error: schedule family "__proto__" is not one of elementwise, norm, matmul/);
   });
 
+  it('bench --only ops --op names an unknown op, or --op without --only ops, by name', () => {
+    refused(['bench', '--only', 'ops', '--op', 'ABS,NOPE'], /error: --op: 'NOPE' is not an op; ops: ADD, /);
+    refused(['bench', '--op', 'ABS'], /error: --op goes with --only ops/);
+  });
+
   it('--wgsl /dev/zero and a huge file are capped', () => {
     refused(['time', '--op', 'ADD', '--shape', '64x8', '--native', '--wgsl', '/dev/zero'], /error: --wgsl: \/dev\/zero holds more than 1048576 bytes, the cap on this file/);
     const dir = mkdtempSync(join(tmpdir(), 'lab-hostile-'));

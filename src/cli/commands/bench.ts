@@ -10,13 +10,15 @@ import { level1Json } from '../../core/report/json';
 import { AGREEMENT_TOLERANCE, runAgreement } from '../agreement';
 import { BENCH_ITEMS, formatBench, runBench, type BenchPeer, type BenchSize } from '../bench';
 import { formatOpsBench, runOpsBench } from '../bench-ops';
+import { OPS } from '../../core/ops/registry';
 import { cliOf, output, parse } from './args';
 
 export async function cmdBench(argv: string[]): Promise<number> {
-  const v = parse(argv, { size: { type: 'string' }, only: { type: 'string' }, peer: { type: 'string' } });
+  const v = parse(argv, { size: { type: 'string' }, only: { type: 'string' }, peer: { type: 'string' }, op: { type: 'string' } });
   const cli = cliOf(v);
   if (v.size !== undefined && v.size !== 'full' && v.size !== 'small') throw new UsageError(`--size must be full or small, got '${v.size}'`);
   if (v.only === 'agreement') return cmdAgreement(v);
+  if (v.op !== undefined && v.only !== 'ops') throw new UsageError('--op goes with --only ops (the ops to time)');
   if (v.only === 'ops') return cmdOpsBench(v);
   const only = v.only === undefined ? undefined : String(v.only).split(',').map((s) => s.trim()).filter(Boolean);
   for (const id of only ?? []) if (!BENCH_ITEMS.some((i) => i.id === id)) throw new UsageError(`--only: '${id}' is not one of ${[...BENCH_ITEMS.map((i) => i.id), 'agreement', 'ops'].join(', ')}`);
@@ -58,12 +60,15 @@ async function tfjsPeer(gpu: GPU): Promise<BenchPeer> {
 /** `bench --only ops`: every op at a llama-sized case, native and generated. */
 async function cmdOpsBench(v: Record<string, unknown>): Promise<number> {
   const cli = cliOf(v);
+  const names = v.op === undefined ? undefined : String(v.op).split(',').map((s) => s.trim().toUpperCase()).filter(Boolean);
+  for (const n of names ?? []) if (!OPS.some((o) => o.name === n)) throw new UsageError(`--op: '${n}' is not an op; ops: ${OPS.map((o) => o.name).join(', ')}`);
+  if (names && names.length === 0) throw new UsageError('--op: no op named');
   const out = output(v.json as string | undefined);
   const lab = await cli.open();
   try {
     const adapter = await lab.adapter();
     const full = (v.size as string | undefined) !== 'small' && !adapter.isFallbackAdapter;
-    const rows = await runOpsBench(lab, full, (line) => process.stderr.write(`${line}\n`));
+    const rows = await runOpsBench(lab, full, (line) => process.stderr.write(`${line}\n`), names);
     out.text(`${adapterName(adapter)}\n${formatOpsBench(rows, full)}`);
     out.json({ kind: 'ops-bench', adapter, full, rows: rows.map((r) => ({ op: r.op, shape: r.shape, error: r.error, native: r.native && level1Json(r.native), generated: r.generated && level1Json(r.generated) })) });
     return rows.some((r) => r.error || r.native?.correct === false || r.generated?.correct === false) ? 1 : 0;

@@ -65,7 +65,7 @@ commands:
                               2 when they cannot be compared (other adapters, the native
                               column moved, not lane results)
   ${REPORT_HELP}
-${CENSUS_HELP}${FORMATS_HELP}  bench [--size full|small] [--only ID[,ID…]|agreement|ops] [--peer tfjs]
+${CENSUS_HELP}${FORMATS_HELP}  bench [--size full|small] [--only ID[,ID…]|agreement|ops [--op NAME[,NAME…]]] [--peer tfjs]
                               the engine's performance targets as a table (small shapes on
                               a software adapter; targets are judged on hardware only)
 
