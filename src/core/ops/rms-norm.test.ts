@@ -1,27 +1,10 @@
 import { describe, it, expect } from 'vitest';
-import { DEFAULT_LIMITS } from '../adapter';
-import { writeElement } from '../hostdata';
+import { bufferFor } from '../../../test/fixtures/buffers';
+import { adapter, norm } from '../../../test/fixtures/norm';
 import { f32Bits } from '../kernel';
-import type { NormSchedule } from '../schedule/schedule';
-import { forEachElement, type TensorDesc } from '../tensor';
 import { schedulesFor } from './registry';
 import { RMS_NORM } from './rms-norm';
 import { OpCaseError } from './types';
-
-/** A tensor's packed buffer with `values` (ggml order) at its elements and `fill` everywhere else. */
-function bufferFor(t: TensorDesc, values: readonly number[], fill = 100): ArrayBuffer {
-  const buf = new ArrayBuffer(t.bufferSizeBytes);
-  new Float32Array(buf).fill(fill);
-  const view = new DataView(buf);
-  forEachElement(t, (i, off) => writeElement(view, t.type, off, values[i]));
-  return buf;
-}
-
-function norm(s: Partial<NormSchedule> = {}): NormSchedule {
-  return { family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 1, ...s };
-}
-
-const adapter = { limits: DEFAULT_LIMITS, features: [] as string[] };
 
 describe('RMS_NORM makeCase', () => {
   it('defaults: contiguous, eps 1e-6, dst the shape of src0', () => {

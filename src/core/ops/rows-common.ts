@@ -1,5 +1,7 @@
 // Shared pieces of the row ops (SOFT_MAX, SOFT_MAX_BACK, SUM_ROWS, REPEAT_BACK, ARGMAX,
-// COUNT_EQUAL): dims padded to ggml's four and layout errors.
+// COUNT_EQUAL, the norms): dims padded to ggml's four, layout errors, and the views their
+// layouts take.
+import { contiguous, permute, stridedRows, type DType, type TensorDesc } from '../tensor';
 import { OpCaseError } from './types';
 
 /** 1 to 4 dims padded with ones to ggml's ne[4]. */
@@ -11,4 +13,14 @@ export function dims4(op: string, dims: readonly number[], syntax: string): [num
 
 export function layoutError(op: string, layout: string, layouts: readonly { name: string }[], why = ''): OpCaseError {
   return new OpCaseError(`${op} has no layout '${layout}'${why ? `: ${why}` : ''} (layouts: ${layouts.map((l) => l.name).join(', ')})`);
+}
+
+/** A view of shape ne whose rows sit in a wider packed tensor: ne0 + 3 elements apart, one element in. */
+export function rowsStrided(ne: readonly number[], type: DType = 'f32'): TensorDesc {
+  return stridedRows(type, ne, ne[0] + 3, 1);
+}
+
+/** permute(0,2,1,3) of a packed tensor: shape ne, rows contiguous, the ne1 and ne2 planes swapped. */
+export function planesSwapped(ne: readonly number[], type: DType = 'f32'): TensorDesc {
+  return permute(contiguous(type, [ne[0], ne[2], ne[1], ne[3]]), [0, 2, 1, 3]);
 }
