@@ -11,7 +11,7 @@ import { gather, randomBuffer } from '../hostdata';
 import { inputSeed } from '../inputs';
 import { contiguous, nelements } from '../tensor';
 import { defineRowOp, oneElementPerRow, type RowKernel } from './row-kit';
-import { layoutError, rowsStrided } from './rows-common';
+import { cases, layoutError, rowsStrided } from './rows-common';
 import { OpCaseError, type OpCase } from './types';
 
 const SYNTAX = 'ne0xne1 of src0 (a matrix; dst is i32 [ne1])';
@@ -99,13 +99,8 @@ export const ARGMAX = defineRowOp({
   layouts: LAYOUTS,
   matrix: [
     // A vocabulary row (the logits ggml-opt takes ARGMAX of), odd rows, one-element rows.
-    { dims: [32000, 2], layout: 'contiguous' },
-    { dims: [4096, 5], layout: 'contiguous' },
-    { dims: [4093, 13], layout: 'contiguous' },
-    { dims: [10, 64], layout: 'contiguous' },
-    { dims: [1, 7], layout: 'contiguous' },
-    { dims: [4093, 7], layout: 'src0-rows-strided' },
-    { dims: [255, 33], layout: 'src0-rows-strided' },
+    ...cases('contiguous', [32000, 2], [4096, 5], [4093, 13], [10, 64], [1, 7]),
+    ...cases('src0-rows-strided', [4093, 7], [255, 33]),
   ],
   dims(dims) {
     if (dims.length < 1 || dims.length > 4) throw new OpCaseError(`ARGMAX takes 1 or 2 dims (${SYNTAX}), got ${dims.length}`);

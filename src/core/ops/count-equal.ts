@@ -12,7 +12,7 @@ import { inputSeed } from '../inputs';
 import type { Schedule } from '../schedule/schedule';
 import { contiguous, isContiguous, nelements, sameShape, transpose, type TensorDesc } from '../tensor';
 import { defineRowOp, type RowKernel } from './row-kit';
-import { layoutError, planesSwapped, rowsStrided } from './rows-common';
+import { cases, layoutError, planesSwapped, rowsStrided } from './rows-common';
 import { OpCaseError, type OpCase, type Rejection } from './types';
 
 const LAYOUTS = [
@@ -106,13 +106,10 @@ export const COUNT_EQUAL = defineRowOp({
   shapeSyntax: 'ne0xne1[xne2xne3] of src0 and src1 (dst is one I64)',
   layouts: LAYOUTS,
   matrix: [
-    { dims: [512], layout: 'contiguous' },
-    { dims: [65535], layout: 'contiguous' },
-    { dims: [1000, 11, 3], layout: 'contiguous' },
-    { dims: [7, 5, 3, 2], layout: 'contiguous' },
-    { dims: [4093, 7], layout: 'src1-rows-strided' },
-    { dims: [37, 129], layout: 'src0-transposed' },
-    { dims: [33, 8, 4, 3], layout: 'src0-permuted' },
+    ...cases('contiguous', [512], [65535], [1000, 11, 3], [7, 5, 3, 2]),
+    ...cases('src1-rows-strided', [4093, 7]),
+    ...cases('src0-transposed', [37, 129]),
+    ...cases('src0-permuted', [33, 8, 4, 3]),
   ],
   sources(ne, layout) {
     const [ne0, ne1, ne2, ne3] = ne;

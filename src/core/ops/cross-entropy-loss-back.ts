@@ -11,6 +11,7 @@ import { gather, randomBuffer } from '../hostdata';
 import { inputSeed } from '../inputs';
 import { contiguous, nelements, nrows } from '../tensor';
 import { labelsBuffer, logitsBuffer, ONLINE_SOFTMAX, ONLINE_SOFTMAX_WGSL, rowLogSumExp } from './cross-entropy-loss';
+import { cases } from './rows-common';
 import { defineRowOp, type RowKernel } from './row-kit';
 import { OpCaseError, type OpCase } from './types';
 
@@ -91,11 +92,7 @@ export const CROSS_ENTROPY_LOSS_BACK = defineRowOp({
   matrix: [
     // The LM head's gradient at a 32000 vocab; odd sizes; planes. Few rows: a row is a workgroup,
     // and SwiftShader (CI's adapter) pays per workgroup.
-    { dims: [32000, 2], layout: 'contiguous' },
-    { dims: [4093, 7], layout: 'contiguous' },
-    { dims: [1000, 5, 3], layout: 'contiguous' },
-    { dims: [100, 1], layout: 'contiguous' },
-    { dims: [7, 3, 2, 2], layout: 'contiguous' },
+    ...cases('contiguous', [32000, 2], [4093, 7], [1000, 5, 3], [100, 1], [7, 3, 2, 2]),
   ],
   sources(ne, layout) {
     if (layout !== 'contiguous') throw new OpCaseError(`CROSS_ENTROPY_LOSS_BACK has no layout '${layout}': ggml asserts the gradient, logits, labels and dst contiguous (layouts: contiguous)`);

@@ -9,7 +9,7 @@ import { gather, prng, randomBuffer } from '../hostdata';
 import { inputSeed } from '../inputs';
 import { contiguous, forEachElement, nelements, nrows, rowsContiguous, stridedRows, type TensorDesc } from '../tensor';
 import { defineRowOp, type RowKernel } from './row-kit';
-import { rowsStrided } from './rows-common';
+import { cases, rowsStrided } from './rows-common';
 import { OpCaseError, type OpCase } from './types';
 
 const LAYOUTS = [
@@ -150,12 +150,9 @@ export const CROSS_ENTROPY_LOSS = defineRowOp({
   layouts: LAYOUTS,
   matrix: [
     // The LM head's loss: a 32000 vocab over 2 tokens; odd vocabularies; a batch of planes.
-    { dims: [32000, 2], layout: 'contiguous' },
-    { dims: [4093, 7], layout: 'contiguous' },
-    { dims: [1000, 11, 3], layout: 'contiguous' },
-    { dims: [100, 1], layout: 'contiguous' },
-    { dims: [4093, 5], layout: 'src0-rows-strided' },
-    { dims: [1001, 9, 2], layout: 'src1-rows-strided' },
+    ...cases('contiguous', [32000, 2], [4093, 7], [1000, 11, 3], [100, 1]),
+    ...cases('src0-rows-strided', [4093, 5]),
+    ...cases('src1-rows-strided', [1001, 9, 2]),
   ],
   sources(ne, layout) {
     const srcs = [contiguous('f32', ne), contiguous('f32', ne)];

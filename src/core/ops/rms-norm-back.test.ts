@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { bufferFor } from '../../../test/fixtures/buffers';
-import { adapter, norm } from '../../../test/fixtures/norm';
+import { adapter, generatedSnapshots, norm } from '../../../test/fixtures/norm';
 import { f32Bits } from '../kernel';
 import { schedulesFor } from './registry';
 import { RMS_NORM } from './rms-norm';
@@ -165,19 +165,10 @@ describe('RMS_NORM_BACK kernels', () => {
     expect(k.features).toEqual(['subgroups']);
   });
 
-  it('snapshot: 4096x512 contiguous, vec4 shared unroll 4 (the registry pick: row in registers)', () => {
-    expect(RMS_NORM_BACK.generate(norm({ vectorWidth: 4, unroll: 4 }), RMS_NORM_BACK.makeCase([4096, 512])).wgsl).toMatchSnapshot();
-  });
-
-  it('snapshot: 4096x512 contiguous, vec4 shared unroll 2 (row re-read)', () => {
-    expect(RMS_NORM_BACK.generate(norm({ vectorWidth: 4, unroll: 2 }), RMS_NORM_BACK.makeCase([4096, 512])).wgsl).toMatchSnapshot();
-  });
-
-  it('snapshot: 4093x37 src1-rows-strided, scalar subgroup unroll 2', () => {
-    expect(RMS_NORM_BACK.generate(norm({ reduction: 'subgroup', unroll: 2 }), RMS_NORM_BACK.makeCase([4093, 37], 'src1-rows-strided')).wgsl).toMatchSnapshot();
-  });
-
-  it('snapshot: 128x32x16 src0-permuted, vec4 subgroup, 32 threads', () => {
-    expect(RMS_NORM_BACK.generate(norm({ reduction: 'subgroup', vectorWidth: 4, workgroupSize: 32 }), RMS_NORM_BACK.makeCase([128, 32, 16], 'src0-permuted')).wgsl).toMatchSnapshot();
-  });
+  generatedSnapshots(RMS_NORM_BACK, [
+    ['4096x512 contiguous, vec4 shared unroll 4 (the registry pick: row in registers)', { vectorWidth: 4, unroll: 4 }, [4096, 512]],
+    ['4096x512 contiguous, vec4 shared unroll 2 (row re-read)', { vectorWidth: 4, unroll: 2 }, [4096, 512]],
+    ['4093x37 src1-rows-strided, scalar subgroup unroll 2', { reduction: 'subgroup', unroll: 2 }, [4093, 37], 'src1-rows-strided'],
+    ['128x32x16 src0-permuted, vec4 subgroup, 32 threads', { reduction: 'subgroup', vectorWidth: 4, workgroupSize: 32 }, [128, 32, 16], 'src0-permuted'],
+  ]);
 });

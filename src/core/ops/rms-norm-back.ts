@@ -8,9 +8,9 @@ import { f } from '../codegen/wgsl';
 import type { NormSnippet } from '../families/norm';
 import { gather } from '../hostdata';
 import { contiguous } from '../tensor';
-import { NORM_PARAMS } from './rms-norm';
+import { NORM_PARAMS, normMatrix } from './rms-norm';
 import { defineRowOp, type RowKernel } from './row-kit';
-import { planesSwapped, rowsStrided } from './rows-common';
+import { cases, planesSwapped, rowsStrided } from './rows-common';
 import { OpCaseError, type OpCase } from './types';
 
 const LAYOUTS = [
@@ -91,18 +91,7 @@ export const RMS_NORM_BACK = defineRowOp({
   summary: 'dx = (x · (−Σx·dz/(Σx² + eps·ne0)) + dz) / sqrt(mean(x²) + eps) per row (ggml_rms_norm_back)',
   layouts: LAYOUTS,
   params: NORM_PARAMS,
-  matrix: [
-    // Few rows: SwiftShader (CI's adapter, a CPU) pays per workgroup, and a workgroup is a row.
-    { dims: [4096, 32], layout: 'contiguous' },
-    { dims: [4093, 37], layout: 'contiguous' },
-    { dims: [1000, 11, 3], layout: 'contiguous' },
-    { dims: [64, 64], layout: 'contiguous' },
-    { dims: [4096, 16], layout: 'src1-rows-strided' },
-    { dims: [4093, 7], layout: 'src1-rows-strided' },
-    { dims: [128, 8, 4], layout: 'src0-permuted' },
-    { dims: [1000, 11, 3], layout: 'src0-permuted' },
-    { dims: [4096, 8], layout: 'contiguous', params: { eps: 1e-5 } },
-  ],
+  matrix: normMatrix([...cases('src1-rows-strided', [4096, 16], [4093, 7]), ...cases('src0-permuted', [128, 8, 4], [1000, 11, 3])]),
   // Every layout ggml allows is taken; only the shared limits (binding size, u32 indices) decline.
   sources(ne, layout) {
     switch (layout) {

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { bufferFor } from '../../../test/fixtures/buffers';
-import { adapter, norm } from '../../../test/fixtures/norm';
+import { adapter, generatedSnapshots, norm } from '../../../test/fixtures/norm';
 import { f32Bits } from '../kernel';
 import { schedulesFor } from './registry';
 import { RMS_NORM } from './rms-norm';
@@ -260,23 +260,11 @@ describe('RMS_NORM generated kernel', () => {
     expect(w.match(/src0\[/g)).toHaveLength(6); // 2 + 1 (tail) per pass
   });
 
-  it('snapshot: 4096x512 contiguous, vec4 shared unroll 4 (the registry pick)', () => {
-    expect(RMS_NORM.generate(norm({ vectorWidth: 4, unroll: 4 }), RMS_NORM.makeCase([4096, 512])).wgsl).toMatchSnapshot();
-  });
-
-  it('snapshot: 4096x512 contiguous, vec4 shared unroll 2', () => {
-    expect(RMS_NORM.generate(norm({ vectorWidth: 4, unroll: 2 }), RMS_NORM.makeCase([4096, 512])).wgsl).toMatchSnapshot();
-  });
-
-  it('snapshot: 4093x37 inplace, scalar subgroup', () => {
-    expect(RMS_NORM.generate(norm({ reduction: 'subgroup', workgroupSize: 128 }), RMS_NORM.makeCase([4093, 37], 'inplace')).wgsl).toMatchSnapshot();
-  });
-
-  it('snapshot: 1000x33x3 src0-permuted, scalar shared unroll 4, 64 threads', () => {
-    expect(RMS_NORM.generate(norm({ workgroupSize: 64, unroll: 4 }), RMS_NORM.makeCase([1000, 33, 3], 'src0-permuted')).wgsl).toMatchSnapshot();
-  });
-
-  it('snapshot: 4096x128 src0-rows-strided, scalar subgroup unroll 2', () => {
-    expect(RMS_NORM.generate(norm({ reduction: 'subgroup', unroll: 2 }), RMS_NORM.makeCase([4096, 128], 'src0-rows-strided')).wgsl).toMatchSnapshot();
-  });
+  generatedSnapshots(RMS_NORM, [
+    ['4096x512 contiguous, vec4 shared unroll 4 (the registry pick)', { vectorWidth: 4, unroll: 4 }, [4096, 512]],
+    ['4096x512 contiguous, vec4 shared unroll 2', { vectorWidth: 4, unroll: 2 }, [4096, 512]],
+    ['4093x37 inplace, scalar subgroup', { reduction: 'subgroup', workgroupSize: 128 }, [4093, 37], 'inplace'],
+    ['1000x33x3 src0-permuted, scalar shared unroll 4, 64 threads', { workgroupSize: 64, unroll: 4 }, [1000, 33, 3], 'src0-permuted'],
+    ['4096x128 src0-rows-strided, scalar subgroup unroll 2', { reduction: 'subgroup', unroll: 2 }, [4096, 128], 'src0-rows-strided'],
+  ]);
 });

@@ -6,14 +6,14 @@ import type { NormSnippet } from '../families/norm';
 import { gather } from '../hostdata';
 import { contiguous } from '../tensor';
 import { defineRowOp, type RowKernel } from './row-kit';
-import { planesSwapped, rowsStrided } from './rows-common';
-import type { OpCase, ParamSpec } from './types';
+import { cases, planesSwapped, rowsStrided, SRC0_PERMUTED, SRC0_ROWS_STRIDED } from './rows-common';
+import type { MatrixEntry, OpCase, ParamSpec } from './types';
 
 const LAYOUTS = [
   { name: 'contiguous', doc: 'src0 and dst packed, same shape' },
   { name: 'inplace', doc: 'ggml_rms_norm_inplace: dst is src0 itself' },
-  { name: 'src0-rows-strided', doc: 'src0 is a view whose rows sit in a wider packed tensor (odd row stride)' },
-  { name: 'src0-permuted', doc: 'src0 is permute(0,2,1,3) of a packed tensor (rows contiguous, planes swapped)' },
+  SRC0_ROWS_STRIDED,
+  SRC0_PERMUTED,
 ] as const;
 
 /**
@@ -26,6 +26,14 @@ export const DEFAULT_EPS = 1e-6;
 /** The norms' one param. ggml stores eps as a float in op_params. */
 export const EPS_PARAM: ParamSpec = Object.freeze({ name: 'eps', type: 'f32', default: DEFAULT_EPS, min: 0, doc: 'added to mean(x²) before the square root (ggml op_params[0], a float)' });
 export const NORM_PARAMS: readonly ParamSpec[] = Object.freeze([EPS_PARAM]);
+
+/**
+ * The norms' matrix: odd and even contiguous rows, then the op's views, then eps 1e-5. Few rows:
+ * SwiftShader (CI's adapter, a CPU) pays per workgroup, and a workgroup is a row.
+ */
+export function normMatrix(views: readonly MatrixEntry[]): MatrixEntry[] {
+  return [...cases('contiguous', [4096, 32], [4093, 37], [1000, 11, 3], [64, 64]), ...views, { dims: [4096, 8], layout: 'contiguous', params: { eps: 1e-5 } }];
+}
 
 /**
  * f64 reference. epsFloor is 0: every term x² is ≥ 0, so the sum has no cancellation and its
@@ -64,19 +72,7 @@ export const RMS_NORM = defineRowOp({
   summary: 'dst = x / sqrt(mean(x²) + eps) per row (ggml_rms_norm, ggml_rms_norm_inplace)',
   layouts: LAYOUTS,
   params: NORM_PARAMS,
-  matrix: [
-    // Few rows: SwiftShader (CI's adapter, a CPU) pays per workgroup, and a workgroup is a row.
-    { dims: [4096, 32], layout: 'contiguous' },
-    { dims: [4093, 37], layout: 'contiguous' },
-    { dims: [1000, 11, 3], layout: 'contiguous' },
-    { dims: [64, 64], layout: 'contiguous' },
-    { dims: [4096, 16], layout: 'inplace' },
-    { dims: [4093, 7], layout: 'inplace' },
-    { dims: [4096, 16], layout: 'src0-rows-strided' },
-    { dims: [128, 8, 4], layout: 'src0-permuted' },
-    { dims: [1000, 11, 3], layout: 'src0-permuted' },
-    { dims: [4096, 8], layout: 'contiguous', params: { eps: 1e-5 } },
-  ],
+  matrix: normMatrix([...cases('inplace', [4096, 16], [4093, 7]), ...cases('src0-rows-strided', [4096, 16]), ...cases('src0-permuted', [128, 8, 4], [1000, 11, 3])]),
   // Every layout ggml allows is taken; only the shared limits (binding size, u32 indices) decline.
   sources(ne, layout) {
     switch (layout) {

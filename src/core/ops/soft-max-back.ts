@@ -10,7 +10,7 @@ import { gather, randomBuffer } from '../hostdata';
 import { inputSeed } from '../inputs';
 import { contiguous } from '../tensor';
 import { defineRowOp, type RowKernel } from './row-kit';
-import { layoutError } from './rows-common';
+import { cases, layoutError } from './rows-common';
 import type { OpCase, ParamSpec } from './types';
 
 const LAYOUTS = [
@@ -97,11 +97,10 @@ export const SOFT_MAX_BACK = defineRowOp({
   layouts: LAYOUTS,
   params: PARAMS,
   matrix: [
-    { dims: [4096, 8], layout: 'contiguous' },
-    { dims: [4093, 13], layout: 'contiguous' },
+    ...cases('contiguous', [4096, 8], [4093, 13]),
     { dims: [1000, 11, 3], layout: 'contiguous', params: { scale: 0.125 } },
-    { dims: [77, 9, 3, 2], layout: 'contiguous' },
-    { dims: [4096, 4], layout: 'inplace' },
+    ...cases('contiguous', [77, 9, 3, 2]),
+    ...cases('inplace', [4096, 4]),
     { dims: [255, 33, 2], layout: 'inplace', params: { scale: -2 } },
   ],
   sources(ne, layout) {

@@ -14,6 +14,7 @@ import type { NormSnippet } from '../families/norm';
 import { gather, prng, randomBuffer, writeElement } from '../hostdata';
 import { inputSeed } from '../inputs';
 import { contiguous, forEachElement } from '../tensor';
+import { cases } from './rows-common';
 import { defineRowOp, type RowKernel } from './row-kit';
 import { OpCaseError, type OpCase, type ParamSpec, type Rejection } from './types';
 
@@ -227,15 +228,15 @@ export const SOFT_MAX = defineRowOp({
   matrix: [
     // Few rows (≲ 100): SwiftShader pays per workgroup, and a workgroup is a row. 12 heads take
     // ALiBi's second slope branch (n_head_log2 = 8).
-    { dims: [4096, 8], layout: 'contiguous' },
+    ...cases('contiguous', [4096, 8]),
     { dims: [4093, 13], layout: 'contiguous', params: { scale: 0.125 } },
-    { dims: [1000, 11, 3], layout: 'inplace' },
+    ...cases('inplace', [1000, 11, 3]),
     { dims: [256, 16, 4], layout: 'mask', params: { scale: 0.125 } },
     { dims: [129, 17, 2, 2], layout: 'mask', params: { max_bias: 8 } },
-    { dims: [200, 23, 5], layout: 'mask-f16-padded' },
+    ...cases('mask-f16-padded', [200, 23, 5]),
     { dims: [64, 16, 4], layout: 'mask-heads', params: { scale: 0.125, max_bias: 8 } },
     { dims: [77, 3, 12, 2], layout: 'mask-heads', params: { max_bias: 8 } },
-    { dims: [300, 17, 2], layout: 'mask-inplace' },
+    ...cases('mask-inplace', [300, 17, 2]),
     { dims: [160, 10, 6], layout: 'mask-sinks', params: { max_bias: 8 } },
   ],
   sources(ne, layout) {

@@ -5,13 +5,13 @@ import type { NormSnippet } from '../families/norm';
 import { gather } from '../hostdata';
 import { contiguous, nelements, nrows } from '../tensor';
 import { defineRowOp, type RowKernel } from './row-kit';
-import { layoutError, planesSwapped, rowsStrided } from './rows-common';
+import { cases, layoutError, planesSwapped, rowsStrided, SRC0_PERMUTED, SRC0_ROWS_STRIDED } from './rows-common';
 import type { OpCase } from './types';
 
 const LAYOUTS = [
   { name: 'contiguous', doc: 'src0 packed; dst packed [1, ne1, ne2, ne3]' },
-  { name: 'src0-rows-strided', doc: 'src0 is a view whose rows sit in a wider packed tensor (odd row stride)' },
-  { name: 'src0-permuted', doc: 'src0 is permute(0,2,1,3) of a packed tensor (rows contiguous, planes swapped)' },
+  SRC0_ROWS_STRIDED,
+  SRC0_PERMUTED,
 ] as const;
 
 /**
@@ -56,14 +56,9 @@ export const SUM_ROWS = defineRowOp({
   layouts: LAYOUTS,
   matrix: [
     // Few rows: SwiftShader (CI's adapter, a CPU) pays per workgroup, and a workgroup is a row.
-    { dims: [4096, 8], layout: 'contiguous' },
-    { dims: [4093, 13], layout: 'contiguous' },
-    { dims: [1000, 11, 3], layout: 'contiguous' },
-    { dims: [7, 13, 3, 2], layout: 'contiguous' },
-    { dims: [4093, 7], layout: 'src0-rows-strided' },
-    { dims: [255, 9, 3, 2], layout: 'src0-rows-strided' },
-    { dims: [128, 8, 4], layout: 'src0-permuted' },
-    { dims: [1000, 11, 3], layout: 'src0-permuted' },
+    ...cases('contiguous', [4096, 8], [4093, 13], [1000, 11, 3], [7, 13, 3, 2]),
+    ...cases('src0-rows-strided', [4093, 7], [255, 9, 3, 2]),
+    ...cases('src0-permuted', [128, 8, 4], [1000, 11, 3]),
   ],
   sources(ne, layout) {
     const dst = contiguous('f32', [1, ne[1], ne[2], ne[3]]);
