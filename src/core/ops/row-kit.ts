@@ -24,8 +24,6 @@ export interface RowOperand {
   readonly src: 0 | 1 | 2;
   /** Its row is the row's coordinates modulo its shape (SOFT_MAX's mask over heads and batches). */
   readonly broadcast?: boolean;
-  /** Its rows need not be contiguous: element i of the row is at i · st0 (COUNT_EQUAL's transposed view). */
-  readonly strided?: boolean;
 }
 
 /**
@@ -97,15 +95,13 @@ export function rowNative(c: OpCase, k: RowKernel, params: readonly ParamSpec[] 
   };
   const roles: BindingRole[] = [...(c.inplace ? [] : ['src0' as const]), ...(srcs[1] ? ['src1' as const] : []), ...(srcs[2] ? ['src2' as const] : []), 'dst', 'params'];
   const at = (role: BindingRole) => roles.indexOf(role);
-  // The operands a snippet names, read at the row's start + i (by coordinates in FLAT).
-  const loads = (snippet: string) =>
-    k.operands
-      .filter((o) => uses(snippet, o.name))
-      .map((o) => {
-        const index = k.flat ? `tensor_at(p.src${o.src}, tensor_coords(p.src${o.src}.ne, i))` : o.strided ? `row${o.src} + i * p.src${o.src}.st.x` : `row${o.src} + i`;
-        return `    let ${o.name} = load_src${o.src}(${index});`;
-      })
-      .join('\n');
+  // The operands a snippet names, read at the row's start + i; in FLAT at element i's coordinates
+  // e in the ROWS tensor's shape, which every operand shares (found once per element).
+  const loads = (snippet: string) => {
+    const used = k.operands.filter((o) => uses(snippet, o.name));
+    const index = (o: RowOperand) => (k.flat ? `tensor_at(p.src${o.src}, e)` : `row${o.src} + i`);
+    return [...(k.flat && used.length ? ['    let e = tensor_coords(ne, i);'] : []), ...used.map((o) => `    let ${o.name} = load_src${o.src}(${index(o)});`)].join('\n');
+  };
   const rowLets = [
     ...(k.flat ? [] : k.operands.map((o) => `let row${o.src} = tensor_at(p.src${o.src}, ${o.broadcast ? `c % p.src${o.src}.ne` : 'c'});`)),
     ...(k.rowLets ?? []),
