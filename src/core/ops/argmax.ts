@@ -10,7 +10,7 @@ import type { NormSnippet } from '../families/norm';
 import { gather, randomBuffer } from '../hostdata';
 import { inputSeed } from '../inputs';
 import { contiguous, nelements } from '../tensor';
-import { defineRowOp, oneElementPerRow, type RowKernel } from './row-kit';
+import { defineRowOp, familyOperands, oneElementPerRow, type RowKernel } from './row-kit';
 import { cases, layoutError, rowsStrided } from './rows-common';
 import { OpCaseError, type OpCase } from './types';
 
@@ -81,7 +81,7 @@ const native = (c: OpCase): RowKernel => ({
  */
 function snippet(c: OpCase): NormSnippet {
   return {
-    operands: [{ name: 'x', binding: 'src0', tensor: c.srcs[0] }],
+    operands: familyOperands(c, native(c).operands),
     reductions: [
       { name: 'row_max', map: 'x', combine: 'max' },
       { name: 'last', map: '(INDEX + 1.0) * (sign(x - row_max) + 1.0) - 1.0', combine: 'max' },

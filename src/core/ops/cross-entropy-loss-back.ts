@@ -12,7 +12,7 @@ import { inputSeed } from '../inputs';
 import { contiguous, nelements, nrows } from '../tensor';
 import { labelsBuffer, logitsBuffer, ONLINE_SOFTMAX, ONLINE_SOFTMAX_WGSL, rowLogSumExp } from './cross-entropy-loss';
 import { cases } from './rows-common';
-import { defineRowOp, type RowKernel } from './row-kit';
+import { defineRowOp, familyOperands, type RowKernel } from './row-kit';
 import { OpCaseError, type OpCase } from './types';
 
 const LAYOUTS = [{ name: 'contiguous', doc: 'gradient, logits, labels and dst packed (ggml asserts every one contiguous)' }] as const;
@@ -67,13 +67,9 @@ const native: RowKernel = {
  * (exp(x − max)/Σ − y)·grad/nr, grad read once per row from its 1-element tensor.
  */
 function snippet(c: OpCase): NormSnippet {
-  const [grad, logits, labels] = c.srcs;
   return {
-    operands: [
-      { name: 'x', binding: 'src1', tensor: logits },
-      { name: 'y', binding: 'src2', tensor: labels },
-    ],
-    scalars: [{ name: 'grad', binding: 'src0', tensor: grad }],
+    operands: familyOperands(c, native.operands),
+    scalars: [{ name: 'grad', binding: 'src0', tensor: c.srcs[0] }],
     reductions: [
       { name: 'mx', map: 'x', combine: 'max' },
       { name: 'se', map: 'exp(x - mx)', combine: 'sum' },

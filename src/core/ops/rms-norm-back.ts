@@ -9,7 +9,7 @@ import type { NormSnippet } from '../families/norm';
 import { gather } from '../hostdata';
 import { contiguous } from '../tensor';
 import { NORM_PARAMS, normMatrix } from './rms-norm';
-import { defineRowOp, type RowKernel } from './row-kit';
+import { defineRowOp, familyOperands, type RowKernel } from './row-kit';
 import { cases, planesSwapped, rowsStrided } from './rows-common';
 import { OpCaseError, type OpCase } from './types';
 
@@ -69,10 +69,7 @@ function snippet(c: OpCase): NormSnippet {
   const ne0 = c.dst.ne[0];
   const eps = c.params.eps;
   return {
-    operands: [
-      { name: 'dz', binding: 'src0', tensor: c.srcs[0] },
-      { name: 'x', binding: 'src1', tensor: c.srcs[1] },
-    ],
+    operands: familyOperands(c, native.operands),
     reductions: [
       { name: 'sum_xx', map: 'x * x', combine: 'sum' },
       { name: 'sum_xdz', map: 'x * dz', combine: 'sum' },

@@ -5,7 +5,7 @@ import { f } from '../codegen/wgsl';
 import type { NormSnippet } from '../families/norm';
 import { gather } from '../hostdata';
 import { contiguous } from '../tensor';
-import { defineRowOp, type RowKernel } from './row-kit';
+import { defineRowOp, familyOperands, type RowKernel } from './row-kit';
 import { cases, planesSwapped, rowsStrided, SRC0_PERMUTED, SRC0_ROWS_STRIDED } from './rows-common';
 import type { MatrixEntry, OpCase, ParamSpec } from './types';
 
@@ -60,7 +60,7 @@ const native: RowKernel = { operands: [{ name: 'x', src: 0 }], reduce: { sum: 'x
 /** RMS_NORM for the row family: Σx², then x · scale; in place, x is read from dst's own binding. */
 function snippet(c: OpCase): NormSnippet {
   return {
-    operands: [{ name: 'x', binding: c.inplace ? 'dst' : 'src0', tensor: c.srcs[0] }],
+    operands: familyOperands(c, native.operands),
     reductions: [{ name: 'sum', map: 'x * x', combine: 'sum' }],
     finish: [`let scale = inverseSqrt(sum / ${f(c.dst.ne[0])} + ${f(c.params.eps)});`],
     output: { kind: 'row', tensor: c.dst, expr: 'x * scale' },

@@ -146,6 +146,11 @@ export function rowNative(c: OpCase, k: RowKernel, params: readonly ParamSpec[] 
   return { ...kernel, label: `native:${c.op} (row/row.wgsl)${flags.length ? ` [${flags.join(', ')}]` : ''}` };
 }
 
+/** The same operands for the row family's snippet: each at its source's binding (src0 in place: dst's). */
+export function familyOperands(c: OpCase, operands: readonly RowOperand[]): NormSnippet['operands'] {
+  return operands.map((o) => ({ name: o.name, binding: o.src === 0 && c.inplace ? 'dst' : (`src${o.src}` as const), tensor: c.srcs[o.src] }));
+}
+
 /** dst [n] (ARGMAX's) seen as one element per row [1, n]: row i1 writes element i1. */
 export function oneElementPerRow(dst: TensorDesc): TensorDesc {
   return { ...dst, ne: [1, dst.ne[0], 1, 1], nb: [dst.nb[0], dst.nb[0], dst.nb[1], dst.nb[1]] };

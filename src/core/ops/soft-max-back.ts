@@ -9,7 +9,7 @@ import type { NormSnippet } from '../families/norm';
 import { gather, randomBuffer } from '../hostdata';
 import { inputSeed } from '../inputs';
 import { contiguous } from '../tensor';
-import { defineRowOp, type RowKernel } from './row-kit';
+import { defineRowOp, familyOperands, type RowKernel } from './row-kit';
 import { cases, layoutError } from './rows-common';
 import type { OpCase, ParamSpec } from './types';
 
@@ -80,10 +80,7 @@ const native: RowKernel = {
 /** SOFT_MAX_BACK for the row family: Σ y·dy, then (dy − dot)·y·scale; in place, dy is read from dst. */
 function snippet(c: OpCase): NormSnippet {
   return {
-    operands: [
-      { name: 'dy', binding: c.inplace ? 'dst' : 'src0', tensor: c.srcs[0] },
-      { name: 'y', binding: 'src1', tensor: c.srcs[1] },
-    ],
+    operands: familyOperands(c, native.operands),
     reductions: [{ name: 'dot_y_dy', map: 'y * dy', combine: 'sum' }],
     output: { kind: 'row', tensor: c.dst, expr: '(dy - dot_y_dy) * y * SCALE' },
     constants: { SCALE: c.params.scale },

@@ -15,7 +15,7 @@ import { gather, prng, randomBuffer, writeElement } from '../hostdata';
 import { inputSeed } from '../inputs';
 import { contiguous, forEachElement } from '../tensor';
 import { cases } from './rows-common';
-import { defineRowOp, type RowKernel } from './row-kit';
+import { defineRowOp, familyOperands, type RowKernel } from './row-kit';
 import { OpCaseError, type OpCase, type ParamSpec, type Rejection } from './types';
 
 const LAYOUTS = [
@@ -194,10 +194,7 @@ function snippet(c: OpCase): NormSnippet {
   const mask = c.srcs[1];
   const s = mask ? `(x * SCALE + ${slopeExpr(c)} * m)` : '(x * SCALE)';
   return {
-    operands: [
-      { name: 'x', binding: c.inplace ? 'dst' : 'src0', tensor: c.srcs[0] },
-      ...(mask ? [{ name: 'm', binding: 'src1' as const, tensor: mask }] : []),
-    ],
+    operands: familyOperands(c, native(c).operands),
     reductions: [
       { name: 'row_max', map: s, combine: 'max' },
       { name: 'row_sum', map: `exp(${s} - row_max)`, combine: 'sum' },

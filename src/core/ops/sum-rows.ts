@@ -4,7 +4,7 @@
 import type { NormSnippet } from '../families/norm';
 import { gather } from '../hostdata';
 import { contiguous, nelements, nrows } from '../tensor';
-import { defineRowOp, type RowKernel } from './row-kit';
+import { defineRowOp, familyOperands, type RowKernel } from './row-kit';
 import { cases, layoutError, planesSwapped, rowsStrided, SRC0_PERMUTED, SRC0_ROWS_STRIDED } from './rows-common';
 import type { OpCase } from './types';
 
@@ -43,7 +43,7 @@ const native: RowKernel = { operands: [{ name: 'x', src: 0 }], reduce: { sum: 'x
 /** SUM_ROWS for the row family: one sum per row, written as the row's scalar. */
 function snippet(c: OpCase): NormSnippet {
   return {
-    operands: [{ name: 'x', binding: 'src0', tensor: c.srcs[0] }],
+    operands: familyOperands(c, native.operands),
     reductions: [{ name: 'sum', map: 'x', combine: 'sum' }],
     output: { kind: 'scalar', tensor: c.dst, expr: 'sum' },
   };
