@@ -5,6 +5,7 @@ import { renderTemplate } from './template';
 import { packUniforms, TENSOR_STRUCT, uniformSchema, uniformStruct } from './uniforms';
 import { f32Bits } from '../kernel';
 import { stridedRows } from '../tensor';
+import { RMS_NORM } from '../ops/rms-norm';
 
 describe('the template step', () => {
   const src = ['a', '#if INPLACE', 'in {{WG}}', '#if !DEEP', 'shallow', '#endif', '#else', 'out', '#endif', 'z {{WG}}u'].join('\n');
@@ -32,9 +33,10 @@ describe('the template step', () => {
     expect(renderTemplate(binaryWgsl, { ...add, INPLACE: true })).toMatchSnapshot('ADD inplace');
   });
 
-  it('snapshot: the row template as RMS_NORM in place, 64 threads', () => {
-    const rms = { MAP: 'x * x', FINISH: 'inverseSqrt(total / f32(ne.x) + eps)', OUT: 'x * t', PARAM_LETS: '  let eps = p.eps;', SCALAR: false };
-    expect(renderTemplate(rowWgsl, { ...defines, ...rms, WG: 64, INPLACE: true })).toMatchSnapshot();
+  it("snapshot: the row template as RMS_NORM in place (the row kit's defines)", () => {
+    const k = RMS_NORM.native(RMS_NORM.makeCase([64, 8], 'inplace'));
+    expect(renderTemplate(rowWgsl, k.templateDefines!)).toBe(k.wgsl);
+    expect(k.wgsl).toMatchSnapshot();
   });
 });
 

@@ -69,9 +69,13 @@ describe('ARGMAX generated (row family)', () => {
 });
 
 describe('ARGMAX native', () => {
-  it('uniform: ne0, ne1, row stride, offsets, -inf bits', () => {
+  it('uniform: src0 and dst (one element per row) as Tensor descriptors, then -inf bits', () => {
     const c = ARGMAX.makeCase([5, 3], 'src0-rows-strided');
-    expect([...ARGMAX.native(c).uniforms!.slice(0, 7)]).toEqual([5, 3, 8, 65, 1, 64, 0xff800000]);
-    expect(ARGMAX.native(c).dispatch).toEqual([3, 1, 1]);
+    const k = ARGMAX.native(c);
+    // src0: ne | element strides (rows 8 apart) | off, n, padding; dst [3] seen as [1, 3]; -inf
+    expect([...k.uniforms!.slice(0, 25)]).toEqual([5, 3, 1, 1, 1, 8, 24, 24, 65, 15, 0, 0, 1, 3, 1, 1, 1, 1, 3, 3, 64, 3, 0, 0, 0xff800000]);
+    expect(k.dispatch).toEqual([3, 1, 1]);
+    expect(k.label).toBe('native:ARGMAX (row/row.wgsl)');
+    expect(k.wgsl).toMatch(/var<storage, read_write> dst: array<i32>;/);
   });
 });

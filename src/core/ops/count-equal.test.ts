@@ -51,11 +51,14 @@ describe('COUNT_EQUAL oracle', () => {
 });
 
 describe('COUNT_EQUAL native', () => {
-  it('one workgroup; uniform of shape, all eight strides and three offsets', () => {
+  it('one workgroup; the uniform is both sources and dst as Tensor descriptors (all their strides)', () => {
     const c = COUNT_EQUAL.makeCase([3, 2], 'src0-transposed');
     const k = COUNT_EQUAL.native(c);
     expect(k.dispatch).toEqual([1, 1, 1]);
-    expect([...k.uniforms!.slice(0, 15)]).toEqual([3, 2, 1, 6, 2, 1, 6, 6, 1, 3, 6, 6, 64, 64, 64]);
+    // src0 (transposed: strides 2, 1), src1 packed, dst the two u32 words: ne | strides | off, n, padding
+    expect([...k.uniforms!.slice(0, 36)]).toEqual([3, 2, 1, 1, 2, 1, 6, 6, 64, 6, 0, 0, 3, 2, 1, 1, 1, 3, 6, 6, 64, 6, 0, 0, 2, 1, 1, 1, 1, 2, 2, 2, 64, 2, 0, 0]);
+    expect(k.label).toBe('native:COUNT_EQUAL (row/row.wgsl)');
+    expect(k.wgsl).toMatch(/var<storage, read_write> dst: array<u32>;/);
   });
 });
 

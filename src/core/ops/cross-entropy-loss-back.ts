@@ -5,35 +5,17 @@
 // gradient, src1 = logits, src2 = labels, as ggml_compute_backward calls it and the CPU kernel
 // reads it); include/ggml.h's comment there still lists (logits, labels, gradient) — stale.
 // ggml asserts is_scalar(a), same shape of b and c, and every tensor contiguous.
-import nativeWgsl from '../../../kernels/CROSS_ENTROPY_LOSS_BACK/cross_entropy_loss_back.wgsl?raw';
-import { uniformSchema } from '../codegen/uniforms';
 import { f } from '../codegen/wgsl';
-import { NORM, type NormSnippet } from '../families/norm';
-import { generatedPath } from '../families/types';
-import { deviceOffsetElements, gather, randomBuffer } from '../hostdata';
+import type { NormSnippet } from '../families/norm';
+import { gather, randomBuffer } from '../hostdata';
 import { inputSeed } from '../inputs';
-import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
 import { contiguous, nelements, nrows } from '../tensor';
-import { commonRejection } from './contract';
-import { copyDims } from './cpy';
-import { labelsBuffer, logitsBuffer, rowLogSumExp } from './cross-entropy-loss';
-import { caseLabel, OpCaseError, parseParams, type OpCase, type OpDef, type ParamSpec } from './types';
-
-/** CROSS_ENTROPY_LOSS_BACK has no op_params. */
-export const PARAMS: readonly ParamSpec[] = [];
+import { labelsBuffer, logitsBuffer, ONLINE_SOFTMAX, ONLINE_SOFTMAX_WGSL, rowLogSumExp } from './cross-entropy-loss';
+import { cases } from './rows-common';
+import { defineRowOp, familyOperands, type RowKernel } from './row-kit';
+import { OpCaseError, type OpCase } from './types';
 
 const LAYOUTS = [{ name: 'contiguous', doc: 'gradient, logits, labels and dst packed (ggml asserts every one contiguous)' }] as const;
-
-function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
-  const ne = copyDims('CROSS_ENTROPY_LOSS_BACK', dims);
-  parseParams('CROSS_ENTROPY_LOSS_BACK', PARAMS, params);
-  if (layout !== 'contiguous') throw new OpCaseError(`CROSS_ENTROPY_LOSS_BACK has no layout '${layout}': ggml asserts the gradient, logits, labels and dst contiguous (layouts: contiguous)`);
-  const grad = contiguous('f32', [1]);
-  const logits = contiguous('f32', ne);
-  const labels = contiguous('f32', ne);
-  const dst = contiguous('f32', ne);
-  return Object.freeze({ op: 'CROSS_ENTROPY_LOSS_BACK', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous'), srcs: Object.freeze([grad, logits, labels]), dst, inplace: false, params: Object.freeze({}) });
-}
 
 function inputs(c: OpCase, seed: number): ArrayBuffer[] {
   const [grad, logits, labels] = c.srcs;
@@ -64,29 +46,30 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
   return { ref, epsFloor, terms: nc };
 }
 
-const NATIVE_WG = 256;
-
-/** Row length, rows; offsets in elements. */
-const CE_BACK_PARAMS = uniformSchema('Params', { nc: 'u32', nr: 'u32', offg: 'u32', off1: 'u32', off2: 'u32', offd: 'u32' });
-
-function native(c: OpCase): KernelSpec {
-  const [grad, logits, labels] = c.srcs;
-  const values = { nc: c.dst.ne[0], nr: nrows(c.dst), offg: deviceOffsetElements(grad), off1: deviceOffsetElements(logits), off2: deviceOffsetElements(labels), offd: deviceOffsetElements(c.dst) };
-  return nativeTemplated('CROSS_ENTROPY_LOSS_BACK/cross_entropy_loss_back.wgsl', nativeWgsl, ['src0', 'src1', 'src2', 'dst', 'params'], grid2d(nrows(c.dst)), CE_BACK_PARAMS, values, { WG: NATIVE_WG });
-}
+/**
+ * The row template over the logits' rows: a running max and exp-sum per thread (ONLINE_SOFTMAX),
+ * then each element (exp(x − max)/Σ − y)·grad/nr, grad read once per row from its 1-element src0.
+ */
+const native: RowKernel = {
+  rows: 1,
+  operands: [
+    { name: 'x', src: 1 },
+    { name: 'y', src: 2 },
+  ],
+  functions: ONLINE_SOFTMAX_WGSL,
+  reduce: ONLINE_SOFTMAX,
+  finish: ['let row_max = total.x;', 'let inv_sum = 1.0 / total.y;', 'let d_by_nr = load_src0(p.src0.off) / f32(nrows);'],
+  out: '(exp(x - row_max) * inv_sum - y) * d_by_nr',
+};
 
 /**
  * For the row family: the row's max, then Σexp(x − max); each element
  * (exp(x − max)/Σ − y)·grad/nr, grad read once per row from its 1-element tensor.
  */
 function snippet(c: OpCase): NormSnippet {
-  const [grad, logits, labels] = c.srcs;
   return {
-    operands: [
-      { name: 'x', binding: 'src1', tensor: logits },
-      { name: 'y', binding: 'src2', tensor: labels },
-    ],
-    scalars: [{ name: 'grad', binding: 'src0', tensor: grad }],
+    operands: familyOperands(c, native.operands),
+    scalars: [{ name: 'grad', binding: 'src0', tensor: c.srcs[0] }],
     reductions: [
       { name: 'mx', map: 'x', combine: 'max' },
       { name: 'se', map: 'exp(x - mx)', combine: 'sum' },
@@ -96,33 +79,26 @@ function snippet(c: OpCase): NormSnippet {
   };
 }
 
-const generated = generatedPath(NORM, snippet);
-
-export const CROSS_ENTROPY_LOSS_BACK: OpDef = {
+export const CROSS_ENTROPY_LOSS_BACK = defineRowOp({
   name: 'CROSS_ENTROPY_LOSS_BACK',
   bench: { dims: [32000, 512] },
   summary: 'dst = (softmax(logits) − labels)·grad/nr per row (ggml_cross_entropy_loss_back(grad, logits, labels))',
   shapeSyntax: 'ne0xne1[xne2xne3] of the logits (and labels, dst): ne0 is the vocabulary',
   layouts: LAYOUTS,
-  params: PARAMS,
   matrix: [
     // The LM head's gradient at a 32000 vocab; odd sizes; planes. Few rows: a row is a workgroup,
     // and SwiftShader (CI's adapter) pays per workgroup.
-    { dims: [32000, 2], layout: 'contiguous' },
-    { dims: [4093, 7], layout: 'contiguous' },
-    { dims: [1000, 5, 3], layout: 'contiguous' },
-    { dims: [100, 1], layout: 'contiguous' },
-    { dims: [7, 3, 2, 2], layout: 'contiguous' },
+    ...cases('contiguous', [32000, 2], [4093, 7], [1000, 5, 3], [100, 1], [7, 3, 2, 2]),
   ],
-  makeCase,
-  inputs,
+  sources(ne, layout) {
+    if (layout !== 'contiguous') throw new OpCaseError(`CROSS_ENTROPY_LOSS_BACK has no layout '${layout}': ggml asserts the gradient, logits, labels and dst contiguous (layouts: contiguous)`);
+    return { srcs: [contiguous('f32', [1]), contiguous('f32', ne), contiguous('f32', ne)] };
+  },
+  contiguousRows: [],
   oracle,
-  flops: () => null,
+  inputs,
   bytes: (c) => ({ readBytes: 4 + (nelements(c.srcs[1]) + nelements(c.srcs[2])) * 4, writeBytes: nelements(c.dst) * 4 }),
   features: (c) => ({ ne0: c.dst.ne[0], rows: nrows(c.dst), n: nelements(c.dst) }),
   native,
-  family: generated.family,
-  require: (c, adapter) => commonRejection(c, adapter),
-  fits: generated.fits,
-  generate: generated.generate,
-};
+  generated: snippet,
+});

@@ -106,7 +106,10 @@ describe('CROSS_ENTROPY_LOSS native', () => {
     const c = CROSS_ENTROPY_LOSS.makeCase([4093, 5], 'src0-rows-strided');
     const k = CROSS_ENTROPY_LOSS.native(c);
     expect(k.dispatch).toEqual([1, 1, 1]);
-    expect([...k.uniforms!.slice(0, 7)]).toEqual([4093, 5, 4096, 4093, 65, 64, 64]);
+    // logits (rows 4096 apart, one element in), labels, the scalar dst: Tensor descriptors
+    const n = 4093 * 5;
+    expect([...k.uniforms!.slice(0, 36)]).toEqual([4093, 5, 1, 1, 1, 4096, 4096 * 5, 4096 * 5, 65, n, 0, 0, 4093, 5, 1, 1, 1, 4093, n, n, 64, n, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 64, 1, 0, 0]);
+    expect(k.label).toBe('native:CROSS_ENTROPY_LOSS (row/row.wgsl)');
     expect(CROSS_ENTROPY_LOSS.bytes(c)).toEqual({ readBytes: 2 * 4093 * 5 * 4, writeBytes: 4 });
   });
 });

@@ -5,19 +5,12 @@
 // are taken as given: a distribution per row in training). The kernel addresses row r at
 // r·nb1 for all nrows rows (ggml's "TODO: handle transposed/permuted matrices"), so a view whose
 // planes are not nb1 apart (nb2 ≠ ne1·nb1, nb3 ≠ ne2·nb2) gives another answer there: refused.
-import nativeWgsl from '../../../kernels/CROSS_ENTROPY_LOSS/cross_entropy_loss.wgsl?raw';
-import { uniformSchema } from '../codegen/uniforms';
-import { deviceOffsetElements, gather, prng, randomBuffer } from '../hostdata';
+import { gather, prng, randomBuffer } from '../hostdata';
 import { inputSeed } from '../inputs';
-import { type KernelSpec, nativeTemplated } from '../kernel';
-import { contiguous, elementStrides, forEachElement, nelements, nrows, rowsContiguous, sameShape, stridedRows, type TensorDesc } from '../tensor';
-import { commonRejection } from './contract';
-import { copyDims } from './cpy';
-import { noGeneratedPath } from './native-only';
-import { caseLabel, OpCaseError, parseParams, type OpCase, type OpDef, type ParamSpec } from './types';
-
-/** CROSS_ENTROPY_LOSS has no op_params. */
-export const PARAMS: readonly ParamSpec[] = [];
+import { contiguous, forEachElement, nelements, nrows, rowsContiguous, stridedRows, type TensorDesc } from '../tensor';
+import { defineRowOp, type RowKernel } from './row-kit';
+import { cases, rowsStrided } from './rows-common';
+import { OpCaseError, type OpCase } from './types';
 
 const LAYOUTS = [
   { name: 'contiguous', doc: 'logits and labels packed' },
@@ -36,30 +29,6 @@ export function checkRowsEvenlySpaced(op: string, name: string, t: TensorDesc): 
       throw new OpCaseError(`${op}: ${name} must have its rows evenly spaced (ggml's CPU kernel reads row r at r·nb1; it has a TODO for permuted views), got nb${d} = ${t.nb[d]} B ≠ ne${d - 1}·nb${d - 1} = ${t.ne[d - 1] * t.nb[d - 1]} B`);
     }
   }
-}
-
-function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
-  const ne = copyDims('CROSS_ENTROPY_LOSS', dims);
-  parseParams('CROSS_ENTROPY_LOSS', PARAMS, params);
-  let logits = contiguous('f32', ne);
-  let labels = contiguous('f32', ne);
-  switch (layout) {
-    case 'contiguous':
-      break;
-    case 'src0-rows-strided':
-      logits = stridedRows('f32', ne, ne[0] + 3, 1);
-      break;
-    case 'src1-rows-strided':
-      labels = stridedRows('f32', ne, ne[0] + 5, 2);
-      break;
-    default:
-      throw new OpCaseError(`CROSS_ENTROPY_LOSS has no layout '${layout}' (layouts: ${LAYOUTS.map((l) => l.name).join(', ')})`);
-  }
-  if (!sameShape(logits, labels)) throw new OpCaseError(`CROSS_ENTROPY_LOSS: ggml asserts logits and labels have the same shape, got ${logits.ne.join('x')} and ${labels.ne.join('x')}`);
-  checkRowsEvenlySpaced('CROSS_ENTROPY_LOSS', 'src0 (logits)', logits);
-  checkRowsEvenlySpaced('CROSS_ENTROPY_LOSS', 'src1 (labels)', labels);
-  const dst = contiguous('f32', [1]);
-  return Object.freeze({ op: 'CROSS_ENTROPY_LOSS', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous'), srcs: Object.freeze([logits, labels]), dst, inplace: false, params: Object.freeze({}) });
 }
 
 /** Logits in [−LOGIT_SCALE, LOGIT_SCALE); a view's gaps hold values too (reading them shows). */
@@ -128,49 +97,79 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
   return { ref: Float64Array.of(-total / nr), epsFloor: Float64Array.of(magnitude / nr), terms: nc * nr };
 }
 
-const NATIVE_WG = 256;
+/**
+ * A softmax's running (max, Σexp(x − max)) as a row-template accumulator: each thread rescales its
+ * sum when its max grows; pairs merge at the larger max. LOWEST, the lowest finite f32, is a
+ * "−∞" that keeps exp(LOWEST − m) at 0 instead of NaN.
+ */
+export const ONLINE_SOFTMAX_WGSL = `
+const LOWEST = bitcast<f32>(0xff7fffffu);
 
-/** Row length, rows, row strides; offsets, in elements. */
-const CE_PARAMS = uniformSchema('Params', { nc: 'u32', nr: 'u32', s01: 'u32', s11: 'u32', off0: 'u32', off1: 'u32', offd: 'u32' });
-
-function native(c: OpCase): KernelSpec {
-  const [x, y] = c.srcs;
-  const values = { nc: x.ne[0], nr: nrows(x), s01: elementStrides(x)[1], s11: elementStrides(y)[1], off0: deviceOffsetElements(x), off1: deviceOffsetElements(y), offd: deviceOffsetElements(c.dst) };
-  return nativeTemplated('CROSS_ENTROPY_LOSS/cross_entropy_loss.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], [1, 1, 1], CE_PARAMS, values, { WG: NATIVE_WG });
+fn online_add(acc: vec2<f32>, x: f32) -> vec2<f32> {
+  var ms = acc;
+  if (x > ms.x) {
+    ms = vec2<f32>(x, ms.y * exp(ms.x - x));
+  }
+  return vec2<f32>(ms.x, ms.y + exp(x - ms.x));
 }
+
+fn online_merge(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> {
+  let m = max(a.x, b.x);
+  return vec2<f32>(m, a.y * exp(a.x - m) + b.y * exp(b.x - m));
+}`;
+
+/** The row's softmax statistics alone: total.x is the max, total.y Σexp(x − max). */
+export const ONLINE_SOFTMAX = { acc: 'vec2<f32>', ident: 'vec2<f32>(LOWEST, 0.0)', step: 'acc = online_add(acc, x);', combine: 'return online_merge(a, b);' } as const;
+
+/**
+ * The row template, one workgroup walking every row (one scalar over all rows): per row each
+ * thread keeps the running max and exp-sum, Σx·y and Σy (a vec4); the row's loss is
+ * Σx·y − (max + log Σexp)·Σy, summed into `run`; thread 0 writes −run/nr.
+ */
+const native: RowKernel = {
+  operands: [
+    { name: 'x', src: 0 },
+    { name: 'y', src: 1 },
+  ],
+  functions: ONLINE_SOFTMAX_WGSL,
+  reduce: { acc: 'vec4<f32>', ident: 'vec4<f32>(LOWEST, 0.0, 0.0, 0.0)', step: 'acc = vec4<f32>(online_add(acc.xy, x), acc.zw + vec2<f32>(x * y, y));', combine: 'return vec4<f32>(online_merge(a.xy, b.xy), a.zw + b.zw);' },
+  finish: ['run += total.z - (total.x + log(total.y)) * total.w;'],
+  allRows: { ident: '0.0' },
+  write: ['run * (-1.0 / f32(nrows))'],
+};
 
 /** Why no family takes it (the registry's evidence says the same). */
 export const CROSS_ENTROPY_LOSS_NATIVE_ONLY =
   "one scalar over every row: the row family reduces within a workgroup (one per row), and one dispatch cannot combine workgroups' partials (WGSL has no float atomics; a dispatch cannot zero its own output or a scratch buffer first)";
 
-const generated = noGeneratedPath('CROSS_ENTROPY_LOSS', 'norm', CROSS_ENTROPY_LOSS_NATIVE_ONLY);
-
-export const CROSS_ENTROPY_LOSS: OpDef = {
+export const CROSS_ENTROPY_LOSS = defineRowOp({
   name: 'CROSS_ENTROPY_LOSS',
   bench: { dims: [32000, 512] },
   summary: 'dst = −(1/nr)·Σ log_softmax(logits)·labels over all rows: a scalar (ggml_cross_entropy_loss)',
   shapeSyntax: 'ne0xne1[xne2xne3] of the logits (and labels): ne0 is the vocabulary',
   layouts: LAYOUTS,
-  params: PARAMS,
   matrix: [
     // The LM head's loss: a 32000 vocab over 2 tokens; odd vocabularies; a batch of planes.
-    { dims: [32000, 2], layout: 'contiguous' },
-    { dims: [4093, 7], layout: 'contiguous' },
-    { dims: [1000, 11, 3], layout: 'contiguous' },
-    { dims: [100, 1], layout: 'contiguous' },
-    { dims: [4093, 5], layout: 'src0-rows-strided' },
-    { dims: [1001, 9, 2], layout: 'src1-rows-strided' },
+    ...cases('contiguous', [32000, 2], [4093, 7], [1000, 11, 3], [100, 1]),
+    ...cases('src0-rows-strided', [4093, 5]),
+    ...cases('src1-rows-strided', [1001, 9, 2]),
   ],
-  makeCase,
+  sources(ne, layout) {
+    const srcs = [contiguous('f32', ne), contiguous('f32', ne)];
+    if (layout === 'src0-rows-strided') srcs[0] = rowsStrided(ne);
+    else if (layout === 'src1-rows-strided') srcs[1] = stridedRows('f32', ne, ne[0] + 5, 2);
+    else if (layout !== 'contiguous') return undefined;
+    return { srcs, dst: contiguous('f32', [1]) };
+  },
+  contiguousRows: [],
+  check(c) {
+    checkRowsEvenlySpaced('CROSS_ENTROPY_LOSS', 'src0 (logits)', c.srcs[0]);
+    checkRowsEvenlySpaced('CROSS_ENTROPY_LOSS', 'src1 (labels)', c.srcs[1]);
+  },
   inputs,
   oracle,
-  flops: () => null,
   bytes: (c) => ({ readBytes: (nelements(c.srcs[0]) + nelements(c.srcs[1])) * 4, writeBytes: 4 }),
   features: (c) => ({ ne0: c.srcs[0].ne[0], rows: nrows(c.srcs[0]), n: nelements(c.srcs[0]) }),
   native,
-  noGeneratedPath: generated.noGeneratedPath,
-  family: generated.family,
-  require: (c, adapter) => commonRejection(c, adapter),
-  fits: generated.fits,
-  generate: generated.generate,
-};
+  generated: { none: CROSS_ENTROPY_LOSS_NATIVE_ONLY },
+});

@@ -8,7 +8,6 @@
 // generated kernel) over the operand names, the op's params by name and its constants; write a
 // scalar that must match T as T(...) (`clamp(x, T(min), T(max))`).
 import binaryWgsl from '../../../kernels/binary/binary.wgsl?raw';
-import rowWgsl from '../../../kernels/row/row.wgsl?raw';
 import unaryWgsl from '../../../kernels/unary/unary.wgsl?raw';
 import { f } from '../codegen/wgsl';
 import { uniformSchema, type UniformType } from '../codegen/uniforms';
@@ -16,7 +15,7 @@ import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
 import { generatedPath } from '../families/types';
 import { gather } from '../hostdata';
 import { grid2d, nativeTemplated, type KernelSpec } from '../kernel';
-import { nelements, nrows } from '../tensor';
+import { nelements } from '../tensor';
 import { BROADCAST_LAYOUTS, broadcastOracle, makeBroadcastCase } from './broadcast';
 import { commonRejection } from './contract';
 import { makeUnaryCase, spreadInputs, UNARY_LAYOUTS, UNARY_MATRIX } from './elementwise-case';
@@ -140,35 +139,6 @@ export function mapInputs(c: OpCase, seed: number, domain: (r: number, source: n
 
 /** The snippet's module-scope WGSL: its constants, then its functions. */
 const moduleText = (spec: KitSpec, constants: Params) => [...Object.entries(constants).map(([k, v]) => `const ${k}: f32 = ${f(v)};`), ...(spec.functions ? [spec.functions.trim()] : [])].join('\n');
-
-/** What a row op gives the row template: MAP(x) summed over the row, FINISH(total) → t, OUT(x, t) per element or t alone. */
-export interface RowSnippet {
-  readonly map: string;
-  readonly finish: string;
-  /** The per-element value over x and t; absent: the row's one dst element is t (SUM_ROWS). */
-  readonly out?: string;
-}
-
-/**
- * A row op's native kernel from kernels/row/row.wgsl: one workgroup per row of src0, the shared
- * Tensor descriptors and the op's f32 params in the uniform, the op's snippet substituted.
- */
-export function rowNative(c: OpCase, snippet: RowSnippet, params: readonly ParamSpec[] = []): KernelSpec {
-  const schema = uniformSchema('Params', { src0: 'tensor', dst: 'tensor', ...Object.fromEntries(params.map((q) => [q.name, 'f32' as UniformType])) });
-  const values = { src0: c.srcs[0], dst: c.dst, ...Object.fromEntries(params.map((q) => [q.name, Math.fround(c.params[q.name])])) };
-  const roles = c.inplace ? (['dst', 'params'] as const) : (['src0', 'dst', 'params'] as const);
-  const defines = {
-    INPLACE: c.inplace,
-    SCALAR: snippet.out === undefined,
-    WG: NATIVE_WG,
-    MAP: snippet.map,
-    FINISH: snippet.finish,
-    OUT: snippet.out ?? 't',
-    PARAM_LETS: params.map((q) => `  let ${q.name} = p.${q.name};`).join('\n'),
-  };
-  const k = nativeTemplated('row/row.wgsl', rowWgsl, roles, grid2d(nrows(c.srcs[0])), schema, values, defines);
-  return { ...k, label: k.label.replace('native:row/row.wgsl', `native:${c.op} (row/row.wgsl)`) };
-}
 
 /** The parts of an OpDef every element-wise kit op shares: flops, bytes, features, contract, bench. */
 function common(spec: KitSpec, snippet: (c: OpCase) => ElementwiseSnippet) {

@@ -1,28 +1,11 @@
 import { describe, it, expect } from 'vitest';
-import { DEFAULT_LIMITS } from '../adapter';
-import { writeElement } from '../hostdata';
+import { bufferFor } from '../../../test/fixtures/buffers';
+import { adapter, generatedSnapshots, norm } from '../../../test/fixtures/norm';
 import { f32Bits } from '../kernel';
-import type { NormSchedule } from '../schedule/schedule';
-import { forEachElement, type TensorDesc } from '../tensor';
 import { schedulesFor } from './registry';
 import { RMS_NORM } from './rms-norm';
 import { RMS_NORM_BACK } from './rms-norm-back';
 import { OpCaseError } from './types';
-
-/** A tensor's packed buffer with `values` (ggml order) at its elements and `fill` everywhere else. */
-function bufferFor(t: TensorDesc, values: readonly number[], fill = 100): ArrayBuffer {
-  const buf = new ArrayBuffer(t.bufferSizeBytes);
-  new Float32Array(buf).fill(fill);
-  const view = new DataView(buf);
-  forEachElement(t, (i, off) => writeElement(view, t.type, off, values[i]));
-  return buf;
-}
-
-function norm(s: Partial<NormSchedule> = {}): NormSchedule {
-  return { family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 1, ...s };
-}
-
-const adapter = { limits: DEFAULT_LIMITS, features: [] as string[] };
 
 /** Deterministic values on a 2^-8 grid in [-1, 1): exact in f32, and x ± 2^-12 stays exact. */
 function gridValues(n: number, seed: number): number[] {
@@ -158,13 +141,19 @@ describe('RMS_NORM_BACK metrics, contract and fits', () => {
 });
 
 describe('RMS_NORM_BACK kernels', () => {
-  it('native params: three tensors, eps as f32 bits', () => {
+  it('native params: dz, x and dx as Tensor descriptors (the row template), eps as f32 bits', () => {
     const c = RMS_NORM_BACK.makeCase([4093, 37], 'src1-rows-strided', { eps: 1e-5 });
     const k = RMS_NORM_BACK.native(c);
-    // ne0 ne1 ne2 nrows | dz: s01 s02 s03 off0 | x: s11 s12 s13 off1 | dx: s1 s2 s3 offd | eps
-    expect(Array.from(k.uniforms!.slice(0, 17))).toEqual([
-      4093, 37, 1, 37, 4093, 4093 * 37, 4093 * 37, 64, 4096, 4096 * 37, 4096 * 37, 65, 4093, 4093 * 37, 4093 * 37, 64, f32Bits(1e-5),
+    // per tensor: ne | element strides | off, n, padding; then eps
+    const n = 4093 * 37;
+    expect(Array.from(k.uniforms!.slice(0, 37))).toEqual([
+      4093, 37, 1, 1, 1, 4093, n, n, 64, n, 0, 0, // dz
+      4093, 37, 1, 1, 1, 4096, 4096 * 37, 4096 * 37, 65, n, 0, 0, // x, rows 4096 apart
+      4093, 37, 1, 1, 1, 4093, n, n, 64, n, 0, 0, // dx
+      f32Bits(1e-5),
     ]);
+    expect(k.label).toBe('native:RMS_NORM_BACK (row/row.wgsl)');
+    expect(k.dispatch).toEqual([37, 1, 1]);
     expect(k.bindings.map((b) => `${b.role}:${b.access}`)).toEqual(['src0:read', 'src1:read', 'dst:read_write', 'params:uniform']);
   });
 
@@ -176,19 +165,10 @@ describe('RMS_NORM_BACK kernels', () => {
     expect(k.features).toEqual(['subgroups']);
   });
 
-  it('snapshot: 4096x512 contiguous, vec4 shared unroll 4 (the registry pick: row in registers)', () => {
-    expect(RMS_NORM_BACK.generate(norm({ vectorWidth: 4, unroll: 4 }), RMS_NORM_BACK.makeCase([4096, 512])).wgsl).toMatchSnapshot();
-  });
-
-  it('snapshot: 4096x512 contiguous, vec4 shared unroll 2 (row re-read)', () => {
-    expect(RMS_NORM_BACK.generate(norm({ vectorWidth: 4, unroll: 2 }), RMS_NORM_BACK.makeCase([4096, 512])).wgsl).toMatchSnapshot();
-  });
-
-  it('snapshot: 4093x37 src1-rows-strided, scalar subgroup unroll 2', () => {
-    expect(RMS_NORM_BACK.generate(norm({ reduction: 'subgroup', unroll: 2 }), RMS_NORM_BACK.makeCase([4093, 37], 'src1-rows-strided')).wgsl).toMatchSnapshot();
-  });
-
-  it('snapshot: 128x32x16 src0-permuted, vec4 subgroup, 32 threads', () => {
-    expect(RMS_NORM_BACK.generate(norm({ reduction: 'subgroup', vectorWidth: 4, workgroupSize: 32 }), RMS_NORM_BACK.makeCase([128, 32, 16], 'src0-permuted')).wgsl).toMatchSnapshot();
-  });
+  generatedSnapshots(RMS_NORM_BACK, [
+    ['4096x512 contiguous, vec4 shared unroll 4 (the registry pick: row in registers)', { vectorWidth: 4, unroll: 4 }, [4096, 512]],
+    ['4096x512 contiguous, vec4 shared unroll 2 (row re-read)', { vectorWidth: 4, unroll: 2 }, [4096, 512]],
+    ['4093x37 src1-rows-strided, scalar subgroup unroll 2', { reduction: 'subgroup', unroll: 2 }, [4093, 37], 'src1-rows-strided'],
+    ['128x32x16 src0-permuted, vec4 subgroup, 32 threads', { reduction: 'subgroup', vectorWidth: 4, workgroupSize: 32 }, [128, 32, 16], 'src0-permuted'],
+  ]);
 });

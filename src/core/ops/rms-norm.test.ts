@@ -1,27 +1,10 @@
 import { describe, it, expect } from 'vitest';
-import { DEFAULT_LIMITS } from '../adapter';
-import { writeElement } from '../hostdata';
+import { bufferFor } from '../../../test/fixtures/buffers';
+import { adapter, generatedSnapshots, norm } from '../../../test/fixtures/norm';
 import { f32Bits } from '../kernel';
-import type { NormSchedule } from '../schedule/schedule';
-import { forEachElement, type TensorDesc } from '../tensor';
 import { schedulesFor } from './registry';
 import { RMS_NORM } from './rms-norm';
 import { OpCaseError } from './types';
-
-/** A tensor's packed buffer with `values` (ggml order) at its elements and `fill` everywhere else. */
-function bufferFor(t: TensorDesc, values: readonly number[], fill = 100): ArrayBuffer {
-  const buf = new ArrayBuffer(t.bufferSizeBytes);
-  new Float32Array(buf).fill(fill);
-  const view = new DataView(buf);
-  forEachElement(t, (i, off) => writeElement(view, t.type, off, values[i]));
-  return buf;
-}
-
-function norm(s: Partial<NormSchedule> = {}): NormSchedule {
-  return { family: 'norm', workgroupSize: 256, vectorWidth: 1, reduction: 'shared', unroll: 1, ...s };
-}
-
-const adapter = { limits: DEFAULT_LIMITS, features: [] as string[] };
 
 describe('RMS_NORM makeCase', () => {
   it('defaults: contiguous, eps 1e-6, dst the shape of src0', () => {
@@ -277,23 +260,11 @@ describe('RMS_NORM generated kernel', () => {
     expect(w.match(/src0\[/g)).toHaveLength(6); // 2 + 1 (tail) per pass
   });
 
-  it('snapshot: 4096x512 contiguous, vec4 shared unroll 4 (the registry pick)', () => {
-    expect(RMS_NORM.generate(norm({ vectorWidth: 4, unroll: 4 }), RMS_NORM.makeCase([4096, 512])).wgsl).toMatchSnapshot();
-  });
-
-  it('snapshot: 4096x512 contiguous, vec4 shared unroll 2', () => {
-    expect(RMS_NORM.generate(norm({ vectorWidth: 4, unroll: 2 }), RMS_NORM.makeCase([4096, 512])).wgsl).toMatchSnapshot();
-  });
-
-  it('snapshot: 4093x37 inplace, scalar subgroup', () => {
-    expect(RMS_NORM.generate(norm({ reduction: 'subgroup', workgroupSize: 128 }), RMS_NORM.makeCase([4093, 37], 'inplace')).wgsl).toMatchSnapshot();
-  });
-
-  it('snapshot: 1000x33x3 src0-permuted, scalar shared unroll 4, 64 threads', () => {
-    expect(RMS_NORM.generate(norm({ workgroupSize: 64, unroll: 4 }), RMS_NORM.makeCase([1000, 33, 3], 'src0-permuted')).wgsl).toMatchSnapshot();
-  });
-
-  it('snapshot: 4096x128 src0-rows-strided, scalar subgroup unroll 2', () => {
-    expect(RMS_NORM.generate(norm({ reduction: 'subgroup', unroll: 2 }), RMS_NORM.makeCase([4096, 128], 'src0-rows-strided')).wgsl).toMatchSnapshot();
-  });
+  generatedSnapshots(RMS_NORM, [
+    ['4096x512 contiguous, vec4 shared unroll 4 (the registry pick)', { vectorWidth: 4, unroll: 4 }, [4096, 512]],
+    ['4096x512 contiguous, vec4 shared unroll 2', { vectorWidth: 4, unroll: 2 }, [4096, 512]],
+    ['4093x37 inplace, scalar subgroup', { reduction: 'subgroup', workgroupSize: 128 }, [4093, 37], 'inplace'],
+    ['1000x33x3 src0-permuted, scalar shared unroll 4, 64 threads', { workgroupSize: 64, unroll: 4 }, [1000, 33, 3], 'src0-permuted'],
+    ['4096x128 src0-rows-strided, scalar subgroup unroll 2', { reduction: 'subgroup', unroll: 2 }, [4096, 128], 'src0-rows-strided'],
+  ]);
 });

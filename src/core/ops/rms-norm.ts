@@ -1,21 +1,19 @@
 // RMS_NORM — ggml_rms_norm(a, eps): per row (over ne0), y = x · scale with
 // scale = 1/sqrt(Σx²/ne0 + eps); dst has a's shape; ggml_rms_norm_inplace makes dst a view of a.
 // Like ggml's CPU kernel (which asserts nb00 == sizeof(float)), src0 rows must be contiguous.
-import { NORM, type NormSnippet } from '../families/norm';
-import { generatedPath } from '../families/types';
 import { f } from '../codegen/wgsl';
+import type { NormSnippet } from '../families/norm';
 import { gather } from '../hostdata';
-import type { KernelSpec } from '../kernel';
-import { contiguous, permute, rowsContiguous, stridedRows } from '../tensor';
-import { commonRejection } from './contract';
-import { rowNative } from './kit';
-import { caseLabel, OpCaseError, paramsLabel, parseParams, rowFeatures, type OpCase, type OpDef, type ParamSpec, eachElementOnce } from './types';
+import { contiguous } from '../tensor';
+import { defineRowOp, familyOperands, type RowKernel } from './row-kit';
+import { cases, planesSwapped, rowsStrided, SRC0_PERMUTED, SRC0_ROWS_STRIDED } from './rows-common';
+import type { MatrixEntry, OpCase, ParamSpec } from './types';
 
 const LAYOUTS = [
   { name: 'contiguous', doc: 'src0 and dst packed, same shape' },
   { name: 'inplace', doc: 'ggml_rms_norm_inplace: dst is src0 itself' },
-  { name: 'src0-rows-strided', doc: 'src0 is a view whose rows sit in a wider packed tensor (odd row stride)' },
-  { name: 'src0-permuted', doc: 'src0 is permute(0,2,1,3) of a packed tensor (rows contiguous, planes swapped)' },
+  SRC0_ROWS_STRIDED,
+  SRC0_PERMUTED,
 ] as const;
 
 /**
@@ -29,35 +27,12 @@ export const DEFAULT_EPS = 1e-6;
 export const EPS_PARAM: ParamSpec = Object.freeze({ name: 'eps', type: 'f32', default: DEFAULT_EPS, min: 0, doc: 'added to mean(x²) before the square root (ggml op_params[0], a float)' });
 export const NORM_PARAMS: readonly ParamSpec[] = Object.freeze([EPS_PARAM]);
 
-export function normDims(op: string, dims: readonly number[]): number[] {
-  if (dims.length < 1 || dims.length > 4) throw new OpCaseError(`${op} takes 1 to 4 dims (ne0xne1[xne2xne3] of dst), got ${dims.length}`);
-  return [1, 1, 1, 1].map((one, i) => dims[i] ?? one);
-}
-
-function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
-  const ne = normDims('RMS_NORM', dims);
-  const values = parseParams('RMS_NORM', NORM_PARAMS, params);
-  const [ne0, ne1, ne2, ne3] = ne;
-  let src0 = contiguous('f32', ne);
-  let inplace = false;
-  switch (layout) {
-    case 'contiguous':
-      break;
-    case 'inplace':
-      inplace = true;
-      break;
-    case 'src0-rows-strided':
-      src0 = stridedRows('f32', ne, ne0 + 3, 1);
-      break;
-    case 'src0-permuted':
-      src0 = permute(contiguous('f32', [ne0, ne2, ne1, ne3]), [0, 2, 1, 3]);
-      break;
-    default:
-      throw new OpCaseError(`RMS_NORM has no layout '${layout}' (layouts: ${LAYOUTS.map((l) => l.name).join(', ')})`);
-  }
-  if (!rowsContiguous(src0)) throw new OpCaseError(`RMS_NORM: src0 rows must be contiguous (ggml asserts nb00 == sizeof(float)), got nb0 = ${src0.nb[0]} B`);
-  const dst = inplace ? { ...src0, layout: 'inplace' } : contiguous('f32', ne);
-  return Object.freeze({ op: 'RMS_NORM', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous', paramsLabel(NORM_PARAMS, values)), srcs: Object.freeze([src0]), dst, inplace, params: values });
+/**
+ * The norms' matrix: odd and even contiguous rows, then the op's views, then eps 1e-5. Few rows:
+ * SwiftShader (CI's adapter, a CPU) pays per workgroup, and a workgroup is a row.
+ */
+export function normMatrix(views: readonly MatrixEntry[]): MatrixEntry[] {
+  return [...cases('contiguous', [4096, 32], [4093, 37], [1000, 11, 3], [64, 64]), ...views, { dims: [4096, 8], layout: 'contiguous', params: { eps: 1e-5 } }];
 }
 
 /**
@@ -80,50 +55,39 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
 }
 
 /** The row template: Σx², then x · (mean + eps)^-½ per element. */
-const native = (c: OpCase): KernelSpec => rowNative(c, { map: 'x * x', finish: 'inverseSqrt(total / f32(ne.x) + eps)', out: 'x * t' }, NORM_PARAMS);
+const native: RowKernel = { operands: [{ name: 'x', src: 0 }], reduce: { sum: 'x * x' }, finish: ['let t = inverseSqrt(total / f32(ne.x) + eps);'], out: 'x * t' };
 
 /** RMS_NORM for the row family: Σx², then x · scale; in place, x is read from dst's own binding. */
 function snippet(c: OpCase): NormSnippet {
   return {
-    operands: [{ name: 'x', binding: c.inplace ? 'dst' : 'src0', tensor: c.srcs[0] }],
+    operands: familyOperands(c, native.operands),
     reductions: [{ name: 'sum', map: 'x * x', combine: 'sum' }],
     finish: [`let scale = inverseSqrt(sum / ${f(c.dst.ne[0])} + ${f(c.params.eps)});`],
     output: { kind: 'row', tensor: c.dst, expr: 'x * scale' },
   };
 }
 
-const generated = generatedPath(NORM, snippet);
-
-export const RMS_NORM: OpDef = {
+export const RMS_NORM = defineRowOp({
   name: 'RMS_NORM',
-  bench: { dims: [4096, 4096] },
   summary: 'dst = x / sqrt(mean(x²) + eps) per row (ggml_rms_norm, ggml_rms_norm_inplace)',
-  shapeSyntax: 'ne0xne1[xne2xne3] of dst',
   layouts: LAYOUTS,
   params: NORM_PARAMS,
-  matrix: [
-    // Few rows: SwiftShader (CI's adapter, a CPU) pays per workgroup, and a workgroup is a row.
-    { dims: [4096, 32], layout: 'contiguous' },
-    { dims: [4093, 37], layout: 'contiguous' },
-    { dims: [1000, 11, 3], layout: 'contiguous' },
-    { dims: [64, 64], layout: 'contiguous' },
-    { dims: [4096, 16], layout: 'inplace' },
-    { dims: [4093, 7], layout: 'inplace' },
-    { dims: [4096, 16], layout: 'src0-rows-strided' },
-    { dims: [128, 8, 4], layout: 'src0-permuted' },
-    { dims: [1000, 11, 3], layout: 'src0-permuted' },
-    { dims: [4096, 8], layout: 'contiguous', params: { eps: 1e-5 } },
-  ],
-  makeCase,
-  oracle,
-  flops: () => null,
-  bytes: eachElementOnce,
-  features: rowFeatures,
-  native,
-  family: generated.family,
-  // Every case makeCase builds has contiguous rows, which is all the generated kernel needs.
+  matrix: normMatrix([...cases('inplace', [4096, 16], [4093, 7]), ...cases('src0-rows-strided', [4096, 16]), ...cases('src0-permuted', [128, 8, 4], [1000, 11, 3])]),
   // Every layout ggml allows is taken; only the shared limits (binding size, u32 indices) decline.
-  require: (c, adapter) => commonRejection(c, adapter),
-  fits: generated.fits,
-  generate: generated.generate,
-};
+  sources(ne, layout) {
+    switch (layout) {
+      case 'contiguous':
+        return { srcs: [contiguous('f32', ne)] };
+      case 'inplace':
+        return { srcs: [contiguous('f32', ne)], inplace: true };
+      case 'src0-rows-strided':
+        return { srcs: [rowsStrided(ne)] };
+      case 'src0-permuted':
+        return { srcs: [planesSwapped(ne)] };
+    }
+    return undefined;
+  },
+  oracle,
+  native,
+  generated: snippet,
+});

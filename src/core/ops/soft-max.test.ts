@@ -110,7 +110,7 @@ describe('SOFT_MAX native variants', () => {
     expect(k.wgsl).toMatch(/var<storage, read> src1: array<u32>;/);
     expect(k.wgsl).toMatch(/unpack2x16float/);
     expect(k.wgsl).not.toMatch(/enable f16|#if|\{\{/);
-    expect(k.label).toBe('native:SOFT_MAX/soft_max.wgsl [MASK, MASK_F16]');
+    expect(k.label).toBe('native:SOFT_MAX (row/row.wgsl) [MASK, MASK_F16]');
   });
 });
 

@@ -9,20 +9,14 @@
 // slope(h) = h < n_head_log2 ? m0^(h+1) : m1^(2(h − n_head_log2) + 1); slope 1 without ALiBi.
 // op_params: [scale, max_bias] as f32. The f16 mask needs no shader-f16: the kernels read it
 // as u32 pairs and unpack.
-import nativeWgsl from '../../../kernels/SOFT_MAX/soft_max.wgsl?raw';
-import { deviceOffsetElements, gather, prng, randomBuffer, writeElement } from '../hostdata';
-import { uniformSchema } from '../codegen/uniforms';
-import { f32Bits, grid2d, type BindingRole, type KernelSpec, nativeTemplated } from '../kernel';
 import { f, u } from '../codegen/wgsl';
-import { NORM, type NormSnippet } from '../families/norm';
-import { generatedPath } from '../families/types';
-import { contiguous, elementStrides, forEachElement, nrows, type TensorDesc } from '../tensor';
-import { commonRejection } from './contract';
-import { dims4, layoutError } from './rows-common';
-import { caseLabel, paramsLabel, parseParams, type ParamSpec, OpCaseError, rowFeatures, type OpCase, type OpDef, eachElementOnce } from './types';
+import type { NormSnippet } from '../families/norm';
+import { gather, prng, randomBuffer, writeElement } from '../hostdata';
 import { inputSeed } from '../inputs';
-
-const SYNTAX = 'ne0xne1[xne2xne3] of src0 and dst (ne0: keys, ne1: queries, ne2: heads)';
+import { contiguous, forEachElement } from '../tensor';
+import { cases } from './rows-common';
+import { defineRowOp, familyOperands, type RowKernel } from './row-kit';
+import { OpCaseError, type OpCase, type ParamSpec, type Rejection } from './types';
 
 const LAYOUTS = [
   { name: 'contiguous', doc: 'ggml_soft_max: no mask; src0 and dst packed' },
@@ -38,52 +32,6 @@ export const PARAMS: readonly ParamSpec[] = Object.freeze([
   { name: 'scale', type: 'f32', default: 1, min: -1024, max: 1024, doc: 'multiplies src0 before the mask is added (1/sqrt(head_dim) in attention)' },
   { name: 'max_bias', type: 'f32', default: 0, min: 0, max: 16, doc: 'ALiBi maximum bias; 0 is no ALiBi, > 0 needs a mask (8 in the ALiBi paper)' },
 ]);
-
-function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
-  const ne = dims4('SOFT_MAX', dims, SYNTAX);
-  const checked = parseParams('SOFT_MAX', PARAMS, params);
-  const [ne0, ne1, ne2] = ne;
-  const src0 = contiguous('f32', ne);
-  const srcs: TensorDesc[] = [src0];
-  let inplace = false;
-  switch (layout) {
-    case 'contiguous':
-      break;
-    case 'inplace':
-      inplace = true;
-      break;
-    case 'mask':
-      srcs.push(contiguous('f32', [ne0, ne1]));
-      break;
-    case 'mask-f16-padded':
-      srcs.push(contiguous('f16', [ne0, Math.ceil(ne1 / 16) * 16]));
-      break;
-    case 'mask-heads':
-      srcs.push(contiguous('f32', [ne0, ne1, ne2]));
-      break;
-    case 'mask-inplace':
-      srcs.push(contiguous('f32', [ne0, ne1]));
-      inplace = true;
-      break;
-    case 'mask-sinks':
-      srcs.push(contiguous('f32', [ne0, ne1]), contiguous('f32', [ne2]));
-      break;
-    default:
-      throw layoutError('SOFT_MAX', layout, LAYOUTS);
-  }
-  const mask = srcs[1];
-  if (mask) {
-    // ggml_soft_max_impl's asserts (the layouts above satisfy them; kept as the contract).
-    if (mask.ne[0] !== ne0 || mask.ne[1] < ne1 || ne[2] % mask.ne[2] || ne[3] % mask.ne[3]) {
-      throw new OpCaseError(`SOFT_MAX: mask ${mask.ne.join('x')} does not fit src0 ${ne.join('x')} (ggml asserts mask.ne0 == ne0, mask.ne1 >= ne1, ne2 % mask.ne2 == 0, ne3 % mask.ne3 == 0)`);
-    }
-  }
-  if (checked.max_bias > 0 && !mask) {
-    throw new OpCaseError(`SOFT_MAX: max_bias ${checked.max_bias} > 0 needs a mask (ggml asserts it); take a mask layout or max_bias=0`);
-  }
-  const dst = inplace ? { ...src0, layout: 'inplace' } : contiguous('f32', ne);
-  return Object.freeze({ op: 'SOFT_MAX', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous', paramsLabel(PARAMS, checked)), srcs: Object.freeze(srcs), dst, inplace, params: checked });
-}
 
 /** ggml's ALiBi constants, in f32 as ggml computes them. */
 export function alibi(maxBias: number, nHead: number): { nHeadLog2: number; m0: number; m1: number } {
@@ -177,44 +125,54 @@ function inputs(c: OpCase, seed: number): ArrayBuffer[] {
   return out;
 }
 
-const NATIVE_WG = 256;
-
-/** Strides and offsets (elements) of src0, the mask (its broadcast ne12, ne13), the sinks and dst; ALiBi's constants. */
-const PARAMS_SCHEMA = uniformSchema('Params', {
-  ne0: 'u32', ne1: 'u32', ne2: 'u32', nrows: 'u32',
-  s01: 'u32', s02: 'u32', s03: 'u32', off0: 'u32',
-  s11: 'u32', s12: 'u32', s13: 'u32', off1: 'u32',
-  ne12: 'u32', ne13: 'u32', off2: 'u32', n_head_log2: 'u32',
-  s1: 'u32', s2: 'u32', s3: 'u32', offd: 'u32',
-  scale: 'f32', max_bias: 'f32', m0: 'f32', m1: 'f32',
-  neg_inf_bits: 'u32',
-});
-
-function native(c: OpCase): KernelSpec {
-  const [src0, mask, sinks] = c.srcs;
-  const [ne0, ne1, ne2] = c.dst.ne;
-  const [, s01, s02, s03] = elementStrides(src0);
-  const [, s11, s12, s13] = mask ? elementStrides(mask) : [0, 0, 0, 0];
-  const [, s1, s2, s3] = elementStrides(c.dst);
-  const { nHeadLog2, m0, m1 } = alibi(c.params.max_bias, ne2);
-  const values = {
-    ne0, ne1, ne2, nrows: nrows(c.dst),
-    s01, s02, s03, off0: deviceOffsetElements(src0),
-    s11, s12, s13, off1: mask ? deviceOffsetElements(mask) : 0,
-    ne12: mask ? mask.ne[2] : 1, ne13: mask ? mask.ne[3] : 1, off2: sinks ? deviceOffsetElements(sinks) : 0, n_head_log2: nHeadLog2,
-    s1, s2, s3, offd: deviceOffsetElements(c.dst),
-    scale: c.params.scale, max_bias: c.params.max_bias, m0, m1,
-    neg_inf_bits: f32Bits(-Infinity),
+/**
+ * The row template, two passes as ggml's soft_max: the max of s = x·scale + slope·mask (the
+ * sink joins it), then Σ exp(s − max) (the sink's term joins it), then exp(s − max)/Σ per
+ * element; s is recomputed each pass (the row stays in cache). In place, x is read from dst.
+ * The mask's row is the query row i1 (ne11 ≥ ne01); heads and batches broadcast by modulo.
+ */
+function native(c: OpCase): RowKernel {
+  const [, mask, sinks] = c.srcs;
+  const { nHeadLog2, m0, m1 } = alibi(c.params.max_bias, c.dst.ne[2]);
+  const s = mask ? '(x * scale + slope * m)' : '(x * scale)';
+  return {
+    operands: [{ name: 'x', src: 0 }, ...(mask ? [{ name: 'm', src: 1 as const, broadcast: true }] : [])],
+    rowLets: mask ? ['let slope = alibi_slope(c.z); // ALiBi: head i2 of n_head = ne02 heads'] : [],
+    functions: mask ? ALIBI_WGSL : '',
+    uniforms: mask ? { m0: ['f32', m0], m1: ['f32', m1], n_head_log2: ['u32', nHeadLog2] } : {},
+    reduce: { max: s },
+    finish: ['var row_max = total;', ...(sinks ? ['let sink = load_src2(p.src2.off + c.z * p.src2.st.x); // the sink logit of head i2', 'row_max = max(row_max, sink);'] : [])],
+    pass2: { map: `exp(${s} - row_max)`, finish: ['var row_sum = total2;', ...(sinks ? ['row_sum += exp(sink - row_max);'] : []), 'let inv = 1.0 / row_sum;'] },
+    out: `exp(${s} - row_max) * inv`,
+    flags: [...(c.inplace ? ['INPLACE'] : []), ...(mask ? ['MASK'] : []), ...(mask?.type === 'f16' ? ['MASK_F16'] : []), ...(sinks ? ['SINKS'] : [])],
   };
-  // Bindings in order, present ones only: src0 (not in place), mask, sinks, dst, params.
-  const roles: BindingRole[] = [...(c.inplace ? [] : ['src0' as const]), ...(mask ? ['src1' as const] : []), ...(sinks ? ['src2' as const] : []), 'dst', 'params'];
-  const at = (role: BindingRole) => roles.indexOf(role);
-  const defines = {
-    INPLACE: c.inplace, MASK: !!mask, MASK_F16: mask?.type === 'f16', SINKS: !!sinks, WG: NATIVE_WG,
-    B_SRC0: at('src0'), B_SRC1: at('src1'), B_SRC2: at('src2'), B_DST: at('dst'), B_PARAMS: at('params'),
-  };
-  return nativeTemplated('SOFT_MAX/soft_max.wgsl', nativeWgsl, roles, grid2d(nrows(c.dst)), PARAMS_SCHEMA, values, defines);
 }
+
+/** ALiBi's slope of head h (1 without max_bias): ggml's powf(m, e) by squaring, to a few ulp. */
+const ALIBI_WGSL = `
+fn powi(b: f32, e: u32) -> f32 {
+  var result = 1.0;
+  var base = b;
+  var k = e;
+  while (k > 0u) {
+    if ((k & 1u) == 1u) {
+      result *= base;
+    }
+    base *= base;
+    k >>= 1u;
+  }
+  return result;
+}
+
+fn alibi_slope(h: u32) -> f32 {
+  if (p.max_bias <= 0.0) {
+    return 1.0;
+  }
+  if (h < p.n_head_log2) {
+    return powi(p.m0, h + 1u);
+  }
+  return powi(p.m1, 2u * (h - p.n_head_log2) + 1u);
+}`;
 
 /**
  * The head's ALiBi slope as WGSL: a literal when every row has the same head, else ggml's
@@ -236,10 +194,7 @@ function snippet(c: OpCase): NormSnippet {
   const mask = c.srcs[1];
   const s = mask ? `(x * SCALE + ${slopeExpr(c)} * m)` : '(x * SCALE)';
   return {
-    operands: [
-      { name: 'x', binding: c.inplace ? 'dst' : 'src0', tensor: c.srcs[0] },
-      ...(mask ? [{ name: 'm', binding: 'src1' as const, tensor: mask }] : []),
-    ],
+    operands: familyOperands(c, native(c).operands),
     reductions: [
       { name: 'row_max', map: s, combine: 'max' },
       { name: 'row_sum', map: `exp(${s} - row_max)`, combine: 'sum' },
@@ -250,49 +205,74 @@ function snippet(c: OpCase): NormSnippet {
   };
 }
 
-const generated = generatedPath(NORM, snippet);
-
 /** The generated path reads f32 operands along rows: an f16 mask and per-head sinks are the native kernel's. */
-function require(c: OpCase, adapter: Parameters<OpDef['require']>[1]) {
+function require(c: OpCase): Rejection | null {
   const mask = c.srcs[1];
   if (mask?.type === 'f16') return { code: 'f16-mask', reason: 'the row family reads f32 operands; the f16 mask runs native (it unpacks u32 pairs)' };
   if (c.srcs[2]) return { code: 'sinks', reason: 'the row family has no per-row scalar operand for the sinks; they run native' };
   if (mask && [1, 2, 3].some((d) => mask.ne[d] !== 1 && mask.ne[d] !== c.dst.ne[d])) {
     return { code: 'mask-broadcast', reason: `mask ${mask.ne.join('x')} broadcasts by modulo (or is padded), which the row family's row addressing does not do` };
   }
-  return commonRejection(c, adapter);
+  return null;
 }
 
-export const SOFT_MAX: OpDef = {
+export const SOFT_MAX = defineRowOp({
   name: 'SOFT_MAX',
-  bench: { dims: [4096, 4096] },
   summary: 'dst = softmax(src0·scale + slope·mask) per row, sinks optional (ggml_soft_max_ext, *_inplace, ggml_soft_max_add_sinks)',
-  shapeSyntax: SYNTAX,
+  shapeSyntax: 'ne0xne1[xne2xne3] of src0 and dst (ne0: keys, ne1: queries, ne2: heads)',
   layouts: LAYOUTS,
   params: PARAMS,
   matrix: [
     // Few rows (≲ 100): SwiftShader pays per workgroup, and a workgroup is a row. 12 heads take
     // ALiBi's second slope branch (n_head_log2 = 8).
-    { dims: [4096, 8], layout: 'contiguous' },
+    ...cases('contiguous', [4096, 8]),
     { dims: [4093, 13], layout: 'contiguous', params: { scale: 0.125 } },
-    { dims: [1000, 11, 3], layout: 'inplace' },
+    ...cases('inplace', [1000, 11, 3]),
     { dims: [256, 16, 4], layout: 'mask', params: { scale: 0.125 } },
     { dims: [129, 17, 2, 2], layout: 'mask', params: { max_bias: 8 } },
-    { dims: [200, 23, 5], layout: 'mask-f16-padded' },
+    ...cases('mask-f16-padded', [200, 23, 5]),
     { dims: [64, 16, 4], layout: 'mask-heads', params: { scale: 0.125, max_bias: 8 } },
     { dims: [77, 3, 12, 2], layout: 'mask-heads', params: { max_bias: 8 } },
-    { dims: [300, 17, 2], layout: 'mask-inplace' },
+    ...cases('mask-inplace', [300, 17, 2]),
     { dims: [160, 10, 6], layout: 'mask-sinks', params: { max_bias: 8 } },
   ],
-  makeCase,
+  sources(ne, layout) {
+    const [ne0, ne1, ne2] = ne;
+    const src0 = contiguous('f32', ne);
+    const mask = contiguous('f32', [ne0, ne1]);
+    switch (layout) {
+      case 'contiguous':
+        return { srcs: [src0] };
+      case 'inplace':
+        return { srcs: [src0], inplace: true };
+      case 'mask':
+        return { srcs: [src0, mask] };
+      case 'mask-f16-padded':
+        return { srcs: [src0, contiguous('f16', [ne0, Math.ceil(ne1 / 16) * 16])] };
+      case 'mask-heads':
+        return { srcs: [src0, contiguous('f32', [ne0, ne1, ne2])] };
+      case 'mask-inplace':
+        return { srcs: [src0, mask], inplace: true };
+      case 'mask-sinks':
+        return { srcs: [src0, mask, contiguous('f32', [ne2])] };
+    }
+    return undefined;
+  },
+  check(c) {
+    const [mask] = c.srcs.slice(1);
+    const ne = c.dst.ne;
+    // ggml_soft_max_impl's asserts (the layouts above satisfy them; kept as the contract).
+    if (mask && (mask.ne[0] !== ne[0] || mask.ne[1] < ne[1] || ne[2] % mask.ne[2] || ne[3] % mask.ne[3])) {
+      throw new OpCaseError(`SOFT_MAX: mask ${mask.ne.join('x')} does not fit src0 ${ne.join('x')} (ggml asserts mask.ne0 == ne0, mask.ne1 >= ne1, ne2 % mask.ne2 == 0, ne3 % mask.ne3 == 0)`);
+    }
+    if (c.params.max_bias > 0 && !mask) {
+      throw new OpCaseError(`SOFT_MAX: max_bias ${c.params.max_bias} > 0 needs a mask (ggml asserts it); take a mask layout or max_bias=0`);
+    }
+  },
+  contiguousRows: [],
   oracle,
   inputs,
-  flops: () => null,
-  bytes: eachElementOnce,
-  features: rowFeatures,
   native,
-  family: generated.family,
+  generated: snippet,
   require,
-  fits: generated.fits,
-  generate: generated.generate,
-};
+});

@@ -1,50 +1,18 @@
 // SUM_ROWS — ggml_sum_rows(a): dst[0, i1, i2, i3] = Σ_i0 a[i0, i1, i2, i3]; dst is a new packed
 // f32 tensor [1, ne1, ne2, ne3]. ggml's CPU kernel asserts nb00 == sizeof(float) (rows
 // contiguous; rows and planes may have any stride) and sums each row in double.
+import type { NormSnippet } from '../families/norm';
 import { gather } from '../hostdata';
-import type { KernelSpec } from '../kernel';
-import { NORM, type NormSnippet } from '../families/norm';
-import { generatedPath } from '../families/types';
-import { contiguous, nelements, nrows, permute, rowsContiguous, stridedRows } from '../tensor';
-import { commonRejection } from './contract';
-import { rowNative } from './kit';
-import { dims4, layoutError } from './rows-common';
-import { caseLabel, paramsLabel, parseParams, type ParamSpec, OpCaseError, type OpCase, type OpDef, eachElementOnce } from './types';
-
-const SYNTAX = 'ne0xne1[xne2xne3] of src0 (dst is 1xne1xne2xne3)';
+import { contiguous, nelements, nrows } from '../tensor';
+import { defineRowOp, familyOperands, type RowKernel } from './row-kit';
+import { cases, layoutError, planesSwapped, rowsStrided, SRC0_PERMUTED, SRC0_ROWS_STRIDED } from './rows-common';
+import type { OpCase } from './types';
 
 const LAYOUTS = [
   { name: 'contiguous', doc: 'src0 packed; dst packed [1, ne1, ne2, ne3]' },
-  { name: 'src0-rows-strided', doc: 'src0 is a view whose rows sit in a wider packed tensor (odd row stride)' },
-  { name: 'src0-permuted', doc: 'src0 is permute(0,2,1,3) of a packed tensor (rows contiguous, planes swapped)' },
+  SRC0_ROWS_STRIDED,
+  SRC0_PERMUTED,
 ] as const;
-
-/** ggml_sum_rows has no op_params. */
-export const PARAMS: readonly ParamSpec[] = Object.freeze([]);
-
-function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
-  const ne = dims4('SUM_ROWS', dims, SYNTAX);
-  const checked = parseParams('SUM_ROWS', PARAMS, params);
-  const [ne0, ne1, ne2, ne3] = ne;
-  let src0 = contiguous('f32', ne);
-  switch (layout) {
-    case 'contiguous':
-      break;
-    case 'src0-rows-strided':
-      src0 = stridedRows('f32', ne, ne0 + 3, 1);
-      break;
-    case 'src0-permuted':
-      src0 = permute(contiguous('f32', [ne0, ne2, ne1, ne3]), [0, 2, 1, 3]);
-      break;
-    case 'inplace':
-      throw layoutError('SUM_ROWS', layout, LAYOUTS, 'ggml has no in-place sum_rows (dst is [1, ne1, ne2, ne3], not src0’s shape)');
-    default:
-      throw layoutError('SUM_ROWS', layout, LAYOUTS);
-  }
-  if (!rowsContiguous(src0)) throw new OpCaseError(`SUM_ROWS: src0 rows must be contiguous (ggml asserts nb00 == sizeof(float)), got nb0 = ${src0.nb[0]} B`);
-  const dst = contiguous('f32', [1, ne1, ne2, ne3]);
-  return Object.freeze({ op: 'SUM_ROWS', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous', paramsLabel(PARAMS, checked)), srcs: Object.freeze([src0]), dst, inplace: false, params: checked });
-}
 
 /**
  * f64 reference. epsFloor is Σ|x| over the row: the f32 partial sums round relative to the
@@ -70,46 +38,44 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
 }
 
 /** The row template: Σx, the row's one dst element. */
-const native = (c: OpCase): KernelSpec => rowNative(c, { map: 'x', finish: 'total' });
+const native: RowKernel = { operands: [{ name: 'x', src: 0 }], reduce: { sum: 'x' }, write: ['total'] };
 
 /** SUM_ROWS for the row family: one sum per row, written as the row's scalar. */
 function snippet(c: OpCase): NormSnippet {
   return {
-    operands: [{ name: 'x', binding: 'src0', tensor: c.srcs[0] }],
+    operands: familyOperands(c, native.operands),
     reductions: [{ name: 'sum', map: 'x', combine: 'sum' }],
     output: { kind: 'scalar', tensor: c.dst, expr: 'sum' },
   };
 }
 
-const generated = generatedPath(NORM, snippet);
-
-export const SUM_ROWS: OpDef = {
+export const SUM_ROWS = defineRowOp({
   name: 'SUM_ROWS',
-  bench: { dims: [4096, 4096] },
   summary: 'dst[0, i1, i2, i3] = Σ_i0 src0[i0, i1, i2, i3] (ggml_sum_rows)',
-  shapeSyntax: SYNTAX,
+  shapeSyntax: 'ne0xne1[xne2xne3] of src0 (dst is 1xne1xne2xne3)',
   layouts: LAYOUTS,
-  params: PARAMS,
   matrix: [
     // Few rows: SwiftShader (CI's adapter, a CPU) pays per workgroup, and a workgroup is a row.
-    { dims: [4096, 8], layout: 'contiguous' },
-    { dims: [4093, 13], layout: 'contiguous' },
-    { dims: [1000, 11, 3], layout: 'contiguous' },
-    { dims: [7, 13, 3, 2], layout: 'contiguous' },
-    { dims: [4093, 7], layout: 'src0-rows-strided' },
-    { dims: [255, 9, 3, 2], layout: 'src0-rows-strided' },
-    { dims: [128, 8, 4], layout: 'src0-permuted' },
-    { dims: [1000, 11, 3], layout: 'src0-permuted' },
+    ...cases('contiguous', [4096, 8], [4093, 13], [1000, 11, 3], [7, 13, 3, 2]),
+    ...cases('src0-rows-strided', [4093, 7], [255, 9, 3, 2]),
+    ...cases('src0-permuted', [128, 8, 4], [1000, 11, 3]),
   ],
-  makeCase,
+  sources(ne, layout) {
+    const dst = contiguous('f32', [1, ne[1], ne[2], ne[3]]);
+    switch (layout) {
+      case 'contiguous':
+        return { srcs: [contiguous('f32', ne)], dst };
+      case 'src0-rows-strided':
+        return { srcs: [rowsStrided(ne)], dst };
+      case 'src0-permuted':
+        return { srcs: [planesSwapped(ne)], dst };
+      case 'inplace':
+        throw layoutError('SUM_ROWS', layout, LAYOUTS, 'ggml has no in-place sum_rows (dst is [1, ne1, ne2, ne3], not src0’s shape)');
+    }
+    return undefined;
+  },
   oracle,
-  flops: () => null,
-  bytes: eachElementOnce,
   features: (c) => ({ ne0: c.srcs[0].ne[0], rows: nrows(c.dst), n: nelements(c.srcs[0]) }),
   native,
-  family: generated.family,
-  // Every case makeCase builds has contiguous rows, which is all the generated kernel needs.
-  require: (c, adapter) => commonRejection(c, adapter),
-  fits: generated.fits,
-  generate: generated.generate,
-};
+  generated: snippet,
+});
