@@ -73,7 +73,7 @@ describe('sgmatrix family (chromium-experimental-subgroup-matrix, f16→f32)', (
     // f32 × f32 stays exact f32 on every rule; staged as f16 only when asked, and labelled so.
     const f32 = MUL_MAT.generate(sg(), MUL_MAT.makeCase([64, 32, 32]));
     expect(f32.inputRounding).toBe('f16');
-    expect(f32.label).toBe('generated:MUL_MAT sgmatrix{"config":"16x8x16","matricesM":2,"matricesN":2,"staging":"single","subgroupSize":32,"subgroupsM":2,"subgroupsN":2,"tileK":32} [f32 operands staged as f16]');
+    expect(f32.label).toBe('generated:MUL_MAT sgmatrix{"config":"16x8x16","matricesM":2,"matricesN":2,"staging":"single","storeOrder":"plain","subgroupSize":32,"subgroupsM":2,"subgroupsN":2,"tileK":32} [f32 operands staged as f16]');
   });
 
   it("holds a kernel that rounds its inputs to f16's eps, not f32's", () => {
