@@ -69,6 +69,10 @@ elif [ "${1:-}" = gemm1 ]; then
   # tiles and split K inside the workgroup. References: what auto picks, in the same call.
   F=type0=1,type1=1
   a 4096x4096x4096 $F
+  # What Dawn's robustness (clamped indices) costs: diagnosis only, a toggle no browser offers.
+  echo "=== KERNEL_LAB_DAWN_TOGGLES=disable_robustness" >> "$OUT/tune.txt"
+  KERNEL_LAB_DAWN_TOGGLES=disable_robustness a 4096x4096x4096 $F; KERNEL_LAB_DAWN_TOGGLES=disable_robustness a 4096x4096x4096
+  echo "=== (toggles back to the lab's own)" >> "$OUT/tune.txt"
   for v in "4 2 4 4 32 prefetch" "2 2 4 4 32 prefetch" "2 4 4 4 32 prefetch" "4 2 4 4 64 prefetch" "4 2 4 4 32 double" "4 2 4 4 32 single"; do set -- $v; s 4096x4096x4096 16x16x16 $1 $2 $3 $4 $5 $F $6 rotated; done
   for v in "2 2 4 4 32" "4 2 4 4 32" "1 1 4 4 32" "2 2 2 4 32"; do set -- $v; s 4096x4096x4096 16x16x16 $1 $2 $3 $4 $5 $F direct; done
   a 4096x512x4096 $F
