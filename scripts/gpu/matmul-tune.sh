@@ -84,6 +84,17 @@ elif [ "${1:-}" = gemm1 ]; then
   a 4096x512x4096
   for v in "128 128 16 8 8 prefetch 1" "128 64 16 8 8 prefetch 1" "128 64 16 8 8 prefetch 2" "64 64 16 8 8 prefetch 4" "128 128 16 8 8 prefetch 2" "128 128 16 16 8 prefetch 2" "64 128 32 8 8 prefetch 2" "64 64 16 4 4 prefetch 2"; do m 4096x512x4096 $v; done
   cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = gemm2 ]; then
+  # Issue 26, gemm helper, second call: sgmatrix workgroup loads with min()-clamped offsets (so the
+  # driver can drop robustness's predicate around every subgroupMatrixLoad); f32 8×16 register tiles.
+  F=type0=1,type1=1
+  a 4096x4096x4096 $F; a 4096x512x4096 $F; a 4096x4096x4096 type0=1
+  s 4096x4096x4096 16x16x16 2 4 4 4 32 $F prefetch; s 4096x512x4096 16x16x16 2 2 4 2 32 $F prefetch; s 4096x4096x4096 16x8x16 2 2 4 4 32 $F prefetch
+  for v in "128 256 16 8 16 prefetch 1"; do m 4096x4096x4096 $v; done
+  for v in "128 128 16 8 16 prefetch 1" "128 64 16 8 16 prefetch 1"; do m 4096x512x4096 $v; done
+  echo "=== KERNEL_LAB_DAWN_TOGGLES=disable_robustness" >> "$OUT/tune.txt"
+  KERNEL_LAB_DAWN_TOGGLES=disable_robustness a 4096x512x4096 $F
+  cat "$OUT/tune.txt"; exit 0
 elif [ "${1:-}" = rope26 ]; then
   # ROPE generated vs native (issue 26: the generated path's powi unrolled into selects), llama case and 4096 tokens.
   for sh in 128x32x512 128x32x4096; do r ROPE $sh; r ROPE $sh --native; r ROPE_BACK $sh; r ROPE_BACK $sh --native; done

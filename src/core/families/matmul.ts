@@ -35,7 +35,7 @@ export const MATMUL: FamilyDef<MatmulSchedule, MatmulSnippet> = {
     tileN: { values: [32, 64, 128], doc: 'output tile along N per workgroup' },
     tileK: { values: [8, 16, 32], doc: 'K slice staged in workgroup memory' },
     threadM: { values: [4, 8], doc: 'register block along M per thread' },
-    threadN: { values: [4, 8], doc: 'register block along N per thread' },
+    threadN: { values: [4, 8, 16], doc: 'register block along N per thread' },
     vectorWidth: { values: [1, 4], doc: 'vec4 loads along K and vec4 accumulators along M' },
     staging: { values: ['single', 'prefetch', 'double'], doc: 'K-tile staging: single buffer, register prefetch, or double-buffered workgroup memory', default: 'single' },
     splitK: { values: [1, 2, 4], doc: 'K split inside the workgroup: groups of threads multiply parts of each K tile, summed through workgroup memory at the end', default: 1 },

@@ -5,7 +5,7 @@ import { limitsNeeded, parseSchedule, validateSchedule, type Schedule } from '..
 import { checkOutput } from '../stats/correctness';
 import { contiguous } from '../tensor';
 import { GUARD_BYTES, sentinelBuffer, withGuards } from '../hostdata';
-import { SGMATRIX, sgmatrixTile } from './sgmatrix';
+import { SGMATRIX, sgmatrixTile, type SgmatrixSchedule } from './sgmatrix';
 
 const sg = (knobs: Record<string, number | string> = {}): Schedule =>
   parseSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 2, subgroupsN: 2, matricesM: 2, matricesN: 2, tileK: 32, ...knobs });
@@ -99,7 +99,8 @@ describe('sgmatrix family (chromium-experimental-subgroup-matrix, f16→f32)', (
     expect(mixed.inputRounding).toBe('f16');
     expect(mixed.wgsl).not.toContain('var<workgroup> sA');
     expect(mixed.wgsl).toContain('var<workgroup> sB: array<f16, 2560>;');
-    expect(mixed.wgsl).toContain('(&sB, (sgn * 32u + 0u) * 40u + kk, true, 40u)');
+    // The offset clamped to the last start a whole 16-column matrix fits (2560 − (15·40 + 16)): never lower than the real one.
+    expect(mixed.wgsl).toContain('(&sB, min((sgn * 32u + 0u) * 40u + kk, 1944u), true, 40u)');
   });
 
   it("'rotated' f16 stores put every element where 'plain' does, a warp's 32 lanes on 32 banks instead of 8", () => {
@@ -139,5 +140,29 @@ describe('sgmatrix family (chromium-experimental-subgroup-matrix, f16→f32)', (
     };
     expect(model('plain')).toEqual(Array(8).fill(8));
     expect(model('rotated')).toEqual(Array(8).fill(32));
+  });
+
+  it('clamps workgroup offsets to the last start a whole matrix fits: never below a real offset, so the clamp changes nothing', () => {
+    // Robustness predicates every subgroupMatrixLoad on offset + span ≤ length; min(offset, length − span) lets the driver prove it.
+    const cases: Record<string, number | string>[] = [{ config: '16x16x16', subgroupsM: 4, matricesM: 4, matricesN: 4, staging: 'prefetch' }, { config: '16x8x16', staging: 'double' }, { config: '16x8x8', tileK: 16, matricesN: 1 }];
+    for (const knobs of cases) {
+      const s = sg(knobs) as SgmatrixSchedule;
+      const { BM, BN } = sgmatrixTile(s);
+      const wgsl = MUL_MAT.generate(s, MUL_MAT.makeCase([BM * 2, BN * 2, 64], 'contiguous', { type0: 1, type1: 1 })).wgsl;
+      const [cm, cn, ck] = s.config.split('x').map(Number);
+      const len = (name: string) => Number(wgsl.match(new RegExp(`var<workgroup> ${name}: array<f16, (\\d+)>;`))![1]);
+      const loads = [...wgsl.matchAll(/subgroupMatrixLoad<subgroup_matrix_(left|right)[^>]*>>\(&(sA|sB), min\((.+?), (\d+)u\), (true|false), (\d+)u\);/g)];
+      expect(loads.length).toBe(s.matricesM + s.matricesN);
+      for (const [, side, buf, expr, bound, , ld] of loads) {
+        const span = Number(ld) * ((side === 'left' ? cm : cn) - 1) + ck;
+        expect(Number(bound)).toBe(len(buf) - span);
+        const f = Function('sgm', 'sgn', 'kk', 'cur', `return ${expr.replace(/(\d+)u/g, '$1')};`) as (...a: number[]) => number;
+        let most = 0;
+        for (let sgm = 0; sgm < s.subgroupsM; sgm++)
+          for (let sgn = 0; sgn < s.subgroupsN; sgn++)
+            for (let kk = 0; kk < s.tileK; kk += ck) for (const cur of [0, 1]) most = Math.max(most, f(sgm, sgn, kk, cur));
+        expect(most).toBeLessThanOrEqual(Number(bound));
+      }
+    }
   });
 });
