@@ -95,6 +95,19 @@ elif [ "${1:-}" = gemm2 ]; then
   echo "=== KERNEL_LAB_DAWN_TOGGLES=disable_robustness" >> "$OUT/tune.txt"
   KERNEL_LAB_DAWN_TOGGLES=disable_robustness a 4096x512x4096 $F
   cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = gemm3 ]; then
+  # Issue 26, next (not yet run): with robustness's predicate gone (clamped offsets), do the staging
+  # stores' bank conflicts (rotated), double buffering or K64 pay now? N = 512 toward 150 TFLOP/s.
+  F=type0=1,type1=1
+  a 4096x4096x4096 $F; a 4096x512x4096 $F
+  echo "=== KERNEL_LAB_DAWN_TOGGLES=disable_robustness" >> "$OUT/tune.txt"
+  KERNEL_LAB_DAWN_TOGGLES=disable_robustness a 4096x4096x4096 $F
+  echo "=== (toggles back to the lab's own)" >> "$OUT/tune.txt"
+  for v in "4 2 4 4 32 prefetch rotated" "2 4 4 4 32 prefetch rotated" "2 2 4 4 32 double plain" "2 2 4 4 64 prefetch plain" "4 2 4 4 16 prefetch plain" "2 2 4 4 32 prefetch plain"; do set -- $v; s 4096x4096x4096 16x16x16 $1 $2 $3 $4 $5 $F $6 $7; done
+  for v in "2 2 4 2 32 prefetch rotated" "2 2 4 2 16 prefetch plain" "2 2 4 2 64 prefetch plain" "2 2 4 2 32 double plain" "2 2 2 4 32 prefetch plain" "4 2 2 2 32 prefetch plain" "4 1 2 4 32 prefetch plain" "1 2 4 4 32 prefetch plain" "2 2 4 4 32 prefetch rotated"; do set -- $v; s 4096x512x4096 16x16x16 $1 $2 $3 $4 $5 $F $6 $7; done
+  a 4096x4096x4096 type0=1; s 4096x4096x4096 16x16x16 4 2 4 4 32 type0=1 prefetch rotated
+  a 4096x512x4096 type0=1
+  cat "$OUT/tune.txt"; exit 0
 elif [ "${1:-}" = rope26 ]; then
   # ROPE generated vs native (issue 26: the generated path's powi unrolled into selects), llama case and 4096 tokens.
   for sh in 128x32x512 128x32x4096; do r ROPE $sh; r ROPE $sh --native; r ROPE_BACK $sh; r ROPE_BACK $sh --native; done
