@@ -38,7 +38,12 @@ export const MATMUL: FamilyDef<MatmulSchedule, MatmulSnippet> = {
     threadN: { values: [4, 8, 16], doc: 'register block along N per thread' },
     vectorWidth: { values: [1, 4], doc: 'vec4 loads along K and vec4 accumulators along M' },
     staging: { values: ['single', 'prefetch', 'double'], doc: 'K-tile staging: single buffer, register prefetch, or double-buffered workgroup memory', default: 'single' },
-    splitK: { values: [1, 2, 4], doc: 'K split inside the workgroup: groups of threads multiply parts of each K tile, summed through workgroup memory at the end', default: 1 },
+    splitK: {
+      values: [1, 2, 4],
+      sweep: [1],
+      doc: 'K split inside the workgroup: groups of threads multiply parts of each K tile, summed through workgroup memory at the end (swept on request: it lost at every H200 shape tried)',
+      default: 1,
+    },
   },
   threads: (s) => (s.tileM / s.threadM) * (s.tileN / s.threadN) * (s.splitK ?? 1),
   workgroupBytes: (s) => (s.tileM + s.tileN) * s.tileK * 4 * (s.staging === 'double' ? 2 : 1) + splitKScratch(s).bytes,

@@ -253,10 +253,11 @@ export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
     subgroupSize: { values: [32], doc: 'threads per subgroup the workgroup is sized for', default: 32 },
     staging: {
       values: ['single', 'prefetch', 'double', 'direct'],
+      sweep: ['single', 'prefetch', 'double'], // direct: 2.5–4× slower on the H200 (docs/benchmarks.md), swept on request
       doc: 'K-tile staging: single buffer, register prefetch of the next tile, double-buffered workgroup memory, or direct (f16 operands loaded by subgroupMatrixLoad from their buffer, f32 ones prefetched)',
       default: 'single',
     },
-    storeOrder: { values: ['plain', 'rotated'], doc: "f16 staging stores: plain (a warp's lanes on 8 banks) or rotated by row (on 32 banks)", default: 'plain' },
+    storeOrder: { values: ['plain', 'rotated'], sweep: ['plain'], doc: "f16 staging stores: plain (a warp's lanes on 8 banks) or rotated by row (on 32 banks; slower on the H200, swept on request)", default: 'plain' },
   },
   threads: (s) => sgmatrixTile(s).threads,
   workgroupBytes: (s) => {
