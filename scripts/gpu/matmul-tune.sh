@@ -25,14 +25,18 @@ g() { # shape W R C vw U reduction [params]
   echo "## $1 gemv W$2 R$3 C$4 vw$5 U$6 $7 $params" >> "$OUT/tune.txt"
   timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --op MUL_MAT --shape "$1" $p --schedule "{\"family\":\"gemv\",\"workgroupSize\":$2,\"rowsPerWorkgroup\":$3,\"columnsPerPass\":$4,\"vectorWidth\":$5,\"unroll\":$6,\"reduction\":\"$7\"}" 2>&1 | grep -E "^correct|^timing|^metrics|rror|refused" >> "$OUT/tune.txt"
 }
-s() { # shape config sgM sgN mM mN tileK params [staging: single|prefetch|double]
-  local st=${9:-single}
-  echo "## $1 sgmatrix $2 sg$3x$4 mat$5x$6 K$7 $st $8" >> "$OUT/tune.txt"
-  timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --op MUL_MAT --shape "$1" --param "$8" --schedule "{\"family\":\"sgmatrix\",\"config\":\"$2\",\"subgroupsM\":$3,\"subgroupsN\":$4,\"matricesM\":$5,\"matricesN\":$6,\"tileK\":$7,\"subgroupSize\":32,\"staging\":\"$st\"}" 2>&1 | grep -E "^correct|^timing|^metrics|rror|refused" >> "$OUT/tune.txt"
+s() { # shape config sgM sgN mM mN tileK params [staging: single|prefetch|double|direct] [storeOrder: plain|rotated]
+  local st=${9:-single} so=${10:-plain}
+  echo "## $1 sgmatrix $2 sg$3x$4 mat$5x$6 K$7 $st $so $8" >> "$OUT/tune.txt"
+  timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --op MUL_MAT --shape "$1" --param "$8" --schedule "{\"family\":\"sgmatrix\",\"config\":\"$2\",\"subgroupsM\":$3,\"subgroupsN\":$4,\"matricesM\":$5,\"matricesN\":$6,\"tileK\":$7,\"subgroupSize\":32,\"staging\":\"$st\",\"storeOrder\":\"$so\"}" 2>&1 | grep -E "^correct|^timing|^metrics|rror|refused" >> "$OUT/tune.txt"
 }
 r() { # op shape [--native]: ROPE and others, generated (auto) or native
   echo "## $1 $2 ${3:-auto}" >> "$OUT/tune.txt"
   timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --op "$1" --shape "$2" ${3:-} 2>&1 | grep -E "^$1|^correct|^timing|^metrics|rror" >> "$OUT/tune.txt"
+}
+m() { # shape tileM tileN tileK threadM threadN staging splitK: the tiled f32 family, vec4
+  echo "## $1 matmul $2x$3 K$4 t$5x$6 $7 splitK$8" >> "$OUT/tune.txt"
+  timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --op MUL_MAT --shape "$1" --schedule "{\"family\":\"matmul\",\"tileM\":$2,\"tileN\":$3,\"tileK\":$4,\"threadM\":$5,\"threadN\":$6,\"vectorWidth\":4,\"staging\":\"$7\",\"splitK\":$8}" 2>&1 | grep -E "^correct|^timing|^metrics|rror|refused" >> "$OUT/tune.txt"
 }
 a() { # shape [params]: what auto picks
   local params=${2:-}
@@ -42,6 +46,7 @@ a() { # shape [params]: what auto picks
 if [ -n "${LOCAL:-}" ]; then
   g 256x1x256 256 4 1 4 4 subgroup; g 256x1x256 64 2 1 4 4 shared type0=1; g 130x3x66 64 8 4 1 2 subgroup
   s 128x64x128 16x8x16 2 2 2 2 32 type0=1,type1=1
+  m 130x66x100 64 64 16 8 8 prefetch 2
   a 256x8x256; a 128x64x128 type0=1,type1=1
 elif [ "${1:-}" = issue26 ]; then
   # Issue 26 (2026-12-02): sgmatrix staging and tilings (16x16x16 needs > 16 KiB: the H200 offers 48),
@@ -57,6 +62,51 @@ elif [ "${1:-}" = issue26 ]; then
   for v in "256 8 1 4 4 subgroup" "256 4 1 4 4 subgroup" "256 1 1 4 4 subgroup" "512 2 1 4 4 subgroup"; do g 16384x1x16384 $v; done
   for v in "256 8 8 4 4 subgroup" "256 8 8 4 2 subgroup" "256 4 8 4 2 subgroup"; do g 4096x8x4096 $v; done
   r ROPE 128x32x512; r ROPE 128x32x512 --native; r ROPE 128x32x4096; r ROPE 128x32x4096 --native
+  cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = gemm1 ]; then
+  # Issue 26, gemm helper (2026-12-02): sgmatrix f16 stores rotated by row (bank conflicts), 'direct'
+  # (f16 operands loaded by subgroupMatrixLoad from their buffers, no staging); f32 larger register
+  # tiles and split K inside the workgroup. References: what auto picks, in the same call.
+  F=type0=1,type1=1
+  a 4096x4096x4096 $F
+  # What Dawn's robustness (clamped indices) costs: diagnosis only, a toggle no browser offers.
+  echo "=== KERNEL_LAB_DAWN_TOGGLES=disable_robustness" >> "$OUT/tune.txt"
+  KERNEL_LAB_DAWN_TOGGLES=disable_robustness a 4096x4096x4096 $F; KERNEL_LAB_DAWN_TOGGLES=disable_robustness a 4096x4096x4096
+  echo "=== (toggles back to the lab's own)" >> "$OUT/tune.txt"
+  for v in "4 2 4 4 32 prefetch" "2 2 4 4 32 prefetch" "2 4 4 4 32 prefetch" "4 2 4 4 64 prefetch" "4 2 4 4 32 double" "4 2 4 4 32 single"; do set -- $v; s 4096x4096x4096 16x16x16 $1 $2 $3 $4 $5 $F $6 rotated; done
+  for v in "2 2 4 4 32" "4 2 4 4 32" "1 1 4 4 32" "2 2 2 4 32"; do set -- $v; s 4096x4096x4096 16x16x16 $1 $2 $3 $4 $5 $F direct; done
+  a 4096x512x4096 $F
+  for v in "2 2 4 4 32 prefetch" "2 2 4 2 32 prefetch" "2 2 2 2 32 prefetch" "2 2 4 4 32 direct" "2 2 2 4 32 direct" "1 1 4 4 32 direct"; do set -- $v; s 4096x512x4096 16x16x16 $1 $2 $3 $4 $5 $F $6 rotated; done
+  a 4096x4096x4096 type0=1
+  for v in "4 2 4 4 32 prefetch" "4 2 4 4 32 direct"; do set -- $v; s 4096x4096x4096 16x16x16 $1 $2 $3 $4 $5 type0=1 $6 rotated; done
+  a 4096x4096x4096
+  for v in "128 128 16 16 8 prefetch 1" "128 128 16 8 16 prefetch 1" "256 128 16 16 8 prefetch 1" "256 128 8 16 8 prefetch 1" "128 128 16 16 8 prefetch 2" "128 128 16 8 8 prefetch 2"; do m 4096x4096x4096 $v; done
+  a 4096x512x4096
+  for v in "128 128 16 8 8 prefetch 1" "128 64 16 8 8 prefetch 1" "128 64 16 8 8 prefetch 2" "64 64 16 8 8 prefetch 4" "128 128 16 8 8 prefetch 2" "128 128 16 16 8 prefetch 2" "64 128 32 8 8 prefetch 2" "64 64 16 4 4 prefetch 2"; do m 4096x512x4096 $v; done
+  cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = gemm2 ]; then
+  # Issue 26, gemm helper, second call: sgmatrix workgroup loads with min()-clamped offsets (so the
+  # driver can drop robustness's predicate around every subgroupMatrixLoad); f32 8×16 register tiles.
+  F=type0=1,type1=1
+  a 4096x4096x4096 $F; a 4096x512x4096 $F; a 4096x4096x4096 type0=1
+  s 4096x4096x4096 16x16x16 2 4 4 4 32 $F prefetch; s 4096x512x4096 16x16x16 2 2 4 2 32 $F prefetch; s 4096x4096x4096 16x8x16 2 2 4 4 32 $F prefetch
+  for v in "128 256 16 8 16 prefetch 1"; do m 4096x4096x4096 $v; done
+  for v in "128 128 16 8 16 prefetch 1" "128 64 16 8 16 prefetch 1"; do m 4096x512x4096 $v; done
+  echo "=== KERNEL_LAB_DAWN_TOGGLES=disable_robustness" >> "$OUT/tune.txt"
+  KERNEL_LAB_DAWN_TOGGLES=disable_robustness a 4096x512x4096 $F
+  cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = gemm3 ]; then
+  # Issue 26, next (not yet run): with robustness's predicate gone (clamped offsets), do the staging
+  # stores' bank conflicts (rotated), double buffering or K64 pay now? N = 512 toward 150 TFLOP/s.
+  F=type0=1,type1=1
+  a 4096x4096x4096 $F; a 4096x512x4096 $F
+  echo "=== KERNEL_LAB_DAWN_TOGGLES=disable_robustness" >> "$OUT/tune.txt"
+  KERNEL_LAB_DAWN_TOGGLES=disable_robustness a 4096x4096x4096 $F
+  echo "=== (toggles back to the lab's own)" >> "$OUT/tune.txt"
+  for v in "4 2 4 4 32 prefetch rotated" "2 4 4 4 32 prefetch rotated" "2 2 4 4 32 double plain" "2 2 4 4 64 prefetch plain" "4 2 4 4 16 prefetch plain" "2 2 4 4 32 prefetch plain"; do set -- $v; s 4096x4096x4096 16x16x16 $1 $2 $3 $4 $5 $F $6 $7; done
+  for v in "2 2 4 2 32 prefetch rotated" "2 2 4 2 16 prefetch plain" "2 2 4 2 64 prefetch plain" "2 2 4 2 32 double plain" "2 2 2 4 32 prefetch plain" "4 2 2 2 32 prefetch plain" "4 1 2 4 32 prefetch plain" "1 2 4 4 32 prefetch plain" "2 2 4 4 32 prefetch rotated"; do set -- $v; s 4096x512x4096 16x16x16 $1 $2 $3 $4 $5 $F $6 $7; done
+  a 4096x4096x4096 type0=1; s 4096x4096x4096 16x16x16 4 2 4 4 32 type0=1 prefetch rotated
+  a 4096x512x4096 type0=1
   cat "$OUT/tune.txt"; exit 0
 elif [ "${1:-}" = rope26 ]; then
   # ROPE generated vs native (issue 26: the generated path's powi unrolled into selects), llama case and 4096 tokens.

@@ -1,5 +1,6 @@
 // MUL_MAT's decode and f16 paths on SwiftShader (subgroups of 4, no shader-f16, no subgroup
-// matrices): gemv checked against the oracle, f16 past N = 8 a declared rejection.
+// matrices): gemv checked against the oracle, f16 past N = 8 a declared rejection; the tiled
+// f32 family's K split inside the workgroup, checked against the oracle.
 import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli';
 
@@ -26,5 +27,12 @@ describe('MUL_MAT gemv and f16 on SwiftShader', () => {
     const s = runCli(['time', '--op', 'MUL_MAT', '--shape', '64x16x32', '--param', 'type0=1,type1=1', '--schedule', '{"family":"sgmatrix","config":"16x8x16","subgroupsM":1,"subgroupsN":1,"matricesM":1,"matricesN":1,"tileK":16}']);
     expect(s.status).toBe(2);
     expect(s.stderr).toMatch(/outside the generated contract: no-shader-f16/);
+  });
+
+  it('splits K inside the workgroup (four slices, reduced in rounds) and stays correct at ragged edges', () => {
+    // 64×32 tiles of 8×8: 32 threads a slice, 128 in all; the reduction takes two rounds of four accumulator rows.
+    const r = time('--shape', '100x36x40', '--min-runs', '1', '--schedule', '{"family":"matmul","tileM":64,"tileN":32,"tileK":16,"threadM":8,"threadN":8,"vectorWidth":4,"staging":"double","splitK":4}');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.json).toMatchObject({ variant: 'generated', correct: true, scheduleKey: 'matmul{"splitK":4,"staging":"double","threadM":8,"threadN":8,"tileK":16,"tileM":64,"tileN":32,"vectorWidth":4}' });
   });
 });

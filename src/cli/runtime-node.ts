@@ -25,8 +25,11 @@ async function loadDawn(): Promise<DawnModule> {
  * no effect elsewhere), and unsafe APIs — experimental features such as
  * chromium-experimental-subgroup-matrix — only on request (--unsafe-apis or KERNEL_LAB_UNSAFE_APIS=1).
  */
-export function dawnToggles(unsafeApis = process.env.KERNEL_LAB_UNSAFE_APIS === '1'): string[] {
-  return ['vulkan_enable_f16_on_nvidia', ...(unsafeApis ? ['allow_unsafe_apis'] : [])];
+export function dawnToggles(unsafeApis = process.env.KERNEL_LAB_UNSAFE_APIS === '1', extra = process.env.KERNEL_LAB_DAWN_TOGGLES ?? ''): string[] {
+  // KERNEL_LAB_DAWN_TOGGLES (comma-separated) is for diagnosis only, e.g. what robustness costs
+  // (disable_robustness): browsers never offer such toggles, and the adapter's description names them.
+  const more = extra.split(',').map((t) => t.trim()).filter((t) => /^[a-z0-9_]+$/.test(t));
+  return ['vulkan_enable_f16_on_nvidia', ...(unsafeApis ? ['allow_unsafe_apis'] : []), ...more];
 }
 
 /** Dawn's flags: unquantized timestamps always, and the toggles above. */

@@ -26,7 +26,7 @@ export type { CandidateStatus, SweepCandidate, SweepReference, SweepRequest, Swe
 export function sweepSpace(op: OpDef, restrict?: unknown): { candidates: Schedule[]; space: SpaceRestriction } {
   const { family, restrict: r } = parseOpSpace(restrict ?? {}, opFamilies(op));
   const space: SpaceRestriction = family === op.family ? {} : { family: [family] };
-  for (const [knob, spec] of Object.entries(SPACES[family])) space[knob] = r[knob] ?? [...spec.values];
+  for (const [knob, spec] of Object.entries(SPACES[family])) space[knob] = r[knob] ?? [...(spec.sweep ?? spec.values)];
   const { family: _f, ...knobs } = r;
   return { candidates: enumerateSpace(family, knobs), space };
 }

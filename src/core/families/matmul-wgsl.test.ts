@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../adapter';
 import { parseSchedule, validateSchedule, workgroupStorageBytes, type MatmulSchedule } from '../schedule/schedule';
-import { generateMatmul, matmulFits, vec4Aligned, type MatmulGeometry } from './matmul-wgsl';
+import { generateMatmul, matmulFits, splitKScratch, vec4Aligned, type MatmulGeometry } from './matmul-wgsl';
 
 const packed = (rows: number, cols: number, batches: number, offset = 64) => ({ offset, rowStride: cols, batchStride2: rows * cols, batchStride3: rows * cols * batches });
 /** A packed M×N×K product with B batches, offsets as the device buffers' guards put them. */
@@ -96,5 +96,28 @@ describe('matmul codegen', () => {
     expect(k).toContain('src0[ag0 - ac0 * 64u + min(t * 16u + ac0, 19u) * 64u]');
     // src1 keeps K contiguous: its loads are unchanged.
     expect(k).toContain('src1[bg0 - bc0 + min(t * 16u + bc0, 19u)]');
+  });
+
+  it('splits K inside the workgroup: slices along z, each its share of every tile, summed by slice 0 in bounded rounds', () => {
+    const s = sched({ tileM: 128, tileN: 64, threadM: 8, threadN: 8, staging: 'prefetch', splitK: 2 });
+    // 16·8 threads a slice; one accumulator row (j) over the other slice is 128 threads · 8 floats · 4 B.
+    expect(splitKScratch(s)).toEqual({ rowsPerRound: 4, bytes: 16384 });
+    expect(splitKScratch(sched({ tileM: 128, tileN: 64, threadM: 8, threadN: 8, splitK: 4 }))).toEqual({ rowsPerRound: 1, bytes: 12288 });
+    expect(splitKScratch(sched({}))).toEqual({ rowsPerRound: 0, bytes: 0 });
+    expect(workgroupStorageBytes(s)).toBe((128 + 64) * 16 * 4 + 16384);
+    const wgsl = generateMatmul(s, geometry(256, 128, 64)).wgsl;
+    expect(wgsl).toContain('@compute @workgroup_size(16, 8, 2)');
+    expect(wgsl).toContain('for (var kk = kz * 8u; kk < kz * 8u + 8u; kk = kk + 1u) {');
+    expect(wgsl).toContain('var<workgroup> Rs: array<vec4<f32>, 1024>;'); // 4 rows · 2 vec4 · 1 slice · 128 threads
+    // Two rounds: put, barrier, add — and a barrier between the rounds.
+    expect(count(wgsl, 'if (kz != 0u) {')).toBe(2);
+    expect(count(wgsl, 'workgroupBarrier()')).toBe(2 + 3);
+    expect(wgsl).toContain('Rs[(7u + kz - 1u) * 128u + tid] = c1_3;');
+    expect(wgsl).toContain('c1_7 = c1_7 + Rs[tid + 896u];');
+    // Slice 0 alone stores.
+    expect(wgsl.slice(wgsl.lastIndexOf('if (kz == 0u) {'))).toContain('dst[drow + mt] = c0_0;');
+    const adapter = { limits: DEFAULT_LIMITS, features: [] as string[] };
+    expect(validateSchedule(sched({ tileK: 8, splitK: 4, threadM: 8, threadN: 8 }), adapter)).toEqual([]);
+    expect(validateSchedule(sched({ tileK: 8, splitK: 16, threadM: 8, threadN: 8 }), adapter)).toContain('tileK 8 is not a multiple of splitK 16');
   });
 });

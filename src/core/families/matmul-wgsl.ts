@@ -27,6 +27,26 @@ export interface MatmulSchedule {
    * per tile, twice the workgroup memory).
    */
   readonly staging: 'single' | 'prefetch' | 'double';
+  /**
+   * K split inside the workgroup (default 1): splitK groups of (tileM/threadM)·(tileN/threadN)
+   * threads each multiply their share of every K tile into their own registers, then add them
+   * through workgroup memory at the end. More threads per output tile: fills the GPU where the
+   * output has few tiles (4096×512: 128 tiles of 128×128 for 132 SMs).
+   */
+  readonly splitK?: number;
+}
+
+/** Accumulator bytes per round of the split-K reduction (workgroup memory) at most. */
+export const SPLITK_SCRATCH_BYTES = 16384;
+
+/** The split-K reduction's plan: accumulator rows (j) per round and its workgroup memory in bytes. */
+export function splitKScratch(s: MatmulSchedule): { rowsPerRound: number; bytes: number } {
+  const SK = s.splitK ?? 1;
+  if (SK === 1) return { rowsPerRound: 0, bytes: 0 };
+  const perRow = (s.tileM / s.threadM) * (s.tileN / s.threadN) * s.threadM * 4 * (SK - 1); // bytes of one j over the other slices
+  let rows = s.threadN;
+  while (rows > 1 && (rows * perRow > SPLITK_SCRATCH_BYTES || s.threadN % rows)) rows--;
+  return { rowsPerRound: rows, bytes: rows * perRow };
 }
 
 /** Where an operand lives in its device buffer, in f32 elements (guards included). */
@@ -162,7 +182,8 @@ export function generateMatmul(s: MatmulSchedule, g: MatmulGeometry): MatmulKern
   const vec = s.vectorWidth === 4;
   const WX = TM / RM;
   const WY = TN / RN;
-  const threads = WX * WY;
+  const SK = s.splitK ?? 1;
+  const threads = WX * WY * SK;
   const unit = vec ? 4 : 1; // elements per global load along K
   const KU = g.K / unit; // K in load units
   const CV = TK / unit; // load units per tile row
@@ -198,6 +219,7 @@ export function generateMatmul(s: MatmulSchedule, g: MatmulGeometry): MatmulKern
   };
   emit(`let base0 = ${base(g.src0, g.r2, g.r3, unit)};`, `let base1 = ${base(g.src1, 1, 1, unit)};`, `let based = ${base(g.dst, 1, 1, dstVec ? 4 : 1)};`);
   emit(`let mBase = wid.x * ${u(TM)};`, `let nBase = wid.y * ${u(TN)};`, 'let tx = lid3.x;', 'let ty = lid3.y;');
+  if (SK > 1) emit('let kz = lid3.z;');
 
   const stA: Staging = { p: 'a', global: 'src0', shared: 'As', rows: TM, extent: g.M, rowBase: 'mBase', base: 'base0', rowStride: g.src0.rowStride / unit, kStride: g.src0.kStride ?? 1, sharedVec: vec };
   const stB: Staging = { p: 'b', global: 'src1', shared: 'Bs', rows: TN, extent: g.N, rowBase: 'nBase', base: 'base1', rowStride: g.src1.rowStride / unit, kStride: g.src1.kStride ?? 1, sharedVec: bVec };
@@ -274,7 +296,9 @@ export function generateMatmul(s: MatmulSchedule, g: MatmulGeometry): MatmulKern
       const b = bVec ? `b${j >> 2}.${XYZW[j & 3]}` : `b${j}`;
       for (let i = 0; i < mSlots; i++) body.push(`${acc(i, j)} = ${acc(i, j)} + a${i} * ${b};`);
     }
-    return [`for (var kk = 0u; kk < ${u(TK)}; kk = kk + 1u) {`, indent(body.join('\n'), 2), '}'];
+    // Split K: slice lid3.z multiplies k = z·TK/SK … (z + 1)·TK/SK − 1 of each tile.
+    const range = SK === 1 ? `var kk = 0u; kk < ${u(TK)}` : `var kk = kz * ${u(TK / SK)}; kk < kz * ${u(TK / SK)} + ${u(TK / SK)}`;
+    return [`for (${range}; kk = kk + 1u) {`, indent(body.join('\n'), 2), '}'];
   };
   const ifMore = (ls: string[]) => (nTiles > 1 ? [`if (t + 1u < ${u(nTiles)}) {`, indent(ls.join('\n'), 2), '}'] : []);
   const slotVars = (st: Staging) => Array.from({ length: slotCount(st) }, (_, j) => `var ${st.p}x${j}: ${elem};`);
@@ -307,12 +331,34 @@ export function generateMatmul(s: MatmulSchedule, g: MatmulGeometry): MatmulKern
       break;
   }
 
+  // Split K: the other slices hand their sums to slice 0 through workgroup memory, in rounds of
+  // rowsPerRound accumulator rows (every loop above ends on a barrier, so the first round needs none).
+  const { rowsPerRound } = splitKScratch(s);
+  const rsLen = rowsPerRound * mSlots * (SK - 1) * WX * WY;
+  if (SK > 1) {
+    emit(`let tid = ty * ${u(WX)} + tx;`);
+    for (let j0 = 0; j0 < RN; j0 += rowsPerRound) {
+      const put: string[] = [];
+      const add: string[] = [];
+      for (let j = j0; j < j0 + rowsPerRound; j++) {
+        for (let i = 0; i < mSlots; i++) {
+          const q = ((j - j0) * mSlots + i) * (SK - 1);
+          put.push(`Rs[(${u(q)} + kz - 1u) * ${u(WX * WY)} + tid] = ${acc(i, j)};`);
+          for (let z = 1; z < SK; z++) add.push(`${acc(i, j)} = ${acc(i, j)} + Rs[${plus('tid', (q + z - 1) * WX * WY)}];`);
+        }
+      }
+      if (j0 > 0) emit('workgroupBarrier();');
+      emit('if (kz != 0u) {', indent(put.join('\n'), 2), '}', 'workgroupBarrier();', 'if (kz == 0u) {', indent(add.join('\n'), 2), '}');
+    }
+  }
+  const storeLines: string[] = [];
+
   // Stores: dst row n is contiguous along m; checks only where the tile overhangs M or N.
   const mCheck = g.M % TM !== 0;
   const nCheck = g.N % TN !== 0;
   const sd1 = g.dst.rowStride / (dstVec ? 4 : 1);
-  emit(dstVec ? 'let mt = mBase / 4u + tx;' : vec ? 'let mt = mBase + tx * 4u;' : 'let mt = mBase + tx;');
-  emit(bVec ? 'let nt = nBase + ty * 4u;' : 'let nt = nBase + ty;');
+  storeLines.push(dstVec ? 'let mt = mBase / 4u + tx;' : vec ? 'let mt = mBase + tx * 4u;' : 'let mt = mBase + tx;');
+  storeLines.push(bVec ? 'let nt = nBase + ty * 4u;' : 'let nt = nBase + ty;');
   const epi = (a: string) => (g.epilogue ? renameIdents(g.epilogue, ['acc'], () => a) : a);
   const guarded = (check: boolean, cond: string, body: string) => (check ? `if (${cond}) {\n${indent(body, 2)}\n}` : body);
   for (let j = 0; j < RN; j++) {
@@ -332,8 +378,11 @@ export function generateMatmul(s: MatmulSchedule, g: MatmulGeometry): MatmulKern
       }
     }
     const n = plus('nt', bVec ? (j >> 2) * WY * 4 + (j & 3) : j * WY);
-    emit(`{\n${indent([`let n = ${n};`, guarded(nCheck, `n < ${u(g.N)}`, row.join('\n'))].join('\n'), 2)}\n}`);
+    storeLines.push(`{\n${indent([`let n = ${n};`, guarded(nCheck, `n < ${u(g.N)}`, row.join('\n'))].join('\n'), 2)}\n}`);
   }
+  // With split K, slice 0 holds the sums and stores them.
+  if (SK > 1) emit('if (kz == 0u) {', indent(storeLines.join('\n'), 2), '}');
+  else emit(...storeLines);
 
   const bindings: BindingSpec[] = [
     { binding: 0, role: 'src0', access: 'read' },
@@ -348,9 +397,9 @@ ${storageDecl(1, 'src1', 'read', elem)}
 ${storageDecl(2, 'dst', 'read_write', dstVec ? 'vec4<f32>' : 'f32')}
 ${w.fns}
 var<workgroup> As: array<${elem}, ${sharedLen(aLen)}>;
-var<workgroup> Bs: array<${bVec ? 'vec4<f32>' : 'f32'}, ${sharedLen(bLen)}>;
+var<workgroup> Bs: array<${bVec ? 'vec4<f32>' : 'f32'}, ${sharedLen(bLen)}>;${SK > 1 ? `\nvar<workgroup> Rs: array<${elem}, ${rsLen}>;` : ''}
 
-@compute @workgroup_size(${WX}, ${WY}, 1)
+@compute @workgroup_size(${WX}, ${WY}, ${SK})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid3: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
 ${indent(lines.join('\n'), 2)}
 }

@@ -3,7 +3,7 @@
 // broadcast of A over B's batches (r2, r3) — and an optional epilogue over `acc`. MUL_MAT is
 // the plain snippet; OUT_PROD and others reuse it with their own access. The WGSL builder is
 // matmul-wgsl.ts (with the schedule type, so the two do not import each other).
-import { generateMatmul, matmulFits, type MatmulGeometry, type MatmulSchedule } from './matmul-wgsl';
+import { generateMatmul, matmulFits, splitKScratch, type MatmulGeometry, type MatmulSchedule } from './matmul-wgsl';
 import { f, renameIdents } from '../codegen/wgsl';
 import { scheduleKey, type FamilyDef } from './types';
 
@@ -35,13 +35,19 @@ export const MATMUL: FamilyDef<MatmulSchedule, MatmulSnippet> = {
     tileN: { values: [32, 64, 128], doc: 'output tile along N per workgroup' },
     tileK: { values: [8, 16, 32], doc: 'K slice staged in workgroup memory' },
     threadM: { values: [4, 8], doc: 'register block along M per thread' },
-    threadN: { values: [4, 8], doc: 'register block along N per thread' },
+    threadN: { values: [4, 8, 16], doc: 'register block along N per thread' },
     vectorWidth: { values: [1, 4], doc: 'vec4 loads along K and vec4 accumulators along M' },
     staging: { values: ['single', 'prefetch', 'double'], doc: 'K-tile staging: single buffer, register prefetch, or double-buffered workgroup memory', default: 'single' },
+    splitK: {
+      values: [1, 2, 4],
+      sweep: [1],
+      doc: 'K split inside the workgroup: groups of threads multiply parts of each K tile, summed through workgroup memory at the end (swept on request: it lost at every H200 shape tried)',
+      default: 1,
+    },
   },
-  threads: (s) => (s.tileM / s.threadM) * (s.tileN / s.threadN),
-  workgroupBytes: (s) => (s.tileM + s.tileN) * s.tileK * 4 * (s.staging === 'double' ? 2 : 1),
-  threadsText: (s) => `(tileM/threadM)·(tileN/threadN) = ${(s.tileM / s.threadM) * (s.tileN / s.threadN)} threads`,
+  threads: (s) => (s.tileM / s.threadM) * (s.tileN / s.threadN) * (s.splitK ?? 1),
+  workgroupBytes: (s) => (s.tileM + s.tileN) * s.tileK * 4 * (s.staging === 'double' ? 2 : 1) + splitKScratch(s).bytes,
+  threadsText: (s) => `(tileM/threadM)·(tileN/threadN)·splitK = ${(s.tileM / s.threadM) * (s.tileN / s.threadN) * (s.splitK ?? 1)} threads`,
   validate(s, { limits }) {
     const reasons: string[] = [];
     const vw = s.vectorWidth;
@@ -54,6 +60,8 @@ export const MATMUL: FamilyDef<MatmulSchedule, MatmulSnippet> = {
     if (tx > limits.maxComputeWorkgroupSizeX) reasons.push(`tileM/threadM = ${tx} exceeds maxComputeWorkgroupSizeX ${limits.maxComputeWorkgroupSizeX}`);
     const ty = s.tileN / s.threadN;
     if (ty > limits.maxComputeWorkgroupSizeY) reasons.push(`tileN/threadN = ${ty} exceeds maxComputeWorkgroupSizeY ${limits.maxComputeWorkgroupSizeY}`);
+    const sk = s.splitK ?? 1;
+    if (s.tileK % sk) reasons.push(`tileK ${s.tileK} is not a multiple of splitK ${sk}`);
     if (s.threadM * s.threadN > 128) reasons.push(`threadM·threadN = ${s.threadM * s.threadN} accumulators per thread exceeds 128 (registers spill)`);
     return reasons;
   },

@@ -5,7 +5,7 @@ import { limitsNeeded, parseSchedule, validateSchedule, type Schedule } from '..
 import { checkOutput } from '../stats/correctness';
 import { contiguous } from '../tensor';
 import { GUARD_BYTES, sentinelBuffer, withGuards } from '../hostdata';
-import { SGMATRIX, sgmatrixTile } from './sgmatrix';
+import { SGMATRIX, sgmatrixTile, type SgmatrixSchedule } from './sgmatrix';
 
 const sg = (knobs: Record<string, number | string> = {}): Schedule =>
   parseSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 2, subgroupsN: 2, matricesM: 2, matricesN: 2, tileK: 32, ...knobs });
@@ -73,7 +73,7 @@ describe('sgmatrix family (chromium-experimental-subgroup-matrix, f16→f32)', (
     // f32 × f32 stays exact f32 on every rule; staged as f16 only when asked, and labelled so.
     const f32 = MUL_MAT.generate(sg(), MUL_MAT.makeCase([64, 32, 32]));
     expect(f32.inputRounding).toBe('f16');
-    expect(f32.label).toBe('generated:MUL_MAT sgmatrix{"config":"16x8x16","matricesM":2,"matricesN":2,"staging":"single","subgroupSize":32,"subgroupsM":2,"subgroupsN":2,"tileK":32} [f32 operands staged as f16]');
+    expect(f32.label).toBe('generated:MUL_MAT sgmatrix{"config":"16x8x16","matricesM":2,"matricesN":2,"staging":"single","storeOrder":"plain","subgroupSize":32,"subgroupsM":2,"subgroupsN":2,"tileK":32} [f32 operands staged as f16]');
   });
 
   it("holds a kernel that rounds its inputs to f16's eps, not f32's", () => {
@@ -84,5 +84,85 @@ describe('sgmatrix family (chromium-experimental-subgroup-matrix, f16→f32)', (
     const after = withGuards(new Float32Array([4 + 2 ** -9]).buffer);
     expect(checkOutput(dst, oracle, before, after).correct).toBe(false); // 16·2^-23·6 ≈ 1.1e-5 < 2^-9
     expect(checkOutput(dst, oracle, before, after, 'f16').correct).toBe(true); // 16·2^-10·6 ≈ 0.094
+  });
+
+  it("'direct' loads f16 operands straight from their buffers (no workgroup memory, no barrier); f32 ones stay staged", () => {
+    const direct = sg({ config: '16x16x16', staging: 'direct' });
+    const f16 = MUL_MAT.generate(direct, MUL_MAT.makeCase([128, 64, 64], 'contiguous', { type0: 1, type1: 1 })).wgsl;
+    expect(f16).not.toMatch(/var<workgroup>|workgroupBarrier/);
+    expect(f16).toContain('@group(0) @binding(0) var<storage, read> src0: array<f16>;');
+    // Rows of src0 are 64 f16 apart (K); the matrix at row m0 + sgm·32 + 16, column k0 + kk.
+    expect(f16).toContain('let l1 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>>(&src0, base0 + (m0 + sgm * 32u + 16u) * 64u + k0 + kk, false, 64u);');
+    expect(f16).toContain('let r0 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>>(&src1, base1 + (n0 + sgn * 32u + 0u) * 64u + k0 + kk, true, 64u);');
+    // f16 weights × f32: src0 direct, src1 rounded to f16 through workgroup memory (prefetched).
+    const mixed = MUL_MAT.generate(direct, MUL_MAT.makeCase([128, 64, 64], 'contiguous', { type0: 1 }));
+    expect(mixed.inputRounding).toBe('f16');
+    expect(mixed.wgsl).not.toContain('var<workgroup> sA');
+    expect(mixed.wgsl).toContain('var<workgroup> sB: array<f16, 2560>;');
+    // The offset clamped to the last start a whole 16-column matrix fits (2560 − (15·40 + 16)): never lower than the real one.
+    expect(mixed.wgsl).toContain('(&sB, min((sgn * 32u + 0u) * 40u + kk, 1944u), true, 40u)');
+  });
+
+  it("'rotated' f16 stores put every element where 'plain' does, a warp's 32 lanes on 32 banks instead of 8", () => {
+    // A CPU model of the generated store block of unit a0: lets, selects, swizzles, bitcasts, stores.
+    const model = (storeOrder: string) => {
+      const wgsl = MUL_MAT.generate(sg({ config: '16x16x16', staging: 'prefetch', storeOrder }), MUL_MAT.makeCase([128, 64, 64], 'contiguous', { type0: 1, type1: 1 })).wgsl;
+      const lines = wgsl.split('\n').map((l) => l.trim());
+      const lets = lines.filter((l) => /^let (ao0|aq0|aq20) = /.test(l));
+      const start = lines.indexOf('{', lines.findIndex((l) => l.startsWith('for (var k0')));
+      const block = lines.slice(start + 1, lines.indexOf('}', start));
+      const expr = (e: string, env: Record<string, bigint>) => Function(...Object.keys(env), `return ${e.replace(/(\d+)u/g, '$1n')};`)(...Object.values(env)) as bigint;
+      const sw = (v: number[], s: string) => [...s].map((c) => v['xyzw'.indexOf(c)]);
+      const banks: Set<number>[] = [];
+      const sA = new Map<number, number>();
+      for (let lane = 0; lane < 32; lane++) {
+        const env: Record<string, bigint> = { lid: BigInt(lane) };
+        for (const l of lets) {
+          const [, name, e] = l.match(/^let (\w+) = (.+);$/)!;
+          env[name] = expr(e, env);
+        }
+        const vec: Record<string, number[]> = { aw0: [0, 1, 2, 3] }; // word ids of the loaded chunk
+        let store = 0;
+        for (const l of block) {
+          let m: RegExpMatchArray | null;
+          if ((m = l.match(/^let (\w+) = select\((\w+), (\w+)\.(\w{4}), \((\w+) & (\d+)u\) != 0u\);$/))) vec[m[1]] = (env[m[5]] & BigInt(m[6])) !== 0n ? sw(vec[m[3]], m[4]) : vec[m[2]];
+          else if ((m = l.match(/^let (\w+) = bitcast<vec2<f16>>\((\w+)\.([xyzw])\);$/))) vec[m[1]] = [0, 1].map((h) => 2 * sw(vec[m![2]], m![3])[0] + h); // element ids
+          else if ((m = l.match(/^sA\[(.+)\] = (\w+)\.([xy]);$/))) {
+            const at = Number(expr(m[1], env));
+            sA.set(at, vec[m[2]]['xy'.indexOf(m[3])] + 8 * lane);
+            (banks[store++] ??= new Set()).add(Math.floor(at / 2) % 32);
+          } else throw new Error(`the model does not know: ${l}`);
+        }
+        // Element e of this lane's chunk lands at ao0 + e, whatever the order.
+        for (let e = 0; e < 8; e++) expect(sA.get(Number(env.ao0) + e)).toBe(e + 8 * lane);
+      }
+      return banks.map((b) => b.size);
+    };
+    expect(model('plain')).toEqual(Array(8).fill(8));
+    expect(model('rotated')).toEqual(Array(8).fill(32));
+  });
+
+  it('clamps workgroup offsets to the last start a whole matrix fits: never below a real offset, so the clamp changes nothing', () => {
+    // Robustness predicates every subgroupMatrixLoad on offset + span ≤ length; min(offset, length − span) lets the driver prove it.
+    const cases: Record<string, number | string>[] = [{ config: '16x16x16', subgroupsM: 4, matricesM: 4, matricesN: 4, staging: 'prefetch' }, { config: '16x8x16', staging: 'double' }, { config: '16x8x8', tileK: 16, matricesN: 1 }];
+    for (const knobs of cases) {
+      const s = sg(knobs) as SgmatrixSchedule;
+      const { BM, BN } = sgmatrixTile(s);
+      const wgsl = MUL_MAT.generate(s, MUL_MAT.makeCase([BM * 2, BN * 2, 64], 'contiguous', { type0: 1, type1: 1 })).wgsl;
+      const [cm, cn, ck] = s.config.split('x').map(Number);
+      const len = (name: string) => Number(wgsl.match(new RegExp(`var<workgroup> ${name}: array<f16, (\\d+)>;`))![1]);
+      const loads = [...wgsl.matchAll(/subgroupMatrixLoad<subgroup_matrix_(left|right)[^>]*>>\(&(sA|sB), min\((.+?), (\d+)u\), (true|false), (\d+)u\);/g)];
+      expect(loads.length).toBe(s.matricesM + s.matricesN);
+      for (const [, side, buf, expr, bound, , ld] of loads) {
+        const span = Number(ld) * ((side === 'left' ? cm : cn) - 1) + ck;
+        expect(Number(bound)).toBe(len(buf) - span);
+        const f = Function('sgm', 'sgn', 'kk', 'cur', `return ${expr.replace(/(\d+)u/g, '$1')};`) as (...a: number[]) => number;
+        let most = 0;
+        for (let sgm = 0; sgm < s.subgroupsM; sgm++)
+          for (let sgn = 0; sgn < s.subgroupsN; sgn++)
+            for (let kk = 0; kk < s.tileK; kk += ck) for (const cur of [0, 1]) most = Math.max(most, f(sgm, sgn, kk, cur));
+        expect(most).toBeLessThanOrEqual(Number(bound));
+      }
+    }
   });
 });

@@ -30,9 +30,18 @@ export interface SgmatrixSchedule {
    * How K tiles reach workgroup memory: 'single' loads, stores, multiplies; 'prefetch' issues the
    * next tile's global loads into registers before multiplying the current one; 'double' also
    * stores them into a second buffer while the first is read (one barrier per tile, twice the
-   * workgroup memory).
+   * workgroup memory). 'direct' stages nothing that is f16: each subgroup loads its matrices
+   * straight from the storage buffer (the cache, not workgroup memory, shares rows between
+   * subgroups; no barrier for them); f32 operands are still staged (prefetched) as f16.
    */
-  readonly staging: 'single' | 'prefetch' | 'double';
+  readonly staging: 'single' | 'prefetch' | 'double' | 'direct';
+  /**
+   * The order of an f16 operand's 16-bit stores into workgroup memory. 'plain': every lane stores
+   * the same word of its 16-byte chunk, and 16-byte-aligned rows put a warp's 32 lanes on 8 banks
+   * (4-way conflicts on every store). 'rotated': lane of row r starts at word r % 4 of its chunk
+   * (the loaded vec4 rotated by two selects), so the 32 lanes of 8 rows × 4 chunks hit 32 banks.
+   */
+  readonly storeOrder: 'plain' | 'rotated';
 }
 
 export const SGMATRIX_FEATURE = 'chromium-experimental-subgroup-matrix';
@@ -42,6 +51,11 @@ const PAD = 8;
 function cfg(s: SgmatrixSchedule): { cm: number; cn: number; ck: number } {
   const [cm, cn, ck] = s.config.split('x').map(Number);
   return { cm, cn, ck };
+}
+
+/** Which operands go through workgroup memory: all of them, or under 'direct' only f32 ones (rounded to f16 there). */
+export function sgmatrixStaged(s: SgmatrixSchedule, t0: DType = 'f16', t1: DType = 'f16'): { a: boolean; b: boolean } {
+  return s.staging === 'direct' ? { a: t0 !== 'f16', b: t1 !== 'f16' } : { a: true, b: true };
 }
 
 export function sgmatrixTile(s: SgmatrixSchedule): { BM: number; BN: number; threads: number } {
@@ -91,8 +105,12 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   const left = `subgroup_matrix_left<f16, ${ck}, ${cm}>`;
   const right = `subgroup_matrix_right<f16, ${cn}, ${ck}>`;
   const result = `subgroup_matrix_result<f32, ${cn}, ${cm}>`;
-  const elem = (t: DType) => (t === 'f16' ? 'vec4<u32>' : 'vec4<f32>');
+  const staged = sgmatrixStaged(s, t0, t1);
+  // A direct operand is read by subgroupMatrixLoad itself: an array of f16.
+  const elem = (t: DType, st: boolean) => (!st ? 'f16' : t === 'f16' ? 'vec4<u32>' : 'vec4<f32>');
   const copies = s.staging === 'double' ? 2 : 1;
+  const staging = s.staging === 'direct' ? 'prefetch' : s.staging;
+  const rotated = s.storeOrder === 'rotated';
   const body: string[] = [];
   const emit = (...ls: string[]) => body.push(...ls);
   if (batched) emit(k.ne13 > 1 ? `let i2 = wid.z % ${u(k.ne12)};\nlet i3 = wid.z / ${u(k.ne12)};` : 'let i2 = wid.z;');
@@ -117,12 +135,17 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
       const guard = v0 + threads > units ? `${v} < ${u(units)}` : null;
       emit(`let ${p}g${i} = (${bse} + (${row0} + ${v} / ${u(perRow)}) * ${u(rowStride)} + (${v} % ${u(perRow)}) * ${u(q)}) / ${u(q)};`);
       emit(`let ${p}o${i} = (${v} / ${u(perRow)}) * ${u(LD)} + (${v} % ${u(perRow)}) * ${u(q)};`);
-      emit(`var ${p}w${i} = ${elem(t)}();`);
+      // Rotated f16 stores: this lane's row mod 4, as a word offset (2 f16) into its chunk.
+      if (rotated && t === 'f16') emit(`let ${p}q${i} = (${v} / ${u(perRow)}) % 4u;`, `let ${p}q2${i} = ${p}q${i} * 2u;`);
+      emit(`var ${p}w${i} = ${elem(t, true)}();`);
       out.push({ p, i, src, t, sh: p === 'a' ? 'sA' : 'sB', guard });
     }
     return out;
   };
-  const units = [...unitsOf('a', 'src0', t0, BM, 'm0', 'base0', k.src0.rowStride), ...unitsOf('b', 'src1', t1, BN, 'n0', 'base1', k.src1.rowStride)];
+  const units = [
+    ...(staged.a ? unitsOf('a', 'src0', t0, BM, 'm0', 'base0', k.src0.rowStride) : []),
+    ...(staged.b ? unitsOf('b', 'src1', t1, BN, 'n0', 'base1', k.src1.rowStride) : []),
+  ];
   const guarded = (x: Unit, lines: string[]) => (x.guard ? [`if (${x.guard}) {`, ...lines.map((l) => `  ${l}`), '}'] : lines);
   /** Global loads of the tile at K offset `kExpr` into the registers. */
   const loads = (kExpr: string) => units.flatMap((x) => guarded(x, [`${x.p}w${x.i} = ${x.src}[${x.p}g${x.i} + (${kExpr}) / ${u(perLoad(x.t))}];`]));
@@ -131,7 +154,15 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
     units.flatMap((x) => {
       const o = buf === '0u' ? `${x.p}o${x.i}` : `${buf} * ${u(x.p === 'a' ? bufA : bufB)} + ${x.p}o${x.i}`;
       const lines: string[] = [];
-      if (x.t === 'f16') {
+      if (x.t === 'f16' && rotated) {
+        // Word w of the rotated vector is word (w + q) % 4 of the loaded one, stored where that word belongs.
+        const q = `${x.p}q${x.i}`;
+        lines.push(`let ${x.p}v1 = select(${x.p}w${x.i}, ${x.p}w${x.i}.yzwx, (${q} & 1u) != 0u);`, `let ${x.p}v = select(${x.p}v1, ${x.p}v1.zwxy, (${q} & 2u) != 0u);`);
+        for (const [w, comp] of ['x', 'y', 'z', 'w'].entries()) {
+          const at = `${o} + ((${x.p}q2${x.i} + ${u(2 * w)}) & 7u)`;
+          lines.push(`let ${x.p}h${w} = bitcast<vec2<f16>>(${x.p}v.${comp});`, `${x.sh}[${at}] = ${x.p}h${w}.x;`, `${x.sh}[${at} + 1u] = ${x.p}h${w}.y;`);
+        }
+      } else if (x.t === 'f16') {
         for (const [w, comp] of ['x', 'y', 'z', 'w'].entries()) lines.push(`let ${x.p}h${w} = bitcast<vec2<f16>>(${x.p}w${x.i}.${comp});`, `${x.sh}[${o} + ${u(2 * w)}] = ${x.p}h${w}.x;`, `${x.sh}[${o} + ${u(2 * w + 1)}] = ${x.p}h${w}.y;`);
       } else {
         lines.push(`let ${x.p}h = vec4<f16>(${x.p}w${x.i});`, ...[0, 1, 2, 3].map((e) => `${x.sh}[${o} + ${u(e)}] = ${x.p}h[${e}];`));
@@ -142,9 +173,20 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   const multiply = (buf: string) => {
     const off = (size: number) => (buf === '0u' ? '' : `${buf} * ${u(size)} + `);
     const out = ['if (isActive) {', `  for (var kk = 0u; kk < ${u(BK)}; kk = kk + ${u(ck)}) {`];
-    for (let i = 0; i < s.matricesM; i++) out.push(`    let l${i} = subgroupMatrixLoad<${left}>(&sA, ${off(bufA)}(sgm * ${u(s.matricesM * cm)} + ${u(i * cm)}) * ${u(LD)} + kk, false, ${u(LD)});`);
+    // A staged operand is read from workgroup memory (rows of LD), a direct one from its buffer at K offset k0.
+    // Robustness wraps every subgroupMatrixLoad in `if (offset + span <= length)` (Tint's predication).
+    // A workgroup offset written as min(offset, length − span) — never smaller than the real one —
+    // lets the driver's range analysis prove that condition and drop the branch (H200 4096³: 148.9 →
+    // 213.1 TFLOP/s; with robustness off altogether, 208). span = LD·(major − 1) + minor.
+    const at = (st: boolean, sh: string, size: number, row: string, src: string, bse: string, rowStride: number, major: number) =>
+      st ? `&${sh}, min(${off(size)}${row} * ${u(LD)} + kk, ${u(copies * size - (LD * (major - 1) + ck))}), ` : `&${src}, ${bse} + (${row}) * ${u(rowStride)} + k0 + kk, `;
+    for (let i = 0; i < s.matricesM; i++) {
+      const row = staged.a ? `(sgm * ${u(s.matricesM * cm)} + ${u(i * cm)})` : `m0 + sgm * ${u(s.matricesM * cm)} + ${u(i * cm)}`;
+      out.push(`    let l${i} = subgroupMatrixLoad<${left}>(${at(staged.a, 'sA', bufA, row, 'src0', 'base0', k.src0.rowStride, cm)}false, ${u(staged.a ? LD : k.src0.rowStride)});`);
+    }
     for (let j = 0; j < s.matricesN; j++) {
-      out.push(`    let r${j} = subgroupMatrixLoad<${right}>(&sB, ${off(bufB)}(sgn * ${u(s.matricesN * cn)} + ${u(j * cn)}) * ${u(LD)} + kk, true, ${u(LD)});`);
+      const row = staged.b ? `(sgn * ${u(s.matricesN * cn)} + ${u(j * cn)})` : `n0 + sgn * ${u(s.matricesN * cn)} + ${u(j * cn)}`;
+      out.push(`    let r${j} = subgroupMatrixLoad<${right}>(${at(staged.b, 'sB', bufB, row, 'src1', 'base1', k.src1.rowStride, cn)}true, ${u(staged.b ? LD : k.src1.rowStride)});`);
       for (let i = 0; i < s.matricesM; i++) out.push(`    acc${i}_${j} = subgroupMatrixMultiplyAccumulate(l${i}, r${j}, acc${i}_${j});`);
     }
     out.push('  }', '}');
@@ -153,9 +195,12 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   const inLoop = (ls: string[]) => ls.map((l) => `  ${l}`);
   const more = (ls: string[]) => [`if (k0 + ${u(BK)} < ${u(k.K)}) {`, ...ls.map((l) => `  ${l}`), '}'];
   const loop = `for (var k0 = 0u; k0 < ${u(k.K)}; k0 = k0 + ${u(BK)}) {`;
-  if (s.staging === 'single') {
+  if (!units.length) {
+    // Nothing staged: no workgroup memory, no barrier; the subgroups run independently.
+    emit(loop, ...inLoop(multiply('0u')), '}');
+  } else if (staging === 'single') {
     emit(loop, ...inLoop([...loads('k0'), ...stores('0u'), 'workgroupBarrier();', ...multiply('0u'), 'workgroupBarrier();']), '}');
-  } else if (s.staging === 'prefetch') {
+  } else if (staging === 'prefetch') {
     // The next tile's global loads are in flight while this one is multiplied.
     emit(...loads('0u'), loop, ...inLoop([...stores('0u'), 'workgroupBarrier();', ...more(loads(`k0 + ${u(BK)}`)), ...multiply('0u'), 'workgroupBarrier();']), '}');
   } else {
@@ -180,11 +225,11 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
     'enable subgroups;',
     'enable chromium_experimental_subgroup_matrix;',
     'diagnostic(off, chromium.subgroup_matrix_uniformity);',
-    storageDecl(0, 'src0', 'read', elem(t0)),
-    storageDecl(1, 'src1', 'read', elem(t1)),
+    storageDecl(0, 'src0', 'read', elem(t0, staged.a)),
+    storageDecl(1, 'src1', 'read', elem(t1, staged.b)),
     storageDecl(2, 'dst', 'read_write', 'f32'),
-    `var<workgroup> sA: array<f16, ${copies * BM * LD}>;`,
-    `var<workgroup> sB: array<f16, ${copies * BN * LD}>;`,
+    ...(staged.a ? [`var<workgroup> sA: array<f16, ${copies * BM * LD}>;`] : []),
+    ...(staged.b ? [`var<workgroup> sB: array<f16, ${copies * BN * LD}>;`] : []),
     '',
     `@compute @workgroup_size(${threads})`,
     'fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32, @builtin(subgroup_size) sgSize: u32) {',
@@ -206,11 +251,18 @@ export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
     matricesN: { values: [1, 2, 4], doc: 'result matrices per subgroup along N' },
     tileK: { values: [16, 32, 64], doc: 'K staged in workgroup memory per step' },
     subgroupSize: { values: [32], doc: 'threads per subgroup the workgroup is sized for', default: 32 },
-    staging: { values: ['single', 'prefetch', 'double'], doc: 'K-tile staging: single buffer, register prefetch of the next tile, or double-buffered workgroup memory', default: 'single' },
+    staging: {
+      values: ['single', 'prefetch', 'double', 'direct'],
+      sweep: ['single', 'prefetch', 'double'], // direct: 2.5–4× slower on the H200 (docs/benchmarks.md), swept on request
+      doc: 'K-tile staging: single buffer, register prefetch of the next tile, double-buffered workgroup memory, or direct (f16 operands loaded by subgroupMatrixLoad from their buffer, f32 ones prefetched)',
+      default: 'single',
+    },
+    storeOrder: { values: ['plain', 'rotated'], sweep: ['plain'], doc: "f16 staging stores: plain (a warp's lanes on 8 banks) or rotated by row (on 32 banks; slower on the H200, swept on request)", default: 'plain' },
   },
   threads: (s) => sgmatrixTile(s).threads,
   workgroupBytes: (s) => {
     const { BM, BN } = sgmatrixTile(s);
+    // 'direct' stages only f32 operands, unknown here: counted as if both were (an upper bound).
     return (BM + BN) * (s.tileK + PAD) * 2 * (s.staging === 'double' ? 2 : 1);
   },
   threadsText: (s) => `subgroupsM·subgroupsN·subgroupSize = ${sgmatrixTile(s).threads} threads`,

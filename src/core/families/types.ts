@@ -7,8 +7,13 @@ import { OpCaseError, type OpCase } from '../ops/case';
 import { stableJson } from '../schedule/stable-json';
 
 export interface KnobSpec {
-  /** What the sweep enumerates; numeric knobs accept any positive integer in a parsed schedule. */
+  /** The values offered (a string knob takes only these; numeric knobs accept any positive integer in a parsed schedule). */
   readonly values: readonly (number | string)[];
+  /**
+   * What an unrestricted sweep enumerates, when not all of `values` (a value measured to lose
+   * everywhere stays parseable and sweepable on request, without multiplying every sweep).
+   */
+  readonly sweep?: readonly (number | string)[];
   readonly doc: string;
   /** For a knob added later: what schedules written before it (saved results, links) meant. */
   readonly default?: number | string;

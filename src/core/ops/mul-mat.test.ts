@@ -154,7 +154,9 @@ describe('MUL_MAT (ggml_mul_mat)', () => {
     const featured = { ...adapter, features: ['shader-f16', 'subgroups', 'chromium-experimental-subgroup-matrix'] };
     for (const rule of registryEntry('MUL_MAT').rules) expect(validateSchedule(rule.schedule, { ...featured, limits: { ...featured.limits, ...rule.limits } })).toEqual([]);
     const pick = (dims: number[], layout = 'contiguous') => schedulesFor('MUL_MAT', MUL_MAT.makeCase(dims, layout), adapter);
-    expect(pick([4096, 4096, 4096])).toMatchObject({ tileM: 128, tileN: 128, threadM: 8, threadN: 8, vectorWidth: 4 });
+    // H200 2026-12-02: 8×16 per thread at 4096³ (40.1 TFLOP/s against 38.1), 8×8 from N = 512 (33.0 against 26.3 for 64×64).
+    expect(pick([4096, 4096, 4096])).toMatchObject({ tileM: 128, tileN: 128, threadM: 8, threadN: 16, vectorWidth: 4 });
+    expect(pick([4096, 512, 4096])).toMatchObject({ tileM: 128, tileN: 128, threadM: 8, threadN: 8, vectorWidth: 4 });
     expect(pick([1024, 1024, 1024])).toMatchObject({ tileM: 64, tileN: 64, vectorWidth: 4 });
     expect(pick([255, 130, 300])).toMatchObject({ tileM: 64, tileN: 64, vectorWidth: 4 });
     // N ≤ 8: gemv; without subgroups its shared-reduction rule, several columns per pass.
@@ -165,15 +167,15 @@ describe('MUL_MAT (ggml_mul_mat)', () => {
     expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([1024, 3, 1024]), sub)).toMatchObject({ family: 'gemv', columnsPerPass: 4, reduction: 'subgroup', unroll: 4 });
     // Eight columns: unroll 1 (H200 4096x8x4096 37.8 µs against 43.2 at unroll 4).
     expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([4096, 8, 4096]), sub)).toMatchObject({ family: 'gemv', columnsPerPass: 8, reduction: 'subgroup', unroll: 1 });
-    expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([4096, 512, 4096], 'contiguous', { type0: 1, type1: 1 }), featured)).toMatchObject({ family: 'sgmatrix', config: '16x8x16', matricesM: 4 });
-    // With the H200's 48 KiB of workgroup memory the 20 KiB 16x16x16 tiling is taken; at the 16 KiB default it is refused with the numbers.
+    // N < 2048: 128×64 tiles of 16x16x16 (15 KiB, within the default), on the H200's 48 KiB too (141.9 TFLOP/s at 4096x512x4096).
     const h200 = { ...featured, limits: { ...featured.limits, maxComputeWorkgroupStorageSize: 49152 } };
-    const big = MUL_MAT.makeCase([4096, 512, 4096], 'contiguous', { type0: 1, type1: 1 });
-    expect(schedulesFor('MUL_MAT', big, h200)).toMatchObject({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, matricesM: 4, matricesN: 4, staging: 'prefetch' });
-    // N ≥ 2048: 256×128 tiles (30 KiB).
-    expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([4096, 4096, 4096], 'contiguous', { type0: 1 }), h200)).toMatchObject({ config: '16x16x16', subgroupsM: 4, subgroupsN: 2, staging: 'prefetch' });
-    expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([4096, 4096, 4096], 'contiguous', { type0: 1 }), featured)).toMatchObject({ config: '16x8x16', subgroupsM: 2, staging: 'prefetch' });
-    expect(validateSchedule(schedulesFor('MUL_MAT', big, h200)!, featured)).toEqual(['workgroup memory 20480 B exceeds maxComputeWorkgroupStorageSize 16384']);
+    const narrow = MUL_MAT.makeCase([4096, 512, 4096], 'contiguous', { type0: 1, type1: 1 });
+    for (const a of [featured, h200]) expect(schedulesFor('MUL_MAT', narrow, a)).toMatchObject({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 2, staging: 'prefetch' });
+    // N ≥ 2048: 256×128 tiles (30 KiB) where the adapter offers them; at the 16 KiB default they are refused with the numbers.
+    const big = MUL_MAT.makeCase([4096, 4096, 4096], 'contiguous', { type0: 1 });
+    expect(schedulesFor('MUL_MAT', big, h200)).toMatchObject({ config: '16x16x16', subgroupsM: 4, subgroupsN: 2, staging: 'prefetch' });
+    expect(schedulesFor('MUL_MAT', big, featured)).toMatchObject({ config: '16x8x16', subgroupsM: 2, staging: 'prefetch' });
+    expect(validateSchedule(schedulesFor('MUL_MAT', big, h200)!, featured)).toEqual(['workgroup memory 30720 B exceeds maxComputeWorkgroupStorageSize 16384']);
     expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([48, 24, 32], 'contiguous', { type0: 1 }), featured)).toMatchObject({ family: 'sgmatrix', matricesM: 1 });
     // K % 4 == 0 but misaligned rows: the vec4 rules' fits() send it on to the scalar rule.
     expect(pick([128, 64, 96], 'src0-odd-stride')).toMatchObject({ vectorWidth: 1 });

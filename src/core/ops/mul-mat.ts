@@ -186,7 +186,7 @@ const generated = {
 };
 
 /** The smallest subgroup-matrix tile (16×8 outputs, K 16): a case it cannot take, none can. */
-const SMALLEST_SGMATRIX: SgmatrixSchedule = Object.freeze({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 1, subgroupsN: 1, matricesM: 1, matricesN: 1, tileK: 16, subgroupSize: 32, staging: 'single' });
+const SMALLEST_SGMATRIX: SgmatrixSchedule = Object.freeze({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 1, subgroupsN: 1, matricesM: 1, matricesN: 1, tileK: 16, subgroupSize: 32, staging: 'single', storeOrder: 'plain' });
 
 /**
  * The contract: f16 sources past the small-N (gemv) ground need subgroup matrices, which need

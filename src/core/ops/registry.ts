@@ -169,22 +169,21 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
       // f16 past the decode ground: subgroup matrices (the contract declines it where they are missing).
       {
         when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 2048 }, { feature: 'M', multipleOf: 256 }, { feature: 'N', multipleOf: 128 }, { feature: 'K', multipleOf: 32 }],
-        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 4, subgroupsN: 2, matricesM: 4, matricesN: 4, tileK: 32, subgroupSize: 32, staging: 'prefetch' }),
+        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 4, subgroupsN: 2, matricesM: 4, matricesN: 4, tileK: 32, subgroupSize: 32, staging: 'prefetch', storeOrder: 'plain' }),
         limits: { maxComputeWorkgroupStorageSize: 30720 },
-        note: 'H200 2026-12-02 (matmul-tune.sh issue26b): 256×128 tiles, f16×f16→f32 4096³ 148.8 TFLOP/s, f16 weights × f32 148.8 (2×2 subgroups: 140.8 / 127.7; 2×4: 147.0); at N = 512 too few workgroups (67.2 against 106.3 for the rule below), hence N ≥ 2048. 30 KiB of workgroup memory',
+        note: 'H200 2026-12-02 (matmul-tune.sh gemm2, workgroup offsets clamped so the robustness predicate folds): 256×128 tiles, f16×f16→f32 4096³ 213.1 TFLOP/s, f16 weights × f32 209.1 (2×4 subgroups: 212.9; before the clamp, issue26b: 148.8 / 148.8); at N = 512 too few workgroups (67.2 against 106.3 for 2×2 · 4×4, issue26), hence N ≥ 2048. 30 KiB of workgroup memory',
       },
       {
-        when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 9 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 128 }, { feature: 'K', multipleOf: 32 }],
-        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 4, tileK: 32, subgroupSize: 32, staging: 'prefetch' }),
-        limits: { maxComputeWorkgroupStorageSize: 20480 },
-        note: 'H200 2026-12-02 (matmul-tune.sh issue26), f16×f16→f32 4096³: 140.9 TFLOP/s (single staging 122.9, double 93.3, K64 89.4, other tilings 86–112); 4096x512x4096 106.1; f16 weights × f32 4096³ 127.6. 20 KiB of workgroup memory: only where the adapter offers more than the 16 KiB default (the H200: 48 KiB)',
+        when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 9 }, { feature: 'N', max: 2047 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 64 }, { feature: 'K', multipleOf: 32 }],
+        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 2, tileK: 32, subgroupSize: 32, staging: 'prefetch', storeOrder: 'plain' }),
+        note: 'H200 2026-12-02 (matmul-tune.sh gemm2, offsets clamped): 128×64 tiles, 4096x512x4096 141.9 TFLOP/s against 126.7 for 2×2 · 4×4 (128×128, 20 KiB; 106.1 before the clamp); 256 workgroups for 132 SMs. 15 KiB: within the 16 KiB default. Measured at N = 512 only, hence N < 2048',
       },
       {
         when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 9 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 64 }, { feature: 'K', multipleOf: 32 }],
-        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 4, tileK: 32, subgroupSize: 32, staging: 'prefetch' }),
-        note: 'within the 16 KiB default (15 KiB): H200 2026-12-02, f16×f16→f32 4096³ 110.5 TFLOP/s with prefetch staging (95.7 single, 2026-12-01); adapters with more workgroup memory take the 16x16x16 rule above',
+        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 4, tileK: 32, subgroupSize: 32, staging: 'prefetch', storeOrder: 'plain' }),
+        note: 'within the 16 KiB default (15 KiB), for N ≥ 2048 where the adapter lacks the 30 KiB of the first rule: H200 2026-12-02 (matmul-tune.sh gemm2, offsets clamped), f16×f16→f32 4096³ 155.8 TFLOP/s (110.5 before the clamp, issue26)',
       },
-      { when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 9 }], schedule: freezeSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 1, subgroupsN: 1, matricesM: 1, matricesN: 1, tileK: 16, subgroupSize: 32, staging: 'single' }) },
+      { when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 9 }], schedule: freezeSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 1, subgroupsN: 1, matricesM: 1, matricesN: 1, tileK: 16, subgroupSize: 32, staging: 'single', storeOrder: 'plain' }) },
       // Decode (N ≤ 8): gemv, one src0 load feeding every column of the pass.
       ...([1, 2, 4, 8] as const).map((C) => ({
         when: [{ feature: 'N', max: C }, { feature: 'K', multipleOf: 4 }],
@@ -199,11 +198,16 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
       { when: [{ feature: 'N', max: 8 }], schedule: freezeSchedule({ family: 'gemv', workgroupSize: 256, rowsPerWorkgroup: 4, columnsPerPass: 8, vectorWidth: 1, unroll: 2, reduction: 'shared' }) },
       {
         when: [{ feature: 'K', multipleOf: 4 }, { feature: 'M', min: 2048 }, { feature: 'N', min: 2048 }],
-        schedule: freezeSchedule({ family: 'matmul', tileM: 128, tileN: 128, tileK: 16, threadM: 8, threadN: 8, vectorWidth: 4, staging: 'prefetch' }),
-        note: 'H200 sweeps 2026-11-29: fastest of 144 candidates at 4096³ (38.0 TFLOP/s); 64 accumulators per thread, 256 threads, 16 KiB',
+        schedule: freezeSchedule({ family: 'matmul', tileM: 128, tileN: 128, tileK: 16, threadM: 8, threadN: 16, vectorWidth: 4, staging: 'prefetch', splitK: 1 }),
+        note: 'H200 2026-12-02 (matmul-tune.sh gemm1): 4096³ 40.1 TFLOP/s with 8×16 per thread (128 threads, 16 KiB) against 38.1 for 8×8 (the fastest of 144 in the 2026-11-29 sweep); 128×256 8×16 39.2, 16×8 37.2, split K 2 31.8',
       },
-      { when: [{ feature: 'K', multipleOf: 4 }], schedule: freezeSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 4, staging: 'prefetch' }) },
-      { when: [], schedule: freezeSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 1, staging: 'single' }) },
+      {
+        when: [{ feature: 'K', multipleOf: 4 }, { feature: 'M', min: 2048 }, { feature: 'N', min: 512 }],
+        schedule: freezeSchedule({ family: 'matmul', tileM: 128, tileN: 128, tileK: 16, threadM: 8, threadN: 8, vectorWidth: 4, staging: 'prefetch', splitK: 1 }),
+        note: 'H200 2026-12-02 (matmul-tune.sh gemm1/gemm2): 4096x512x4096 33.0 TFLOP/s against 26.3 for the 64×64 rule below; 8×16 per thread 32.4, 128×64 32.8, split K 2/4 18.9–31.3 (more threads did not pay for the reduction)',
+      },
+      { when: [{ feature: 'K', multipleOf: 4 }], schedule: freezeSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 4, staging: 'prefetch', splitK: 1 }) },
+      { when: [], schedule: freezeSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 1, staging: 'single', splitK: 1 }) },
     ],
     states: {
       'nvidia/hopper': { state: 'observe', evidence: 'lane 2026-11-29: H200 faster on 8/8 shapes (1.10–2.65×; 4096³ 38.1 vs 14.5 TFLOP/s); issue 10 found order-dependent lane timings on this class, so no promotion until they agree' },
@@ -331,7 +335,7 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
   entry({
     op: 'OUT_PROD',
     declaredRejections: [],
-    rules: [{ when: [], schedule: freezeSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 1, staging: 'single' }), note: "scalar loads: src0's k stride is its row stride (vec4 needs k contiguous)" }],
+    rules: [{ when: [], schedule: freezeSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 1, staging: 'single', splitK: 1 }), note: "scalar loads: src0's k stride is its row stride (vec4 needs k contiguous)" }],
     states: { default: { state: 'observe', evidence: 'new in issue 9 (ggml d99724f2 semantics); SwiftShader lane 2026-12-01 (a CPU shared with other jobs): faster on 2/6 shapes, parity on 4/6, none slower; generated and native match the oracle on every shape. Not yet run on a GPU: observed' } },
   }),
   entry({

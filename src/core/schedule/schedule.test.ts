@@ -73,6 +73,16 @@ describe('space restrictions (the sweep\'s --space)', () => {
     }
   });
 
+  it("enumerates a knob's sweep subset unless asked: values measured to lose stay parseable and sweepable on request", () => {
+    // matmul: 3 tiles M × 3 N × 3 K × 2 threadM × 3 threadN × 2 widths × 3 stagings, split K at 1 only.
+    expect(enumerateSpace('matmul')).toHaveLength(972);
+    expect(enumerateSpace('matmul', { splitK: [1, 2, 4] })).toHaveLength(3 * 972);
+    // sgmatrix: direct staging and rotated stores (slower on the H200) only on request.
+    expect(enumerateSpace('sgmatrix')).toHaveLength(3 ** 6 * 3);
+    expect(enumerateSpace('sgmatrix', parseSpace('{"staging": ["direct"], "storeOrder": ["plain", "rotated"]}', 'sgmatrix'))).toHaveLength(3 ** 6 * 2);
+    expect(parseSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 4, splitK: 4 })).toMatchObject({ splitK: 4, staging: 'single' });
+  });
+
   it('restricts knob by knob; knobs left out keep every value', () => {
     const c = enumerateSpace('elementwise', parseSpace('{"workgroupSize": [64, 2048], "vectorWidth": [4]}', 'elementwise'));
     expect(c).toHaveLength(2 * SPACES.elementwise.elementsPerThread.values.length);

@@ -70,20 +70,20 @@ export function parseSchedule(input: unknown, expectFamily?: Family | readonly F
 export type SpaceRestriction = Record<string, (number | string)[]>;
 
 /**
- * Every combination of the family's knob values (valid or not: validate() sorts them); knobs in
- * `restrict` take its values instead (the sweep's --space).
+ * Every combination of the family's knob values — each knob's `sweep` subset where it has one —
+ * (valid or not: validate() sorts them); knobs in `restrict` take its values instead (the sweep's --space).
  */
 export function enumerateSpace(family: Family, restrict: SpaceRestriction = {}): Schedule[] {
   let combos: Record<string, unknown>[] = [{ family }];
   for (const [knob, spec] of Object.entries(SPACES[family])) {
-    combos = combos.flatMap((c) => (restrict[knob] ?? spec.values).map((v) => ({ ...c, [knob]: v })));
+    combos = combos.flatMap((c) => (restrict[knob] ?? spec.sweep ?? spec.values).map((v) => ({ ...c, [knob]: v })));
   }
   return combos.map((c) => Object.freeze(c) as unknown as Schedule);
 }
 
-/** The family's whole space as JSON text, one knob per line (the editors' starting point). */
+/** The family's space as an unrestricted sweep enumerates it, as JSON text, one knob per line (the editors' starting point). */
 export function spaceText(family: Family): string {
-  const lines = Object.entries(SPACES[family]).map(([knob, spec]) => `  ${JSON.stringify(knob)}: ${JSON.stringify(spec.values)}`);
+  const lines = Object.entries(SPACES[family]).map(([knob, spec]) => `  ${JSON.stringify(knob)}: ${JSON.stringify(spec.sweep ?? spec.values)}`);
   return `{\n${lines.join(',\n')}\n}`;
 }
 
