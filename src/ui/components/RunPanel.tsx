@@ -2,7 +2,7 @@
 // the form's reason), progress with time left, the error or the result with its share and PR
 // actions, and whether it was stored.
 import { Show, type JSX } from 'solid-js';
-import type { ResultJson } from '../../core/report/json';
+import type { LabResultJson } from '../../core/report/lab-result';
 import type { Progress } from '../../worker/api';
 import type { ErrorInfo } from '../errors';
 import type { SaveOutcome } from '../run-store';
@@ -11,7 +11,7 @@ import { ResultActions } from './ResultActions';
 import { CancelledNote, RunProgress } from './RunProgress';
 import { SaveStatus } from './SaveStatus';
 
-export interface RunPanelProps<Req, J extends ResultJson> {
+export interface RunPanelProps<Req, J extends LabResultJson> {
   /** Test-id prefix: `${name}-run`, `${name}-blocked`. */
   readonly name: string;
   readonly title: string;
@@ -34,7 +34,7 @@ export interface RunPanelProps<Req, J extends ResultJson> {
   readonly result: (json: J) => JSX.Element;
 }
 
-export function RunPanel<Req, J extends ResultJson>(props: RunPanelProps<Req, J>) {
+export function RunPanel<Req, J extends LabResultJson>(props: RunPanelProps<Req, J>) {
   const blocked = () => {
     const r = props.form.request();
     return 'error' in r ? r.error : null;

@@ -3,6 +3,7 @@
 // that says which, instead of a result. Needs no GPU: it opens on any browser.
 import { createResource, Match, Show, Switch } from 'solid-js';
 import { adapterName } from '../../core/adapter';
+import { resultAdapter, validateLabResult } from '../../core/report/lab-result';
 import { decodeShare, ShareLinkError, shareRounding, type ShareErrorReason } from '../../core/report/share';
 import { ResultActions } from '../components/ResultActions';
 import { SafeReport } from '../components/SafeReport';
@@ -21,16 +22,16 @@ const WHAT_TO_DO: Record<ShareErrorReason, string> = {
 };
 
 function kindTitle(kind: string): string {
-  return kind === 'level1' ? 'Level 1 result' : kind === 'lane' ? 'lane result' : kind === 'sweep' ? 'sweep result' : 'calibration';
+  return kind === 'level1' ? 'Level 1 result' : kind === 'lane' ? 'lane result' : kind === 'sweep' ? 'sweep result' : kind === 'formats' ? 'formats result' : 'calibration';
 }
 
 export function SharedReport(props: { payload: string }) {
   const [result] = createResource(
     () => props.payload,
     async (payload) => {
-      const r = await decodeShare(payload);
+      const r = await decodeShare(payload, undefined, undefined, validateLabResult);
       // The header names the result's adapter, not the viewer's.
-      setSharedAdapter(r.adapter);
+      setSharedAdapter(resultAdapter(r));
       return r;
     },
   );
@@ -64,7 +65,7 @@ export function SharedReport(props: { payload: string }) {
           {(r) => (
             <>
               <div class="shared-notice" role="note" data-testid="shared-notice">
-                <strong>Shared copy, read-only.</strong> This {kindTitle(r().kind)} was measured on <span class="mono">{adapterName(r().adapter)}</span> by kernel-lab{' '}
+                <strong>Shared copy, read-only.</strong> This {kindTitle(r().kind)} was measured on <span class="mono">{adapterName(resultAdapter(r()))}</span> by kernel-lab{' '}
                 <span class="mono">{r().labVersion ?? 'unknown'}</span>
                 <Show when={r().codeHash}>{(h) => <span class="mono"> (code {h()})</span>}</Show>. It was decoded from the link: it was not run here, and it is not stored.{' '}
                 <Show when={shareRounding(props.payload)}>{(d) => <span data-testid="shared-rounding">To fit the link, its numbers were rounded to {d()} significant digits (verdicts are as measured). </span>}</Show>
