@@ -7,6 +7,7 @@ import { resultAdapter, validateLabResult } from '../../core/report/lab-result';
 import { decodeShare, ShareLinkError, shareRounding, type ShareErrorReason } from '../../core/report/share';
 import { ResultActions } from '../components/ResultActions';
 import { SafeReport } from '../components/SafeReport';
+import { ShareErrorPage } from '../components/ShareErrorPage';
 import { errorInfo } from '../errors';
 import { hrefFor } from '../router';
 import { RerunPanel } from './report/RerunPanel';
@@ -48,17 +49,9 @@ export function SharedReport(props: { payload: string }) {
         </Match>
         <Match when={failure()}>
           {(f) => (
-            <section class="error-page" role="alert" data-testid="share-error">
-              <h2>This share link cannot be opened</h2>
-              <p class="error-message">
-                <span class="error-name">{f().info.name}</span>: {f().info.message}
-              </p>
+            <ShareErrorPage title="This share link cannot be opened" error={f().info}>
               <p>{WHAT_TO_DO[f().reason]}</p>
-              <p class="note">Nothing from this link was stored.</p>
-              <p>
-                <a href={hrefFor('kernel')}>Open the lab</a>
-              </p>
-            </section>
+            </ShareErrorPage>
           )}
         </Match>
         <Match when={result()}>

@@ -5,6 +5,7 @@ import { For, Show } from 'solid-js';
 import { FORMATS_OPS } from '../../../core/report/formats';
 import { WEIGHT_FORMATS, type WeightKind } from '../../../core/quant/weights';
 import { FORMATS_OP_NAMES, formatChoices, type FormatsForm } from './formats-form';
+import { okOf } from '../../errors';
 
 const GROUPS: readonly { readonly title: string; readonly kind: WeightKind | 'plain' }[] = [
   { title: 'plain', kind: 'plain' },
@@ -24,10 +25,7 @@ export function FormatsOptions(props: { form: FormatsForm }) {
   const f = props.form;
   const kindOf = (name: string) => WEIGHT_FORMATS.find((w) => w.name === name)?.kind ?? 'plain';
   const docOf = (name: string) => WEIGHT_FORMATS.find((w) => w.name === name)?.doc ?? `${name} weights: the unquantized reference`;
-  const plan = () => {
-    const r = f.request();
-    return 'ok' in r ? r.plan : null;
-  };
+  const plan = () => okOf(f.request())?.plan ?? null;
   const refusedHere = () => plan()?.cases.filter((c) => c.problem) ?? [];
   return (
     <>

@@ -5,17 +5,13 @@ import { JsonTextArea } from '../../components/JsonTextArea';
 import { KnobTable } from '../../components/KnobTable';
 import { OPS } from '../../../core/ops/registry';
 import { matrixLabels, type SweepForm } from './sweep-form';
+import { InlineError } from '../../components/InlineError';
+import { errorOf } from '../../errors';
 
 export function SweepOptions(props: { form: SweepForm }) {
   const f = props.form;
-  const shapesError = () => {
-    const s = f.shapes();
-    return 'error' in s ? s.error : null;
-  };
-  const spaceError = () => {
-    const s = f.space();
-    return 'error' in s ? s.error : null;
-  };
+  const shapesError = () => errorOf(f.shapes());
+  const spaceError = () => errorOf(f.space());
   const shapeCount = () => {
     const s = f.shapes();
     return 'ok' in s && s.ok.length ? s.ok.length : f.op().matrix.length;
@@ -56,13 +52,7 @@ export function SweepOptions(props: { form: SweepForm }) {
         />
         <span class="hint mono">DIMS[:LAYOUT], … ({f.op().shapeSyntax}); empty: the matrix</span>
       </div>
-      <Show when={shapesError()}>
-        {(msg) => (
-          <p class="inline-error" data-testid="sweep-shapes-error" role="alert">
-            {msg()}
-          </p>
-        )}
-      </Show>
+      <InlineError message={shapesError()} testid="sweep-shapes-error" />
       <div class="field field-column">
         <div class="schedule-head">
           <label for="sweep-space">space ({f.op().family}): knob → values to try</label>
