@@ -6,6 +6,7 @@ import { FORMATS_OPS } from '../../../core/report/formats';
 import { WEIGHT_FORMATS, type WeightKind } from '../../../core/quant/weights';
 import { FORMATS_OP_NAMES, formatChoices, type FormatsForm } from './formats-form';
 import { okOf } from '../../errors';
+import { Select } from '../../components/Select';
 
 const GROUPS: readonly { readonly title: string; readonly kind: WeightKind | 'plain' }[] = [
   { title: 'plain', kind: 'plain' },
@@ -31,15 +32,7 @@ export function FormatsOptions(props: { form: FormatsForm }) {
     <>
       <div class="field">
         <label for="formats-op">op</label>
-        <select id="formats-op" data-testid="formats-op" onChange={(e) => f.selectOp(e.currentTarget.value)}>
-          <For each={FORMATS_OP_NAMES}>
-            {(op) => (
-              <option value={op} selected={op === f.op()}>
-                {op}
-              </option>
-            )}
-          </For>
-        </select>
+        <Select id="formats-op" testid="formats-op" value={f.op()} options={FORMATS_OP_NAMES} onChange={(v) => f.selectOp(v)} />
         <span class="hint">
           {OP_DOC[f.op()]} (the CLI's default: <code>{FORMATS_OPS[f.op()].defaultShape}</code>)
         </span>

@@ -8,6 +8,7 @@ import type { FormatsRun } from '../../../core/report/lab-result';
 import { FRONTIER_X_LABEL, frontierChart } from '../../charts/formats-frontier-chart';
 import { UPlot } from '../../charts/UPlot';
 import { isSoftwareAdapter } from '../../software-adapter';
+import { Select } from '../../components/Select';
 
 /** Columns that hold numbers (right-aligned): all but the format, bottleneck and kernel/reason. */
 const NUMERIC = new Set([1, 2, 3, 4, 5, 6, 8, 9]);
@@ -52,6 +53,11 @@ export function FormatsResultView(props: { result: FormatsRun }) {
   );
 }
 
+const AXES = [
+  { value: 'time', label: 'median µs' },
+  { value: 'bandwidth', label: 'weight GB/s' },
+] as const;
+
 function FrontierPanel(props: { result: FormatsRun }) {
   const [axis, setAxis] = createSignal<FrontierAxis>('time');
   const frontier = createMemo(() => formatsFrontier(props.result.rows, axis()));
@@ -60,14 +66,7 @@ function FrontierPanel(props: { result: FormatsRun }) {
     <section class="panel" data-testid="formats-frontier-panel">
       <h2>
         Accuracy against speed
-        <select data-testid="formats-frontier-axis" aria-label="x axis" onChange={(e) => setAxis(e.currentTarget.value as FrontierAxis)}>
-          <option value="time" selected={axis() === 'time'}>
-            median µs
-          </option>
-          <option value="bandwidth" selected={axis() === 'bandwidth'}>
-            weight GB/s
-          </option>
-        </select>
+        <Select testid="formats-frontier-axis" ariaLabel="x axis" value={axis()} options={AXES} onChange={(v) => setAxis(v as FrontierAxis)} />
       </h2>
       <Show when={frontier().points.length} fallback={<p class="note">No format has both a time and a quantization error to place.</p>}>
         <UPlot options={chart().options} data={chart().data} heightPx={300} testid="formats-frontier" label={`formats of ${props.result.op} ${props.result.shape}: ${FRONTIER_X_LABEL[axis()]} against NMSE`} />
