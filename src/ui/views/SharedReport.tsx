@@ -5,13 +5,11 @@ import { createResource, Match, Show, Switch } from 'solid-js';
 import { adapterName } from '../../core/adapter';
 import { resultAdapter, validateLabResult } from '../../core/report/lab-result';
 import { decodeShare, ShareLinkError, shareRounding, type ShareErrorReason } from '../../core/report/share';
-import { ResultActions } from '../components/ResultActions';
-import { SafeReport } from '../components/SafeReport';
 import { ShareErrorPage } from '../components/ShareErrorPage';
 import { errorInfo } from '../errors';
 import { hrefFor } from '../router';
 import { RerunPanel } from './report/RerunPanel';
-import { ResultReport } from './report/ResultReport';
+import { ResultWithActions } from './report/ResultReport';
 import { setSharedAdapter } from '../shared-adapter';
 
 const WHAT_TO_DO: Record<ShareErrorReason, string> = {
@@ -64,11 +62,9 @@ export function SharedReport(props: { payload: string }) {
                 <Show when={shareRounding(props.payload)}>{(d) => <span data-testid="shared-rounding">To fit the link, its numbers were rounded to {d()} significant digits (verdicts are as measured). </span>}</Show>
                 <a href={hrefFor('kernel')}>Open the lab</a>
               </div>
-              <SafeReport>
-                <ResultReport result={r()} shared />
-                <ResultActions result={r()} />
+              <ResultWithActions result={r()} shared>
                 <RerunPanel result={r()} />
-              </SafeReport>
+              </ResultWithActions>
             </>
           )}
         </Match>

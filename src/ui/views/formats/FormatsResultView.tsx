@@ -7,8 +7,8 @@ import { formatCells, FORMATS_HEADERS } from '../../../core/report/formats';
 import type { FormatsRun } from '../../../core/report/lab-result';
 import { FRONTIER_X_LABEL, frontierChart } from '../../charts/formats-frontier-chart';
 import { UPlot } from '../../charts/UPlot';
-import { isSoftwareAdapter } from '../../software-adapter';
 import { Select } from '../../components/Select';
+import { SoftwareNote } from '../../components/SoftwareNote';
 
 /** Columns that hold numbers (right-aligned): all but the format, bottleneck and kernel/reason. */
 const NUMERIC = new Set([1, 2, 3, 4, 5, 6, 8, 9]);
@@ -25,9 +25,7 @@ export function FormatsResultView(props: { result: FormatsRun }) {
           </span>
         </h2>
         <p class="note mono">{r().adapter} · started {r().startedAt}</p>
-        <Show when={isSoftwareAdapter(r().adapterDescriptor)}>
-          <p class="note warn">software adapter: these are CPU timings of the WGSL, not GPU numbers</p>
-        </Show>
+        <SoftwareNote adapter={r().adapterDescriptor} />
         <p class="note">Weights: {r().distribution}. NMSE = Σ(w − q)² / Σw² (ggml's test-backend-ops); max rel over |w| ≥ 1% of the largest. Fastest first.</p>
         <div class="table-scroll">
           <table class="data" data-testid="formats-table">

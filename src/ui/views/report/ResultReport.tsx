@@ -1,9 +1,11 @@
 // Any result, read-only, by kind, with the views its own tab uses (they render the result
 // JSON): what a stored run and a shared link show.
-import { Match, Switch } from 'solid-js';
+import { Match, Switch, type JSX } from 'solid-js';
 import type { CalibrationJson, LaneJson, Level1Json, SweepJson } from '../../../core/report/json';
 import type { FormatsRun, LabResultJson } from '../../../core/report/lab-result';
 import { FormatsResultView } from '../formats/FormatsResultView';
+import { ResultActions } from '../../components/ResultActions';
+import { SafeReport } from '../../components/SafeReport';
 import { ResultPanel } from '../kernel/ResultPanel';
 import { LaneResultView } from '../lane/LaneResultView';
 import { SweepResultView } from '../sweep/SweepResultView';
@@ -20,5 +22,16 @@ export function ResultReport(props: { result: LabResultJson; shared?: boolean })
       <Match when={as('formats')}>{(r) => <FormatsResultView result={r() as FormatsRun} />}</Match>
       <Match when={as('calibration')}>{(r) => <CalibrationReport result={r() as CalibrationJson} />}</Match>
     </Switch>
+  );
+}
+
+/** A stored or shared result as its view shows it, with Share link and Copy for PR (and what the caller adds), kept from breaking the page. */
+export function ResultWithActions(props: { result: LabResultJson; shared?: boolean; children?: JSX.Element }) {
+  return (
+    <SafeReport>
+      <ResultReport result={props.result} shared={props.shared} />
+      <ResultActions result={props.result} />
+      {props.children}
+    </SafeReport>
   );
 }
