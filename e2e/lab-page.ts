@@ -77,7 +77,7 @@ export async function runError(page: Page): Promise<string | null> {
 }
 
 /** Opens a tab by its link, as a user would, and waits for its view. */
-export async function openTab(page: Page, id: 'kernel' | 'lane' | 'sweep' | 'device' | 'census'): Promise<void> {
+export async function openTab(page: Page, id: 'kernel' | 'lane' | 'sweep' | 'formats' | 'device' | 'census'): Promise<void> {
   await page.getByTestId(`tab-${id}`).click();
   await expect(page).toHaveURL(new RegExp(`#/${id}$`));
   await expect(page.getByTestId(`${id}-view`)).toBeVisible();

@@ -21,6 +21,11 @@ test('a screenshot of each view after a small run', async ({ page }, testInfo) =
   expect(await runView(page, 'sweep-run', 'sweep-ranked', 170_000)).toBeNull();
   await page.screenshot({ path: testInfo.outputPath('sweep.png'), fullPage: true });
 
+  await openTab(page, 'formats');
+  await page.getByTestId('formats-shape').fill('256x1x256');
+  expect(await runView(page, 'formats-run', 'formats-result', 170_000)).toBeNull();
+  await page.screenshot({ path: testInfo.outputPath('formats.png'), fullPage: true });
+
   await openTab(page, 'device');
   await page.screenshot({ path: testInfo.outputPath('device.png'), fullPage: true });
 

@@ -1,13 +1,11 @@
 // `lab formats`: every weight format (or --format a,b,…) of one op through Level 1 — checked
 // against the oracle of the dequantized weights, then timed — one row each, fastest first, with
-// the quantization error beside the time (src/core/report/formats.ts). A format that cannot run
-// here (a K its block does not divide, a feature the adapter lacks, a wrong output) is a row with
-// the reason. Registered in main.ts; the runtime, output and option parsing come from there.
+// the quantization error beside the time. The run is the engine's (src/gpu/formats.ts, LabApi
+// formats), the same one the page's Formats view calls; the tables are src/core/report/formats.ts.
+// Registered in main.ts; the runtime, output and option parsing come from there.
 import { writeFileSync } from 'node:fs';
-import { adapterName } from '../core/adapter';
-import { FORMATS_SEED, formatError, formatsMarkdown, formatsText, planFormats, sortFormatRows, WEIGHT_DISTRIBUTION, type FormatRow, type FormatsReport } from '../core/report/formats';
+import { formatsMarkdown, formatsText, planFormats } from '../core/report/formats';
 import type { LabApi } from '../worker/api';
-import { CODE_HASH, LAB_VERSION, RESULT_SCHEMA_VERSION } from '../core/report/json';
 
 export const FORMATS_HELP = `  formats [--op gemv|gemm|dequant|get_rows] [--shape DIMS] [--format a,b,…] [--native]
           [--min-runs N] [--json FILE|-] [--markdown FILE]
@@ -32,48 +30,12 @@ export async function cmdFormats(argv: string[], deps: FormatsDeps): Promise<num
   const out = deps.output(v.json as string | undefined);
   const lab = await deps.openRuntime(v.runtime as string);
   try {
-    const adapter = await lab.adapter();
-    const startedAt = new Date().toISOString();
-    const rows: FormatRow[] = [];
-    for (const c of plan.cases) {
-      const base = { format: c.name, bitsPerWeight: c.bitsPerWeight, weightBytes: c.weightBytes };
-      const err = formatError(plan, c);
-      const errCols = { nmse: err?.nmse ?? null, maxRelError: err?.maxRelError ?? null };
-      const empty = { variant: null, scheduleKey: null, correct: null, medianNs: null, p20Ns: null, p80Ns: null, weightGBps: null, gflops: null, pctPeakBw: null, pctPeakFlops: null, bottleneck: null };
-      if (c.problem) {
-        rows.push({ ...base, ...empty, ...errCols, reason: c.problem });
-        continue;
-      }
-      process.stderr.write(`formats: ${plan.op} ${c.name}…\n`);
-      try {
-        const r = await lab.time({ op: plan.ggmlOp, dims: [...plan.dims], params: c.params, variant: v.native ? { kind: 'native' } : { kind: 'auto' }, seed: FORMATS_SEED, timing: { minRuns } });
-        const t = r.timing;
-        rows.push({
-          ...base,
-          ...errCols,
-          variant: r.variant + (r.fallback ? ` (fallback: ${r.fallback.code})` : ''),
-          scheduleKey: r.scheduleKey,
-          correct: r.correct,
-          medianNs: r.correct && t ? t.medianNs : null,
-          p20Ns: t?.p20Ns ?? null,
-          p80Ns: t?.p80Ns ?? null,
-          weightGBps: r.correct && t ? c.weightBytes / t.medianNs : null, // bytes per ns = GB/s
-          gflops: r.metrics?.gflops ?? null,
-          pctPeakBw: r.metrics?.pctPeakBw ?? null,
-          pctPeakFlops: r.metrics?.pctPeakFlops ?? null,
-          bottleneck: r.metrics?.bottleneck ?? null,
-          reason: r.correct ? null : `wrong: maxErr ${r.maxErr.toExponential(2)} over bound ${r.bound.toExponential(2)}`,
-        });
-      } catch (e) {
-        // A feature the adapter lacks, a device refusal: the format's row says so; the rest run.
-        rows.push({ ...base, ...empty, ...errCols, reason: `${(e as Error).name}: ${(e as Error).message}` });
-      }
-    }
-    const report: FormatsReport = { kind: 'formats', op: plan.op, ggmlOp: plan.ggmlOp, shape: plan.dims.join('x'), adapter: adapterName(adapter), distribution: WEIGHT_DISTRIBUTION, rows: sortFormatRows(rows), adapterDescriptor: adapter, schemaVersion: RESULT_SCHEMA_VERSION, labVersion: LAB_VERSION, codeHash: CODE_HASH, startedAt };
+    // The engine's formats run: the page's Formats view runs the same one in its worker.
+    const report = await lab.formats({ op: plan.op, shape: plan.dims.join('x'), formats: plan.cases.map((c) => c.name), native: v.native === true, minRuns }, (p) => p.fraction < 1 && process.stderr.write(`formats: ${p.label}…\n`));
     out.text(formatsText(report));
     out.json(report);
     if (v.markdown) writeFileSync(v.markdown as string, formatsMarkdown(report));
-    return rows.some((r) => r.correct === false) ? 1 : 0;
+    return report.rows.some((r) => r.correct === false) ? 1 : 0;
   } finally {
     await lab.close();
   }

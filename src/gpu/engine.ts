@@ -19,6 +19,8 @@ import type { CodegenPreview, LabApi } from '../core/lab-api';
 import { assertAlive, deviceAdapter, openDevice, type GpuContext } from './device';
 import { runLane } from './lane';
 import { runLevel1 } from './level1';
+import { runFormats } from './formats';
+import type { FormatsRequest } from '../core/report/formats';
 import { runSweep } from './sweep';
 import { isGivenUp, WATCHDOG_MS_RANGE } from './watchdog';
 import { UsageError } from '../core/errors';
@@ -134,6 +136,10 @@ export class Engine implements LabApi {
 
   time(req: Level1Request, onProgress?: ProgressFn, runId?: string) {
     return this.exclusive((ctx) => runLevel1(ctx, req, onProgress), runId, req.watchdogMs);
+  }
+
+  formats(req: FormatsRequest, onProgress?: ProgressFn, runId?: string) {
+    return this.exclusive((ctx) => runFormats((r) => runLevel1(ctx, r), ctx.adapter, req, onProgress), runId);
   }
 
   lane(req: LaneRequest, onProgress?: ProgressFn, runId?: string) {

@@ -5,7 +5,9 @@
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { AdapterDescriptor } from '../core/adapter';
 import { LabError } from '../core/errors';
-import type { CalibrationJson, ResultJson, RunKind } from '../core/report/json';
+import type { CalibrationJson } from '../core/report/json';
+import { formatRowKey } from '../core/report/formats';
+import type { LabResultJson, LabRunKind } from '../core/report/lab-result';
 
 export const DB_NAME = 'kernel-lab';
 export const DB_VERSION = 4;
@@ -21,14 +23,14 @@ export interface StoredError {
 /** Schema v1: one record per run, by id, indexed by the adapter's fingerprint. */
 export interface RunRecordV1 {
   id?: number;
-  kind: RunKind;
+  kind: LabRunKind;
   /** adapterFingerprint(adapter): vendor, architecture, device, description, fallback, runtime. */
   adapterKey: string;
   adapter: AdapterDescriptor;
   /** ISO time the run was stored. */
   savedAt: string;
   /** The result JSON (the CLI's --json shape), or null for a failed run. */
-  result: ResultJson | null;
+  result: LabResultJson | null;
   /** Why the run failed, or null. */
   error: StoredError | null;
   /** What was asked, for a failed run (a result names it itself). */
@@ -105,7 +107,7 @@ function errorText(e: unknown): string {
 type UpgradeTx = IDBPTransaction<LabSchema, StoreNames<LabSchema>[], 'versionchange'>;
 
 /** "ADD 4096x512 inplace" for each (op, shape) a result measured. */
-export function opShapesOf(result: ResultJson | null): string[] {
+export function opShapesOf(result: LabResultJson | null): string[] {
   if (!result) return [];
   switch (result.kind) {
     case 'level1':
@@ -116,6 +118,8 @@ export function opShapesOf(result: ResultJson | null): string[] {
       return result.shapes.map((s) => `${result.op} ${s}`);
     case 'calibration':
       return [];
+    case 'formats':
+      return result.rows.map((r) => formatRowKey(result, r.format));
   }
 }
 

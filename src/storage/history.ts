@@ -2,6 +2,7 @@
 // per run, the (op, shape) keys, and the series over time for one (op, shape) — each point from
 // inside one run (a speedup never leaves its run), stale points marked.
 import { fmtRatio, fmtUs } from '../core/report/format';
+import { formatRowKey } from '../core/report/formats';
 import type { RunRecord } from './db';
 import { isStale } from './runs';
 
@@ -52,6 +53,16 @@ export function runSummary(r: RunRecord): RunSummary {
     case 'sweep': {
       const accepted = res.candidates.filter((c) => c.status === 'accepted').length;
       return { what: `sweep ${res.op} · ${res.candidates.length} candidates`, verdict: `${accepted} accepted`, tone: 'neutral', headline: `${res.proposal.length} rule${res.proposal.length === 1 ? '' : 's'} proposed` };
+    }
+    case 'formats': {
+      const wrong = res.rows.filter((x) => x.correct === false).length;
+      const fastest = res.rows.find((x) => x.medianNs !== null);
+      return {
+        what: `formats ${res.op} · ${res.ggmlOp} ${res.shape} · ${res.rows.length} format${res.rows.length === 1 ? '' : 's'}`,
+        verdict: wrong ? `${wrong} WRONG` : `${res.rows.filter((x) => x.medianNs !== null).length} timed`,
+        tone: wrong ? 'bad' : 'neutral',
+        headline: fastest ? `fastest ${fastest.format} ${fmtUs(fastest.medianNs, 2)} µs` : 'none timed',
+      };
     }
     case 'calibration':
       return { what: 'calibration', verdict: 'measured', tone: 'neutral', headline: `${fmtRatio(res.copyGBps, 1)} GB/s · ${fmtRatio(res.f32Gflops, 1)} GFLOP/s f32` };
@@ -110,13 +121,18 @@ export interface LatencyPoint {
   readonly medianNs: number;
 }
 
-/** One point per timed Level 1 run of the (op, shape), oldest first: times alone, never ratios. */
+/** One point per timed Level 1 run (or formats row) of the (op, shape), oldest first: times alone, never ratios. */
 export function latencySeries(runs: readonly RunRecord[], key: string): LatencyPoint[] {
   const out: LatencyPoint[] = [];
   for (const r of runs) {
     const res = r.result;
-    if (res?.kind !== 'level1' || !res.timing || !r.opShapes.includes(key)) continue;
-    out.push({ tSec: timeSec(r), runId: r.id ?? -1, stale: isStale(r), variant: res.variant, medianNs: res.timing.medianNs });
+    if (!res || !r.opShapes.includes(key)) continue;
+    if (res.kind === 'level1' && res.timing) out.push({ tSec: timeSec(r), runId: r.id ?? -1, stale: isStale(r), variant: res.variant, medianNs: res.timing.medianNs });
+    if (res.kind === 'formats') {
+      // A formats run timed each format as Level 1 does: its row joins that case's series.
+      const row = res.rows.find((x) => x.medianNs !== null && formatRowKey(res, x.format) === key);
+      if (row) out.push({ tSec: timeSec(r), runId: r.id ?? -1, stale: isStale(r), variant: row.variant?.startsWith('native') ? 'native' : 'generated', medianNs: row.medianNs! });
+    }
   }
   return out.sort((a, b) => a.tSec - b.tSec);
 }

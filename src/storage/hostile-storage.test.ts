@@ -128,7 +128,7 @@ describe('damaged and hostile records', () => {
     expect(runs.map((r) => r.id)).toEqual([good]);
     expect(damaged.map((d) => [d.id, d.problem])).toEqual([
       [ids[0], "savedAt '1' is not an ISO date"],
-      [ids[1], 'kind hasOwnProperty is not one of level1, lane, sweep, calibration'],
+      [ids[1], 'kind hasOwnProperty is not one of level1, lane, sweep, calibration, formats'],
       [ids[2], expect.stringMatching(/^result: lane result: pairs\[0\]\.shapes\[0\]\.speedupMin: null while speedupMedian is set/)],
       [ids[3], expect.stringMatching(/^adapter: expected an object/)],
     ]);

@@ -13,3 +13,13 @@ export function errorInfo(e: unknown): ErrorInfo {
   }
   return { name: 'Error', message: String(e) };
 }
+
+/** A form's checked value ({ ok, … } or { error }): the error's words, or null when it is ok. */
+export function errorOf(r: object): string | null {
+  return 'error' in r && typeof r.error === 'string' ? r.error : null;
+}
+
+/** A form's checked value: its ok variant (with whatever it carries beside `ok`), or null. */
+export function okOf<R extends object>(r: R): Extract<R, { ok: unknown }> | null {
+  return 'ok' in r ? (r as Extract<R, { ok: unknown }>) : null;
+}

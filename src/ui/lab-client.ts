@@ -29,6 +29,7 @@ type ProgressMethod = {
  */
 export const PROGRESS_ARG_INDEX: Readonly<Record<ProgressMethod, number>> = {
   time: 1,
+  formats: 1,
   lane: 1,
   sweep: 1,
   calibrate: 0,

@@ -3,7 +3,7 @@ import { adapterFingerprint } from '../core/adapter';
 import type { LaneResult } from '../core/results';
 import type { Level1Result } from '../core/results';
 import type { SweepResult } from '../core/results';
-import type { ResultJson } from '../core/report/json';
+import type { LabResultJson } from '../core/report/lab-result';
 import type { MeasuredKernel } from './session-results';
 
 /** A Level 1 result, fresh from the worker or as its JSON (which may lack the label). */
@@ -36,7 +36,7 @@ export function sweepKernels(r: SweepLike): MeasuredKernel[] {
 }
 
 /** A stored run's kernels (what History keeps): the roofline shows them beside this session's. */
-export function storedKernels(r: ResultJson): MeasuredKernel[] {
+export function storedKernels(r: LabResultJson): MeasuredKernel[] {
   if (r.kind === 'level1') return level1Kernels(r);
   if (r.kind === 'lane') return laneKernels(r);
   if (r.kind === 'sweep') return sweepKernels(r);

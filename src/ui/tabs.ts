@@ -2,6 +2,7 @@
 import type { Component } from 'solid-js';
 import { CensusView } from './views/CensusView';
 import { DeviceView } from './views/DeviceView';
+import { FormatsView } from './views/FormatsView';
 import { HistoryView } from './views/HistoryView';
 import { KernelView } from './views/KernelView';
 import { LaneView } from './views/LaneView';
@@ -20,6 +21,7 @@ export const TABS: readonly Tab[] = [
   { id: 'kernel', title: 'Kernel', view: KernelView },
   { id: 'lane', title: 'Lane', view: LaneView },
   { id: 'sweep', title: 'Sweep', view: SweepView },
+  { id: 'formats', title: 'Formats', view: FormatsView },
   { id: 'census', title: 'Census', view: CensusView },
   { id: 'device', title: 'Device', view: DeviceView },
   { id: 'history', title: 'History', view: HistoryView },

@@ -6,7 +6,7 @@
 import { deviceLossCount, lossSince, namedDeviceLoss, settleDeviceLoss } from '../gpu/device';
 import type { LabApi } from './api';
 
-const METHODS = ['adapter', 'preview', 'time', 'lane', 'sweep', 'calibrate', 'graphRun', 'useCalibration'] as const satisfies readonly (keyof LabApi)[];
+const METHODS = ['adapter', 'preview', 'time', 'formats', 'lane', 'sweep', 'calibrate', 'graphRun', 'useCalibration'] as const satisfies readonly (keyof LabApi)[];
 
 /** Whether a result records device rejections (a lane's counters, a sweep's candidates). */
 function recordsRejections(v: unknown): boolean {

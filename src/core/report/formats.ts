@@ -4,11 +4,13 @@
 // from (NMSE as ggml's test-backend-ops measures it, max relative error). Pure: cases, errors,
 // sorting and tables; the CLI runs the cases through Level 1.
 import type { AdapterDescriptor } from '../adapter';
+import type { Level1Result } from '../results';
 import { QuantFormatError, UsageError } from '../errors';
 import { inputSeed } from '../inputs';
 import { opByName } from '../ops/registry';
 import { parseDims } from '../ops/types';
 import { benchmarkWeights, decodeWeights, knownWeightFormatNames, quantError, weightBits, weightFormat, WEIGHT_DISTRIBUTION, WEIGHT_FORMATS, weightStoredBytes } from '../quant/weights';
+import { MAX_TEXT_CHARS } from '../input/caps';
 import { fmtGBps, fmtGflops, fmtNs, textTable } from './format';
 
 export type FormatsOp = 'gemv' | 'gemm' | 'dequant' | 'get_rows';
@@ -101,6 +103,58 @@ export function planFormats(opText: string | undefined, shapeText: string | unde
 
 const dimsText = (d: readonly number[]) => d.join('x');
 
+/** What `lab formats` and the page's Formats view ask the engine for (LabApi.formats): plain data. */
+export interface FormatsRequest {
+  /** gemv (default), gemm, dequant or get_rows. */
+  readonly op?: string;
+  /** The op's dims as text (MxNxK, KxROWS, KxTABLEROWSxNIDX); the op's default when absent. */
+  readonly shape?: string;
+  /** Format names (f32/f16 where the op takes them); every format when absent or empty. */
+  readonly formats?: readonly string[];
+  /** Time the native kernel instead of the registry's pick. */
+  readonly native?: boolean;
+  /** Level 1's minimum timed runs per format. */
+  readonly minRuns?: number;
+}
+
+/** A request's plan: the same checks as the CLI's options, before any device work. */
+export function planFormatsRequest(req: FormatsRequest): FormatsPlan {
+  if (req.formats !== undefined && !Array.isArray(req.formats)) throw new UsageError('formats: expected a list of format names');
+  return planFormats(req.op, req.shape, req.formats?.length ? req.formats.join(',') : undefined);
+}
+
+const NO_TIME = { variant: null, scheduleKey: null, correct: null, medianNs: null, p20Ns: null, p80Ns: null, weightGBps: null, gflops: null, pctPeakBw: null, pctPeakFlops: null, bottleneck: null } as const;
+
+function rowBase(c: FormatCase, err: FormatError | null) {
+  return { format: c.name, bitsPerWeight: c.bitsPerWeight, weightBytes: c.weightBytes, nmse: err?.nmse ?? null, maxRelError: err?.maxRelError ?? null };
+}
+
+/** A format with no time: it cannot be built here, or the device refused it; `reason` says which. */
+export function refusedFormatRow(c: FormatCase, err: FormatError | null, reason: string): FormatRow {
+  // A compiler's message can be long: the row keeps its start, within what a stored result may hold.
+  return { ...rowBase(c, err), ...NO_TIME, reason: reason.length > MAX_TEXT_CHARS ? `${reason.slice(0, MAX_TEXT_CHARS - 1)}…` : reason };
+}
+
+/** A format's row from its Level 1 run: a wrong output keeps no time, and says by how much it was wrong. */
+export function formatRowOf(c: FormatCase, err: FormatError | null, r: Level1Result): FormatRow {
+  const t = r.timing;
+  return {
+    ...rowBase(c, err),
+    variant: r.variant + (r.fallback ? ` (fallback: ${r.fallback.code})` : ''),
+    scheduleKey: r.scheduleKey,
+    correct: r.correct,
+    medianNs: r.correct && t ? t.medianNs : null,
+    p20Ns: t?.p20Ns ?? null,
+    p80Ns: t?.p80Ns ?? null,
+    weightGBps: r.correct && t ? c.weightBytes / t.medianNs : null, // bytes per ns = GB/s
+    gflops: r.metrics?.gflops ?? null,
+    pctPeakBw: r.metrics?.pctPeakBw ?? null,
+    pctPeakFlops: r.metrics?.pctPeakFlops ?? null,
+    bottleneck: r.metrics?.bottleneck ?? null,
+    reason: r.correct ? null : `wrong: maxErr ${r.maxErr.toExponential(2)} over bound ${r.bound.toExponential(2)}`,
+  };
+}
+
 export interface FormatError {
   readonly nmse: number;
   readonly maxRelError: number;
@@ -157,6 +211,11 @@ export interface FormatsReport {
   readonly startedAt?: string;
 }
 
+/** A format's (op, shape) key in History, as a Level 1 run of the same case is labelled: 'MUL_MAT 32x16x64 type0=q4_0'. */
+export function formatRowKey(r: Pick<FormatsReport, 'op' | 'ggmlOp' | 'shape'>, format: string): string {
+  return `${r.ggmlOp} ${r.shape} ${FORMATS_OPS[r.op].param}=${format}`;
+}
+
 /** Fastest first; rows without a time after, in their given order. */
 export function sortFormatRows(rows: readonly FormatRow[]): FormatRow[] {
   const timed = rows.filter((r) => r.medianNs !== null).sort((a, b) => a.medianNs! - b.medianNs!);
@@ -166,32 +225,36 @@ export function sortFormatRows(rows: readonly FormatRow[]): FormatRow[] {
 const pct = (x: number | null) => (x === null ? '—' : `${x.toFixed(0)}%`);
 const sci = (x: number | null) => (x === null ? '—' : x.toExponential(2));
 
-function cells(r: FormatRow): string[] {
+/** One row as the table shows it (CLI text, PR markdown and the page alike). */
+export function formatCells(r: FormatRow): string[] {
   const time = r.medianNs === null ? '—' : `${fmtNs(r.medianNs)} [${fmtNs(r.p20Ns)}–${fmtNs(r.p80Ns)}]`;
   return [r.format, String(r.bitsPerWeight), time, fmtGBps(r.weightGBps), fmtGflops(r.gflops), pct(r.pctPeakBw), pct(r.pctPeakFlops), r.bottleneck ?? '—', sci(r.nmse), sci(r.maxRelError), r.reason ?? `${r.variant}${r.scheduleKey ? ` ${r.scheduleKey.split('{')[0]}` : ''}`];
 }
 
-const HEADERS = ['format', 'bits/w', 'median [p20–p80]', 'weights GB/s', 'GFLOP/s', '%BW', '%FLOP', 'bottleneck', 'NMSE', 'max rel', 'kernel / reason'];
+export const FORMATS_HEADERS: readonly string[] = ['format', 'bits/w', 'median [p20–p80]', 'weights GB/s', 'GFLOP/s', '%BW', '%FLOP', 'bottleneck', 'NMSE', 'max rel', 'kernel / reason'];
 
 export function formatsText(r: FormatsReport): string {
   return [
     `formats — ${r.op} (${r.ggmlOp} ${r.shape}) — ${r.adapter}`,
     `weights: ${r.distribution}; NMSE = Σ(w − q)² / Σw² (test-backend-ops), max rel over |w| ≥ 1% of the largest; K-quants: random valid blocks (no encoder), no error`,
-    textTable(HEADERS, r.rows.map(cells)),
+    textTable(FORMATS_HEADERS, r.rows.map(formatCells)),
   ].join('\n');
 }
 
-export function formatsMarkdown(r: FormatsReport): string {
+/** The PR table; `link`: the result's share link, last (as every result's markdown has it). */
+export function formatsMarkdown(r: FormatsReport, link?: string): string {
   const esc = (s: string) => s.replace(/\|/g, '\\|');
+  const stamp = r.labVersion ? ` · kernel-lab ${esc(r.labVersion)}${r.codeHash ? ` (code ${esc(r.codeHash)})` : ''}` : '';
   return [
     `### Formats: ${r.op} (${r.ggmlOp} ${r.shape}) on ${esc(r.adapter)}`,
     '',
-    `Weights: ${r.distribution}. Fastest first.`,
+    `Weights: ${r.distribution}. Fastest first${stamp}.`,
     '',
-    `| ${HEADERS.join(' | ')} |`,
-    `|${HEADERS.map(() => '---').join('|')}|`,
-    ...r.rows.map((row) => `| ${cells(row).map(esc).join(' | ')} |`),
+    `| ${FORMATS_HEADERS.join(' | ')} |`,
+    `|${FORMATS_HEADERS.map(() => '---').join('|')}|`,
+    ...r.rows.map((row) => `| ${formatCells(row).map(esc).join(' | ')} |`),
     '',
+    ...(link ? [`[Open this result in kernel-lab](${link})`, ''] : []),
   ].join('\n');
 }
 

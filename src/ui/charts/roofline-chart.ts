@@ -5,8 +5,9 @@ import uPlot from 'uplot';
 import { ridge, type Peaks } from '../../core/metrics/roofline';
 import { fmtGBps, fmtGflops } from '../../core/report/format';
 import type { MeasuredKernel } from '../session-results';
-import { GRID_LOG, TONE_COLOR } from './palette';
-import { pointLayer, type ChartPoint } from './point-layer';
+import { decadeAbove, decadeBelow, logScatter, type ScatterCanvas } from './log-scatter';
+import { TONE_COLOR } from './palette';
+import type { ChartPoint } from './point-layer';
 import type { ChartOptions } from './UPlot';
 
 export const SOURCE_COLOR: Readonly<Record<MeasuredKernel['source'], string>> = {
@@ -25,14 +26,6 @@ export const SOURCE_TITLE: Readonly<Record<MeasuredKernel['source'], string>> = 
 export function onRoofline(k: MeasuredKernel): boolean {
   const m = k.metrics;
   return m.gflops !== null && m.arithmeticIntensity !== null && m.gflops > 0 && m.arithmeticIntensity > 0;
-}
-
-function decadeBelow(v: number): number {
-  return 10 ** Math.floor(Math.log10(v));
-}
-
-function decadeAbove(v: number): number {
-  return 10 ** Math.ceil(Math.log10(v));
 }
 
 export function rooflineChart(kernels: readonly MeasuredKernel[], peaks: Peaks): { options: ChartOptions; data: uPlot.AlignedData } {
@@ -56,16 +49,8 @@ export function rooflineChart(kernels: readonly MeasuredKernel[], peaks: Peaks):
   // Headroom above the ceiling for its label.
   const y1 = decadeAbove((ys.length ? Math.max(...ys) : 10) * 3);
 
-  const drawRoof = (u: uPlot) => {
+  const drawRoof = ({ ctx, px, py, left }: ScatterCanvas) => {
     if (!bw || !peak || !ridgeAi) return;
-    const ctx = u.ctx;
-    const { left, top, width, height } = u.bbox;
-    const px = (x: number) => u.valToPos(x, 'x', true);
-    const py = (y: number) => u.valToPos(y, 'y', true);
-    ctx.save();
-    ctx.beginPath();
-    ctx.rect(left, top, width, height);
-    ctx.clip();
     ctx.lineWidth = 2 * uPlot.pxRatio;
     ctx.strokeStyle = TONE_COLOR.neutral;
     ctx.beginPath();
@@ -83,24 +68,6 @@ export function rooflineChart(kernels: readonly MeasuredKernel[], peaks: Peaks):
     ctx.fillText(`f32 ceiling ${fmtGflops(peak)} · ridge ${ridgeAi.toFixed(2)} flop/B`, Math.max(px(ridgeAi), left) + gap, py(peak) - gap);
     ctx.textAlign = 'right';
     ctx.fillText(`bandwidth ${fmtGBps(bw)}`, px(ridgeAi) - gap, py(peak) - gap);
-    ctx.restore();
   };
-  // uPlot hands log axes null splits where it skips a label.
-  const logValues = (_u: uPlot, splits: (number | null)[]) => splits.map((v) => (v === null ? '' : v >= 1e4 || v < 1e-2 ? v.toExponential(0) : String(v)));
-  const options: ChartOptions = {
-    legend: { show: false },
-    cursor: { x: false, y: false, drag: { x: false, y: false }, points: { show: false } },
-    scales: {
-      x: { time: false, distr: 3, range: () => [x0, x1] },
-      y: { distr: 3, range: () => [y0, y1] },
-    },
-    axes: [
-      { label: 'arithmetic intensity (flop / byte)', values: logValues, grid: { stroke: GRID_LOG } },
-      { label: 'GFLOP/s', values: logValues, grid: { stroke: GRID_LOG }, size: 60 },
-    ],
-    series: [{}, { label: 'roof', paths: () => null, points: { show: false } }],
-    hooks: { drawAxes: [drawRoof] },
-    plugins: [pointLayer(points)],
-  };
-  return { options, data: [[x0, x1], [null, null]] };
+  return logScatter({ x: [x0, x1], y: [y0, y1], xLabel: 'arithmetic intensity (flop / byte)', yLabel: 'GFLOP/s', points, draw: drawRoof });
 }

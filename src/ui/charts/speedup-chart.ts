@@ -15,6 +15,29 @@ const X_LABEL_CHAR_PX = 7;
 type SpeedupShape = Pick<LaneShape, 'shape' | 'speedupMedian' | 'speedupMin' | 'speedupMax' | 'verdict'>;
 
 /** y from the smallest to the largest of the whiskers, 1 and the band, with a margin. */
+/** Shades the band [1 − tolerance, 1] a lane median may sit in; `parityLine`: parity (1×) dashed across it. */
+export function parityBand(tolerance: number, parityLine: boolean): (u: uPlot) => void {
+  return (u) => {
+    const ctx = u.ctx;
+    const { left, width } = u.bbox;
+    const y1 = u.valToPos(1, 'y', true);
+    const yTol = u.valToPos(1 - tolerance, 'y', true);
+    ctx.save();
+    ctx.fillStyle = BAND_FILL;
+    ctx.fillRect(left, y1, width, yTol - y1);
+    if (parityLine) {
+      ctx.strokeStyle = TONE_COLOR.neutral;
+      ctx.lineWidth = uPlot.pxRatio;
+      ctx.setLineDash([4 * uPlot.pxRatio, 3 * uPlot.pxRatio]);
+      ctx.beginPath();
+      ctx.moveTo(left, y1);
+      ctx.lineTo(left + width, y1);
+      ctx.stroke();
+    }
+    ctx.restore();
+  };
+}
+
 export function speedupRange(shapes: readonly SpeedupShape[], tolerance: number): [number, number] {
   const ys = [1, 1 - tolerance, ...shapes.flatMap((s) => [s.speedupMin, s.speedupMax].filter((v): v is number => v !== null))];
   const lo = Math.min(...ys);
@@ -38,23 +61,6 @@ export function speedupChart(shapes: readonly SpeedupShape[], tolerance: number)
           },
         ],
   );
-  const drawBand = (u: uPlot) => {
-    const ctx = u.ctx;
-    const { left, width } = u.bbox;
-    const y1 = u.valToPos(1, 'y', true);
-    const yTol = u.valToPos(1 - tolerance, 'y', true);
-    ctx.save();
-    ctx.fillStyle = BAND_FILL;
-    ctx.fillRect(left, y1, width, yTol - y1);
-    ctx.strokeStyle = TONE_COLOR.neutral;
-    ctx.lineWidth = uPlot.pxRatio;
-    ctx.setLineDash([4 * uPlot.pxRatio, 3 * uPlot.pxRatio]);
-    ctx.beginPath();
-    ctx.moveTo(left, y1);
-    ctx.lineTo(left + width, y1);
-    ctx.stroke();
-    ctx.restore();
-  };
   const drawWhiskers = (u: uPlot) => {
     const ctx = u.ctx;
     const cap = WHISKER_CAP_CSS_PX * uPlot.pxRatio;
@@ -102,7 +108,7 @@ export function speedupChart(shapes: readonly SpeedupShape[], tolerance: number)
     ],
     // One invisible series carries the x values; points and whiskers are drawn by hand.
     series: [{}, { label: 'speedup median', paths: () => null, points: { show: false } }],
-    hooks: { drawAxes: [drawBand], draw: [drawWhiskers] },
+    hooks: { drawAxes: [parityBand(tolerance, true)], draw: [drawWhiskers] },
     plugins: [pointLayer(timed)],
   };
   return { options, data: [xs, shapes.map((s) => s.speedupMedian)] };

@@ -2,7 +2,8 @@
 // origin, a denied permission) it falls back to selecting the text for a manual copy.
 import { createSignal } from 'solid-js';
 
-async function writeClipboard(text: string): Promise<boolean> {
+/** Writes the clipboard; false where the browser refuses it (the caller offers the text to select). */
+export async function writeClipboard(text: string): Promise<boolean> {
   try {
     await navigator.clipboard.writeText(text);
     return true;

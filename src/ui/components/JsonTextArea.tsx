@@ -1,6 +1,6 @@
 // A monospace JSON editor that grows with its text, and the parse error under it (named, in
 // red). The schedule editor and the sweep's space editor both use it.
-import { Show } from 'solid-js';
+import { InlineError } from './InlineError';
 
 export interface JsonTextAreaProps {
   readonly id: string;
@@ -26,13 +26,7 @@ export function JsonTextArea(props: JsonTextAreaProps) {
         value={props.text}
         onInput={(e) => props.onText(e.currentTarget.value)}
       />
-      <Show when={props.error}>
-        {(msg) => (
-          <p class="inline-error" data-testid={props.errorTestId} role="alert">
-            {msg()}
-          </p>
-        )}
-      </Show>
+      <InlineError message={props.error} testid={props.errorTestId} />
     </>
   );
 }

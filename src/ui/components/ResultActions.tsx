@@ -4,34 +4,25 @@
 // CLI's --markdown, with the link. What was copied also shows in a field, since a browser may
 // refuse the clipboard.
 import { createEffect, createSignal, on, Show } from 'solid-js';
-import type { ResultJson } from '../../core/report/json';
-import { resultMarkdown } from '../../core/report/markdown';
+import { labResultMarkdown, type LabResultJson } from '../../core/report/lab-result';
 import { encodeShare, shareUrl } from '../../core/report/share';
 import { errorInfo } from '../errors';
+import { writeClipboard } from './CopyButton';
 
 /** The share link of a result, on this page's address (or another base). */
-export async function resultLink(result: ResultJson, base: string = location.href): Promise<string> {
+export async function resultLink(result: LabResultJson, base: string = location.href): Promise<string> {
   return shareUrl(base, await encodeShare(result));
 }
 
 /** The PR markdown of a result, with its share link (none when the result is too large for one). */
-export async function prMarkdown(result: ResultJson, base: string = location.href): Promise<string> {
+export async function prMarkdown(result: LabResultJson, base: string = location.href): Promise<string> {
   const link = await resultLink(result, base).catch(() => undefined);
-  return resultMarkdown(result, link);
+  return labResultMarkdown(result, link);
 }
 
 type Shown = { readonly what: 'link' | 'markdown'; readonly text: string; readonly status: string; readonly ok: boolean };
 
-async function copy(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export function ResultActions(props: { result: ResultJson }) {
+export function ResultActions(props: { result: LabResultJson }) {
   const [shown, setShown] = createSignal<Shown | null>(null);
   const [busy, setBusy] = createSignal(false);
   // A new result: what was shown belongs to the old one.
@@ -41,7 +32,7 @@ export function ResultActions(props: { result: ResultJson }) {
     setBusy(true);
     try {
       const text = what === 'link' ? await resultLink(props.result) : await prMarkdown(props.result);
-      const copied = await copy(text);
+      const copied = await writeClipboard(text);
       const size = what === 'link' ? ` (${(text.length / 1024).toFixed(1)} KB)` : '';
       setShown({ what, text, ok: copied, status: copied ? `${what === 'link' ? 'Link' : 'Markdown'} copied to the clipboard${size}.` : `The browser refused the clipboard: select the text below and copy it${size}.` });
     } catch (e) {

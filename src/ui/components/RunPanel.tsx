@@ -1,17 +1,18 @@
-// The frame every long run shares (Lane, Sweep): its options form, the Run button (blocked with
+// The frame every long run shares (Lane, Sweep, Formats): its options form, the Run button (blocked with
 // the form's reason), progress with time left, the error or the result with its share and PR
 // actions, and whether it was stored.
-import { Show, type JSX } from 'solid-js';
-import type { ResultJson } from '../../core/report/json';
+import { Show, type Component, type JSX } from 'solid-js';
+import type { ViewProps } from '../views/view-props';
+import type { LabResultJson } from '../../core/report/lab-result';
 import type { Progress } from '../../worker/api';
-import type { ErrorInfo } from '../errors';
+import { errorOf, type ErrorInfo } from '../errors';
 import type { SaveOutcome } from '../run-store';
 import { ErrorBox } from './ErrorBox';
 import { ResultActions } from './ResultActions';
 import { CancelledNote, RunProgress } from './RunProgress';
 import { SaveStatus } from './SaveStatus';
 
-export interface RunPanelProps<Req, J extends ResultJson> {
+export interface RunPanelProps<Req, J extends LabResultJson> {
   /** Test-id prefix: `${name}-run`, `${name}-blocked`. */
   readonly name: string;
   readonly title: string;
@@ -34,11 +35,8 @@ export interface RunPanelProps<Req, J extends ResultJson> {
   readonly result: (json: J) => JSX.Element;
 }
 
-export function RunPanel<Req, J extends ResultJson>(props: RunPanelProps<Req, J>) {
-  const blocked = () => {
-    const r = props.form.request();
-    return 'error' in r ? r.error : null;
-  };
+export function RunPanel<Req, J extends LabResultJson>(props: RunPanelProps<Req, J>) {
+  const blocked = () => errorOf(props.form.request());
   const run = () => {
     const r = props.form.request();
     if ('ok' in r) void props.action.run(r.ok);
@@ -77,4 +75,23 @@ export function RunPanel<Req, J extends ResultJson>(props: RunPanelProps<Req, J>
       <SaveStatus outcome={props.action.saved()} />
     </>
   );
+}
+
+/** What a tab made of one RunPanel needs: its words, its session state (form and run), how to show options and a result. */
+export interface RunTabSpec<Req, J extends LabResultJson, F extends RunPanelProps<Req, J>['form']> extends Pick<RunPanelProps<Req, J>, 'name' | 'title' | 'runLabel' | 'errorTitle'> {
+  readonly state: (adapter: () => ViewProps['adapter']) => { form: F; action: RunPanelProps<Req, J>['action'] };
+  readonly options: (form: F) => JSX.Element;
+  readonly result: (json: J) => JSX.Element;
+}
+
+/** A tab's view that is one long run (Lane, Sweep, Formats): `${name}-view`, its state kept for the page session. */
+export function runTab<Req, J extends LabResultJson, F extends RunPanelProps<Req, J>['form']>(spec: RunTabSpec<Req, J, F>): Component<ViewProps> {
+  return (props) => {
+    const { form, action } = spec.state(() => props.adapter);
+    return (
+      <div class={`${spec.name}-view`} data-testid={`${spec.name}-view`}>
+        <RunPanel name={spec.name} title={spec.title} runLabel={spec.runLabel} errorTitle={spec.errorTitle} form={form} action={action} options={spec.options(form)} result={spec.result} />
+      </div>
+    );
+  };
 }

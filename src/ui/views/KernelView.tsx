@@ -12,14 +12,12 @@ import { ResultActions } from '../components/ResultActions';
 import { SaveStatus } from '../components/SaveStatus';
 import { CancelledNote, RunProgress } from '../components/RunProgress';
 import type { ViewProps } from './view-props';
+import { errorOf } from '../errors';
 
 export function KernelView(props: ViewProps) {
   // Kept outside the view: the form and a run in flight survive switching tabs.
   const { form, actions, queryError } = kernelState(() => props.adapter);
-  const blocked = () => {
-    const r = form.request();
-    return 'error' in r ? r.error : null;
-  };
+  const blocked = () => errorOf(form.request());
   return (
     <div class="kernel-view" data-testid="kernel-view">
       {/* A form, so Enter in the shape field runs. */}

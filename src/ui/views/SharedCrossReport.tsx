@@ -2,9 +2,8 @@
 // stored nowhere; a link that cannot be read says why. Needs no GPU.
 import { createResource, Match, Switch } from 'solid-js';
 import { decodeCrossReportLink } from '../../core/report/cross-adapter-share';
-import { ErrorBox } from '../components/ErrorBox';
+import { ShareErrorPage } from '../components/ShareErrorPage';
 import { errorInfo } from '../errors';
-import { hrefFor } from '../router';
 import { CrossReportPanel } from './report/CrossReportPanel';
 
 export function SharedCrossReport(props: { fragment: string }) {
@@ -16,14 +15,7 @@ export function SharedCrossReport(props: { fragment: string }) {
           <p class="note">Opening the shared report…</p>
         </Match>
         <Match when={report.error}>
-          <section class="error-page" role="alert" data-testid="share-error">
-            <h2>This report link cannot be opened</h2>
-            <ErrorBox error={errorInfo(report.error)} />
-            <p class="note">Nothing from this link was stored.</p>
-            <p>
-              <a href={hrefFor('kernel')}>Open the lab</a>
-            </p>
-          </section>
+          <ShareErrorPage title="This report link cannot be opened" error={errorInfo(report.error)} />
         </Match>
         <Match when={report()}>
           <h2>Shared report (read-only)</h2>

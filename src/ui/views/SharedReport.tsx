@@ -3,13 +3,13 @@
 // that says which, instead of a result. Needs no GPU: it opens on any browser.
 import { createResource, Match, Show, Switch } from 'solid-js';
 import { adapterName } from '../../core/adapter';
+import { resultAdapter, validateLabResult } from '../../core/report/lab-result';
 import { decodeShare, ShareLinkError, shareRounding, type ShareErrorReason } from '../../core/report/share';
-import { ResultActions } from '../components/ResultActions';
-import { SafeReport } from '../components/SafeReport';
+import { ShareErrorPage } from '../components/ShareErrorPage';
 import { errorInfo } from '../errors';
 import { hrefFor } from '../router';
 import { RerunPanel } from './report/RerunPanel';
-import { ResultReport } from './report/ResultReport';
+import { ResultWithActions } from './report/ResultReport';
 import { setSharedAdapter } from '../shared-adapter';
 
 const WHAT_TO_DO: Record<ShareErrorReason, string> = {
@@ -21,16 +21,16 @@ const WHAT_TO_DO: Record<ShareErrorReason, string> = {
 };
 
 function kindTitle(kind: string): string {
-  return kind === 'level1' ? 'Level 1 result' : kind === 'lane' ? 'lane result' : kind === 'sweep' ? 'sweep result' : 'calibration';
+  return kind === 'level1' ? 'Level 1 result' : kind === 'lane' ? 'lane result' : kind === 'sweep' ? 'sweep result' : kind === 'formats' ? 'formats result' : 'calibration';
 }
 
 export function SharedReport(props: { payload: string }) {
   const [result] = createResource(
     () => props.payload,
     async (payload) => {
-      const r = await decodeShare(payload);
+      const r = await decodeShare(payload, undefined, undefined, validateLabResult);
       // The header names the result's adapter, not the viewer's.
-      setSharedAdapter(r.adapter);
+      setSharedAdapter(resultAdapter(r));
       return r;
     },
   );
@@ -47,34 +47,24 @@ export function SharedReport(props: { payload: string }) {
         </Match>
         <Match when={failure()}>
           {(f) => (
-            <section class="error-page" role="alert" data-testid="share-error">
-              <h2>This share link cannot be opened</h2>
-              <p class="error-message">
-                <span class="error-name">{f().info.name}</span>: {f().info.message}
-              </p>
+            <ShareErrorPage title="This share link cannot be opened" error={f().info}>
               <p>{WHAT_TO_DO[f().reason]}</p>
-              <p class="note">Nothing from this link was stored.</p>
-              <p>
-                <a href={hrefFor('kernel')}>Open the lab</a>
-              </p>
-            </section>
+            </ShareErrorPage>
           )}
         </Match>
         <Match when={result()}>
           {(r) => (
             <>
               <div class="shared-notice" role="note" data-testid="shared-notice">
-                <strong>Shared copy, read-only.</strong> This {kindTitle(r().kind)} was measured on <span class="mono">{adapterName(r().adapter)}</span> by kernel-lab{' '}
+                <strong>Shared copy, read-only.</strong> This {kindTitle(r().kind)} was measured on <span class="mono">{adapterName(resultAdapter(r()))}</span> by kernel-lab{' '}
                 <span class="mono">{r().labVersion ?? 'unknown'}</span>
                 <Show when={r().codeHash}>{(h) => <span class="mono"> (code {h()})</span>}</Show>. It was decoded from the link: it was not run here, and it is not stored.{' '}
                 <Show when={shareRounding(props.payload)}>{(d) => <span data-testid="shared-rounding">To fit the link, its numbers were rounded to {d()} significant digits (verdicts are as measured). </span>}</Show>
                 <a href={hrefFor('kernel')}>Open the lab</a>
               </div>
-              <SafeReport>
-                <ResultReport result={r()} shared />
-                <ResultActions result={r()} />
+              <ResultWithActions result={r()} shared>
                 <RerunPanel result={r()} />
-              </SafeReport>
+              </ResultWithActions>
             </>
           )}
         </Match>

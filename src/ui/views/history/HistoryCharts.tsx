@@ -6,7 +6,7 @@ import type uPlot from 'uplot';
 import type { RunRecord } from '../../../storage/db';
 import { latencySeries, speedupSeries } from '../../../storage/history';
 import { DEFAULT_TOLERANCE } from '../../../core/stats/verdict';
-import { BAND_FILL } from '../../charts/palette';
+import { parityBand } from '../../charts/speedup-chart';
 import { UPlot, type ChartOptions } from '../../charts/UPlot';
 
 const STALE = '#8c959f';
@@ -30,19 +30,6 @@ export const timeRange: uPlot.Range.Function = (u) => {
 /** The y axis: room for its title and tick values, so neither is clipped. */
 const Y_AXIS = { size: 64, labelSize: 20, labelGap: 4 } as const;
 
-/** Shades the band [1 − tolerance, 1] a lane median may sit in, and draws parity (1×). */
-function parityBand(tolerance: number) {
-  return (u: uPlot) => {
-    const ctx = u.ctx;
-    const { left, width } = u.bbox;
-    const y1 = u.valToPos(1, 'y', true);
-    const yTol = u.valToPos(1 - tolerance, 'y', true);
-    ctx.save();
-    ctx.fillStyle = BAND_FILL;
-    ctx.fillRect(left, y1, width, yTol - y1);
-    ctx.restore();
-  };
-}
 
 
 function SpeedupChart(props: { runs: readonly RunRecord[]; opShape: string }) {
@@ -76,7 +63,7 @@ function SpeedupChart(props: { runs: readonly RunRecord[]; opShape: string }) {
       { label: 'max', ...points('#a8b3bf', 5) },
       { label: `parity 1× (band: ${DEFAULT_TOLERANCE * 100}% tolerance)`, stroke: '#b3261e', width: 1, dash: [4, 4], points: { show: false } },
     ],
-    hooks: { drawAxes: [parityBand(DEFAULT_TOLERANCE)] },
+    hooks: { drawAxes: [parityBand(DEFAULT_TOLERANCE, false)] },
   });
   return (
     <Show when={series().length} fallback={<p class="note">No lane run timed {props.opShape} on this adapter: speedups come only from lane runs.</p>}>

@@ -4,9 +4,7 @@ import { Show } from 'solid-js';
 import type { RunRecord } from '../../../storage/db';
 import { isStale } from '../../../storage/runs';
 import { ErrorBox } from '../../components/ErrorBox';
-import { ResultActions } from '../../components/ResultActions';
-import { SafeReport } from '../../components/SafeReport';
-import { ResultReport } from '../report/ResultReport';
+import { ResultWithActions } from '../report/ResultReport';
 
 export function RunDetail(props: { run: RunRecord; onClose: () => void }) {
   return (
@@ -38,14 +36,7 @@ export function RunDetail(props: { run: RunRecord; onClose: () => void }) {
           </>
         }
       >
-        {(r) => (
-          <>
-            <SafeReport>
-              <ResultReport result={r()} />
-              <ResultActions result={r()} />
-            </SafeReport>
-          </>
-        )}
+        {(r) => <ResultWithActions result={r()} />}
       </Show>
     </section>
   );

@@ -3,6 +3,8 @@
 import { For, Show } from 'solid-js';
 import { formatParam, paramRange } from '../../../core/ops/types';
 import { entryLabel, type KernelForm } from './kernel-form';
+import { InlineError } from '../../components/InlineError';
+import { errorOf } from '../../errors';
 
 const CUSTOM = 'custom';
 
@@ -14,10 +16,7 @@ export function ShapePicker(props: { form: KernelForm }) {
     return f.customShape() || i === null ? CUSTOM : String(i);
   };
   const layoutDoc = () => f.op().layouts.find((l) => l.name === f.layout())?.doc ?? '';
-  const shapeError = () => {
-    const c = f.caseOrError();
-    return 'error' in c ? c.error : null;
-  };
+  const shapeError = () => errorOf(f.caseOrError());
   return (
     <>
       <div class="field">
@@ -121,13 +120,7 @@ export function ShapePicker(props: { form: KernelForm }) {
           </div>
         )}
       </For>
-      <Show when={shapeError()}>
-        {(msg) => (
-          <p class="inline-error" data-testid="shape-error" role="alert">
-            {msg()}
-          </p>
-        )}
-      </Show>
+      <InlineError message={shapeError()} testid="shape-error" />
     </>
   );
 }

@@ -5,13 +5,11 @@ import { For, Show } from 'solid-js';
 import { EXAMPLE_KERNELS } from '../../../core/manifest/examples';
 import { JsonTextArea } from '../../components/JsonTextArea';
 import type { UserKernelState } from './user-kernel-state';
+import { okOf } from '../../errors';
 
 export function UserKernelEditor(props: { state: UserKernelState }) {
   const s = props.state;
-  const plan = () => {
-    const c = s.check();
-    return 'ok' in c ? c.ok : null;
-  };
+  const plan = () => okOf(s.check())?.ok ?? null;
   const checkError = () => {
     const c = s.check();
     return 'error' in c ? c : null;

@@ -5,6 +5,7 @@ import { JsonTextArea } from '../../components/JsonTextArea';
 import { KnobTable } from '../../components/KnobTable';
 import type { KernelForm, VariantKind } from './kernel-form';
 import { UserKernelEditor } from './UserKernelEditor';
+import { errorOf } from '../../errors';
 
 const VARIANTS: readonly { kind: VariantKind; title: string; doc: string }[] = [
   { kind: 'auto', title: 'auto', doc: "the registry's pick (schedulesFor), or native when the contract rejects the shape" },
@@ -15,10 +16,7 @@ const VARIANTS: readonly { kind: VariantKind; title: string; doc: string }[] = [
 
 export function VariantPicker(props: { form: KernelForm }) {
   const f = props.form;
-  const scheduleError = () => {
-    const s = f.parsedSchedule();
-    return 'error' in s ? s.error : null;
-  };
+  const scheduleError = () => errorOf(f.parsedSchedule());
   const pickedKey = () => {
     const p = f.pick();
     return p && 'key' in p ? p.key : null;

@@ -4,6 +4,8 @@ import { For, Show } from 'solid-js';
 import { OPS, registryEntry } from '../../../core/ops/registry';
 import type { LaneControl } from '../../../core/results';
 import { CONTROLS, type LaneForm } from './lane-form';
+import { InlineError } from '../../components/InlineError';
+import { errorOf } from '../../errors';
 
 export function LaneOptions(props: { form: LaneForm }) {
   const f = props.form;
@@ -11,10 +13,7 @@ export function LaneOptions(props: { form: LaneForm }) {
     const s = f.shapes();
     return 'ok' in s && s.ok.length > 0;
   };
-  const shapesError = () => {
-    const s = f.shapes();
-    return 'error' in s ? s.error : null;
-  };
+  const shapesError = () => errorOf(f.shapes());
   const declaredCodes = () => OPS.flatMap((o) => registryEntry(o.name).declaredRejections.map((code) => ({ op: o.name, code })));
   return (
     <>
@@ -96,13 +95,7 @@ export function LaneOptions(props: { form: LaneForm }) {
           value={f.shapesText()}
           onInput={(e) => f.setShapesText(e.currentTarget.value)}
         />
-        <Show when={shapesError()}>
-          {(msg) => (
-            <p class="inline-error" data-testid="lane-shapes-error" role="alert">
-              {msg()}
-            </p>
-          )}
-        </Show>
+        <InlineError message={shapesError()} testid="lane-shapes-error" />
         <Show when={shapesListed()}>
           <span class="hint">the listed shapes name the ops that run; the ticks above are set aside</span>
         </Show>

@@ -4,8 +4,8 @@
 import { For, Show } from 'solid-js';
 import { adapterName } from '../../../core/adapter';
 import type { LaneJson } from '../../../core/report/json';
-import { isSoftwareAdapter } from '../../software-adapter';
 import { LanePairPanel } from './LanePairPanel';
+import { SoftwareNote } from '../../components/SoftwareNote';
 
 export function LaneResultView(props: { result: LaneJson }) {
   const r = () => props.result;
@@ -26,9 +26,7 @@ export function LaneResultView(props: { result: LaneJson }) {
           {s().control ? ` · control ${s().control}` : ''}
           {s().undeclare.length ? ` · undeclared ${s().undeclare.join(', ')}` : ''} · started {r().startedAt}
         </p>
-        <Show when={isSoftwareAdapter(r().adapter)}>
-          <p class="note warn">software adapter: these are CPU timings of the WGSL, not GPU numbers</p>
-        </Show>
+        <SoftwareNote adapter={r().adapter} />
         <Show when={r().skipped.length}>
           <ul class="skipped" data-testid="lane-skipped">
             <For each={r().skipped}>

@@ -4,6 +4,7 @@
 import { createMemo, createSignal, For, Show } from 'solid-js';
 import type { CrossAdapterReport, ReportCell } from '../../../core/report/cross-adapter';
 import { cellColour, cellText, columnTitle } from '../../../core/report/cross-adapter-render';
+import { Select, type SelectOption } from '../../components/Select';
 
 const ALL = '';
 
@@ -32,6 +33,12 @@ export function CrossReportPanel(props: { report: CrossAdapterReport }) {
         (verdict() === ALL || columns().some((c) => r.cells[c.id]?.entries.some((e) => e.verdict === verdict()))),
     ),
   );
+  /** The three filters: each a select of its values after "every …" (ALL). */
+  const filters: readonly { name: string; all: string; value: () => string; set: (v: string) => void; options: () => readonly SelectOption[] }[] = [
+    { name: 'op', all: 'every op', value: op, set: setOp, options: ops },
+    { name: 'adapter', all: 'every adapter', value: column, set: setColumn, options: () => props.report.columns.map((c) => ({ value: c.id, label: columnTitle(c) })) },
+    { name: 'verdict', all: 'any verdict', value: verdict, set: setVerdict, options: verdicts },
+  ];
   const heatOps = createMemo(() => ops().filter((o) => op() === ALL || o === op()));
 
   return (
@@ -40,27 +47,14 @@ export function CrossReportPanel(props: { report: CrossAdapterReport }) {
         {props.report.rows.length} cases over {props.report.columns.length} adapters. Each cell is one adapter's own run: a speedup never crosses adapters.
       </p>
       <div class="form">
-        <div class="field">
-          <label for="report-op">op</label>
-          <select id="report-op" data-testid="report-filter-op" value={op()} onChange={(e) => setOp(e.currentTarget.value)}>
-            <option value={ALL}>every op</option>
-            <For each={ops()}>{(o) => <option value={o}>{o}</option>}</For>
-          </select>
-        </div>
-        <div class="field">
-          <label for="report-adapter">adapter</label>
-          <select id="report-adapter" data-testid="report-filter-adapter" value={column()} onChange={(e) => setColumn(e.currentTarget.value)}>
-            <option value={ALL}>every adapter</option>
-            <For each={props.report.columns}>{(c) => <option value={c.id}>{columnTitle(c)}</option>}</For>
-          </select>
-        </div>
-        <div class="field">
-          <label for="report-verdict">verdict</label>
-          <select id="report-verdict" data-testid="report-filter-verdict" value={verdict()} onChange={(e) => setVerdict(e.currentTarget.value)}>
-            <option value={ALL}>any verdict</option>
-            <For each={verdicts()}>{(v) => <option value={v}>{v}</option>}</For>
-          </select>
-        </div>
+        <For each={filters}>
+          {(x) => (
+            <div class="field">
+              <label for={`report-${x.name}`}>{x.name}</label>
+              <Select id={`report-${x.name}`} testid={`report-filter-${x.name}`} value={x.value()} options={[{ value: ALL, label: x.all }, ...x.options()]} onChange={x.set} />
+            </div>
+          )}
+        </For>
       </div>
 
       <h3>Verdicts: op × adapter</h3>

@@ -6,6 +6,7 @@ import { For, Match, Show, Switch } from 'solid-js';
 import { adapterName } from '../../../core/adapter';
 import { fmtGBps, fmtGflops, fmtNs, fmtRatio } from '../../../core/report/format';
 import { laneJson, level1Json, type LaneJson, type Level1Json, type ResultJson } from '../../../core/report/json';
+import { resultAdapter, type LabResultJson } from '../../../core/report/lab-result';
 import { rerunRequest } from '../../../core/report/run-query';
 import type { Level1Request } from '../../../core/requests';
 import type { LaneRequest } from '../../../core/results';
@@ -37,11 +38,12 @@ function laneSpeedups(r: LaneJson): Map<string, number | null> {
   return new Map(r.pairs.flatMap((p) => p.shapes.map((s) => [`${p.op} ${s.shape}`, s.speedupMedian] as const)));
 }
 
-export function RerunPanel(props: { result: ResultJson }) {
-  const rerun = () => rerunRequest(props.result);
+export function RerunPanel(props: { result: LabResultJson }) {
+  // A formats run is not rerun here (yet): its link opens read-only.
+  const rerun = () => (props.result.kind === 'formats' ? null : rerunRequest(props.result));
   const action = createRunAction<Rerun, ResultJson>((rr, onProgress, runId) => runHere(rr, onProgress, runId));
   const here = () => action.result();
-  const sharedName = () => adapterName(props.result.adapter);
+  const sharedName = () => adapterName(resultAdapter(props.result));
   const hereName = () => {
     const h = here();
     return h ? adapterName(h.adapter) : '';

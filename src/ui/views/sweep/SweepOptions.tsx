@@ -1,21 +1,18 @@
 // The sweep's options: op, reps, shapes (the matrix or a list) and the space to search, with
 // how many candidates that makes on this adapter.
-import { For, Show } from 'solid-js';
+import { Show } from 'solid-js';
 import { JsonTextArea } from '../../components/JsonTextArea';
 import { KnobTable } from '../../components/KnobTable';
 import { OPS } from '../../../core/ops/registry';
 import { matrixLabels, type SweepForm } from './sweep-form';
+import { InlineError } from '../../components/InlineError';
+import { errorOf } from '../../errors';
+import { Select } from '../../components/Select';
 
 export function SweepOptions(props: { form: SweepForm }) {
   const f = props.form;
-  const shapesError = () => {
-    const s = f.shapes();
-    return 'error' in s ? s.error : null;
-  };
-  const spaceError = () => {
-    const s = f.space();
-    return 'error' in s ? s.error : null;
-  };
+  const shapesError = () => errorOf(f.shapes());
+  const spaceError = () => errorOf(f.space());
   const shapeCount = () => {
     const s = f.shapes();
     return 'ok' in s && s.ok.length ? s.ok.length : f.op().matrix.length;
@@ -24,15 +21,7 @@ export function SweepOptions(props: { form: SweepForm }) {
     <>
       <div class="field">
         <label for="sweep-op">op</label>
-        <select id="sweep-op" data-testid="sweep-op" onChange={(e) => f.selectOp(e.currentTarget.value)}>
-          <For each={OPS}>
-            {(op) => (
-              <option value={op.name} selected={op.name === f.op().name}>
-                {op.name}
-              </option>
-            )}
-          </For>
-        </select>
+        <Select id="sweep-op" testid="sweep-op" value={f.op().name} options={OPS.map((op) => op.name)} onChange={(v) => f.selectOp(v)} />
         <span class="hint">
           family <code>{f.op().family}</code>
         </span>
@@ -56,13 +45,7 @@ export function SweepOptions(props: { form: SweepForm }) {
         />
         <span class="hint mono">DIMS[:LAYOUT], … ({f.op().shapeSyntax}); empty: the matrix</span>
       </div>
-      <Show when={shapesError()}>
-        {(msg) => (
-          <p class="inline-error" data-testid="sweep-shapes-error" role="alert">
-            {msg()}
-          </p>
-        )}
-      </Show>
+      <InlineError message={shapesError()} testid="sweep-shapes-error" />
       <div class="field field-column">
         <div class="schedule-head">
           <label for="sweep-space">space ({f.op().family}): knob → values to try</label>

@@ -6,10 +6,10 @@ import { adapterName } from '../../../core/adapter';
 import { fmtUs } from '../../../core/report/format';
 import type { SweepResult } from '../../../core/results';
 import { ScheduleKey } from '../../components/ScheduleKey';
-import { isSoftwareAdapter } from '../../software-adapter';
 import { ProposalBlock } from './ProposalBlock';
 import { SweepScatterPanel } from './SweepScatterPanel';
 import { SweepTable } from './SweepTable';
+import { SoftwareNote } from '../../components/SoftwareNote';
 
 export function SweepResultView(props: { result: SweepResult }) {
   const r = () => props.result;
@@ -26,9 +26,7 @@ export function SweepResultView(props: { result: SweepResult }) {
         <p class="note mono">
           {adapterName(r().adapter)} · reps {r().settings.reps} · seed {r().settings.seed} · space {JSON.stringify(r().settings.space)}
         </p>
-        <Show when={isSoftwareAdapter(r().adapter)}>
-          <p class="note warn">software adapter: these are CPU timings of the WGSL, not GPU numbers</p>
-        </Show>
+        <SoftwareNote adapter={r().adapter} />
         <Show when={r().excludedShapes.length}>
           <ul class="skipped">
             <For each={r().excludedShapes}>

@@ -1,8 +1,9 @@
 // The sweep's scatter on one shape (a selector when it swept several): time against gain.
-import { createMemo, createSignal, For, Show } from 'solid-js';
+import { createMemo, createSignal, Show } from 'solid-js';
 import type { SweepResult } from '../../../core/results';
 import { sweepScatter } from '../../charts/sweep-scatter';
 import { UPlot } from '../../charts/UPlot';
+import { Select } from '../../components/Select';
 
 export function SweepScatterPanel(props: { result: SweepResult }) {
   const [shape, setShape] = createSignal(props.result.shapes[0]);
@@ -14,15 +15,7 @@ export function SweepScatterPanel(props: { result: SweepResult }) {
       <h2>
         Time against gain
         <Show when={props.result.shapes.length > 1}>
-          <select data-testid="sweep-scatter-shape" aria-label="shape" onChange={(e) => setShape(e.currentTarget.value)}>
-            <For each={props.result.shapes}>
-              {(s) => (
-                <option value={s} selected={s === current()}>
-                  {s}
-                </option>
-              )}
-            </For>
-          </select>
+          <Select testid="sweep-scatter-shape" ariaLabel="shape" value={current()} options={props.result.shapes} onChange={setShape} />
         </Show>
       </h2>
       <UPlot options={chart().options} data={chart().data} heightPx={280} testid="sweep-scatter" label={`sweep candidates on ${current()}: median µs against gain`} />
