@@ -201,7 +201,7 @@ async function runShape(ctx: GpuContext, plan: CasePlan, o: ShapeOptions): Promi
   try {
     let native: CheckedSession;
     try {
-      native = await checkedSession(ctx, nativeKernel, c, inputs, [oracle]);
+      native = await checkedSession(ctx, nativeKernel, c, inputs, [oracle], undefined, true);
       sessions.push(native.session);
       o.progress.advance(1, UNIT_CHECK);
     } catch (e) {
@@ -232,7 +232,7 @@ async function runShape(ctx: GpuContext, plan: CasePlan, o: ShapeOptions): Promi
     let generated: CheckedSession;
     try {
       // On native's own buffers: the two sides differ only in their kernel.
-      generated = await checkedSession(ctx, generatedKernel, c, inputs, [oracle], native.session);
+      generated = await checkedSession(ctx, generatedKernel, c, inputs, [oracle], native.session, true);
       sessions.push(generated.session);
       o.counters.generatedDispatches += dispatchesPerRun(generatedKernel);
       o.progress.advance(1, UNIT_CHECK);
