@@ -89,10 +89,10 @@ describe('replays reuse the host work and the plants (mocked device)', () => {
     expect(ctx.host.builds).toBe(3);
     // Checks: native per case (the A/A arm is native's own program) and each planted program per
     // case — once (both factors land on the first length tried here: one program, one check);
-    // every other check of the 9 replays × 3 shapes × 2 sides, and of the calibrations' 12
-    // measurements (found, then verified), is reused.
+    // every other check of the 9 replays × 3 shapes × 2 sides, and of the 6 calibrations'
+    // verifications (a search's lengths are timed, not checked), is reused.
     expect(ctx.host.checks).toBe(3 + 3);
-    expect(ctx.host.checksReused).toBe(9 * 3 * 2 + 12 - ctx.host.checks);
+    expect(ctx.host.checksReused).toBe(9 * 3 * 2 + 6 - ctx.host.checks);
     // One calibration per (shape, factor), each two Level 1 ratios (found, then verified); reused after.
     expect(plantCounts(ctx)).toEqual({ calibrations: 6, ratiosMeasured: 12, reused: 12 });
     expect(factors.every((f) => f === 1.02 || f === 1.05)).toBe(true);
