@@ -4,7 +4,7 @@
 import { DeviceRejection, UsageError, WgslCompileError } from '../core/errors';
 import { controlled, judgePair, lanePairs, laneState, plantedFactor } from '../core/lane/judgement';
 import { plantSizeText, type PlantRecord } from '../core/lane/plant';
-import { plantSlowdown } from './plant';
+import { plantCounts, plantSlowdown } from './plant';
 import { measure } from './measure';
 import { Session } from './session';
 import type { KernelSpec } from '../core/kernel';
@@ -83,12 +83,17 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
     for (const p of all) refuseOutsideLimits(p, ctx.adapter);
     return { op, cases: all };
   });
+  // Each report names its shape and the one-time work done so far (inputs, oracles, first checks,
+  // plant calibrations): a replayed run estimates later replays per shape without it (progress.ts).
+  let item: string | undefined;
+  const plant0 = plantCounts(ctx).calibrationMs;
+  const onceMs = () => ctx.host.buildMs - host0.buildMs + (ctx.host.checkMs - host0.checkMs) + (plantCounts(ctx).calibrationMs - plant0);
   const progress = new ProgressTracker(
     {
       [UNIT_CHECK]: cases.reduce((a, p) => a + p.cases.length * shapeChecks(kernelsOf(p.op.name).length), 0),
       [UNIT_MEASURE]: cases.reduce((a, p) => a + p.cases.length * shapeMeasures(passesAtMost, kernelsOf(p.op.name).length), 0),
     },
-    onProgress,
+    onProgress && ((p) => onProgress({ ...p, ...(item !== undefined ? { item } : {}), onceMs: onceMs() })),
     () => performance.now(),
   );
 
@@ -102,6 +107,7 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
     for (const plan of opCases) {
       const { c } = plan;
       const before = unitsNow(progress);
+      item = `${op.name} ${c.label}`;
       progress.tick(`${op.name} ${c.label}: correctness`);
       const users = kernelsOf(op.name);
       const shape = await runShapeWatched(ctx, plan, { repeat, repeatAuto: req.repeatAuto, tolerance, seed, wallBoundMs, minRuns: req.minRuns, control: req.control, rulesBefore: proposalRules(op.name), state, declared, counters, progress, users });
@@ -117,6 +123,7 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
     if (!shapes.length && opCases.length && plantedFactor(req.control) !== null) continue;
     pairs.push(judgePair(op, state, registry.state, counters, shapes, ctx.adapter, declared, req.allowUndecided ?? false));
   }
+  item = undefined;
   progress.finish();
   const green = pairs.every((p) => p.verdict !== 'lane-failed' && p.verdict !== 'gate-failed');
   return {

@@ -28,12 +28,14 @@ export interface PlantCounts {
   calibrations: number;
   ratiosMeasured: number;
   reused: number;
+  /** Wall time spent calibrating, ms (one-time work a replay's estimate leaves out). */
+  calibrationMs: number;
 }
 const counts = new WeakMap<object, PlantCounts>();
 
 export function plantCounts(ctx: GpuContext): PlantCounts {
   let c = counts.get(ctx.host);
-  if (!c) counts.set(ctx.host, (c = { calibrations: 0, ratiosMeasured: 0, reused: 0 }));
+  if (!c) counts.set(ctx.host, (c = { calibrations: 0, ratiosMeasured: 0, reused: 0, calibrationMs: 0 }));
   return c;
 }
 
@@ -65,7 +67,8 @@ export async function plantSlowdown(ctx: GpuContext, nativeKernel: KernelSpec, n
     return before;
   }
   n.calibrations++;
-  const placed = await calibrate(ctx, nativeKernel, nativeSession, c, inputs, oracle, factor);
+  const t0 = performance.now();
+  const placed = await calibrate(ctx, nativeKernel, nativeSession, c, inputs, oracle, factor).finally(() => (n.calibrationMs += performance.now() - t0));
   cache.set(key, placed);
   return placed;
 }
