@@ -94,7 +94,7 @@ describe('replays reuse the host work and the plants (mocked device)', () => {
     expect(ctx.host.checks).toBe(3 + 3);
     expect(ctx.host.checksReused).toBe(9 * 3 * 2 + 6 - ctx.host.checks);
     // One calibration per (shape, factor), each two Level 1 ratios (found, then verified); reused after.
-    expect(plantCounts(ctx)).toEqual({ calibrations: 6, ratiosMeasured: 12, reused: 12 });
+    expect(plantCounts(ctx)).toMatchObject({ calibrations: 6, ratiosMeasured: 12, reused: 12 });
     expect(factors.every((f) => f === 1.02 || f === 1.05)).toBe(true);
     // The stand-in times are exact: A/A is parity, the plants are what was planted.
     expect(verdicts.slice(0, 9)).toEqual(Array(9).fill('parity'));
