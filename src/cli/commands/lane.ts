@@ -50,6 +50,11 @@ function readProposal(path: string): { op: string; when: Condition[]; schedule: 
   });
 }
 
+/** One replay's wall and host seconds (-v): what issue 22's host-time target reads. */
+function replayDetail(what: string, r: LaneResult): string {
+  return `${what}: ${(r.durationMs / 1000).toFixed(1)} s, host ${((r.host?.buildMs ?? 0) / 1000).toFixed(2)} s building inputs and oracles, ${((r.host?.checkMs ?? 0) / 1000).toFixed(2)} s checking outputs`;
+}
+
 export async function cmdLane(argv: string[]): Promise<number> {
   if (argv.includes('--census')) return cmdLaneCensus(argv);
   const v = parse(argv, {
@@ -128,6 +133,7 @@ export async function cmdLane(argv: string[]): Promise<number> {
         for (let i = 0; i < replays; i++) {
           const r = await lab.lane(request(c), (p) => progress.update(overall.of(ci * replays + i, { ...p, label: `${c} replay ${i + 1}/${replays}: ${p.label}` })));
           overall.done(r.host?.buildMs);
+          cli.detail(1, replayDetail(`${c} replay ${i + 1}/${replays}`, r));
           byControl.set(c, [...(byControl.get(c) ?? []), r]);
         }
       }
@@ -143,7 +149,7 @@ export async function cmdLane(argv: string[]): Promise<number> {
       for (let i = 0; i < replays; i++) {
         const r = await lab.lane(request(control), (p) => progress.update(overall.of(i, { ...p, label: `replay ${i + 1}/${replays}: ${p.label}` })));
         overall.done(r.host?.buildMs);
-        cli.detail(1, `replay ${i + 1}/${replays}: ${(r.durationMs / 1000).toFixed(1)} s, host ${((r.host?.buildMs ?? 0) / 1000).toFixed(2)} s building inputs and oracles, ${((r.host?.checkMs ?? 0) / 1000).toFixed(2)} s checking outputs`);
+        cli.detail(1, replayDetail(`replay ${i + 1}/${replays}`, r));
         results.push(r);
       }
       progress.done();
