@@ -75,7 +75,9 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
   for (const p of req.proposal ?? []) proposalRules(p.op);
 
   const kernels = await loadLaneKernels(req.kernels);
-  const kernelsOf = (op: string) => kernels.filter((k) => k.loaded.op.name === op);
+  // Kernels an earlier process's watchdog gave up are reported hung on every shape, never run.
+  const kernelsOf = (op: string) => kernels.filter((k) => k.loaded.op.name === op && !k.hungNote);
+  const hungOf = (op: string) => kernels.filter((k) => k.loaded.op.name === op && k.hungNote);
   const cases = run.map((op) => {
     const entries: CaseRequest[] = req.shapes ? req.shapes.filter((s) => opByName(s.op).name === op.name) : [...op.matrix];
     const all = entries.map((e) => planOf(op, e));
@@ -112,8 +114,9 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
       const users = kernelsOf(op.name);
       const shape = await runShapeWatched(ctx, plan, { repeat, repeatAuto: req.repeatAuto, tolerance, seed, wallBoundMs, minRuns: req.minRuns, control: req.control, rulesBefore: proposalRules(op.name), state, declared, counters, progress, users });
       // A shape where the planted factor could not be placed within the band is no control: refused.
+      const hung = hungOf(op.name).map((k) => hungUserColumn(k, k.hungNote!));
       if ('refused' in shape) skipped.push({ op: op.name, reason: `${c.label}: refused as a control: ${shape.refused.refused}`, plant: { shape: c.label, ...shape.refused } });
-      else shapes.push(shape);
+      else shapes.push(hung.length ? { ...shape, users: [...(shape.users ?? []), ...hung] } : shape);
       // However early the shape ended, none of its units is left: what did not run leaves the total.
       const after = unitsNow(progress);
       progress.drop(shapeChecks(users.length) - (after.checksDone - before.checksDone) - (before.checksTotal - after.checksTotal), UNIT_CHECK);

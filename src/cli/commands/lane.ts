@@ -23,6 +23,7 @@ import { progressPrinter } from '../progress';
 import { readCappedText } from '../read-capped';
 import { SHARE_OPTIONS, shareBase, writeShareOutputs } from '../share-output';
 import { readUserKernel } from '../user-kernel-files';
+import { markHung, reportResumed, respawnWithoutHung } from '../watchdog-respawn';
 import { cmdLaneCensus } from '../census';
 import { cliOf, intOption, output, parse } from './args';
 
@@ -86,7 +87,7 @@ export async function cmdLane(argv: string[]): Promise<number> {
   if (factors && !v.sensitivity) throw new UsageError('--factors goes with --sensitivity (the planted factors it replays)');
   const { repeat, repeatAuto } = parseRepeatOption(v);
   const given = ((v.shape as unknown as string[] | undefined) ?? []).map(parseCaseSpec);
-  const kernels = ((v.kernel as unknown as string[] | undefined) ?? []).map(readUserKernel);
+  const kernels = markHung(((v.kernel as unknown as string[] | undefined) ?? []).map(readUserKernel));
   const opsGiven = ((v.op as unknown as string[] | undefined) ?? []).map((o) => opByName(o).name);
   // With --kernel and neither --op nor --shape, the lane runs the kernels' ops.
   if (kernels.length && !opsGiven.length && !given.length) opsGiven.push(...new Set(kernels.map((k) => opByName(parseManifest(k.manifest).op).name)));
@@ -107,6 +108,7 @@ export async function cmdLane(argv: string[]): Promise<number> {
   const out = output(v.json as string | undefined);
   if (repeat === 1) process.stderr.write(`${REPEAT_ONE_WARNING}\n`);
   const lab = await cli.open(v.device as string | undefined);
+  reportResumed();
   const progress = progressPrinter(process.stderr, cli.verbosity);
   const request = (c: LaneControl | undefined): LaneRequest => ({
     ops,
@@ -159,7 +161,16 @@ export async function cmdLane(argv: string[]): Promise<number> {
       out.json({ kind: 'lane-replay', replays, shapes: summary, lanes: results.map(laneJson) });
       return results.every((r) => r.green) ? 0 : 1;
     }
-    const result = await lab.lane(request(control), progress.update);
+    let result: LaneResult;
+    try {
+      result = await lab.lane(request(control), progress.update);
+    } catch (e) {
+      // A hung user kernel on a software adapter: the lane goes on in a fresh process.
+      progress.done();
+      const code = respawnWithoutHung(e);
+      if (code === null) throw e;
+      return code;
+    }
     progress.done();
     out.text(formatLane(result));
     const json = laneJson(result);
