@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { parseManifest } from '../core/manifest/format';
 import type { UserKernelSource } from '../core/manifest/source';
+import { STDOUT_FD_ENV } from './native-stdout';
 
 /** Kernel name → the watchdog's note, as JSON, from the process that gave the kernel up. */
 export const HUNG_KERNELS_ENV = 'KERNEL_LAB_HUNG_KERNELS';
@@ -51,7 +52,10 @@ export function respawnWithoutHung(e: unknown, log: (line: string) => void = (l)
   const next = { ...notes, [name]: `hung: ${err.label} gave no answer within the watchdog's wall bound of ${err.boundMs} ms; a software adapter cannot run work past a hung kernel in one process, so the lane went on in a fresh one without it` };
   log(`${err.message}\nthe watchdog gave up ${err.label}: the rest of the run goes on in a fresh process (the kernel is reported hung there)`);
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env: { ...process.env, [HUNG_KERNELS_ENV]: JSON.stringify(next), [HUNG_AT_ENV]: String(Date.now()) } });
+  // Under the CLI's stdout child (native-stdout.ts) the lab's stdout is fd 3: hand it on as fd 3.
+  const stdoutFd = Number(process.env[STDOUT_FD_ENV]);
+  const stdio: ('inherit' | number)[] = ['inherit', 'inherit', 'inherit', ...(Number.isInteger(stdoutFd) && stdoutFd > 2 ? [stdoutFd] : [])];
+  const r = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio, env: { ...process.env, [HUNG_KERNELS_ENV]: JSON.stringify(next), [HUNG_AT_ENV]: String(Date.now()) } });
   log(`fresh process ended in ${((performance.now() - t0) / 1000).toFixed(1)} s (exit ${r.status ?? r.signal})`);
   return r.status ?? 1;
 }
