@@ -14,8 +14,15 @@ function finish(code: number): void {
 }
 
 // Dawn's native warnings go to fd 1: the command runs in a child whose fd 1 is stderr (native-stdout.ts).
-const childCode = keepNativeOffStdout();
-if (childCode !== null) process.exitCode = childCode;
+const child = keepNativeOffStdout();
+if (child !== null)
+  child.then(
+    (code) => (process.exitCode = code),
+    (e) => {
+      process.stderr.write(`${(e as Error).stack ?? e}\n`);
+      process.exitCode = 1;
+    },
+  );
 else
   main(process.argv.slice(2)).then(finish, (e) => {
     process.stderr.write(`${(e as Error).stack ?? e}\n`);

@@ -4,7 +4,7 @@
 // no dup2, and the package no logging option, so the CLI runs itself as a child whose fd 1 is the
 // parent's stderr and whose own stdout output goes to fd 3, the parent's stdout: stdout carries
 // only what the lab writes. The parent does nothing else and exits with the child's code.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { writeSync } from 'node:fs';
 
 /** Set in the child: the fd its stdout output goes to. */
@@ -35,20 +35,33 @@ function stdoutTo(fd: number): void {
   process.stdout.write = write as typeof process.stdout.write;
 }
 
+/** Commands that never open Dawn run in one process (serve stays one process a signal can stop). */
+const WITHOUT_DAWN = new Set(['serve', 'help', '--help', '-h', 'diff', 'report']);
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 /**
  * Call first thing in the CLI's entry. In the parent: runs the same command as a child with fd 1 →
- * this process's stderr and fd 3 → its stdout, and returns the child's exit code. In the child (or
- * with the opt-out): sets up stdout and returns null — run the command here.
+ * this process's stderr and fd 3 → its stdout, passes signals on, and resolves to the child's exit
+ * code. In the child (or with the opt-out, or for a command without Dawn): sets up stdout and
+ * returns null — run the command here.
  */
-export function keepNativeOffStdout(): number | null {
+export function keepNativeOffStdout(argv: readonly string[] = process.argv.slice(2)): Promise<number> | null {
   const fd = Number(process.env[STDOUT_FD_ENV]);
   if (Number.isInteger(fd) && fd > 2) {
     stdoutTo(fd);
     return null;
   }
-  if (process.env[NATIVE_STDOUT_ENV] === 'keep') return null;
-  const r = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: ['inherit', 2, 'inherit', 1], env: { ...process.env, [STDOUT_FD_ENV]: '3' } });
-  if (r.error) throw r.error;
-  // A child killed by a signal: the shell's convention, 128 + its number.
-  return r.status ?? 128 + (r.signal ? (({ SIGINT: 2, SIGKILL: 9, SIGTERM: 15 }) as Record<string, number>)[r.signal] ?? 1 : 1);
+  if (process.env[NATIVE_STDOUT_ENV] === 'keep' || argv.length === 0 || WITHOUT_DAWN.has(argv[0])) return null;
+  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: ['inherit', 2, 'inherit', 1], env: { ...process.env, [STDOUT_FD_ENV]: '3' } });
+  const forward = (sig: NodeJS.Signals) => child.kill(sig);
+  for (const sig of SIGNALS) process.on(sig, forward);
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      for (const sig of SIGNALS) process.off(sig, forward);
+      // A child ended by a signal: the shell's convention, 128 + its number.
+      resolve(code ?? 128 + (signal ? (({ SIGINT: 2, SIGKILL: 9, SIGTERM: 15, SIGHUP: 1 }) as Record<string, number>)[signal] ?? 1 : 1));
+    });
+  });
 }
