@@ -5,6 +5,8 @@
 # device tool returns at most 8 files): a step killed by its limit still leaves what it wrote.
 # The tables print at the end. Redo this session's H200 numbers (docs/benchmarks.md, 2026-12-02):
 #   bash scripts/gpu/round.sh formats:150 graph:150 controls:170 ops:60 rope26:30
+# (controls timed out at 170 s twice before host work and plants were kept across replays; with them
+# it is estimated at 60–220 s: controls:240, or controls-a:150 controls-b:150 as two halves)
 set -uo pipefail
 FINAL=${OUT:-$PWD/gpu-out}
 WORK=$(mktemp -d)
