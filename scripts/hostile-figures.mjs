@@ -26,7 +26,7 @@ const extra = [];
 for (const [surface, file] of FILES) {
   if (noGpu && file.startsWith('src/cli/user-kernel')) continue;
   const json = join(dir, `${rows.length}.json`);
-  const r = spawnSync('/usr/bin/time', ['-f', 'peak-rss-kb %M', 'npx', 'vitest', 'run', file, '--reporter=json', `--outputFile=${json}`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync('/usr/bin/time', ['-f', 'peak-rss-kb %M', 'npx', 'vitest', 'run', file, '--reporter=default', '--reporter=json', `--outputFile.json=${json}`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   const peakKb = Number(/peak-rss-kb (\d+)/.exec(r.stderr)?.[1] ?? NaN);
   let report;
   try {
@@ -48,7 +48,7 @@ for (const [surface, file] of FILES) {
     rows.push({ surface: `${surface}: ${g}`, file, tried: tests.length, refused: tests.filter((t) => t.status === 'passed').length, failed: bad.length ? `${bad.length} (${bad.map((t) => t.title).join('; ').slice(0, 120)})` : '0', slowest: `${((slowest.duration ?? 0) / 1000).toFixed(2)} s (${slowest.title.slice(0, 60)})`, peak: peakKb });
   }
   // The tests' own printed figures (fuzz corpora counts, slowest refusals, the watchdog's bound and recovery).
-  for (const line of `${r.stdout}\n${r.stderr}`.split('\n')) if (/fuzz figures|^\w+ +tried|corpus:|watchdog|recovered/.test(line) && !line.includes('"')) extra.push(line.trim());
+  for (const line of `${r.stdout}\n${r.stderr}`.replace(/\x1b\[[0-9;]*m/g, '').split('\n')) if (/fuzz figures|^\w+ +tried|corpus:|watchdog|recovered/.test(line) && !line.includes('"')) extra.push(line.trim());
 }
 const head = ['surface', 'cases', 'refused by name', 'crashed/hung or wrongly accepted', 'slowest case', 'peak RSS MB'];
 const table = rows.map((r) => [r.surface, String(r.tried), String(r.refused), String(r.failed), r.slowest, Number.isFinite(r.peak) ? (r.peak / 1024).toFixed(0) : '—']);
