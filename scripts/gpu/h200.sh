@@ -2,11 +2,12 @@
 # Redoes the lab's H200 measurements on the device machine (the device tool's `run`), carrying
 # .gpu/ (../shared/device/prepare.sh) and dist-cli/ (npm run build:cli). Usage on the device:
 #   bash scripts/gpu/h200.sh [STEP …]   (steps: device calibrate bench lane agreement ops replay aa
-#   sensitivity controls host graph lane-census formats formats16k formats4k formatsgemm formats_all;
+#   sensitivity controls controls-a controls-b host graph lane-census formats formats16k formats4k formatsgemm formats_all;
 #   default: device calibrate bench)
 #   controls: A/A and planted 1.02×/1.05× (inside the kernel, measured ±1 point) at tolerance 0.02 on
 #   ADD 4096², RMS_NORM 4096², MUL_MAT 4096×1×4096 and 4096×512×4096, ${SENS_REPLAYS:-10} replays each;
-#   prints the sensitivity table by kernel duration (issue 22).
+#   prints the sensitivity table by kernel duration (issue 22). controls-a / controls-b: the same on
+#   ADD+RMS_NORM / the two MUL_MATs (two shorter steps; inputs, oracles, checks and plants once per run).
 #   ops: every op (≈ 7 s an op on the H200: 50 ops ≈ 6 min); OPS_ONLY=A,B,… times only those.
 # formats: issue 20's performance rows (GEMV 16384² N=1 f16/q8_0/q4_0/mxfp4/nvfp4, GEMV 4096² N=1
 # q4_0/q8_0, GEMM 4096×512×4096 of the 4-bit formats), each a `lab formats` table; formats_all:
@@ -40,6 +41,11 @@ formats_step() {
   esac
   run_step "$1" formats $args --json "$OUT/$1.json" --markdown "$OUT/$1.md"
 }
+# The controls' shapes, whole (controls) or in two halves that each fit a shorter limit (controls-a:
+# the two 4096² elementwise/row cases, controls-b: GEMV and GEMM).
+CONTROLS_A="--shape ADD:4096x4096 --shape RMS_NORM:4096x4096"
+CONTROLS_B="--shape MUL_MAT:4096x1x4096 --shape MUL_MAT:4096x512x4096"
+CONTROLS_ARGS="--repeat 5 --tolerance 0.02 --sensitivity --factors 1.02,1.05 --replay ${SENS_REPLAYS:-10} -v"
 steps=("$@")
 [ ${#steps[@]} -eq 0 ] && steps=(device calibrate bench)
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw --format=csv > "$OUT/nvidia-smi.txt" 2>&1
@@ -54,7 +60,9 @@ for s in "${steps[@]}"; do
     replay) run_step replay lane --repeat 5 --replay 10 --json "$OUT/replay.json" ;;
     aa) run_step aa lane --control aa --repeat 5 --replay 10 --json "$OUT/aa.json" ;;
     sensitivity) run_step sensitivity lane --op ADD --op RMS_NORM --op MUL_MAT --repeat 5 --sensitivity --replay ${SENS_REPLAYS:-10} --json "$OUT/sensitivity.json" ;;
-    controls) run_step controls lane --shape ADD:4096x4096 --shape RMS_NORM:4096x4096 --shape MUL_MAT:4096x1x4096 --shape MUL_MAT:4096x512x4096 --repeat 5 --tolerance 0.02 --sensitivity --factors 1.02,1.05 --replay ${SENS_REPLAYS:-10} --json "$OUT/controls.json" ;;
+    controls) run_step controls lane $CONTROLS_A $CONTROLS_B $CONTROLS_ARGS --json "$OUT/controls.json" ;;
+    controls-a) run_step controls-a lane $CONTROLS_A $CONTROLS_ARGS --json "$OUT/controls-a.json" ;;
+    controls-b) run_step controls-b lane $CONTROLS_B $CONTROLS_ARGS --json "$OUT/controls-b.json" ;;
     host) run_step host lane --shape ADD:4096x4096 --shape RMS_NORM:4096x4096 --shape MUL_MAT:4096x1x4096 --shape MUL_MAT:4096x512x4096 --repeat 5 --replay 10 -v --json "$OUT/host.json"
           /tmp/node scripts/gpu/host-table.mjs "$OUT/host.json" >> "$OUT/host.txt" 2>&1 ;;
     # the training step on the GPU (census --run): tiny, 20 steps, registry kernels then all native

@@ -5,6 +5,8 @@
 # device tool returns at most 8 files): a step killed by its limit still leaves what it wrote.
 # The tables print at the end. Redo this session's H200 numbers (docs/benchmarks.md, 2026-12-02):
 #   bash scripts/gpu/round.sh formats:150 graph:150 controls:170 ops:60 rope26:30
+# (controls timed out at 170 s twice before host work and plants were kept across replays; with them
+# it is estimated at 60–220 s: controls:240, or controls-a:150 controls-b:150 as two halves)
 set -uo pipefail
 FINAL=${OUT:-$PWD/gpu-out}
 WORK=$(mktemp -d)
@@ -21,7 +23,7 @@ for spec in "$@"; do
   tar czf "$FINAL/round.tgz" -C "$WORK" . 2>/dev/null
 done
 # The tables, last (the tail of the output is what comes back in the reply).
-for f in "$WORK"/formats16k.txt "$WORK"/formats4k.txt "$WORK"/formatsgemm.txt "$WORK"/graph.txt "$WORK"/graph-native.txt "$WORK"/graph-1b.txt "$WORK"/controls.txt "$WORK"/ops.txt "$WORK"/rope26.txt; do
+for f in "$WORK"/formats16k.txt "$WORK"/formats4k.txt "$WORK"/formatsgemm.txt "$WORK"/graph.txt "$WORK"/graph-native.txt "$WORK"/graph-1b.txt "$WORK"/controls.txt "$WORK"/controls-a.txt "$WORK"/controls-b.txt "$WORK"/host.txt "$WORK"/ops.txt "$WORK"/rope26.txt; do
   [ -s "$f" ] && { echo "##### $(basename "$f")"; tail -c 2500 "$f"; }
 done
 cat "$WORK/round.log"

@@ -87,6 +87,31 @@ describe('a kernel as an engine wrote it (node runtime)', () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/the watchdog's bound must be an integer from 100 to 600000 ms, got 5/);
   });
+
+  it('a lane with a hung kernel among others reports it hung, naming the bound, and measures the rest in a fresh process', () => {
+    const hang = copy(
+      (m) => (m.name = 'never-ends'),
+      (w) => w.replace('    let c = coords(gid.x);', '    var k = 0u;\n    loop { if (params.ne == 0u) { break; } k = k + 1u; dst[params.offset_dst] = f32(k); }\n    let c = coords(gid.x);'),
+    );
+    const t0 = performance.now();
+    const r = runCli(['lane', '--kernel', hang, '--kernel', join(ggml, 'manifest.json'), '--shape', 'ADD:64x4', '--shape', 'ADD:256x4', '--repeat', '2', '--watchdog-ms', '1500', '--allow-undecided', '--json', '-'], 120_000);
+    const wallMs = performance.now() - t0;
+    // ADD is a prefer pair: on a loaded CPU its native/generated gate may fail (exit 1); user kernels never gate.
+    expect([0, 1], r.stderr).toContain(r.status);
+    const json = JSON.parse(r.stdout);
+    const columns = json.pairs[0].shapes.flatMap((s: { shape: string; users: { kernel: { id: string }; verdict: string; note: string | null; medianNs: number | null }[] }) => s.users.map((u) => ({ shape: s.shape, ...u })));
+    expect(columns).toHaveLength(4);
+    for (const c of columns.filter((c: { kernel: { id: string } }) => c.kernel.id.startsWith('never-ends@'))) {
+      expect(c.verdict).toBe('too-slow');
+      expect(c.note).toMatch(/^hung: user:never-ends gave no answer within the watchdog's wall bound of 1500 ms; .* went on in a fresh one without it/);
+    }
+    const others = columns.filter((c: { kernel: { id: string } }) => c.kernel.id.startsWith('ggml-style-add@'));
+    expect(others.map((c: { shape: string }) => c.shape)).toEqual(['64x4', '256x4']);
+    for (const c of others) expect(c.medianNs).toBeGreaterThan(0);
+    const recovered = /recovered: a fresh process has a device (\d+) ms after the watchdog gave up \(never-ends reported hung\)/.exec(r.stderr);
+    expect(recovered, r.stderr).not.toBeNull();
+    process.stderr.write(`watchdog in a lane: bound 1500 ms, recovered in ${recovered![1]} ms, CLI exited after ${(wallMs / 1000).toFixed(1)} s\n`);
+  }, 150_000);
 });
 
 describe('hostile files named by --kernel', () => {

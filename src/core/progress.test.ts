@@ -136,6 +136,48 @@ describe('ReplayProgress', () => {
     expect(r.of(4, { label: 'y', fraction: 0.5, etaMs: 1_350 }).etaMs).toBe(1_350 + 5 * REPLAY_MS);
   });
 
+  it('estimates per shape from the measured times, less the one-time work (issue 22: 512–980 s said for a 27 s run)', () => {
+    // Four shapes of very different lengths; the first replay also builds inputs and oracles,
+    // checks outputs and calibrates plants (onceMs), most of it on the first, largest shape.
+    const shapeMs = { 'ADD 4096x4096': 900, 'RMS_NORM 4096x4096': 600, 'MUL_MAT 4096x1x4096': 200, 'MUL_MAT 4096x512x4096': 1000 };
+    const onceMsOf: Record<string, number> = { 'ADD 4096x4096': 20_000, 'RMS_NORM 4096x4096': 6_000, 'MUL_MAT 4096x1x4096': 1_000, 'MUL_MAT 4096x512x4096': 3_000 };
+    const replays = 10;
+    const perReplayMs = Object.values(shapeMs).reduce((a, b) => a + b, 0);
+    let t = 0;
+    const r = new ReplayProgress(replays, () => t);
+    const etas: { atMs: number; etaMs: number | null; leftMs: number }[] = [];
+    let endMs = 0;
+    let firstEndMs = 0;
+    // The true end: the first replay's one-time work plus every replay's shapes.
+    const totalMs = Object.values(onceMsOf).reduce((a, b) => a + b, 0) + replays * perReplayMs;
+    for (let i = 0; i < replays; i++) {
+      let once = 0;
+      for (const [item, ms] of Object.entries(shapeMs)) {
+        const steps = 5;
+        const own = i === 0 ? onceMsOf[item] : 0;
+        for (let k = 0; k < steps; k++) {
+          // A step's report comes as it starts; the one-time work is done at the shape's start.
+          if (k === 1) once += own;
+          const p = r.of(i, { label: `${item}: step ${k}`, fraction: 0.5, etaMs: 123_456, item, onceMs: once });
+          etas.push({ atMs: t, etaMs: p.etaMs, leftMs: totalMs - t });
+          t += (k === 0 ? own : 0) + ms / steps;
+        }
+      }
+      r.of(i, { label: 'done', fraction: 1, etaMs: 0, onceMs: once });
+      r.done();
+      if (i === 0) firstEndMs = t;
+      endMs = t;
+    }
+    expect(endMs).toBe(totalMs);
+    // After the first tenth of the replays (the first one, half the run's time here), every
+    // estimate is within 30% of what was left.
+    const later = etas.filter((e) => e.atMs >= firstEndMs && e.leftMs > 0);
+    expect(later.length).toBeGreaterThan(150);
+    for (const e of later) expect(Math.abs(e.etaMs! - e.leftMs) / e.leftMs, `at ${e.atMs} ms`).toBeLessThan(0.3);
+    // Right after the first replay: exactly the nine replays' shapes.
+    expect(r.perReplayMs()).toBe(perReplayMs);
+  });
+
   it('without an estimate from the replay, says nothing until the first replay ends', () => {
     const r = new ReplayProgress(3, () => 0);
     expect(r.of(0, { label: 'x', fraction: 0, etaMs: null }).etaMs).toBeNull();

@@ -10,6 +10,13 @@ export interface Progress {
   readonly fraction: number;
   /** Estimated time left, ms (null until it can be estimated). */
   readonly etaMs: number | null;
+  /** The item this step belongs to (a lane shape: 'ADD 4096x4096'), for estimates per item over replays. */
+  readonly item?: string;
+  /**
+   * Time this run has spent so far on work a replay of it reuses — building inputs and oracles,
+   * first output checks, plant calibrations — ms. A replay's estimate leaves it out.
+   */
+  readonly onceMs?: number;
 }
 
 export type ProgressFn = (p: Progress) => void;
@@ -146,15 +153,26 @@ export class ProgressTracker {
 
 /**
  * Progress over a replayed run (`lane --replay N`, `--sensitivity`): each replay reports its own
- * progress; this turns it into the whole run's. A replay reuses the host work of the first (inputs
- * and oracles, src/core/plan/case-data.ts), so the first replay's duration less that work is what a
- * later one is expected to take; once two replays are done, the later ones' median is. (On the
- * H200 the first replay's ETA, scaled by N, once said 512–980 s for a 27 s run.)
+ * progress; this turns it into the whole run's. A replay reuses the host work of the first (inputs,
+ * oracles, output checks, plant calibrations: src/core/plan/case-data.ts, src/gpu/plant.ts), so a
+ * later replay is estimated from the **measured time of each item** (a lane shape) in the replays
+ * so far, less that one-time work (`Progress.onceMs`): the current item's rest and the items still
+ * to come in this replay, then every item per replay left. Shapes differ by orders of magnitude
+ * (ADD 4096² against a GEMV), so a rate per work unit misjudges where in a replay it stands. Without
+ * items, a later replay takes the first one's duration less its reused work, then the later ones'
+ * median. (On the H200 the first replay's ETA, scaled by N, once said 512–980 s for a 27 s run.)
  */
 export class ReplayProgress {
   private readonly durationsMs: number[] = [];
   private firstReusedMs = 0;
   private replayStartMs: number;
+  /** Net times per item (one-time work left out), one per replay that ran it. */
+  private readonly itemMs = new Map<string, number[]>();
+  /** Items in the order the replays ran them. */
+  private readonly order: string[] = [];
+  private current: { item: string; startMs: number; onceMs: number } | null = null;
+  private readonly doneThisReplay = new Set<string>();
+  private onceMs = 0;
 
   constructor(
     readonly replays: number,
@@ -166,25 +184,76 @@ export class ReplayProgress {
   /** A later replay's expected duration, ms; null before the first replay ended. */
   perReplayMs(): number | null {
     if (!this.durationsMs.length) return null;
+    const items = this.itemsMs(this.order);
+    if (items !== null) return items;
     if (this.durationsMs.length === 1) return Math.max(0, this.durationsMs[0] - this.firstReusedMs);
     return medianOf(this.durationsMs.slice(1));
   }
 
+  /** The typical net time of each item given, summed; null when one has no time yet. */
+  private itemsMs(items: readonly string[]): number | null {
+    if (!items.length) return null;
+    let sum = 0;
+    for (const i of items) {
+      const xs = this.itemMs.get(i);
+      if (!xs?.length) return null;
+      sum += medianOf(xs);
+    }
+    return sum;
+  }
+
+  private close(t: number): void {
+    const c = this.current;
+    if (!c) return;
+    const net = Math.max(0, t - c.startMs - Math.max(0, this.onceMs - c.onceMs));
+    this.itemMs.set(c.item, [...(this.itemMs.get(c.item) ?? []), net]);
+    this.doneThisReplay.add(c.item);
+    this.current = null;
+  }
+
+  /** Follows the item a replay's report belongs to: a change of item closes the previous one. */
+  private track(p: Progress, t: number): void {
+    if (p.onceMs !== undefined) this.onceMs = p.onceMs;
+    if (this.current && this.current.item !== p.item) this.close(t);
+    if (p.item !== undefined && !this.current) {
+      this.current = { item: p.item, startMs: t, onceMs: this.onceMs };
+      if (!this.order.includes(p.item)) this.order.push(p.item);
+    }
+  }
+
+  /** This replay's time left from the items' times: null before every item has one. */
+  private itemsLeftMs(t: number): number | null {
+    if (!this.durationsMs.length || !this.order.length) return null;
+    const after = this.order.filter((i) => !this.doneThisReplay.has(i) && i !== this.current?.item);
+    const rest = after.length ? this.itemsMs(after) : 0;
+    if (rest === null) return null;
+    if (!this.current) return rest;
+    const own = this.itemsMs([this.current.item]);
+    if (own === null) return null;
+    const spent = t - this.current.startMs - Math.max(0, this.onceMs - this.current.onceMs);
+    return rest + Math.max(0, own - spent);
+  }
+
   /** Replay `index` (0-based) reported `p`: where the whole run stands. */
   of(index: number, p: Progress): Progress {
+    const t = this.now();
+    this.track(p, t);
     const future = Math.max(0, this.replays - index - 1);
     const per = this.perReplayMs();
-    const elapsedMs = this.now() - this.replayStartMs;
-    const thisLeftMs = p.etaMs ?? (per === null ? null : Math.max(0, per - elapsedMs));
-    const etaMs = thisLeftMs === null ? null : thisLeftMs + future * (per ?? elapsedMs + thisLeftMs);
+    const elapsedMs = t - this.replayStartMs;
+    const thisLeftMs = this.itemsLeftMs(t) ?? p.etaMs ?? (per === null ? null : Math.max(0, per - elapsedMs));
+    const etaMs = thisLeftMs === null ? null : thisLeftMs + future * (per ?? Math.max(0, elapsedMs - this.onceMs) + thisLeftMs);
     return { label: p.label, fraction: Math.min(1, (index + p.fraction) / this.replays), etaMs };
   }
 
-  /** A replay ended; `reusedMs`: its host work later replays do not redo (the first replay's builds). */
+  /** A replay ended; `reusedMs`: its work later replays do not redo, when its reports did not say (Progress.onceMs). */
   done(reusedMs = 0): void {
     const t = this.now();
-    if (!this.durationsMs.length) this.firstReusedMs = reusedMs;
+    this.close(t);
+    if (!this.durationsMs.length) this.firstReusedMs = Math.max(reusedMs, this.onceMs);
     this.durationsMs.push(t - this.replayStartMs);
     this.replayStartMs = t;
+    this.doneThisReplay.clear();
+    this.onceMs = 0;
   }
 }

@@ -21,6 +21,8 @@ import type { Session } from './session';
 export interface LaneKernel {
   readonly loaded: LoadedManifest;
   readonly ref: UserKernelRef;
+  /** Given up by an earlier process's watchdog: reported hung, never run here. */
+  readonly hungNote?: string;
 }
 
 /** Loads every --kernel once (a manifest error stops the lane before any device work); one per id. */
@@ -30,7 +32,7 @@ export async function loadLaneKernels(sources: readonly UserKernelSource[] = [])
     const loaded = loadUserKernel(src);
     const identity = await userKernelIdentity(loaded);
     const ref = { ...identity, id: shortKernelId(identity) };
-    if (!out.has(ref.id)) out.set(ref.id, { loaded, ref });
+    if (!out.has(ref.id)) out.set(ref.id, { loaded, ref, ...(src.hungNote ? { hungNote: src.hungNote } : {}) });
   }
   return [...out.values()];
 }

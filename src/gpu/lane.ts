@@ -4,7 +4,7 @@
 import { DeviceRejection, UsageError, WgslCompileError } from '../core/errors';
 import { controlled, judgePair, lanePairs, laneState, plantedFactor } from '../core/lane/judgement';
 import { plantSizeText, type PlantRecord } from '../core/lane/plant';
-import { plantSlowdown } from './plant';
+import { plantCounts, plantSlowdown } from './plant';
 import { measure } from './measure';
 import { Session } from './session';
 import type { KernelSpec } from '../core/kernel';
@@ -75,7 +75,9 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
   for (const p of req.proposal ?? []) proposalRules(p.op);
 
   const kernels = await loadLaneKernels(req.kernels);
-  const kernelsOf = (op: string) => kernels.filter((k) => k.loaded.op.name === op);
+  // Kernels an earlier process's watchdog gave up are reported hung on every shape, never run.
+  const kernelsOf = (op: string) => kernels.filter((k) => k.loaded.op.name === op && !k.hungNote);
+  const hungOf = (op: string) => kernels.filter((k) => k.loaded.op.name === op && k.hungNote);
   const cases = run.map((op) => {
     const entries: CaseRequest[] = req.shapes ? req.shapes.filter((s) => opByName(s.op).name === op.name) : [...op.matrix];
     const all = entries.map((e) => planOf(op, e));
@@ -83,12 +85,17 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
     for (const p of all) refuseOutsideLimits(p, ctx.adapter);
     return { op, cases: all };
   });
+  // Each report names its shape and the one-time work done so far (inputs, oracles, first checks,
+  // plant calibrations): a replayed run estimates later replays per shape without it (progress.ts).
+  let item: string | undefined;
+  const plant0 = plantCounts(ctx).calibrationMs;
+  const onceMs = () => ctx.host.buildMs - host0.buildMs + (ctx.host.checkMs - host0.checkMs) + (plantCounts(ctx).calibrationMs - plant0);
   const progress = new ProgressTracker(
     {
       [UNIT_CHECK]: cases.reduce((a, p) => a + p.cases.length * shapeChecks(kernelsOf(p.op.name).length), 0),
       [UNIT_MEASURE]: cases.reduce((a, p) => a + p.cases.length * shapeMeasures(passesAtMost, kernelsOf(p.op.name).length), 0),
     },
-    onProgress,
+    onProgress && ((p) => onProgress({ ...p, ...(item !== undefined ? { item } : {}), onceMs: onceMs() })),
     () => performance.now(),
   );
 
@@ -102,12 +109,14 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
     for (const plan of opCases) {
       const { c } = plan;
       const before = unitsNow(progress);
+      item = `${op.name} ${c.label}`;
       progress.tick(`${op.name} ${c.label}: correctness`);
       const users = kernelsOf(op.name);
       const shape = await runShapeWatched(ctx, plan, { repeat, repeatAuto: req.repeatAuto, tolerance, seed, wallBoundMs, minRuns: req.minRuns, control: req.control, rulesBefore: proposalRules(op.name), state, declared, counters, progress, users });
       // A shape where the planted factor could not be placed within the band is no control: refused.
+      const hung = hungOf(op.name).map((k) => hungUserColumn(k, k.hungNote!));
       if ('refused' in shape) skipped.push({ op: op.name, reason: `${c.label}: refused as a control: ${shape.refused.refused}`, plant: { shape: c.label, ...shape.refused } });
-      else shapes.push(shape);
+      else shapes.push(hung.length ? { ...shape, users: [...(shape.users ?? []), ...hung] } : shape);
       // However early the shape ended, none of its units is left: what did not run leaves the total.
       const after = unitsNow(progress);
       progress.drop(shapeChecks(users.length) - (after.checksDone - before.checksDone) - (before.checksTotal - after.checksTotal), UNIT_CHECK);
@@ -117,6 +126,7 @@ export async function runLane(ctx: GpuContext, req: LaneRequest, onProgress?: Pr
     if (!shapes.length && opCases.length && plantedFactor(req.control) !== null) continue;
     pairs.push(judgePair(op, state, registry.state, counters, shapes, ctx.adapter, declared, req.allowUndecided ?? false));
   }
+  item = undefined;
   progress.finish();
   const green = pairs.every((p) => p.verdict !== 'lane-failed' && p.verdict !== 'gate-failed');
   return {
@@ -201,7 +211,7 @@ async function runShape(ctx: GpuContext, plan: CasePlan, o: ShapeOptions): Promi
   try {
     let native: CheckedSession;
     try {
-      native = await checkedSession(ctx, nativeKernel, c, inputs, [oracle]);
+      native = await checkedSession(ctx, nativeKernel, c, inputs, [oracle], undefined, true);
       sessions.push(native.session);
       o.progress.advance(1, UNIT_CHECK);
     } catch (e) {
@@ -232,7 +242,7 @@ async function runShape(ctx: GpuContext, plan: CasePlan, o: ShapeOptions): Promi
     let generated: CheckedSession;
     try {
       // On native's own buffers: the two sides differ only in their kernel.
-      generated = await checkedSession(ctx, generatedKernel, c, inputs, [oracle], native.session);
+      generated = await checkedSession(ctx, generatedKernel, c, inputs, [oracle], native.session, true);
       sessions.push(generated.session);
       o.counters.generatedDispatches += dispatchesPerRun(generatedKernel);
       o.progress.advance(1, UNIT_CHECK);

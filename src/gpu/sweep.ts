@@ -98,7 +98,7 @@ export async function runSweep(ctx: GpuContext, req: SweepRequest, onProgress?: 
     const refSession: Session = ref.session;
     try {
       if (!ref.correct) throw new UsageError(`the reference ${refLabel} is wrong on ${c.label} (${ref.reports[0].failures[0] ?? ''}): fix it before sweeping`);
-      const asOracle = outputAsOracle(c, ref.output, oracle);
+      const asOracle = outputAsOracle(c, ref.output!, oracle);
 
       // Correctness before time: against the oracle and against the variant it would replace.
       for (const s of valid) {

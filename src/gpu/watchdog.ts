@@ -63,10 +63,11 @@ export async function watched<T>(ctx: GpuContext, what: string, label: string, w
   let recoveryMs: number | null = null;
   const reason = `the watchdog gave up on ${label} after ${boundMs} ms (${what})`;
   if (ctx.adapter.runtime === 'node' && ctx.adapter.isFallbackAdapter) {
-    // SwiftShader under Dawn runs every device on one pool of CPU threads, and with one of them
-    // spinning in the hung kernel even a new device's pipeline compile blocks this thread for
-    // ever (measured: 2-core machine, 2026-12-02). Nothing more is asked of Dawn here: the run
-    // ends with the verdict and the CLI exits.
+    // SwiftShader runs every device of the process on one scheduler of CPU workers, and work
+    // queued to the worker spinning in the hung kernel never runs: a new device (same or fresh Dawn
+    // instance) opens and compiles, but its dispatches never finish (measured: 2-core machine,
+    // 2026-12-02). Nothing more is asked of Dawn here: the lane's CLI goes on in a fresh process
+    // (src/cli/watchdog-respawn.ts); other runs end with the verdict and the CLI exits.
     ctx.lostReason = `${reason}; a software adapter cannot be recovered in this process: run again`;
     throw new WatchdogError(label, boundMs, null, what);
   }

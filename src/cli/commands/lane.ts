@@ -23,6 +23,7 @@ import { progressPrinter } from '../progress';
 import { readCappedText } from '../read-capped';
 import { SHARE_OPTIONS, shareBase, writeShareOutputs } from '../share-output';
 import { readUserKernel } from '../user-kernel-files';
+import { markHung, reportResumed, respawnWithoutHung } from '../watchdog-respawn';
 import { cmdLaneCensus } from '../census';
 import { cliOf, intOption, output, parse } from './args';
 
@@ -48,6 +49,11 @@ function readProposal(path: string): { op: string; when: Condition[]; schedule: 
     parseSchedule(p.schedule, opFamilies(op));
     return { op: op.name, when: p.when, schedule: p.schedule };
   });
+}
+
+/** One replay's wall and host seconds (-v): what issue 22's host-time target reads. */
+function replayDetail(what: string, r: LaneResult): string {
+  return `${what}: ${(r.durationMs / 1000).toFixed(1)} s, host ${((r.host?.buildMs ?? 0) / 1000).toFixed(2)} s building inputs and oracles, ${((r.host?.checkMs ?? 0) / 1000).toFixed(2)} s checking outputs`;
 }
 
 export async function cmdLane(argv: string[]): Promise<number> {
@@ -81,7 +87,7 @@ export async function cmdLane(argv: string[]): Promise<number> {
   if (factors && !v.sensitivity) throw new UsageError('--factors goes with --sensitivity (the planted factors it replays)');
   const { repeat, repeatAuto } = parseRepeatOption(v);
   const given = ((v.shape as unknown as string[] | undefined) ?? []).map(parseCaseSpec);
-  const kernels = ((v.kernel as unknown as string[] | undefined) ?? []).map(readUserKernel);
+  const kernels = markHung(((v.kernel as unknown as string[] | undefined) ?? []).map(readUserKernel));
   const opsGiven = ((v.op as unknown as string[] | undefined) ?? []).map((o) => opByName(o).name);
   // With --kernel and neither --op nor --shape, the lane runs the kernels' ops.
   if (kernels.length && !opsGiven.length && !given.length) opsGiven.push(...new Set(kernels.map((k) => opByName(parseManifest(k.manifest).op).name)));
@@ -102,6 +108,7 @@ export async function cmdLane(argv: string[]): Promise<number> {
   const out = output(v.json as string | undefined);
   if (repeat === 1) process.stderr.write(`${REPEAT_ONE_WARNING}\n`);
   const lab = await cli.open(v.device as string | undefined);
+  reportResumed();
   const progress = progressPrinter(process.stderr, cli.verbosity);
   const request = (c: LaneControl | undefined): LaneRequest => ({
     ops,
@@ -128,6 +135,7 @@ export async function cmdLane(argv: string[]): Promise<number> {
         for (let i = 0; i < replays; i++) {
           const r = await lab.lane(request(c), (p) => progress.update(overall.of(ci * replays + i, { ...p, label: `${c} replay ${i + 1}/${replays}: ${p.label}` })));
           overall.done(r.host?.buildMs);
+          cli.detail(1, replayDetail(`${c} replay ${i + 1}/${replays}`, r));
           byControl.set(c, [...(byControl.get(c) ?? []), r]);
         }
       }
@@ -143,7 +151,7 @@ export async function cmdLane(argv: string[]): Promise<number> {
       for (let i = 0; i < replays; i++) {
         const r = await lab.lane(request(control), (p) => progress.update(overall.of(i, { ...p, label: `replay ${i + 1}/${replays}: ${p.label}` })));
         overall.done(r.host?.buildMs);
-        cli.detail(1, `replay ${i + 1}/${replays}: ${(r.durationMs / 1000).toFixed(1)} s, host ${((r.host?.buildMs ?? 0) / 1000).toFixed(2)} s building inputs and oracles, ${((r.host?.checkMs ?? 0) / 1000).toFixed(2)} s checking outputs`);
+        cli.detail(1, replayDetail(`replay ${i + 1}/${replays}`, r));
         results.push(r);
       }
       progress.done();
@@ -153,7 +161,16 @@ export async function cmdLane(argv: string[]): Promise<number> {
       out.json({ kind: 'lane-replay', replays, shapes: summary, lanes: results.map(laneJson) });
       return results.every((r) => r.green) ? 0 : 1;
     }
-    const result = await lab.lane(request(control), progress.update);
+    let result: LaneResult;
+    try {
+      result = await lab.lane(request(control), progress.update);
+    } catch (e) {
+      // A hung user kernel on a software adapter: the lane goes on in a fresh process.
+      progress.done();
+      const code = respawnWithoutHung(e);
+      if (code === null) throw e;
+      return code;
+    }
     progress.done();
     out.text(formatLane(result));
     const json = laneJson(result);

@@ -14,6 +14,11 @@ export interface UserKernelSource {
   readonly manifest: string;
   /** WGSL by the file name the manifest uses (the page matches dropped files by name). */
   readonly files: Readonly<Record<string, string>>;
+  /**
+   * Set when an earlier process's watchdog gave this kernel up (its note): the lane reports it
+   * hung on every shape and does not run it (src/cli/watchdog-respawn.ts).
+   */
+  readonly hungNote?: string;
 }
 
 /**
