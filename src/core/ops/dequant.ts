@@ -54,7 +54,7 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
 
 const NATIVE_WG = 64;
 const PER_THREAD = 8;
-const UNIFORM = uniformSchema('Params', { n: 'u32', offd: 'u32' });
+const UNIFORM = uniformSchema('Params', { dst: 'tensor' });
 
 function decode(c: OpCase): string {
   const [K, rows] = c.dims;
@@ -64,7 +64,7 @@ function decode(c: OpCase): string {
 function native(c: OpCase): KernelSpec {
   const n = nelements(c.dst);
   const groups = Math.ceil(n / PER_THREAD / NATIVE_WG);
-  return nativeTemplated('DEQUANT/dequant.wgsl', nativeWgsl, ['src0', 'dst', 'params'], grid2d(groups), UNIFORM, { n, offd: deviceOffsetElements(c.dst) }, { WG: NATIVE_WG, PER_THREAD, DECODE: decode(c) });
+  return nativeTemplated('DEQUANT/dequant.wgsl', nativeWgsl, ['src0', 'dst', 'params'], grid2d(groups), UNIFORM, { dst: c.dst }, { WG: NATIVE_WG, PER_THREAD, DECODE: decode(c) });
 }
 
 /** The elementwise family with the decode as a module function: one weight per element (flat index v). */

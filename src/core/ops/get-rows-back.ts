@@ -8,10 +8,10 @@
 // ggml reads a's rows 0..nIdx−1, so a has exactly nIdx rows here (fewer would read past a).
 import nativeWgsl from '../../../kernels/GET_ROWS_BACK/get_rows_back.wgsl?raw';
 import { uniformSchema } from '../codegen/uniforms';
-import { deviceOffsetElements, gather, randomBuffer, randomIntBuffer } from '../hostdata';
+import { gather, randomBuffer, randomIntBuffer } from '../hostdata';
 import { inputSeed } from '../inputs';
 import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
-import { contiguous, elementStrides, nelements, stridedRows } from '../tensor';
+import { contiguous, nelements, stridedRows } from '../tensor';
 import { commonRejection } from './contract';
 import { noGeneratedPath } from './native-only';
 import { caseLabel, OpCaseError, parseParams, type OpCase, type OpDef, type ParamSpec, eachElementOnce } from './types';
@@ -73,14 +73,13 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
 
 const NATIVE_WG = 256;
 
-/** Row length, dst rows, indices, the gradient's row stride; offsets, in elements. */
-const GET_ROWS_BACK_PARAMS = uniformSchema('Params', { ne0: 'u32', nrows: 'u32', nidx: 'u32', s01: 'u32', off0: 'u32', off1: 'u32', offd: 'u32' });
+/** The gradient, the indices and dst as the shared Tensor descriptors. */
+const GET_ROWS_BACK_PARAMS = uniformSchema('Params', { src0: 'tensor', src1: 'tensor', dst: 'tensor' });
 
+/** One workgroup per dst row. */
 function native(c: OpCase): KernelSpec {
-  const [grad, idx] = c.srcs;
-  const [ne0, rows] = c.dst.ne;
-  const values = { ne0, nrows: rows, nidx: idx.ne[0], s01: elementStrides(grad)[1], off0: deviceOffsetElements(grad), off1: deviceOffsetElements(idx), offd: deviceOffsetElements(c.dst) };
-  return nativeTemplated('GET_ROWS_BACK/get_rows_back.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], grid2d(rows), GET_ROWS_BACK_PARAMS, values, { WG: NATIVE_WG });
+  const [src0, src1] = c.srcs;
+  return nativeTemplated('GET_ROWS_BACK/get_rows_back.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], grid2d(c.dst.ne[1]), GET_ROWS_BACK_PARAMS, { src0, src1, dst: c.dst }, { WG: NATIVE_WG });
 }
 
 /** Why no family takes it (the registry's evidence says the same). */

@@ -109,19 +109,13 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
 
 const NATIVE_WG = 256;
 
-/** Row length, indices per plane, planes, dst elements; table and index strides and offsets, in elements. */
-const GET_ROWS_PARAMS = uniformSchema('Params', Object.fromEntries(
-  ['ne00', 'ne10', 'ne11', 'n', 's01', 's02', 's03', 'off0', 's10', 's11', 's12', 'off1', 'offd'].map((k) => [k, 'u32' as const]),
-));
+/** The table, the indices and dst as the shared Tensor descriptors. */
+const GET_ROWS_PARAMS = uniformSchema('Params', { src0: 'tensor', src1: 'tensor', dst: 'tensor' });
 
 function native(c: OpCase): KernelSpec {
   if (isQuantGetRows(c)) return quantGetRowsNative(c);
-  const [a, b] = c.srcs;
-  const [, s01, s02, s03] = elementStrides(a);
-  const [s10, s11, s12] = elementStrides(b);
-  const n = nelements(c.dst);
-  const values = { ne00: a.ne[0], ne10: b.ne[0], ne11: b.ne[1], n, s01, s02, s03, off0: deviceOffsetElements(a), s10, s11, s12, off1: deviceOffsetElements(b), offd: deviceOffsetElements(c.dst) };
-  return nativeTemplated('GET_ROWS/get_rows.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], grid2d(Math.ceil(n / NATIVE_WG)), GET_ROWS_PARAMS, values, { WG: NATIVE_WG });
+  const [src0, src1] = c.srcs;
+  return nativeTemplated('GET_ROWS/get_rows.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], grid2d(Math.ceil(nelements(c.dst) / NATIVE_WG)), GET_ROWS_PARAMS, { src0, src1, dst: c.dst }, { WG: NATIVE_WG });
 }
 
 /** `offset + i1·s1 + …` over the dims of size > 1: dst coordinate names per tensor dim. */
