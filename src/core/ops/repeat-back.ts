@@ -8,13 +8,14 @@
 // follows the kernel.) In llama training it is the gradient of a broadcast weight or bias:
 // a [4096, T] gradient summed into [4096].
 import nativeWgsl from '../../../kernels/REPEAT_BACK/repeat_back.wgsl?raw';
-import { deviceOffsetElements, gather } from '../hostdata';
+import { gather } from '../hostdata';
 import { uniformSchema } from '../codegen/uniforms';
 import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
 import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
 import { generatedPath } from '../families/types';
-import { canRepeat, contiguous, elementStrides, forEachElement, nelements, permute, rowsContiguous, stridedRows, type TensorDesc } from '../tensor';
+import { canRepeat, contiguous, forEachElement, nelements, permute, rowsContiguous, stridedRows, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
+import { permutedView } from './copy-kit';
 import { layoutError } from './rows-common';
 import { caseLabel, paramsLabel, parseParams, type ParamSpec, OpCaseError, type OpCase, type OpDef, type Rejection, eachElementOnce } from './types';
 
@@ -24,6 +25,7 @@ const LAYOUTS = [
   { name: 'contiguous', doc: 'src0 packed [ne0·r0, ne1·r1, ne2·r2, ne3·r3]; dst packed' },
   { name: 'src0-rows-strided', doc: 'src0 is a view whose rows sit in a wider packed tensor (odd row stride)' },
   { name: 'src0-permuted', doc: 'src0 is permute(0,2,1,3) of a packed tensor (rows contiguous, planes swapped)' },
+  { name: 'src0-permuted-23', doc: "src0 is permute(0,1,3,2) of a packed tensor (dims 2 and 3 swapped): the training graph's K and V gradients summed over the query heads that share them" },
 ] as const;
 
 /** ggml_repeat_back has no op_params: the repeats follow from the two shapes. */
@@ -45,6 +47,9 @@ function makeCase(dims: readonly number[], layout: string = 'contiguous', params
       break;
     case 'src0-permuted':
       src0 = permute(contiguous('f32', [s0, s2, s1, s3]), [0, 2, 1, 3]);
+      break;
+    case 'src0-permuted-23':
+      src0 = permutedView(srcNe, [0, 1, 3, 2]);
       break;
     case 'inplace':
       throw layoutError('REPEAT_BACK', layout, LAYOUTS, 'ggml has no in-place repeat_back');
@@ -81,21 +86,11 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
 
 const NATIVE_WG = 256;
 
-/** dst's shape and elements, the repeats, src0's strides and offset, dst's offset (elements). */
-const PARAMS_SCHEMA = uniformSchema('Params', {
-  ne0: 'u32', ne1: 'u32', ne2: 'u32', n: 'u32',
-  nr0: 'u32', nr1: 'u32', nr2: 'u32', nr3: 'u32',
-  s01: 'u32', s02: 'u32', s03: 'u32', off0: 'u32',
-  offd: 'u32',
-});
+/** src0 and dst as the shared Tensor descriptors (the repeats are src0.ne / dst.ne). */
+const PARAMS_SCHEMA = uniformSchema('Params', { src0: 'tensor', dst: 'tensor' });
 
 function native(c: OpCase): KernelSpec {
-  const [src0] = c.srcs;
-  const [ne0, ne1, ne2] = c.dst.ne;
-  const [, s01, s02, s03] = elementStrides(src0);
-  const [nr0, nr1, nr2, nr3] = repeats(c);
-  const values = { ne0, ne1, ne2, n: nelements(c.dst), nr0, nr1, nr2, nr3, s01, s02, s03, off0: deviceOffsetElements(src0), offd: deviceOffsetElements(c.dst) };
-  return nativeTemplated('REPEAT_BACK/repeat_back.wgsl', nativeWgsl, ['src0', 'dst', 'params'], grid2d(Math.ceil(nelements(c.dst) / NATIVE_WG)), PARAMS_SCHEMA, values, { WG: NATIVE_WG });
+  return nativeTemplated('REPEAT_BACK/repeat_back.wgsl', nativeWgsl, ['src0', 'dst', 'params'], grid2d(Math.ceil(nelements(c.dst) / NATIVE_WG)), PARAMS_SCHEMA, { src0: c.srcs[0], dst: c.dst }, { WG: NATIVE_WG });
 }
 
 /** The generated kernel unrolls one load per tile: past this many tiles it runs native. */
@@ -155,6 +150,9 @@ export const REPEAT_BACK: OpDef = {
     { dims: [4093, 1, 1, 1, 1, 7], layout: 'src0-rows-strided' },
     { dims: [31, 3, 1, 1, 2, 5, 3], layout: 'src0-rows-strided' },
     { dims: [128, 8, 1, 1, 1, 2, 4], layout: 'src0-permuted' },
+    // The grouped-query attention's K/V gradient (the tiny preset's): two query heads per KV head.
+    { dims: [128, 8, 4, 1, 1, 1, 1, 2], layout: 'src0-permuted-23' },
+    { dims: [33, 5, 3, 2, 1, 2, 1, 3], layout: 'src0-permuted-23' },
     // More tiles than the generated kernel unrolls: a declared fallback to native.
     { dims: [256, 1, 1, 1, 1, 100], layout: 'contiguous' },
   ],
