@@ -1,8 +1,8 @@
 // What the elementwise training ops (the unary kit's, SILU_BACK, GLU, ACC) share: dims → ne, the
 // unary view layouts and ggml_is_contiguous_1, the unary case, seeded wide inputs, and the bound
 // widening of exp-based formulas. The op kits themselves are kit.ts.
-import { deviceOffsetElements, randomBuffer } from '../hostdata';
-import { contiguous, elementStrides, permute, rowsContiguous, stridedRows, typeSizeBytes, type TensorDesc } from '../tensor';
+import { randomBuffer } from '../hostdata';
+import { contiguous, permute, rowsContiguous, stridedRows, typeSizeBytes, type TensorDesc } from '../tensor';
 import { caseLabel, OpCaseError, paramsLabel, parseParams, type LayoutSpec, type MatrixEntry, type OpCase, type ParamSpec } from './types';
 import { inputSeed } from '../inputs';
 
@@ -59,12 +59,6 @@ export function makeUnaryCase(op: string, dims: readonly number[], layout: strin
   const dst = inplace ? { ...src0, layout: 'inplace' } : contiguous('f32', ne);
   const label = caseLabel(dims, layout, layouts[0].name, paramsLabel(specs, params));
   return Object.freeze({ op, dims: Object.freeze([...dims]), layout, label, srcs: Object.freeze([src0]), dst, inplace, params });
-}
-
-/** A tensor's fields in a native uniform, named with `prefix`: strides s<p>0..3 and off<p>. */
-export function tensorUniform(t: TensorDesc, strides: readonly string[], off: string): Record<string, number> {
-  const st = elementStrides(t);
-  return { ...Object.fromEntries(strides.map((name, d) => [name, st[d]])), [off]: deviceOffsetElements(t) };
 }
 
 /**

@@ -18,7 +18,7 @@ import { u } from '../codegen/wgsl';
 import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
 import { generatedPath } from '../families/types';
 import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
-import { contiguous, elementStrides, nelements, nrows, rowsContiguous, sameShape, view, type TensorDesc } from '../tensor';
+import { contiguous, nelements, nrows, rowsContiguous, sameShape, view, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
 import { caseLabel, OpCaseError, paramsLabel, parseParams, type OpCase, type OpDef, type OracleResult, type ParamSpec } from './types';
 import { inputSeed } from '../inputs';
@@ -129,21 +129,14 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]): OracleResult {
   return { ref, epsFloor, terms: 8 };
 }
 
-/** a's shape and strides (grad, m and v share them, as ggml indexes them) and the five offsets, in elements. */
-const ADAMW_UNIFORMS = uniformSchema('Params', {
-  ne0: 'u32', ne1: 'u32', ne2: 'u32', n: 'u32',
-  s1: 'u32', s2: 'u32', s3: 'u32', offw: 'u32',
-  offg: 'u32', offm: 'u32', offv: 'u32', offp: 'u32',
-});
+/** a, grad, m, v and the params tensor as the shared Tensor descriptors. */
+const ADAMW_UNIFORMS = uniformSchema('Params', { w: 'tensor', g: 'tensor', m: 'tensor', v: 'tensor', hp: 'tensor' });
 
 const NATIVE_WG = 256;
 
 function native(c: OpCase): KernelSpec {
-  const [a, grad, m, v, hp] = c.srcs;
-  const [, s1, s2, s3] = elementStrides(a);
-  const [ne0, ne1, ne2] = a.ne;
-  const values = { ne0, ne1, ne2, n: nelements(a), s1, s2, s3, offw: deviceOffsetElements(a), offg: deviceOffsetElements(grad), offm: deviceOffsetElements(m), offv: deviceOffsetElements(v), offp: deviceOffsetElements(hp) };
-  return nativeTemplated('OPT_STEP_ADAMW/opt_step_adamw.wgsl', nativeWgsl, ['dst', 'src1', 'src4', 'params'], grid2d(Math.ceil(nelements(a) / NATIVE_WG)), ADAMW_UNIFORMS, values, { WG: NATIVE_WG });
+  const [w, g, m, v, hp] = c.srcs;
+  return nativeTemplated('OPT_STEP_ADAMW/opt_step_adamw.wgsl', nativeWgsl, ['dst', 'src1', 'src4', 'params'], grid2d(Math.ceil(nelements(w) / NATIVE_WG)), ADAMW_UNIFORMS, { w, g, m, v, hp }, { WG: NATIVE_WG });
 }
 
 const HYPER = ['alpha', 'beta1', 'beta2', 'eps', 'wd', 'beta1h', 'beta2h'] as const;
