@@ -8,14 +8,13 @@
 import nativeWgsl from '../../../kernels/ACC/acc.wgsl?raw';
 import { uniformSchema } from '../codegen/uniforms';
 import { u } from '../codegen/wgsl';
-import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
-import { generatedPath } from '../families/types';
+import type { ElementwiseSnippet } from '../families/elementwise';
 import { deviceOffsetElements, gather } from '../hostdata';
 import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
 import { contiguous, elementStrides, forEachElement, nelements, permute, rowsContiguous, view, type TensorDesc } from '../tensor';
-import { commonRejection } from './contract';
+import { defineElementwiseOp } from './elementwise-op';
 import { dimsNe, noLayout } from './elementwise-case';
-import { caseLabel, OpCaseError, paramsLabel, parseParams, rowFeatures, type OpCase, type OpDef, type ParamSpec } from './types';
+import { caseLabel, OpCaseError, paramsLabel, parseParams, type OpCase, type ParamSpec } from './types';
 
 const I32_MAX = 2 ** 31 - 1;
 
@@ -170,9 +169,7 @@ function snippet(c: OpCase): ElementwiseSnippet {
   };
 }
 
-const generated = generatedPath(ELEMENTWISE, snippet);
-
-export const ACC: OpDef = {
+export const ACC = defineElementwiseOp({
   name: 'ACC',
   bench: { dims: [4096, 4096] },
   summary: 'dst = a; view(dst, nb1, nb2, nb3, offset) += b (ggml_acc, ggml_acc_inplace)',
@@ -199,15 +196,10 @@ export const ACC: OpDef = {
   ],
   makeCase,
   oracle,
-  flops: () => null,
+  snippet,
   bytes: (c) => {
     const nb = nelements(c.srcs[1]) * 4;
     return c.inplace ? { readBytes: 2 * nb, writeBytes: nb } : { readBytes: nelements(c.srcs[0]) * 4 + nb, writeBytes: nelements(c.dst) * 4 };
   },
-  features: rowFeatures,
   native,
-  family: generated.family,
-  require: (c, adapter) => commonRejection(c, adapter),
-  fits: generated.fits,
-  generate: generated.generate,
-};
+});

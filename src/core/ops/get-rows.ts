@@ -8,14 +8,13 @@
 import nativeWgsl from '../../../kernels/GET_ROWS/get_rows.wgsl?raw';
 import { u } from '../codegen/wgsl';
 import { uniformSchema } from '../codegen/uniforms';
-import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
-import { generatedPath } from '../families/types';
+import type { ElementwiseSnippet } from '../families/elementwise';
 import { deviceOffsetElements, gather, randomBuffer, randomIntBuffer } from '../hostdata';
 import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
 import { contiguous, elementStrides, nelements, nrows, permute, rowsContiguous, stridedRows, transpose, type TensorDesc } from '../tensor';
-import { commonRejection } from './contract';
+import { defineElementwiseOp } from './elementwise-op';
 import { inputSeed } from '../inputs';
-import { caseLabel, OpCaseError, paramsLabel, parseParams, type OpCase, type OpDef, type ParamSpec } from './types';
+import { caseLabel, OpCaseError, paramsLabel, parseParams, type OpCase, type ParamSpec } from './types';
 import { TYPE_PARAM_VALUES, weightFormat } from '../quant/weights';
 import { isQuantGetRows, quantGetRowsBytes, quantGetRowsCase, quantGetRowsInputs, quantGetRowsNative, quantGetRowsOracle, quantGetRowsSnippet } from './get-rows-quant';
 
@@ -146,9 +145,7 @@ function snippet(c: OpCase): ElementwiseSnippet {
   };
 }
 
-const generated = generatedPath(ELEMENTWISE, snippet);
-
-export const GET_ROWS: OpDef = {
+export const GET_ROWS = defineElementwiseOp({
   name: 'GET_ROWS',
   bench: { dims: [4096, 32000, 512] },
   summary: 'dst rows = table rows picked by i32 indices, per plane (ggml_get_rows; the token embedding lookup)',
@@ -170,12 +167,8 @@ export const GET_ROWS: OpDef = {
   makeCase,
   inputs,
   oracle,
-  flops: () => null,
+  snippet,
   bytes: (c) => isQuantGetRows(c) ? quantGetRowsBytes(c) : ({ readBytes: nelements(c.dst) * 4 + nelements(c.srcs[1]) * 4, writeBytes: nelements(c.dst) * 4 }),
   features: (c) => ({ ne0: c.dst.ne[0], rows: nrows(c.dst), n: nelements(c.dst), tableRows: isQuantGetRows(c) ? c.dims[1] : c.srcs[0].ne[1] }),
   native,
-  family: generated.family,
-  require: (c, adapter) => commonRejection(c, adapter),
-  fits: generated.fits,
-  generate: generated.generate,
-};
+});

@@ -10,16 +10,15 @@
 // WGSL builtin) are not offered.
 import nativeWgsl from '../../../kernels/GLU/glu.wgsl?raw';
 import { uniformSchema } from '../codegen/uniforms';
-import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
-import { generatedPath } from '../families/types';
+import type { ElementwiseSnippet } from '../families/elementwise';
 import { gather } from '../hostdata';
 import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
 import { contiguous, nelements, stridedRows, view, type TensorDesc } from '../tensor';
-import { commonRejection } from './contract';
+import { defineElementwiseOp } from './elementwise-op';
 import { dimsNe, expWidening, isContiguous1, noLayout, spreadInputs } from './elementwise-case';
 import { GELU_CONSTANTS, geluElement, geluExpr } from './gelu';
 import { siluElement, siluExpr } from './silu';
-import { caseLabel, OpCaseError, paramsLabel, parseParams, rowFeatures, type OpCase, type OpDef, type ParamSpec } from './types';
+import { caseLabel, OpCaseError, paramsLabel, parseParams, type OpCase, type ParamSpec } from './types';
 
 export const PARAMS: readonly ParamSpec[] = Object.freeze([
   {
@@ -154,9 +153,7 @@ function snippet(c: OpCase): ElementwiseSnippet {
   };
 }
 
-const generated = generatedPath(ELEMENTWISE, snippet);
-
-export const GLU: OpDef = {
+export const GLU = defineElementwiseOp({
   name: 'GLU',
   bench: { dims: [11008, 512] },
   summary: 'dst = act(x) · g, act one of reglu, geglu, swiglu, geglu_quick (ggml_glu_split; ggml_glu on fused halves, swapped)',
@@ -177,12 +174,7 @@ export const GLU: OpDef = {
   oracle,
   // x in [-8, 8), g in [-1, 1): the activations' tails are checked (fused: both halves in [-8, 8)).
   inputs: (c, seed) => spreadInputs(c, seed, [8, 1]),
-  flops: () => null,
+  snippet,
   bytes: (c) => ({ readBytes: 2 * nelements(c.dst) * 4, writeBytes: nelements(c.dst) * 4 }),
-  features: rowFeatures,
   native,
-  family: generated.family,
-  require: (c, adapter) => commonRejection(c, adapter),
-  fits: generated.fits,
-  generate: generated.generate,
-};
+});

@@ -15,12 +15,11 @@ import nativeWgsl from '../../../kernels/OPT_STEP_ADAMW/opt_step_adamw.wgsl?raw'
 import { deviceOffsetElements, gather, prng } from '../hostdata';
 import { uniformSchema } from '../codegen/uniforms';
 import { u } from '../codegen/wgsl';
-import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
-import { generatedPath } from '../families/types';
+import type { ElementwiseSnippet } from '../families/elementwise';
 import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
 import { contiguous, nelements, nrows, rowsContiguous, sameShape, view, type TensorDesc } from '../tensor';
-import { commonRejection } from './contract';
-import { caseLabel, OpCaseError, paramsLabel, parseParams, type OpCase, type OpDef, type OracleResult, type ParamSpec } from './types';
+import { defineElementwiseOp } from './elementwise-op';
+import { caseLabel, OpCaseError, paramsLabel, parseParams, type OpCase, type OracleResult, type ParamSpec } from './types';
 import { inputSeed } from '../inputs';
 
 /** ggml-opt's defaults (ggml_opt_get_default_optimizer_params) and the ranges it asserts. */
@@ -168,9 +167,7 @@ function snippet(c: OpCase): ElementwiseSnippet {
   };
 }
 
-const generated = generatedPath(ELEMENTWISE, snippet);
-
-export const OPT_STEP_ADAMW: OpDef = {
+export const OPT_STEP_ADAMW = defineElementwiseOp({
   name: 'OPT_STEP_ADAMW',
   bench: { dims: [4096, 4096] },
   summary: 'one AdamW step: a, m and v updated in place from grad and the 7-float params tensor (ggml_opt_step_adamw)',
@@ -188,15 +185,11 @@ export const OPT_STEP_ADAMW: OpDef = {
   makeCase,
   oracle,
   inputs,
-  flops: () => null,
+  snippet,
   // a, grad, m, v read once and the 7 params; a, m, v written.
   // A node's destination is a (updated in place), but the step also rewrites m and v, the same size.
   censusBytes: (srcBytes, dstBytes) => ({ readBytes: srcBytes.reduce((a, b) => a + b, 0), writeBytes: 3 * dstBytes }),
   bytes: (c) => ({ readBytes: 4 * nelements(c.srcs[0]) * 4 + 7 * 4, writeBytes: 3 * nelements(c.srcs[0]) * 4 }),
   features: (c) => ({ ne0: c.srcs[0].ne[0], rows: nrows(c.srcs[0]), n: nelements(c.srcs[0]) }),
   native,
-  family: generated.family,
-  require: (c, adapter) => commonRejection(c, adapter),
-  fits: generated.fits,
-  generate: generated.generate,
-};
+});

@@ -11,13 +11,12 @@ import nativeWgsl from '../../../kernels/REPEAT_BACK/repeat_back.wgsl?raw';
 import { gather } from '../hostdata';
 import { uniformSchema } from '../codegen/uniforms';
 import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
-import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
-import { generatedPath } from '../families/types';
+import type { ElementwiseSnippet } from '../families/elementwise';
 import { canRepeat, contiguous, forEachElement, nelements, permute, rowsContiguous, stridedRows, type TensorDesc } from '../tensor';
-import { commonRejection } from './contract';
+import { defineElementwiseOp } from './elementwise-op';
 import { permutedView } from './copy-kit';
 import { layoutError } from './rows-common';
-import { caseLabel, paramsLabel, parseParams, type ParamSpec, OpCaseError, type OpCase, type OpDef, type Rejection, eachElementOnce } from './types';
+import { caseLabel, paramsLabel, parseParams, type ParamSpec, OpCaseError, type OpCase, type Rejection } from './types';
 
 const SYNTAX = 'ne0xne1xne2xne3 of dst, then repeats r0[xr1xr2xr3] (src0 is ne·r; missing repeats are 1)';
 
@@ -124,15 +123,12 @@ function snippet(c: OpCase): ElementwiseSnippet {
   };
 }
 
-const generated = generatedPath(ELEMENTWISE, snippet);
-
-function require(c: OpCase, adapter: Parameters<OpDef['require']>[1]): Rejection | null {
+function require(c: OpCase): Rejection | null {
   const n = nelements(c.srcs[0]) / nelements(c.dst);
-  if (n > MAX_GENERATED_TILES) return { code: 'repeats-over-64', reason: `${n} tiles: the generated kernel unrolls one load per tile, up to ${MAX_GENERATED_TILES}; more run native` };
-  return commonRejection(c, adapter);
+  return n > MAX_GENERATED_TILES ? { code: 'repeats-over-64', reason: `${n} tiles: the generated kernel unrolls one load per tile, up to ${MAX_GENERATED_TILES}; more run native` } : null;
 }
 
-export const REPEAT_BACK: OpDef = {
+export const REPEAT_BACK = defineElementwiseOp({
   name: 'REPEAT_BACK',
   bench: { dims: [4096, 1, 1, 1, 1, 512] },
   summary: 'dst[k] = Σ over the tiles src0 repeats dst in (ggml_repeat_back, the gradient of REPEAT)',
@@ -158,12 +154,8 @@ export const REPEAT_BACK: OpDef = {
   ],
   makeCase,
   oracle,
-  flops: () => null,
-  bytes: eachElementOnce,
+  snippet,
+  require,
   features: (c) => ({ ne0: c.dst.ne[0], rows: c.dst.ne[1] * c.dst.ne[2] * c.dst.ne[3], n: nelements(c.dst), repeats: nelements(c.srcs[0]) / nelements(c.dst) }),
   native,
-  family: generated.family,
-  require,
-  fits: generated.fits,
-  generate: generated.generate,
-};
+});
