@@ -12,9 +12,11 @@ import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
 import { generatedPath } from '../families/types';
 import { deviceOffsetElements, f16BitsToF32, f32ToF16Bits, gather } from '../hostdata';
 import { grid2d, nativeTemplated, type KernelSpec } from '../kernel';
-import { contiguous, elementStrides, nelements, nrows, permute, sameShape, stridedRows, transpose, typeSizeBytes, type TensorDesc } from '../tensor';
+import { contiguous, elementStrides, nelements, nrows, sameShape, transpose, typeSizeBytes, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
-import { dimsNe, noLayout } from './elementwise-case';
+import { dimsNe, layoutSpecs, PACKED, pickLayout, PLANES_SWAPPED, ROWS_STRIDED } from './elementwise-case';
+
+export { permutedView } from './elementwise-case';
 import { caseLabel, parseParams, OpCaseError, type BenchCase, type LayoutSpec, type MatrixEntry, type OpCase, type OpDef, type Rejection } from './types';
 
 /** What one copy layout builds from the dims' ne: the source view and the destination. */
@@ -34,26 +36,12 @@ export interface CopySpec {
   readonly bench?: BenchCase;
 }
 
-/**
- * A packed f32 tensor of `ne` read through a permutation: `order` lists the dims innermost
- * first (order [1, 2, 0]: dim 1 has the unit stride, then dim 2, then dim 0), as a source view
- * ggml's permute makes (the attention's head shuffles). permute(parent, axes) of a packed parent
- * whose dims are ne in `order`.
- */
-export function permutedView(ne: readonly number[], order: readonly number[]): TensorDesc {
-  const full = [...order, ...[0, 1, 2, 3].filter((d) => !order.includes(d))];
-  const parent = contiguous('f32', full.map((d) => ne[d]));
-  const axes = [0, 0, 0, 0];
-  full.forEach((d, k) => (axes[k] = d));
-  return permute(parent, axes as [number, number, number, number]);
-}
-
 /** The source views copies read, each into a packed f32 dst of the same shape. */
 export const SOURCE_VIEWS: Readonly<Record<string, (ne: readonly number[]) => TensorDesc>> = {
-  contiguous: (ne) => contiguous('f32', ne),
-  'src-permuted': ([ne0, ne1, ne2, ne3]) => permute(contiguous('f32', [ne0, ne2, ne1, ne3]), [0, 2, 1, 3]),
+  contiguous: PACKED,
+  'src-permuted': PLANES_SWAPPED,
   'src-transposed': ([ne0, ne1, ne2, ne3]) => transpose(contiguous('f32', [ne1, ne0, ne2, ne3])),
-  'src-rows-strided': (ne) => stridedRows('f32', ne, ne[0] + 3, 1),
+  'src-rows-strided': ROWS_STRIDED,
 };
 
 /** A layout whose source is one of SOURCE_VIEWS (or `src`) and whose dst is packed f32 of its shape. */
@@ -156,9 +144,7 @@ export function defineCopyOp(spec: CopySpec): OpDef {
   const makeCase = (dims: readonly number[], layout: string = layouts[0].name, params: Readonly<Record<string, number>> = {}): OpCase => {
     const ne = copyDims(name, dims);
     parseParams(name, [], params);
-    const l = layouts.find((x) => x.name === layout);
-    if (!l) throw noLayout(name, layout, layouts);
-    const { src, dst } = l.build(ne);
+    const { src, dst } = pickLayout(name, layouts, layout).build(ne);
     if (nelements(src) !== nelements(dst)) throw new OpCaseError(`${name}: ggml asserts nelements(a) == nelements(b), got ${nelements(src)} and ${nelements(dst)}`);
     return Object.freeze({ op: name, dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, layouts[0].name), srcs: Object.freeze([src]), dst, inplace: false, params: Object.freeze({}) });
   };
@@ -167,7 +153,7 @@ export function defineCopyOp(spec: CopySpec): OpDef {
     summary: spec.summary,
     shapeSyntax: spec.shapeSyntax,
     bench: spec.bench ?? { dims: [4096, 4096] },
-    layouts: layouts.map(({ name: n, doc }) => ({ name: n, doc })),
+    layouts: layoutSpecs(layouts),
     params: [],
     matrix: spec.matrix,
     makeCase,

@@ -11,34 +11,27 @@ import { uniformSchema } from '../codegen/uniforms';
 import { gather, randomBuffer, randomIntBuffer } from '../hostdata';
 import { inputSeed } from '../inputs';
 import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
-import { contiguous, nelements, stridedRows } from '../tensor';
+import { contiguous, nelements } from '../tensor';
 import { commonRejection } from './contract';
+import { layoutSpecs, PACKED, pickLayout, ROWS_STRIDED, type ViewLayout } from './elementwise-case';
 import { noGeneratedPath } from './native-only';
 import { caseLabel, OpCaseError, parseParams, type OpCase, type OpDef, type ParamSpec, eachElementOnce } from './types';
 
 /** GET_ROWS_BACK has no op_params. */
 export const PARAMS: readonly ParamSpec[] = [];
 
-const LAYOUTS = [
-  { name: 'contiguous', doc: 'gradient and indices packed' },
-  { name: 'src0-rows-strided', doc: 'the gradient is a view whose rows sit in a wider packed tensor' },
-] as const;
+/** Each layout's view of the gradient [ne0, nIdx]. */
+const LAYOUTS: readonly ViewLayout[] = [
+  { name: 'contiguous', doc: 'gradient and indices packed', view: PACKED },
+  { name: 'src0-rows-strided', doc: 'the gradient is a view whose rows sit in a wider packed tensor', view: ROWS_STRIDED },
+];
 
 function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
   parseParams('GET_ROWS_BACK', PARAMS, params);
   if (dims.length !== 3) throw new OpCaseError(`GET_ROWS_BACK takes 3 dims (ne0 x rows x nIdx: dst [ne0, rows], gradient [ne0, nIdx], indices [nIdx]), got ${dims.length}`);
   const [ne0, rows, nIdx] = dims;
-  let grad = contiguous('f32', [ne0, nIdx]);
+  const grad = pickLayout('GET_ROWS_BACK', LAYOUTS, layout).view([ne0, nIdx]);
   const idx = contiguous('i32', [nIdx]);
-  switch (layout) {
-    case 'contiguous':
-      break;
-    case 'src0-rows-strided':
-      grad = stridedRows('f32', [ne0, nIdx], ne0 + 3, 1);
-      break;
-    default:
-      throw new OpCaseError(`GET_ROWS_BACK has no layout '${layout}' (layouts: ${LAYOUTS.map((l) => l.name).join(', ')})`);
-  }
   const dst = contiguous('f32', [ne0, rows]);
   return Object.freeze({ op: 'GET_ROWS_BACK', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous'), srcs: Object.freeze([grad, idx]), dst, inplace: false, params: Object.freeze({}) });
 }
@@ -93,7 +86,7 @@ export const GET_ROWS_BACK: OpDef = {
   bench: { dims: [4096, 32000, 512] },
   summary: 'dst = zeros, then dst[:, idx[i]] += grad[:, i] in order (ggml_get_rows_back; the embedding gradient)',
   shapeSyntax: 'ne0 x rows x nIdx: dst [ne0, rows], gradient [ne0, nIdx], i32 indices [nIdx]',
-  layouts: LAYOUTS,
+  layouts: layoutSpecs(LAYOUTS),
   params: PARAMS,
   matrix: [
     // An embedding gradient: 4096-wide rows, a 13-row table slice, 9 tokens (some repeat, some rows

@@ -11,7 +11,8 @@ import { uniformSchema } from '../codegen/uniforms';
 import type { ElementwiseSnippet } from '../families/elementwise';
 import { deviceOffsetElements, gather, randomBuffer, randomIntBuffer } from '../hostdata';
 import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
-import { contiguous, elementStrides, nelements, nrows, permute, rowsContiguous, stridedRows, transpose, type TensorDesc } from '../tensor';
+import { contiguous, elementStrides, nelements, nrows, rowsContiguous, transpose, type TensorDesc } from '../tensor';
+import { layoutSpecs, pickLayout, PLANES_SWAPPED, ROWS_STRIDED, type SourcesLayout } from './elementwise-case';
 import { defineElementwiseOp } from './elementwise-op';
 import { inputSeed } from '../inputs';
 import { caseLabel, OpCaseError, paramsLabel, parseParams, type OpCase, type ParamSpec } from './types';
@@ -23,12 +24,13 @@ export const PARAMS: readonly ParamSpec[] = [
   { name: 'type0', type: 'enum', default: 0, values: TYPE_PARAM_VALUES.filter((v) => v.value !== 1), doc: "the table's type: f32 or a weight format by name (q4_0, q6_k, nvfp4…) or ggml type id" },
 ];
 
-const LAYOUTS = [
+/** Each layout's table (from its ne) and i32 indices (from theirs). */
+const LAYOUTS: readonly SourcesLayout[] = [
   { name: 'contiguous', doc: 'table and indices packed' },
-  { name: 'src0-rows-strided', doc: 'the table is a view whose rows sit in a wider packed tensor' },
-  { name: 'src0-permuted', doc: 'the table is permute(0,2,1,3) of a packed tensor (rows contiguous, ne1 and ne2 swapped)' },
-  { name: 'src1-transposed', doc: 'the indices are the transpose of a packed [ne11, ne10, ne12] i32 tensor (read through nb10)' },
-] as const;
+  { name: 'src0-rows-strided', doc: 'the table is a view whose rows sit in a wider packed tensor', src0: ROWS_STRIDED },
+  { name: 'src0-permuted', doc: 'the table is permute(0,2,1,3) of a packed tensor (rows contiguous, ne1 and ne2 swapped)', src0: PLANES_SWAPPED },
+  { name: 'src1-transposed', doc: 'the indices are the transpose of a packed [ne11, ne10, ne12] i32 tensor (read through nb10)', src1: ([ne10, ne11, ne12]) => transpose(contiguous('i32', [ne11, ne10, ne12])) },
+];
 
 /** dims = [ne00, ne01, ne10, ne02?, ne03?]: row length, table rows, indices per plane, planes. */
 function parseGetRowsDims(dims: readonly number[]): { ne0: number[]; ne1: number[] } {
@@ -43,28 +45,12 @@ function makeCase(dims: readonly number[], layout: string = 'contiguous', params
   const p = parseParams('GET_ROWS', PARAMS, params);
   if (p.type0 > 1) return quantGetRowsCase(dims, layout, p, caseLabel(dims, layout, 'contiguous', paramsLabel(PARAMS, p)));
   const { ne0, ne1 } = parseGetRowsDims(dims);
-  const [ne00, ne01, ne02, ne03] = ne0;
-  const [ne10, ne11, ne12] = ne1;
-  let src0 = contiguous('f32', ne0);
-  let src1 = contiguous('i32', ne1);
-  switch (layout) {
-    case 'contiguous':
-      break;
-    case 'src0-rows-strided':
-      src0 = stridedRows('f32', ne0, ne00 + 3, 1);
-      break;
-    case 'src0-permuted':
-      src0 = permute(contiguous('f32', [ne00, ne02, ne01, ne03]), [0, 2, 1, 3]);
-      break;
-    case 'src1-transposed':
-      if (ne11 === 1) throw new OpCaseError(`GET_ROWS src1-transposed needs ne2 > 1 (a transposed [nIdx, 1] index tensor is packed), got dims ${dims.join('x')}`);
-      src1 = transpose(contiguous('i32', [ne11, ne10, ne12]));
-      break;
-    default:
-      throw new OpCaseError(`GET_ROWS has no layout '${layout}' (layouts: ${LAYOUTS.map((l) => l.name).join(', ')})`);
-  }
+  const l = pickLayout('GET_ROWS', LAYOUTS, layout);
+  if (l.src1 && ne1[1] === 1) throw new OpCaseError(`GET_ROWS src1-transposed needs ne2 > 1 (a transposed [nIdx, 1] index tensor is packed), got dims ${dims.join('x')}`);
+  const src0 = l.src0?.(ne0) ?? contiguous('f32', ne0);
+  const src1 = l.src1?.(ne1) ?? contiguous('i32', ne1);
   checkGetRows(src0, src1);
-  const dst = contiguous('f32', [ne00, ne10, ne11, ne12]);
+  const dst = contiguous('f32', [ne0[0], ...ne1.slice(0, 3)]);
   return Object.freeze({ op: 'GET_ROWS', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous'), srcs: Object.freeze([src0, src1]), dst, inplace: false, params: Object.freeze({}) });
 }
 
@@ -150,7 +136,7 @@ export const GET_ROWS = defineElementwiseOp({
   bench: { dims: [4096, 32000, 512] },
   summary: 'dst rows = table rows picked by i32 indices, per plane (ggml_get_rows; the token embedding lookup)',
   shapeSyntax: 'ne0 x tableRows x nIdx[x ne2 x ne3]: table [ne0, tableRows, ne2, ne3], i32 indices [nIdx, ne2, ne3]',
-  layouts: LAYOUTS,
+  layouts: layoutSpecs(LAYOUTS),
   params: PARAMS,
   matrix: [
     // An embedding lookup: 4096-wide rows of a 37-row table (a vocab slice), 9 tokens.

@@ -12,20 +12,20 @@ import { gather } from '../hostdata';
 import { uniformSchema } from '../codegen/uniforms';
 import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
 import type { ElementwiseSnippet } from '../families/elementwise';
-import { canRepeat, contiguous, forEachElement, nelements, permute, rowsContiguous, stridedRows, type TensorDesc } from '../tensor';
+import { canRepeat, contiguous, forEachElement, nelements, rowsContiguous, type TensorDesc } from '../tensor';
 import { defineElementwiseOp } from './elementwise-op';
-import { permutedView } from './copy-kit';
+import { layoutSpecs, PACKED, permutedView, pickLayout, PLANES_SWAPPED, ROWS_STRIDED, type ViewLayout } from './elementwise-case';
 import { layoutError } from './rows-common';
 import { caseLabel, paramsLabel, parseParams, type ParamSpec, OpCaseError, type OpCase, type Rejection } from './types';
 
 const SYNTAX = 'ne0xne1xne2xne3 of dst, then repeats r0[xr1xr2xr3] (src0 is ne·r; missing repeats are 1)';
 
-const LAYOUTS = [
-  { name: 'contiguous', doc: 'src0 packed [ne0·r0, ne1·r1, ne2·r2, ne3·r3]; dst packed' },
-  { name: 'src0-rows-strided', doc: 'src0 is a view whose rows sit in a wider packed tensor (odd row stride)' },
-  { name: 'src0-permuted', doc: 'src0 is permute(0,2,1,3) of a packed tensor (rows contiguous, planes swapped)' },
-  { name: 'src0-permuted-23', doc: "src0 is permute(0,1,3,2) of a packed tensor (dims 2 and 3 swapped): the training graph's K and V gradients summed over the query heads that share them" },
-] as const;
+const LAYOUTS: readonly ViewLayout[] = [
+  { name: 'contiguous', doc: 'src0 packed [ne0·r0, ne1·r1, ne2·r2, ne3·r3]; dst packed', view: PACKED },
+  { name: 'src0-rows-strided', doc: 'src0 is a view whose rows sit in a wider packed tensor (odd row stride)', view: ROWS_STRIDED },
+  { name: 'src0-permuted', doc: 'src0 is permute(0,2,1,3) of a packed tensor (rows contiguous, planes swapped)', view: PLANES_SWAPPED },
+  { name: 'src0-permuted-23', doc: "src0 is permute(0,1,3,2) of a packed tensor (dims 2 and 3 swapped): the training graph's K and V gradients summed over the query heads that share them", view: (ne) => permutedView(ne, [0, 1, 3, 2]) },
+];
 
 /** ggml_repeat_back has no op_params: the repeats follow from the two shapes. */
 export const PARAMS: readonly ParamSpec[] = Object.freeze([]);
@@ -36,25 +36,8 @@ function makeCase(dims: readonly number[], layout: string = 'contiguous', params
   const ne = dims.slice(0, 4);
   const nr = [0, 1, 2, 3].map((d) => dims[4 + d] ?? 1);
   const srcNe = ne.map((n, d) => n * nr[d]);
-  const [s0, s1, s2, s3] = srcNe;
-  let src0 = contiguous('f32', srcNe);
-  switch (layout) {
-    case 'contiguous':
-      break;
-    case 'src0-rows-strided':
-      src0 = stridedRows('f32', srcNe, s0 + 3, 1);
-      break;
-    case 'src0-permuted':
-      src0 = permute(contiguous('f32', [s0, s2, s1, s3]), [0, 2, 1, 3]);
-      break;
-    case 'src0-permuted-23':
-      src0 = permutedView(srcNe, [0, 1, 3, 2]);
-      break;
-    case 'inplace':
-      throw layoutError('REPEAT_BACK', layout, LAYOUTS, 'ggml has no in-place repeat_back');
-    default:
-      throw layoutError('REPEAT_BACK', layout, LAYOUTS);
-  }
+  if (layout === 'inplace') throw layoutError('REPEAT_BACK', layout, LAYOUTS, 'ggml has no in-place repeat_back');
+  const src0 = pickLayout('REPEAT_BACK', LAYOUTS, layout).view(srcNe);
   const dst = contiguous('f32', ne);
   if (!canRepeat(dst, src0)) throw new OpCaseError(`REPEAT_BACK: dst ${ne.join('x')} does not repeat into src0 ${srcNe.join('x')} (ggml asserts ggml_can_repeat)`);
   if (!rowsContiguous(src0)) throw new OpCaseError(`REPEAT_BACK: src0 rows must be contiguous (ggml asserts nb00 == sizeof(float)), got nb0 = ${src0.nb[0]} B`);
@@ -133,7 +116,7 @@ export const REPEAT_BACK = defineElementwiseOp({
   bench: { dims: [4096, 1, 1, 1, 1, 512] },
   summary: 'dst[k] = Σ over the tiles src0 repeats dst in (ggml_repeat_back, the gradient of REPEAT)',
   shapeSyntax: SYNTAX,
-  layouts: LAYOUTS,
+  layouts: layoutSpecs(LAYOUTS),
   params: PARAMS,
   matrix: [
     // A norm weight's or bias's gradient: [ne0, T] summed over its T rows.
