@@ -5,10 +5,6 @@
 // differ (dst is always new, packed, f32 here).
 import { contiguous, view } from '../tensor';
 import { defineCopyOp, intoPacked, permutedView } from './copy-kit';
-import type { ParamSpec } from './types';
-
-/** CONT has no op_params. */
-export const PARAMS: readonly ParamSpec[] = [];
 
 export const CONT = defineCopyOp({
   name: 'CONT',

@@ -6,13 +6,9 @@
 // rest: oracle, native kernel, generated path, contract.
 import { contiguous, nelements, view } from '../tensor';
 import { defineCopyOp, intoPacked, SOURCE_VIEWS } from './copy-kit';
-import type { ParamSpec } from './types';
 
 // The copy helpers other ops reuse (the cross-entropy ops' dims) keep their old home.
 export { copyDims, copyOracle, copyNative, copySnippet, copyRejection, copyBytes, copyFeatures } from './copy-kit';
-
-/** CPY has no op_params. */
-export const PARAMS: readonly ParamSpec[] = [];
 
 export const CPY = defineCopyOp({
   name: 'CPY',

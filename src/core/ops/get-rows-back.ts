@@ -79,8 +79,6 @@ function native(c: OpCase): KernelSpec {
 export const GET_ROWS_BACK_NATIVE_ONLY =
   'a scatter-add (rows of the gradient summed into the rows their indices name): WGSL has no float atomics, so a dst row must gather its own matches in order, and neither the elementwise family (one expression per element, no loop) nor the row family (reductions along a row) expresses that search';
 
-const generated = noGeneratedPath('GET_ROWS_BACK', 'elementwise', GET_ROWS_BACK_NATIVE_ONLY);
-
 export const GET_ROWS_BACK: OpDef = {
   name: 'GET_ROWS_BACK',
   bench: { dims: [4096, 32000, 512] },
@@ -106,9 +104,6 @@ export const GET_ROWS_BACK: OpDef = {
   bytes: eachElementOnce,
   features: (c) => ({ ne0: c.dst.ne[0], rows: c.dst.ne[1], n: nelements(c.dst), nIdx: c.srcs[1].ne[0] }),
   native,
-  noGeneratedPath: generated.noGeneratedPath,
-  family: generated.family,
-  require: (c, adapter) => commonRejection(c, adapter),
-  fits: generated.fits,
-  generate: generated.generate,
+  ...noGeneratedPath('GET_ROWS_BACK', 'elementwise', GET_ROWS_BACK_NATIVE_ONLY),
+  require: commonRejection,
 };
