@@ -8,7 +8,7 @@ import { contiguous, nelements, view } from '../tensor';
 import { defineCopyOp, intoPacked, SOURCE_VIEWS } from './copy-kit';
 
 // The copy helpers other ops reuse (the cross-entropy ops' dims) keep their old home.
-export { copyDims, copyOracle, copyNative, copySnippet, copyRejection, copyBytes, copyFeatures } from './copy-kit';
+export { copyDims } from './copy-kit';
 
 export const CPY = defineCopyOp({
   name: 'CPY',
