@@ -11,8 +11,12 @@ describe('graph plan', () => {
     expect(plan.nodes.length).toBe(436);
     expect(planBytes(g)).toEqual({ totalBytes: plan.totalBytes, largestBytes: plan.largestBytes });
     const noLayout = plan.nodes.filter((n) => !n.declaredLayout);
-    // per layer: the K·Q MUL_MAT, 3 OUT_PRODs of its backward, 2 REPEAT_BACKs, 2 CONTs, the ACC (9 × 5)
-    expect(noLayout.length).toBe(45);
+    // per layer: the K·Q MUL_MAT and 3 OUT_PRODs of its backward (4 × 5); the attention backward's
+    // 2 CONTs are CONT's src-permuted-120 and src-permuted-201 layouts, its 2 REPEAT_BACKs
+    // src0-permuted-23, its ACC whole-src1-permuted
+    expect(noLayout.length).toBe(20);
+    expect(new Set(noLayout.map((n) => n.op.name))).toEqual(new Set(['MUL_MAT', 'OUT_PROD']));
+    expect(plan.nodes.filter((n) => n.op.name === 'CONT' && n.declaredLayout?.startsWith('src-permuted-')).length).toBe(10);
     for (const n of noLayout) expect(n.layoutMismatch).toMatch(/: /);
   });
   it('micro: the CPU step', () => {
