@@ -6,6 +6,8 @@
 // element strides, offset, count; with tensor_coords and tensor_at). Any strides (views,
 // permutes, transposes). INPLACE (the *_inplace form): dst is src0's own buffer, bound once,
 // read-write (WebGPU forbids binding one buffer range both read-only and writable).
+// SAME_SHAPE: an op whose contract gives src1 dst's shape (SILU_BACK) skips the four modulos of
+// the repeat (its hand-written kernel never had them: 98 µs at 4096² on the H200, 155 with them).
 
 {{PARAMS}}
 
@@ -36,7 +38,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   }
   let c = tensor_coords(p.dst.ne, i);
   let d = tensor_at(p.dst, c);
+#if SAME_SHAPE
+  let b = src1[tensor_at(p.src1, c)];
+#else
   let b = src1[tensor_at(p.src1, c % p.src1.ne)];
+#endif
 #if INPLACE
   let a = dst[d];
 #else

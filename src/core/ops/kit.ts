@@ -105,7 +105,7 @@ export function templateNative(
   template: 'unary/unary.wgsl' | 'binary/binary.wgsl',
   tensors: Readonly<Record<string, OpCase['dst']>>,
   expr: string,
-  opts: { params?: readonly ParamSpec[]; module?: string; operands?: readonly [string, string] } = {},
+  opts: { params?: readonly ParamSpec[]; module?: string; operands?: readonly [string, string]; sameShape?: boolean } = {},
 ): KernelSpec {
   const params = opts.params ?? [];
   const schema = uniformSchema('Params', {
@@ -117,6 +117,7 @@ export function templateNative(
   const [A, B] = opts.operands ?? ['a', 'b'];
   const defines = {
     INPLACE: c.inplace,
+    SAME_SHAPE: opts.sameShape === true,
     WG: NATIVE_WG,
     OP: expr,
     A,

@@ -83,5 +83,5 @@ export const SILU_BACK = defineElementwiseOp({
   inputs: (c, seed) => spreadInputs(c, seed, [1, 8]),
   snippet,
   // The binary template (no broadcast: src1 has dst's shape).
-  native: (c) => templateNative(c, 'binary/binary.wgsl', { src0: c.srcs[0], src1: c.srcs[1], dst: c.dst }, EXPR, { operands: ['dy', 'x'] }),
+  native: (c) => templateNative(c, 'binary/binary.wgsl', { src0: c.srcs[0], src1: c.srcs[1], dst: c.dst }, EXPR, { operands: ['dy', 'x'], sameShape: true }),
 });
