@@ -95,7 +95,7 @@ function tableRow(j: Level1Json): string[] {
   const t = j.timing;
   return [
     j.op,
-    j.label,
+    j.label ?? j.shape,
     j.variant === 'native' ? (j.fallback ? `native (${j.fallback.code})` : 'native') : 'generated',
     j.correct ? 'yes' : 'NO',
     t ? fmtNs(t.medianNs) : '—',

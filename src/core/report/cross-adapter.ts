@@ -146,9 +146,12 @@ export function adapterClassOf(a: Pick<AdapterDescriptor, 'vendor' | 'architectu
   return `${(a.vendor || '*').toLowerCase()}/${(a.architecture || '*').toLowerCase()}`;
 }
 
+/** A run with its stamps filled in ('unknown' where a result stored before stamps lacks them). */
+type Stamped<T> = T & { readonly codeHash: string; readonly labVersion: string };
+
 type LaneShapeJson = LaneJson['pairs'][number]['shapes'][number];
 
-function laneEntries(r: LaneJson, source: string): { op: string; caseLabel: string; entry: CellEntry }[] {
+function laneEntries(r: Stamped<LaneJson>, source: string): { op: string; caseLabel: string; entry: CellEntry }[] {
   return r.pairs.flatMap((p) =>
     p.shapes.map((s: LaneShapeJson) => ({
       op: p.op,
@@ -175,12 +178,12 @@ function laneEntries(r: LaneJson, source: string): { op: string; caseLabel: stri
   );
 }
 
-function level1Entry(r: Level1Json, source: string): { op: string; caseLabel: string; entry: CellEntry } {
+function level1Entry(r: Stamped<Level1Json>, source: string): { op: string; caseLabel: string; entry: CellEntry } {
   const medianNs = r.timing?.medianNs ?? null;
   const native = r.variant === 'native';
   return {
     op: r.op,
-    caseLabel: r.label,
+    caseLabel: r.label ?? r.shape,
     entry: {
       source,
       kind: 'level1',
@@ -204,7 +207,7 @@ function level1Entry(r: Level1Json, source: string): { op: string; caseLabel: st
 }
 
 /** A sweep contributes its reference (the kernel a proposal would replace) per shape. */
-function sweepEntries(r: SweepJson, source: string): { op: string; caseLabel: string; entry: CellEntry }[] {
+function sweepEntries(r: Stamped<SweepJson>, source: string): { op: string; caseLabel: string; entry: CellEntry }[] {
   return r.reference.map((ref) => ({
     op: r.op,
     caseLabel: ref.shape,
@@ -328,7 +331,10 @@ export function buildCrossAdapterReport(inputs: readonly { source: string; resul
   const lanePairs = new Map<string, { op: string; adapterClass: string; pairs: { source: string; pair: LaneJson['pairs'][number] }[] }>();
   let cellEntries = 0;
 
-  for (const { source, result } of inputs) {
+  for (const input of inputs) {
+    const source = input.source;
+    // Results stored before they were stamped carry no code hash or lab version.
+    const result = { ...input.result, codeHash: input.result.codeHash ?? 'unknown', labVersion: input.result.labVersion ?? 'unknown' };
     const id = runIdentity(result);
     const first = seen.get(id);
     if (first !== undefined) {
