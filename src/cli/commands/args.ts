@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors';
 import { parseParamAssignments } from '../../core/ops/types';
+import type { AdapterDescriptor } from '../../core/adapter';
 import { formatAdapter } from '../../core/report/text';
 import type { LabApi } from '../../worker/api';
 import { checkOutputPath, writeOutput } from '../output-paths';
@@ -103,6 +104,16 @@ export function cliOf(values: Record<string, unknown>): Cli {
       return lab;
     },
   };
+}
+
+/** Opens the command's runtime, runs `body` with it and its adapter, and closes it whatever happens. */
+export async function withLab<T>(cli: Cli, body: (lab: Lab, adapter: AdapterDescriptor) => Promise<T>): Promise<T> {
+  const lab = await cli.open();
+  try {
+    return await body(lab, await lab.adapter());
+  } finally {
+    await lab.close();
+  }
 }
 
 async function openEngine(runtime: string, timestamps: boolean, deviceMatch?: string): Promise<Lab> {

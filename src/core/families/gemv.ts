@@ -7,7 +7,7 @@
 // shader-f16 is needed); accumulation is f32. Pure string building.
 import type { DType } from '../tensor';
 import { MAX_WORKGROUPS_PER_DIM } from '../kernel';
-import { vec4Aligned, weightLoads, type MatmulOperand } from './matmul-wgsl';
+import { MATMUL_BINDINGS, vec4Aligned, weightLoads, type MatmulOperand } from './matmul-wgsl';
 import { indent, storageDecl, u } from '../codegen/wgsl';
 import type { MatmulSnippet } from './matmul';
 import { scheduleKey, type FamilyDef } from './types';
@@ -194,11 +194,7 @@ export const GEMV: FamilyDef<GemvSchedule, GemvSnippet> = {
       label: `generated:${c.op} ${scheduleKey(s)}`,
       wgsl: g.wgsl,
       entryPoint: 'main',
-      bindings: [
-        { binding: 0, role: 'src0', access: 'read' },
-        { binding: 1, role: 'src1', access: 'read' },
-        { binding: 2, role: 'dst', access: 'read_write' },
-      ],
+      bindings: MATMUL_BINDINGS,
       dispatch: g.dispatch,
       ...(g.features.length ? { features: g.features } : {}),
     };

@@ -8,6 +8,13 @@ import { MAX_WORKGROUPS_PER_DIM, type BindingSpec } from '../kernel';
 import { scheduleKey } from './types';
 import { indent, renameIdents, storageDecl, u } from '../codegen/wgsl';
 
+/** The bindings of every matmul-family kernel (tiled, gemv, sgmatrix): weights, activations, output. */
+export const MATMUL_BINDINGS: readonly BindingSpec[] = [
+  { binding: 0, role: 'src0', access: 'read' },
+  { binding: 1, role: 'src1', access: 'read' },
+  { binding: 2, role: 'dst', access: 'read_write' },
+];
+
 export interface MatmulSchedule {
   readonly family: 'matmul';
   /** Output tile per workgroup along M (dst ne0) and N (dst ne1). */
@@ -335,11 +342,7 @@ export function generateMatmul(s: MatmulSchedule, g: MatmulGeometry): MatmulKern
     emit(`{\n${indent([`let n = ${n};`, guarded(nCheck, `n < ${u(g.N)}`, row.join('\n'))].join('\n'), 2)}\n}`);
   }
 
-  const bindings: BindingSpec[] = [
-    { binding: 0, role: 'src0', access: 'read' },
-    { binding: 1, role: 'src1', access: 'read' },
-    { binding: 2, role: 'dst', access: 'read_write' },
-  ];
+  const bindings = MATMUL_BINDINGS;
   const sharedLen = (n: number) => n * (double ? 2 : 1);
   const wgsl = `// generated: ${g.label}, ${scheduleKey(s)}
 // ${nTiles} K tile(s)${kTail ? ' (K tail zero-filled)' : ''}; bounds checks on ${[mCheck ? 'M' : '', nCheck ? 'N' : ''].filter(Boolean).join(', ') || 'none'}; ${dstVec ? 'vec4' : 'scalar'} dst stores

@@ -8,7 +8,7 @@
 // Whole tiles only: fits() names the dimension that is not a multiple. Pure string building.
 import type { DType } from '../tensor';
 import { MAX_WORKGROUPS_PER_DIM } from '../kernel';
-import type { MatmulOperand } from './matmul-wgsl';
+import { MATMUL_BINDINGS, type MatmulOperand } from './matmul-wgsl';
 import { indent, storageDecl, u } from '../codegen/wgsl';
 import type { GemvSnippet } from './gemv';
 import { scheduleKey, type FamilyDef } from './types';
@@ -231,11 +231,7 @@ export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
       label: `generated:${c.op} ${scheduleKey(s)}${g.rounds ? ' [f32 operands staged as f16]' : ''}`,
       wgsl: g.wgsl,
       entryPoint: 'main',
-      bindings: [
-        { binding: 0, role: 'src0', access: 'read' },
-        { binding: 1, role: 'src1', access: 'read' },
-        { binding: 2, role: 'dst', access: 'read_write' },
-      ],
+      bindings: MATMUL_BINDINGS,
       dispatch: g.dispatch,
       features: ['shader-f16', 'subgroups', SGMATRIX_FEATURE],
       ...(g.rounds ? { inputRounding: 'f16' as const } : {}),
