@@ -4,7 +4,7 @@
 // Two runs of one adapter on one case are both shown; when their native columns disagree the
 // cell says so instead of averaging.
 import { adapterFingerprint, adapterName, type AdapterDescriptor } from '../adapter';
-import type { PromotionState } from '../ops/promotion';
+import type { CellEntry, ClassEvidence, CrossAdapterReport, ReportCell, ReportColumn, ReportNote, ReportRow } from '../schema/report';
 import { checkAdapter } from './validate';
 import type { FormatsReport } from './formats';
 import { CODE_HASH, LAB_VERSION, RESULT_SCHEMA_VERSION, type CalibrationJson, type LaneJson, type Level1Json, type ResultJson, type SweepJson } from './json';
@@ -53,86 +53,7 @@ export const MAX_REPORT_INPUTS = 2000;
 /** Cells kept in one report (rows × columns): bounds memory whatever the inputs hold. */
 export const MAX_REPORT_CELL_ENTRIES = 200_000;
 
-/** One measurement of one case on one adapter, as a cell shows it (never the whole run). */
-export interface CellEntry {
-  readonly source: string;
-  readonly kind: 'lane' | 'level1' | 'sweep' | 'formats';
-  readonly startedAt: string;
-  readonly codeHash: string;
-  readonly labVersion: string;
-  /** Lane: the shape's verdict; Level 1: 'correct' or 'wrong'; sweep: the reference's variant. */
-  readonly verdict: string;
-  readonly speedupMedian: number | null;
-  readonly speedupMin: number | null;
-  readonly speedupMax: number | null;
-  readonly nativeMedianNs: number | null;
-  readonly generatedMedianNs: number | null;
-  /** Level 1 and sweep: which kernel the one time is of. */
-  readonly variant?: string;
-  /** %BW / %FLOP against the adapter's own peaks (each side's, as its run computed them). */
-  readonly nativePctBw: number | null;
-  readonly generatedPctBw: number | null;
-  readonly nativePctFlop: number | null;
-  readonly generatedPctFlop: number | null;
-  readonly tolerance: number | null;
-}
-
-export interface ReportCell {
-  readonly entries: readonly CellEntry[];
-  /** Set when two runs of this adapter timed this case with native medians further apart than their tolerance. */
-  readonly disagreement: string | null;
-}
-
-export interface ReportColumn {
-  /** The adapter fingerprint: one column per adapter and runtime. */
-  readonly id: string;
-  /** 'nvidia/hopper': the registry's class vocabulary. */
-  readonly adapterClass: string;
-  readonly name: string;
-  readonly runtime: string;
-  readonly sources: readonly string[];
-  /** Distinct code hashes among this column's runs ("mixed" is marked in every table). */
-  readonly codeHashes: readonly string[];
-  readonly labVersions: readonly string[];
-  /** Runs whose code hash is not this build's (kept only under allowStale). */
-  readonly stale: boolean;
-  /** Measured peaks from a calibration result of this adapter, when one was given. */
-  readonly peaks: { readonly copyGBps: number; readonly f32Gflops: number; readonly emptyDispatchNs: number } | null;
-}
-
-export interface ReportRow {
-  readonly op: string;
-  /** The case as results label it: "4096x512 inplace eps=1e-5". */
-  readonly caseLabel: string;
-  readonly cells: Readonly<Record<string, ReportCell>>;
-}
-
-/** The state the evidence supports for one (op, adapter class), with the evidence in words. */
-export interface ClassEvidence {
-  readonly op: string;
-  readonly adapterClass: string;
-  readonly state: PromotionState;
-  readonly evidence: string;
-}
-
-export interface ReportNote {
-  readonly source: string;
-  readonly note: string;
-}
-
-export interface CrossAdapterReport {
-  readonly kind: 'report';
-  readonly schemaVersion: number;
-  readonly labVersion: string;
-  readonly codeHash: string;
-  readonly columns: readonly ReportColumn[];
-  readonly rows: readonly ReportRow[];
-  readonly evidence: readonly ClassEvidence[];
-  /** Inputs used with a remark (duplicates ignored, mixed code, disagreeing native columns). */
-  readonly notes: readonly ReportNote[];
-  /** Inputs not used, each with the reason. */
-  readonly refused: readonly ReportNote[];
-}
+export type { CellEntry, ClassEvidence, CrossAdapterReport, ReportCell, ReportColumn, ReportNote, ReportRow } from '../schema/report';
 
 export interface ReportOptions {
   /** Keep runs of other code (marked stale) instead of refusing them. */
