@@ -1,7 +1,6 @@
 // The results the engine produces, as plain data: the lane's, the sweep's and Level 1's.
 // They live in core so the reports (JSON, text, markdown, share links) and the page can read
 // them without depending on the GPU layer that fills them in.
-import type { AdapterDescriptor } from './adapter';
 import type { PlantRecord } from './lane/plant';
 import type { LaneUserColumn, UserKernelRef, UserKernelSource } from './manifest/source';
 import type { Metrics } from './metrics/roofline';
@@ -11,7 +10,7 @@ import type { Condition } from './schedule/shape-rules';
 import type { CorrectnessReport } from './stats/correctness';
 import type { ProposalEntry } from './stats/sweep-rules';
 import type { TimingSummary } from './stats/timing';
-import type { LaneControl, LanePairRecord, LaneRecord, LaneShapeRecord, Level1Record, RepeatAuto, SweepRecord } from './schema/results';
+import type { LaneControl, LanePairRecord, LaneRecord, LaneShapeRecord, Level1Record, RepeatAuto, SweepCellRecord, SweepRecord } from './schema/results';
 
 /** A Level 1 result: its stored fields (src/core/schema/results.ts) and the kernel's WGSL. */
 export interface Level1Result extends Level1Record {
@@ -126,46 +125,23 @@ export interface SweepRequest {
   minRuns?: number;
 }
 
-export type CandidateStatus = 'accepted' | 'noise' | 'slower' | 'no-rule' | 'wrong' | 'too-slow' | 'invalid' | 'device-rejection';
+export type CandidateStatus = SweepCandidate['status'];
 
-export interface SweepShapeCell {
-  readonly shape: string;
-  readonly medianNs: number | null;
-  readonly spread: number | null;
-  readonly gain: number | null;
-  /** win / lose / noise; 'unfit' when the schedule cannot take the shape. */
-  readonly outcome: 'win' | 'lose' | 'noise' | 'unfit' | null;
+/** One candidate on one shape: its stored fields, metrics always set in memory (null when untimed). */
+export interface SweepShapeCell extends SweepCellRecord {
   /** Roofline metrics of the candidate on this shape (min: its fastest rep). */
   readonly metrics: Metrics | null;
 }
 
-export interface SweepCandidate {
-  readonly key: string;
-  readonly schedule: Schedule;
-  readonly status: CandidateStatus;
-  readonly reason: string;
+export interface SweepCandidate extends Omit<SweepRecord['candidates'][number], 'shapes'> {
   readonly shapes: readonly SweepShapeCell[];
-  readonly rule: readonly Condition[] | null;
-  readonly meanWinGain: number | null;
 }
 
-export interface SweepReference {
-  readonly shape: string;
-  readonly variant: string;
-  readonly medianNs: number;
-  readonly spread: number;
-}
+export type SweepReference = SweepRecord['reference'][number];
 
+/** A sweep: its stored fields (src/core/schema/results.ts); in memory, every cell's metrics and every proposal's key are set. */
 export interface SweepResult extends SweepRecord {
   readonly kind: 'sweep';
-  readonly op: string;
-  readonly adapter: AdapterDescriptor;
-  readonly settings: { reps: number; seed: number; space: Readonly<Record<string, readonly (number | string)[]>> };
-  readonly shapes: readonly string[];
-  readonly excludedShapes: readonly { shape: string; reason: string }[];
-  readonly reference: readonly SweepReference[];
   readonly candidates: readonly SweepCandidate[];
   readonly proposal: readonly ProposalEntry<Schedule>[];
-  readonly startedAt: string;
-  readonly durationMs: number;
 }

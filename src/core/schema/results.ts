@@ -331,6 +331,8 @@ function sweepCells(v: Record<string, unknown>, p: string): string | null {
   return null;
 }
 
+export type SweepCellRecord = Infer<typeof sweepCell>;
+
 export const sweepCandidate = obj({
   key: name,
   schedule: knobs,
