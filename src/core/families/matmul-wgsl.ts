@@ -144,6 +144,19 @@ export function matmulFits(s: MatmulSchedule, g: MatmulGeometry, ne02: number, n
 
 const XYZW = ['x', 'y', 'z', 'w'];
 
+/**
+ * An operand's offset plus its batch terms (WGSL, in units of `unitOf` elements), with i2/i3 the
+ * batch indices: src0 broadcast over src1's batches as ggml does (i02 = i2 / r2, i03 = i3 / r3);
+ * a batch dim of 1 adds nothing. Shared by the tiled, gemv and sgmatrix kernels.
+ */
+export function batchBase(batch: { readonly ne12: number; readonly ne13: number }, o: MatmulOperand, r2: number, r3: number, unitOf = 1): string {
+  const div = (i: string, r: number) => (r === 1 ? i : `(${i} / ${u(r)})`);
+  const terms = [u(o.offset / unitOf)];
+  if (batch.ne12 / r2 > 1) terms.push(`${div('i2', r2)} * ${u(o.batchStride2 / unitOf)}`);
+  if (batch.ne13 / r3 > 1) terms.push(`${div('i3', r3)} * ${u(o.batchStride3 / unitOf)}`);
+  return terms.join(' + ');
+}
+
 /** One operand's staging: which global element each thread loads and where it goes in shared memory. */
 interface Staging {
   /** 'a' or 'b': prefixes of the generated names. */
@@ -195,14 +208,7 @@ export function generateMatmul(s: MatmulSchedule, g: MatmulGeometry): MatmulKern
     if (g.ne13 > 1) emit(`let i2 = wid.z % ${u(g.ne12)};`, `let i3 = wid.z / ${u(g.ne12)};`);
     else emit('let i2 = wid.z;');
   }
-  const div = (i: string, r: number) => (r === 1 ? i : `(${i} / ${u(r)})`);
-  /** Offset plus batch terms in units of `unitOf` elements; a dim the operand lacks adds nothing. */
-  const base = (o: MatmulOperand, r2: number, r3: number, unitOf: number) => {
-    const terms = [u(o.offset / unitOf)];
-    if (g.ne12 / r2 > 1) terms.push(`${div('i2', r2)} * ${u(o.batchStride2 / unitOf)}`);
-    if (g.ne13 / r3 > 1) terms.push(`${div('i3', r3)} * ${u(o.batchStride3 / unitOf)}`);
-    return terms.join(' + ');
-  };
+  const base = (o: MatmulOperand, r2: number, r3: number, unitOf: number) => batchBase(g, o, r2, r3, unitOf);
   emit(`let base0 = ${base(g.src0, g.r2, g.r3, unit)};`, `let base1 = ${base(g.src1, 1, 1, unit)};`, `let based = ${base(g.dst, 1, 1, dstVec ? 4 : 1)};`);
   emit(`let mBase = wid.x * ${u(TM)};`, `let nBase = wid.y * ${u(TN)};`, 'let tx = lid3.x;', 'let ty = lid3.y;');
 
