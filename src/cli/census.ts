@@ -10,7 +10,6 @@ import { censusOf, modelConfigOf, type CensusWithLines } from '../core/census/ce
 import { formatGraphText } from '../core/census/ggml-text';
 import type { ByteSource } from '../core/census/gguf';
 import { GRAPH_TEXT_CAPS, MODEL_CAPS } from '../core/input/caps';
-import { checkCountOptions } from '../core/input/counts';
 import { checkOutputPath, writeOutput } from './output-paths';
 import { readCappedText } from './read-capped';
 import { formatGraphRun, type GraphRunRequest, type GraphRunResult } from '../core/census/graph-report';
@@ -19,7 +18,7 @@ import { censusShapes, graphSupport } from '../core/census/census-shapes';
 import { labOpName } from '../core/census/census';
 import { buildTrainingGraph } from '../core/census/graph';
 import type { ModelConfig } from '../core/census/model-config';
-import { countOption } from '../core/input/counts';
+import { checkCountOptions, countDeclaration, countOption } from '../core/input/counts';
 import { retireChecklist, retireProposal, type GraphRunCount } from '../core/ops/promotion';
 import { opByName } from '../core/ops/registry';
 import type { LaneRequest, LaneResult } from '../core/results';
@@ -98,22 +97,19 @@ async function fileSource(path: string): Promise<{ src: ByteSource; close: () =>
 /** A refusal of the input (a cap, a bad header or line) is a usage error naming the file. */
 const INPUT_ERRORS = new Set(['GgufError', 'GraphTextError', 'ModelConfigError', 'CensusSizeError']);
 
+const CENSUS_OPTIONS = {
+  preset: { type: 'string' }, model: { type: 'string' }, import: { type: 'string' }, batch: { type: 'string' }, context: { type: 'string' }, export: { type: 'string' }, json: { type: 'string' },
+  run: { type: 'boolean' }, steps: countDeclaration('steps'), seed: countDeclaration('seed'), native: { type: 'boolean' }, 'no-check': { type: 'boolean' }, lr: { type: 'string' }, 'memory-gib': { type: 'string' }, runtime: { type: 'string' },
+} as const;
+
 export async function cmdCensus(argv: string[]): Promise<number> {
   let v: Record<string, string | boolean | undefined>;
   try {
-    v = parseArgs({
-      args: argv,
-      options: {
-        preset: { type: 'string' }, model: { type: 'string' }, import: { type: 'string' }, batch: { type: 'string' }, context: { type: 'string' }, export: { type: 'string' }, json: { type: 'string' },
-        run: { type: 'boolean' }, steps: { type: 'string' }, seed: { type: 'string' }, native: { type: 'boolean' }, 'no-check': { type: 'boolean' }, lr: { type: 'string' }, 'memory-gib': { type: 'string' }, runtime: { type: 'string' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }).values;
+    v = parseArgs({ args: argv, options: CENSUS_OPTIONS, strict: true, allowPositionals: false }).values;
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
-  checkCountOptions(v); // a --steps (graph runs) past RUN_CAPS is refused here like every count
+  checkCountOptions(v, CENSUS_OPTIONS); // a --steps (graph runs) past RUN_CAPS is refused here like every count
   const runOnly = ['steps', 'seed', 'native', 'no-check', 'lr', 'memory-gib', 'runtime'].filter((k) => v[k] !== undefined);
   if (!v.run && runOnly.length) throw new UsageError(`${runOnly.map((k) => `--${k}`).join(', ')} shape a graph run: add --run`);
   if (v.run && (v.import !== undefined || v.export !== undefined)) throw new UsageError('--run builds the graph from a preset or a GGUF header: --import and --export are for the census');
@@ -243,7 +239,7 @@ export async function cmdLaneCensus(argv: string[]): Promise<number> {
       args: argv,
       options: {
         census: { type: 'boolean' }, preset: { type: 'string' }, model: { type: 'string' }, batch: { type: 'string' }, context: { type: 'string' }, top: { type: 'string' },
-        'run-graph': { type: 'boolean' }, repeat: { type: 'string' }, tolerance: { type: 'string' }, seed: { type: 'string' }, prefer: { type: 'string', multiple: true }, runtime: { type: 'string' }, json: { type: 'string' },
+        'run-graph': { type: 'boolean' }, repeat: countDeclaration('repeat'), tolerance: { type: 'string' }, seed: { type: 'string' }, prefer: { type: 'string', multiple: true }, runtime: { type: 'string' }, json: { type: 'string' },
       },
       strict: true,
       allowPositionals: false,

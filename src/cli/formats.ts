@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { formatsMarkdown, formatsText, planFormats } from '../core/report/formats';
 import type { LabApi } from '../worker/api';
+import { countDeclaration, countOption, type CountDeclaration } from '../core/input/counts';
 
 export const FORMATS_HELP = `  formats [--op gemv|gemm|dequant|get_rows] [--shape DIMS] [--format a,b,…] [--native]
           [--min-runs N] [--json FILE|-] [--markdown FILE]
@@ -18,15 +19,15 @@ export const FORMATS_HELP = `  formats [--op gemv|gemm|dequant|get_rows] [--shap
 `;
 
 export interface FormatsDeps {
-  parse(argv: string[], options: Record<string, { type: 'string' | 'boolean' }>): Record<string, unknown>;
+  parse(argv: string[], options: Record<string, { type: 'string' | 'boolean' } & CountDeclaration>): Record<string, unknown>;
   openRuntime(runtime: string): Promise<LabApi & { close(): Promise<void> }>;
   output(json: string | undefined): { text(s: string): void; json(v: unknown): void };
 }
 
 export async function cmdFormats(argv: string[], deps: FormatsDeps): Promise<number> {
-  const v = deps.parse(argv, { op: { type: 'string' }, shape: { type: 'string' }, format: { type: 'string' }, native: { type: 'boolean' }, 'min-runs': { type: 'string' }, markdown: { type: 'string' } });
+  const v = deps.parse(argv, { op: { type: 'string' }, shape: { type: 'string' }, format: { type: 'string' }, native: { type: 'boolean' }, 'min-runs': countDeclaration('minRuns'), markdown: { type: 'string' } });
   const plan = planFormats(v.op as string | undefined, v.shape as string | undefined, v.format as string | undefined); // usage errors before any device work
-  const minRuns = v['min-runs'] === undefined ? undefined : Number(v['min-runs']);
+  const minRuns = countOption(v, 'min-runs');
   const out = deps.output(v.json as string | undefined);
   const lab = await deps.openRuntime(v.runtime as string);
   try {

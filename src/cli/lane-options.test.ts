@@ -11,7 +11,7 @@ describe('the lane options of controls and passes', () => {
 
   it('refuses a bad --repeat, target or cap by name, with the limit', () => {
     expect(() => parseRepeatOption({ repeat: '0' })).toThrow("--repeat must be a whole number from 1 to 1000, got '0'");
-    expect(() => parseRepeatOption({ repeat: '1e9' })).toThrow("--repeat must be a positive integer or 'auto', got '1e9'");
+    expect(() => parseRepeatOption({ repeat: '1e9' })).toThrow("--repeat must be a whole number from 1 to 1000, got '1e9'");
     expect(() => parseRepeatOption({ repeat: '5000' })).toThrow('--repeat is 5000, above the cap of 1000');
     expect(() => parseRepeatOption({ repeat: '5', 'repeat-max': '9' })).toThrow('--repeat-target and --repeat-max go with --repeat auto');
     expect(() => parseRepeatOption({ repeat: 'auto', 'repeat-target': '2' })).toThrow(/--repeat-target must be a relative width in \(0, 1\)/);

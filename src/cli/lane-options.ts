@@ -1,12 +1,14 @@
 // The lane's options about controls and passes: --repeat auto (with its target and cap),
 // --allow-undecided and the sensitivity run's --factors. Parsed here, checked before any GPU work.
 import { UsageError } from '../core/errors';
-import { countOption } from '../core/input/counts';
+import { countDeclaration, countOption } from '../core/input/counts';
 import { PLANTED_MAX } from '../core/lane/judgement';
 import { DEFAULT_REPEAT_AUTO, MIN_AUTO_PASSES } from '../core/stats/repeat-auto';
 import type { RepeatAuto } from '../core/results';
 
 export const LANE_CONTROL_OPTIONS = {
+  /** A pass count, or 'auto': passes until the median's interval is narrow enough (parseRepeatOption). */
+  repeat: countDeclaration('repeat', { auto: true }),
   'allow-undecided': { type: 'boolean' },
   factors: { type: 'string' },
   'repeat-target': { type: 'string' },
@@ -23,11 +25,7 @@ export function parseRepeatOption(v: Record<string, unknown>): { repeat?: number
   const text = v.repeat as string | undefined;
   const auto = text === 'auto';
   if (!auto && (v['repeat-target'] !== undefined || v['repeat-max'] !== undefined)) throw new UsageError('--repeat-target and --repeat-max go with --repeat auto');
-  if (!auto) {
-    if (text === undefined) return {};
-    if (!/^[0-9]+$/.test(text.trim())) throw new UsageError(`--repeat must be a positive integer or 'auto', got '${text}'`);
-    return { repeat: countOption(v, 'repeat') };
-  }
+  if (!auto) return text === undefined ? {} : { repeat: countOption(v, 'repeat') };
   const targetWidth = v['repeat-target'] === undefined ? DEFAULT_REPEAT_AUTO.targetWidth : Number(v['repeat-target']);
   if (!(targetWidth > 0 && targetWidth < 1)) throw new UsageError(`--repeat-target must be a relative width in (0, 1) (e.g. 0.02: the median's 95% interval within 2% of it), got '${v['repeat-target']}'`);
   const maxPasses = v['repeat-max'] === undefined ? DEFAULT_REPEAT_AUTO.maxPasses : Number(v['repeat-max']);

@@ -2,7 +2,7 @@
 // one at a time (each capped), validated, reduced to their cells and dropped, so memory stays
 // bounded by the report, not by the files. A bad input is refused by name and the rest still
 // report; the exit code says something was refused.
-import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../core/errors';
@@ -12,6 +12,7 @@ import { encodeCrossReportLink } from '../core/report/cross-adapter-share';
 import { decodeShare, SHARE_HASH_PREFIX } from '../core/report/share';
 import { validateResult } from '../core/report/validate';
 import { checkOutputPath, writeOutput } from './output-paths';
+import { readCappedText } from './read-capped';
 import { shareBase, SHARE_OPTIONS } from './share-output';
 
 /** One result file's cap (a full lane over every op with user columns stays well under it). */
@@ -38,7 +39,7 @@ export function listInputs(args: readonly string[]): { inputs: Input[]; refused:
     if (inputs.length >= MAX_REPORT_INPUTS) throw new UsageError(`report takes at most ${MAX_REPORT_INPUTS} results; the arguments name more (split the report or pass fewer folders)`);
     inputs.push(i);
   };
-  const fileInput = (path: string): Input => ({ source: path, read: async () => JSON.parse(readResultText(path)) });
+  const fileInput = (path: string): Input => ({ source: path, read: async () => JSON.parse(readCappedText(path, MAX_REPORT_FILE_BYTES, 'report')) });
   const walk = (dir: string, depth: number) => {
     let names: string[];
     try {
@@ -74,29 +75,6 @@ export function listInputs(args: readonly string[]): { inputs: Input[]; refused:
     else refused.push({ source: arg, note: 'not a regular file or folder (a FIFO, device or socket is not read)' });
   }
   return { inputs, refused };
-}
-
-/**
- * One result file's text: a regular file of at most MAX_REPORT_FILE_BYTES, sized by fstat so a
- * thousand small files cost what they hold (not a cap-sized buffer each).
- */
-function readResultText(path: string): string {
-  const fd = openSync(path, 'r');
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw new Error('not a regular file');
-    if (st.size > MAX_REPORT_FILE_BYTES) throw new Error(`${st.size} bytes, over the ${MAX_REPORT_FILE_BYTES}-byte cap on one result file: not read`);
-    const buf = Buffer.alloc(st.size);
-    let total = 0;
-    while (total < st.size) {
-      const n = readSync(fd, buf, total, st.size - total, null);
-      if (n === 0) break;
-      total += n;
-    }
-    return buf.subarray(0, total).toString('utf8');
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** A --json file holds one result, or `time --op all`'s table of Level 1 results. */

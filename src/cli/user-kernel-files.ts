@@ -8,7 +8,7 @@ import { parseManifest } from '../core/manifest/format';
 import type { UserKernelSource } from '../core/manifest/source';
 import { UsageError } from '../core/errors';
 import { MANIFEST_CAPS, MAX_WGSL_FILE_BYTES } from '../core/input/caps';
-import { readCappedText } from './read-capped';
+import { notRegularFile, readCappedText } from './read-capped';
 
 const code = (e: unknown) => (e as NodeJS.ErrnoException).code ?? (e as Error).message;
 
@@ -20,10 +20,8 @@ function fileProblem(path: string, maxBytes: number): string | null {
   } catch (e) {
     return `cannot read it (${code(e)})`;
   }
-  if (!st.isFile()) {
-    const what = st.isFIFO() ? 'a FIFO' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : st.isDirectory() ? 'a directory' : st.isSocket() ? 'a socket' : 'not a file';
-    return `it is ${what}, not a regular file`;
-  }
+  const what = notRegularFile(st);
+  if (what) return `it is ${what}, not a regular file`;
   if (st.size > maxBytes) return `it is ${st.size} bytes, over the cap of ${maxBytes}`;
   return null;
 }

@@ -1,28 +1,19 @@
 // What a session runs: one or more passes in order, with scratch buffers of their own. A
 // native or generated kernel is a program of one pass; a user kernel's manifest may give
 // several (a quantize pass then a GEMV, a reduction in two passes through scratch).
-import type { BindingRole, KernelSpec } from './kernel';
+import type { BindingRole, BindingSpec, KernelSpec } from './kernel';
 
-export interface PassBinding {
-  readonly binding: number;
+export interface PassBinding extends Omit<BindingSpec, 'role'> {
   /** An op tensor's role, or 'scratch' with the program's buffer name. */
   readonly role: BindingRole | 'scratch';
   readonly buffer?: string;
-  readonly access: 'read' | 'read_write' | 'uniform';
 }
 
-export interface PassSpec {
-  readonly label: string;
-  readonly wgsl: string;
-  readonly entryPoint: string;
+/** One pass: what a kernel is (a kernel is a program of one pass), with scratch bindings and constants. */
+export interface PassSpec extends Pick<KernelSpec, 'label' | 'wgsl' | 'entryPoint' | 'dispatch' | 'uniforms' | 'features' | 'repeat'> {
   readonly bindings: readonly PassBinding[];
-  readonly dispatch: readonly [number, number, number];
-  readonly uniforms?: Uint32Array;
   /** Pipeline-overridable constants. */
   readonly constants?: Readonly<Record<string, number>>;
-  readonly features?: readonly string[];
-  /** Dispatches per run (default 1). */
-  readonly repeat?: number;
 }
 
 export interface KernelProgram {

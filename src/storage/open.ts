@@ -4,28 +4,20 @@
 // anything lost: no path here deletes or rewrites a record) and what to do; where the runs can
 // still be read, the store opens read-only so History shows them.
 import { openDB } from 'idb';
-import { LabError } from '../core/errors';
+import { labError, type LabError } from '../core/errors';
 import { DB_NAME, DB_VERSION, openLabDb, StorageMigrationError, type LabDb, type OpenOptions } from './db';
 
 /** The database is of a newer schema than this page writes. */
-export class StorageVersionError extends LabError {
-  override name = 'StorageVersionError';
-}
+export class StorageVersionError extends labError('StorageVersionError') {}
 
 /** Another tab holds the database at an older version and does not let this page upgrade it. */
-export class StorageBlockedError extends LabError {
-  override name = 'StorageBlockedError';
-}
+export class StorageBlockedError extends labError('StorageBlockedError') {}
 
 /** A write asked of a store opened read-only; says why it is read-only. */
-export class StorageReadOnlyError extends LabError {
-  override name = 'StorageReadOnlyError';
-}
+export class StorageReadOnlyError extends labError('StorageReadOnlyError') {}
 
 /** Reading the stored runs took longer than the page waits. */
-export class StorageTimeoutError extends LabError {
-  override name = 'StorageTimeoutError';
-}
+export class StorageTimeoutError extends labError('StorageTimeoutError') {}
 
 export interface LabStore {
   readonly db: LabDb;

@@ -1,13 +1,11 @@
 // Results → the session's measured kernels: every timed kernel with metrics, one entry each.
 import { adapterFingerprint } from '../core/adapter';
-import type { LaneResult } from '../core/results';
-import type { Level1Result } from '../core/results';
-import type { SweepResult } from '../core/results';
 import type { LabResultJson } from '../core/report/lab-result';
+import type { LaneRecord, Level1Record, SweepRecord } from '../core/schema/results';
 import type { MeasuredKernel } from './session-results';
 
 /** A Level 1 result, fresh from the worker or as its JSON (which may lack the label). */
-type Level1Like = Pick<Level1Result, 'op' | 'shape' | 'variant' | 'scheduleKey' | 'metrics' | 'adapter'> & { readonly label?: string };
+type Level1Like = Pick<Level1Record, 'op' | 'shape' | 'variant' | 'scheduleKey' | 'metrics' | 'adapter' | 'label'>;
 
 export function level1Kernels(r: Level1Like): MeasuredKernel[] {
   if (!r.metrics) return [];
@@ -15,8 +13,8 @@ export function level1Kernels(r: Level1Like): MeasuredKernel[] {
 }
 
 /** A lane result or its JSON: the fields the roofline reads. */
-type LaneLike = { readonly adapter: LaneResult['adapter']; readonly pairs: readonly { readonly op: string; readonly shapes: readonly Pick<LaneResult['pairs'][number]['shapes'][number], 'shape' | 'scheduleKey' | 'nativeMetrics' | 'generatedMetrics'>[] }[] };
-type SweepLike = Pick<SweepResult, 'adapter' | 'op' | 'candidates'>;
+type LaneLike = Pick<LaneRecord, 'adapter' | 'pairs'>;
+type SweepLike = Pick<SweepRecord, 'adapter' | 'op' | 'candidates'>;
 
 export function laneKernels(r: LaneLike): MeasuredKernel[] {
   const fp = adapterFingerprint(r.adapter);

@@ -3,10 +3,11 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../core/errors';
 import { parseParamAssignments } from '../../core/ops/types';
+import type { AdapterDescriptor } from '../../core/adapter';
 import { formatAdapter } from '../../core/report/text';
 import type { LabApi } from '../../worker/api';
 import { checkOutputPath, writeOutput } from '../output-paths';
-import { checkCountOptions, countOption } from '../../core/input/counts';
+import { checkCountOptions, countDeclaration, countOption, type CountDeclaration } from '../../core/input/counts';
 
 export type Out = { text: (s: string) => void; json: (value: unknown) => void };
 
@@ -57,17 +58,21 @@ export const COMMON = {
   verbose: { type: 'boolean', short: 'v', multiple: true },
 } as const;
 
-type OptionSpec = Record<string, { type: 'string' | 'boolean'; default?: string | boolean; short?: string; multiple?: boolean }>;
+type OptionSpec = Record<string, { type: 'string' | 'boolean'; default?: string | boolean; short?: string; multiple?: boolean } & CountDeclaration>;
+
+/** A count option's declaration (`repeat: countOpt('repeat', { auto: true })`): parse() checks it against its cap. */
+export const countOpt = countDeclaration;
 
 /** A command's options plus the common ones; every malformed option is a usage error (exit 2). */
 export function parse<T extends OptionSpec>(argv: string[], options: T): Record<string, string | boolean | undefined> {
   try {
+    // parseArgs reads its own keys of each option and passes over the count declarations.
     const values = parseArgs({ args: argv, options: { ...COMMON, ...options }, allowPositionals: false, strict: true }).values as Record<string, string | boolean | undefined>;
     if (values.timer !== 'gpu' && values.timer !== 'wallclock') throw new UsageError(`--timer must be gpu or wallclock, got '${values.timer}'`);
     // Output files are checked before any device work (a usage error, exit 2).
     checkOutputPath('--json', values.json as string | undefined);
     checkOutputPath('--markdown', values.markdown as string | undefined);
-    checkCountOptions(values); // --repeat 1e9 and the like, refused before anything else
+    checkCountOptions(values, options); // --repeat 1e9 and the like, refused before anything else
     return values;
   } catch (e) {
     throw new UsageError((e as Error).message);
@@ -99,6 +104,16 @@ export function cliOf(values: Record<string, unknown>): Cli {
       return lab;
     },
   };
+}
+
+/** Opens the command's runtime, runs `body` with it and its adapter, and closes it whatever happens. */
+export async function withLab<T>(cli: Cli, body: (lab: Lab, adapter: AdapterDescriptor) => Promise<T>): Promise<T> {
+  const lab = await cli.open();
+  try {
+    return await body(lab, await lab.adapter());
+  } finally {
+    await lab.close();
+  }
 }
 
 async function openEngine(runtime: string, timestamps: boolean, deviceMatch?: string): Promise<Lab> {

@@ -11,7 +11,7 @@ import { AGREEMENT_TOLERANCE, runAgreement } from '../agreement';
 import { BENCH_ITEMS, formatBench, runBench, type BenchPeer, type BenchSize } from '../bench';
 import { formatOpsBench, runOpsBench } from '../bench-ops';
 import { OPS } from '../../core/ops/registry';
-import { cliOf, output, parse } from './args';
+import { cliOf, output, parse, withLab } from './args';
 
 export async function cmdBench(argv: string[]): Promise<number> {
   const v = parse(argv, { size: { type: 'string' }, only: { type: 'string' }, peer: { type: 'string' }, op: { type: 'string' } });
@@ -25,9 +25,7 @@ export async function cmdBench(argv: string[]): Promise<number> {
   if (v.peer !== undefined && v.peer !== 'tfjs') throw new UsageError(`--peer must be tfjs, got '${v.peer}'`);
   if (v.peer !== undefined && v.runtime !== 'node') throw new UsageError('--peer tfjs runs in the Node runtime (same process, same Dawn GPU object)');
   const out = output(v.json as string | undefined);
-  const lab = await cli.open();
-  try {
-    const adapter = await lab.adapter();
+  return withLab(cli, async (lab, adapter) => {
     // A software adapter gets the small shapes: the full ones take minutes on a CPU.
     const size = (v.size as BenchSize | undefined) ?? (adapter.isFallbackAdapter ? 'small' : 'full');
     const peer = v.peer === 'tfjs' ? await tfjsPeer((lab as unknown as { gpu: GPU }).gpu) : undefined;
@@ -35,9 +33,7 @@ export async function cmdBench(argv: string[]): Promise<number> {
     out.text(formatBench(report));
     out.json(report);
     return report.rows.some((r) => r.pass === false || !r.correct) ? 1 : 0;
-  } finally {
-    await lab.close();
-  }
+  });
 }
 
 /**
@@ -64,26 +60,20 @@ async function cmdOpsBench(v: Record<string, unknown>): Promise<number> {
   for (const n of names ?? []) if (!OPS.some((o) => o.name === n)) throw new UsageError(`--op: '${n}' is not an op; ops: ${OPS.map((o) => o.name).join(', ')}`);
   if (names && names.length === 0) throw new UsageError('--op: no op named');
   const out = output(v.json as string | undefined);
-  const lab = await cli.open();
-  try {
-    const adapter = await lab.adapter();
+  return withLab(cli, async (lab, adapter) => {
     const full = (v.size as string | undefined) !== 'small' && !adapter.isFallbackAdapter;
     const rows = await runOpsBench(lab, full, (line) => process.stderr.write(`${line}\n`), names);
     out.text(`${adapterName(adapter)}\n${formatOpsBench(rows, full)}`);
     out.json({ kind: 'ops-bench', adapter, full, rows: rows.map((r) => ({ op: r.op, shape: r.shape, error: r.error, native: r.native && level1Json(r.native), generated: r.generated && level1Json(r.generated) })) });
     return rows.some((r) => r.error || r.native?.correct === false || r.generated?.correct === false) ? 1 : 0;
-  } finally {
-    await lab.close();
-  }
+  });
 }
 
 /** `bench --only agreement`: Level 1 and the lane on the same MUL_MAT shapes, lanes in both orders. */
 async function cmdAgreement(v: Record<string, unknown>): Promise<number> {
   const cli = cliOf(v);
   const out = output(v.json as string | undefined);
-  const lab = await cli.open();
-  try {
-    const adapter = await lab.adapter();
+  return withLab(cli, async (lab, adapter) => {
     const size = (v.size as 'full' | 'small' | undefined) ?? (adapter.isFallbackAdapter ? 'small' : 'full');
     const rows = await runAgreement(lab, size, (line) => process.stderr.write(`${line}\n`));
     const judged = !adapter.isFallbackAdapter;
@@ -98,7 +88,5 @@ async function cmdAgreement(v: Record<string, unknown>): Promise<number> {
     );
     out.json({ kind: 'agreement', adapter, size, rows });
     return judged && rows.some((r) => r.worstDiff === null || r.worstDiff > AGREEMENT_TOLERANCE) ? 1 : 0;
-  } finally {
-    await lab.close();
-  }
+  });
 }

@@ -5,15 +5,13 @@ import { specFor } from '../../core/metrics/spec-table';
 import { formatAdapter, formatPeaks } from '../../core/report/text';
 import { loadCalibration } from '../calibration-cache';
 import { progressPrinter } from '../progress';
-import { cliOf, output, parse } from './args';
+import { cliOf, output, parse, withLab } from './args';
 
 export async function cmdDevice(argv: string[]): Promise<number> {
   const v = parse(argv, { calibrate: { type: 'boolean' } });
   const cli = cliOf(v);
   const out = output(v.json as string | undefined);
-  const lab = await cli.open();
-  try {
-    const adapter = await lab.adapter();
+  return withLab(cli, async (lab, adapter) => {
     let calibration: Calibration | null = v.runtime === 'node' ? loadCalibration(adapterFingerprint(adapter)) : null;
     if (v.calibrate) {
       const progress = progressPrinter(process.stderr, cli.verbosity);
@@ -24,7 +22,5 @@ export async function cmdDevice(argv: string[]): Promise<number> {
     if (calibration && v.calibrate) out.text(calibration.details.map((d) => `  ${d}`).join('\n'));
     out.json({ kind: 'device', adapter, spec: specFor(adapter), calibration });
     return 0;
-  } finally {
-    await lab.close();
-  }
+  });
 }

@@ -25,7 +25,7 @@ import { SHARE_OPTIONS, shareBase, writeShareOutputs } from '../share-output';
 import { readUserKernel } from '../user-kernel-files';
 import { markHung, reportResumed, respawnWithoutHung } from '../watchdog-respawn';
 import { cmdLaneCensus } from '../census';
-import { cliOf, intOption, output, parse } from './args';
+import { cliOf, countOpt, intOption, output, parse } from './args';
 
 /** A sweep's JSON (`sweep --json FILE`): its proposal's rules, checked before any device work. */
 function readProposal(path: string): { op: string; when: Condition[]; schedule: unknown }[] {
@@ -60,20 +60,19 @@ export async function cmdLane(argv: string[]): Promise<number> {
   if (argv.includes('--census')) return cmdLaneCensus(argv);
   const v = parse(argv, {
     op: { type: 'string', multiple: true },
-    repeat: { type: 'string' },
     tolerance: { type: 'string' },
     device: { type: 'string' },
     ...SHARE_OPTIONS,
     prefer: { type: 'string', multiple: true },
     control: { type: 'string' },
     undeclare: { type: 'string', multiple: true },
-    seed: { type: 'string' },
+    seed: countOpt('seed'),
     shape: { type: 'string', multiple: true },
     proposal: { type: 'string' },
     filter: { type: 'string' },
     kernel: { type: 'string', multiple: true },
-    'watchdog-ms': { type: 'string' },
-    replay: { type: 'string' },
+    'watchdog-ms': countOpt('watchdogMs'),
+    replay: countOpt('replay'),
     sensitivity: { type: 'boolean' },
     ...LANE_CONTROL_OPTIONS,
   });

@@ -8,16 +8,16 @@ import { formatSweep } from '../../core/report/sweep-text';
 import { parseOpSpace } from '../../core/schedule/schedule';
 import { keepMatching, parseFilter } from '../filter';
 import { progressPrinter } from '../progress';
-import { cliOf, intOption, output, paramOptions, parse } from './args';
+import { cliOf, countOpt, intOption, output, paramOptions, parse } from './args';
 
 export async function cmdSweep(argv: string[]): Promise<number> {
   const v = parse(argv, {
     op: { type: 'string' },
-    reps: { type: 'string' },
+    reps: countOpt('reps'),
     shapes: { type: 'string' },
     param: { type: 'string', multiple: true },
     space: { type: 'string' },
-    seed: { type: 'string' },
+    seed: countOpt('seed'),
     filter: { type: 'string' },
   });
   const cli = cliOf(v);

@@ -16,7 +16,7 @@ import { keepMatching, parseFilter } from '../filter';
 import { readCappedText } from '../read-capped';
 import { SHARE_OPTIONS, shareBase, writeShareOutputs } from '../share-output';
 import { readUserKernel } from '../user-kernel-files';
-import { cliOf, intOption, output, paramOptions, parse } from './args';
+import { cliOf, countOpt, intOption, output, paramOptions, parse } from './args';
 
 export async function cmdTime(argv: string[]): Promise<number> {
   const v = parse(argv, {
@@ -28,9 +28,9 @@ export async function cmdTime(argv: string[]): Promise<number> {
     schedule: { type: 'string' },
     wgsl: { type: 'string' },
     kernel: { type: 'string' },
-    seed: { type: 'string' },
-    'min-runs': { type: 'string' },
-    'watchdog-ms': { type: 'string' },
+    seed: countOpt('seed'),
+    'min-runs': countOpt('minRuns'),
+    'watchdog-ms': countOpt('watchdogMs'),
     filter: { type: 'string' },
     ...SHARE_OPTIONS,
   });
@@ -95,7 +95,7 @@ function tableRow(j: Level1Json): string[] {
   const t = j.timing;
   return [
     j.op,
-    j.label,
+    j.label ?? j.shape,
     j.variant === 'native' ? (j.fallback ? `native (${j.fallback.code})` : 'native') : 'generated',
     j.correct ? 'yes' : 'NO',
     t ? fmtNs(t.medianNs) : '—',

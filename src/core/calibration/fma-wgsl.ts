@@ -46,6 +46,28 @@ export function fmaExpected(v: FmaVariant, threadIndex: number, iters: number): 
 /** The largest per-chain FMA count whose running value an f16 holds exactly. */
 export const F16_EXACT_COUNT = 2048 - 16;
 
+/**
+ * What the FMA and dot4 loop kernels share: their params (dst offset in elements — the guard
+ * band —, iterations, threads), bindings, and thread index t over a 2D grid of workgroups.
+ */
+function loopKernelHead(abElem: string, dstElem: string): string {
+  return `struct Params {
+  offset: u32,   // dst offset in ${dstElem}s (the guard band)
+  iters: u32,
+  threads: u32,
+  pad: u32,
+};
+
+@group(0) @binding(0) var<storage, read> ab: array<${abElem}>;
+@group(0) @binding(1) var<storage, read_write> dst: array<${dstElem}>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+@compute @workgroup_size(${FMA_WORKGROUP_SIZE})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+  let t = (wid.y * nwg.x + wid.x) * ${FMA_WORKGROUP_SIZE}u + lid;`;
+}
+
 export function fmaWgsl(v: FmaVariant): string {
   if (!Number.isInteger(v.chains) || v.chains < 1 || v.chains > 16) throw new Error(`chains must be 1–16, got ${v.chains}`);
   if (!Number.isInteger(v.unroll) || v.unroll < 1 || v.unroll > 16) throw new Error(`unroll must be 1–16, got ${v.unroll}`);
@@ -62,21 +84,7 @@ export function fmaWgsl(v: FmaVariant): string {
   }
   return `// generated calibration kernel: ${fmaVariantName(v)} — ${v.chains} independent vec4<${T}> FMA chains, ${v.unroll} FMAs per chain per iteration
 ${T === 'f16' ? 'enable f16;\n' : ''}
-struct Params {
-  offset: u32,   // dst offset in f32s (the guard band)
-  iters: u32,
-  threads: u32,
-  pad: u32,
-};
-
-@group(0) @binding(0) var<storage, read> ab: array<f32>;
-@group(0) @binding(1) var<storage, read_write> dst: array<f32>;
-@group(0) @binding(2) var<uniform> p: Params;
-
-@compute @workgroup_size(${FMA_WORKGROUP_SIZE})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
-  let t = (wid.y * nwg.x + wid.x) * ${FMA_WORKGROUP_SIZE}u + lid;
+${loopKernelHead('f32', 'f32')}
   // a and b come from a buffer (a = b = 1) so the compiler cannot fold the chains away.
   let a = vec4<${T}>(${T}(ab[64]));
   let b = vec4<${T}>(${T}(ab[65]));
@@ -109,21 +117,7 @@ export function dot4Wgsl(): string {
   const chains = Array.from({ length: DOT4_CHAINS }, (_, i) => `c${i}`);
   const step = chains.map((c) => `${c} += dot4I8Packed(x, y);`).join(' ');
   return `// generated calibration kernel: packed int8 dot product — ${DOT4_CHAINS} chains, ${DOT4_UNROLL} dots per chain per iteration
-struct Params {
-  offset: u32,
-  iters: u32,
-  threads: u32,
-  pad: u32,
-};
-
-@group(0) @binding(0) var<storage, read> ab: array<u32>;
-@group(0) @binding(1) var<storage, read_write> dst: array<i32>;
-@group(0) @binding(2) var<uniform> p: Params;
-
-@compute @workgroup_size(${FMA_WORKGROUP_SIZE})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
-  let t = (wid.y * nwg.x + wid.x) * ${FMA_WORKGROUP_SIZE}u + lid;
+${loopKernelHead('u32', 'i32')}
   let x = ab[64];
   let y = ab[65];
   let s = i32(lid % 16u);

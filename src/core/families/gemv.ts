@@ -7,7 +7,7 @@
 // shader-f16 is needed); accumulation is f32. Pure string building.
 import type { DType } from '../tensor';
 import { MAX_WORKGROUPS_PER_DIM } from '../kernel';
-import { vec4Aligned, weightLoads, type MatmulOperand } from './matmul-wgsl';
+import { batchBase, MATMUL_BINDINGS, vec4Aligned, weightLoads, type MatmulOperand } from './matmul-wgsl';
 import { indent, storageDecl, u } from '../codegen/wgsl';
 import type { MatmulSnippet } from './matmul';
 import { scheduleKey, type FamilyDef } from './types';
@@ -77,13 +77,7 @@ export function generateGemv(s: GemvSchedule, k: GemvSnippet, label: string): { 
   const cols = Array.from({ length: C }, (_, c) => c);
   const unrolled = Array.from({ length: U }, (_, j) => j);
   const batched = k.ne12 * k.ne13 > 1;
-  const div = (i: string, r: number) => (r === 1 ? i : `(${i} / ${u(r)})`);
-  const base = (o: MatmulOperand, r2: number, r3: number) => {
-    const terms = [u(o.offset)];
-    if (k.ne12 / r2 > 1) terms.push(`${div('i2', r2)} * ${u(o.batchStride2)}`);
-    if (k.ne13 / r3 > 1) terms.push(`${div('i3', r3)} * ${u(o.batchStride3)}`);
-    return terms.join(' + ');
-  };
+  const base = (o: MatmulOperand, r2: number, r3: number) => batchBase(k, o, r2, r3);
   const body: string[] = [];
   const emit = (...ls: string[]) => body.push(...ls);
   if (batched) emit(k.ne13 > 1 ? `let i2 = wid.z % ${u(k.ne12)};\nlet i3 = wid.z / ${u(k.ne12)};` : 'let i2 = wid.z;');
@@ -194,11 +188,7 @@ export const GEMV: FamilyDef<GemvSchedule, GemvSnippet> = {
       label: `generated:${c.op} ${scheduleKey(s)}`,
       wgsl: g.wgsl,
       entryPoint: 'main',
-      bindings: [
-        { binding: 0, role: 'src0', access: 'read' },
-        { binding: 1, role: 'src1', access: 'read' },
-        { binding: 2, role: 'dst', access: 'read_write' },
-      ],
+      bindings: MATMUL_BINDINGS,
       dispatch: g.dispatch,
       ...(g.features.length ? { features: g.features } : {}),
     };

@@ -8,6 +8,13 @@ import { MAX_WORKGROUPS_PER_DIM, type BindingSpec } from '../kernel';
 import { scheduleKey } from './types';
 import { indent, renameIdents, storageDecl, u } from '../codegen/wgsl';
 
+/** The bindings of every matmul-family kernel (tiled, gemv, sgmatrix): weights, activations, output. */
+export const MATMUL_BINDINGS: readonly BindingSpec[] = [
+  { binding: 0, role: 'src0', access: 'read' },
+  { binding: 1, role: 'src1', access: 'read' },
+  { binding: 2, role: 'dst', access: 'read_write' },
+];
+
 export interface MatmulSchedule {
   readonly family: 'matmul';
   /** Output tile per workgroup along M (dst ne0) and N (dst ne1). */
@@ -157,6 +164,19 @@ export function matmulFits(s: MatmulSchedule, g: MatmulGeometry, ne02: number, n
 
 const XYZW = ['x', 'y', 'z', 'w'];
 
+/**
+ * An operand's offset plus its batch terms (WGSL, in units of `unitOf` elements), with i2/i3 the
+ * batch indices: src0 broadcast over src1's batches as ggml does (i02 = i2 / r2, i03 = i3 / r3);
+ * a batch dim of 1 adds nothing. Shared by the tiled, gemv and sgmatrix kernels.
+ */
+export function batchBase(batch: { readonly ne12: number; readonly ne13: number }, o: MatmulOperand, r2: number, r3: number, unitOf = 1): string {
+  const div = (i: string, r: number) => (r === 1 ? i : `(${i} / ${u(r)})`);
+  const terms = [u(o.offset / unitOf)];
+  if (batch.ne12 / r2 > 1) terms.push(`${div('i2', r2)} * ${u(o.batchStride2 / unitOf)}`);
+  if (batch.ne13 / r3 > 1) terms.push(`${div('i3', r3)} * ${u(o.batchStride3 / unitOf)}`);
+  return terms.join(' + ');
+}
+
 /** One operand's staging: which global element each thread loads and where it goes in shared memory. */
 interface Staging {
   /** 'a' or 'b': prefixes of the generated names. */
@@ -209,14 +229,7 @@ export function generateMatmul(s: MatmulSchedule, g: MatmulGeometry): MatmulKern
     if (g.ne13 > 1) emit(`let i2 = wid.z % ${u(g.ne12)};`, `let i3 = wid.z / ${u(g.ne12)};`);
     else emit('let i2 = wid.z;');
   }
-  const div = (i: string, r: number) => (r === 1 ? i : `(${i} / ${u(r)})`);
-  /** Offset plus batch terms in units of `unitOf` elements; a dim the operand lacks adds nothing. */
-  const base = (o: MatmulOperand, r2: number, r3: number, unitOf: number) => {
-    const terms = [u(o.offset / unitOf)];
-    if (g.ne12 / r2 > 1) terms.push(`${div('i2', r2)} * ${u(o.batchStride2 / unitOf)}`);
-    if (g.ne13 / r3 > 1) terms.push(`${div('i3', r3)} * ${u(o.batchStride3 / unitOf)}`);
-    return terms.join(' + ');
-  };
+  const base = (o: MatmulOperand, r2: number, r3: number, unitOf: number) => batchBase(g, o, r2, r3, unitOf);
   emit(`let base0 = ${base(g.src0, g.r2, g.r3, unit)};`, `let base1 = ${base(g.src1, 1, 1, unit)};`, `let based = ${base(g.dst, 1, 1, dstVec ? 4 : 1)};`);
   emit(`let mBase = wid.x * ${u(TM)};`, `let nBase = wid.y * ${u(TN)};`, 'let tx = lid3.x;', 'let ty = lid3.y;');
   if (SK > 1) emit('let kz = lid3.z;');
@@ -384,11 +397,7 @@ export function generateMatmul(s: MatmulSchedule, g: MatmulGeometry): MatmulKern
   if (SK > 1) emit('if (kz == 0u) {', indent(storeLines.join('\n'), 2), '}');
   else emit(...storeLines);
 
-  const bindings: BindingSpec[] = [
-    { binding: 0, role: 'src0', access: 'read' },
-    { binding: 1, role: 'src1', access: 'read' },
-    { binding: 2, role: 'dst', access: 'read_write' },
-  ];
+  const bindings = MATMUL_BINDINGS;
   const sharedLen = (n: number) => n * (double ? 2 : 1);
   const wgsl = `// generated: ${g.label}, ${scheduleKey(s)}
 // ${nTiles} K tile(s)${kTail ? ' (K tail zero-filled)' : ''}; bounds checks on ${[mCheck ? 'M' : '', nCheck ? 'N' : ''].filter(Boolean).join(', ') || 'none'}; ${dstVec ? 'vec4' : 'scalar'} dst stores

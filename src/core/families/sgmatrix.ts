@@ -8,7 +8,7 @@
 // Whole tiles only: fits() names the dimension that is not a multiple. Pure string building.
 import type { DType } from '../tensor';
 import { MAX_WORKGROUPS_PER_DIM } from '../kernel';
-import type { MatmulOperand } from './matmul-wgsl';
+import { batchBase, MATMUL_BINDINGS, type MatmulOperand } from './matmul-wgsl';
 import { indent, storageDecl, u } from '../codegen/wgsl';
 import type { GemvSnippet } from './gemv';
 import { scheduleKey, type FamilyDef } from './types';
@@ -95,13 +95,7 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   const t0 = k.type0 ?? 'f32';
   const t1 = k.type1 ?? 'f32';
   const batched = k.ne12 * k.ne13 > 1;
-  const div = (i: string, r: number) => (r === 1 ? i : `(${i} / ${u(r)})`);
-  const base = (o: MatmulOperand, r2: number, r3: number) => {
-    const terms = [u(o.offset)];
-    if (k.ne12 / r2 > 1) terms.push(`${div('i2', r2)} * ${u(o.batchStride2)}`);
-    if (k.ne13 / r3 > 1) terms.push(`${div('i3', r3)} * ${u(o.batchStride3)}`);
-    return terms.join(' + ');
-  };
+  const base = (o: MatmulOperand, r2: number, r3: number) => batchBase(k, o, r2, r3);
   const left = `subgroup_matrix_left<f16, ${ck}, ${cm}>`;
   const right = `subgroup_matrix_right<f16, ${cn}, ${ck}>`;
   const result = `subgroup_matrix_result<f32, ${cn}, ${cm}>`;
@@ -283,11 +277,7 @@ export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
       label: `generated:${c.op} ${scheduleKey(s)}${g.rounds ? ' [f32 operands staged as f16]' : ''}`,
       wgsl: g.wgsl,
       entryPoint: 'main',
-      bindings: [
-        { binding: 0, role: 'src0', access: 'read' },
-        { binding: 1, role: 'src1', access: 'read' },
-        { binding: 2, role: 'dst', access: 'read_write' },
-      ],
+      bindings: MATMUL_BINDINGS,
       dispatch: g.dispatch,
       features: ['shader-f16', 'subgroups', SGMATRIX_FEATURE],
       ...(g.rounds ? { inputRounding: 'f16' as const } : {}),

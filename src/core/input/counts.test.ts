@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RUN_CAPS } from './caps';
-import { checkCountOptions, countOption, parseCount } from './counts';
+import { checkCountOptions, countDeclaration, countOption, parseCount } from './counts';
 
 describe('counts a run is asked for', () => {
   it('takes decimal digits from 1 to the cap, and nothing else', () => {
@@ -16,12 +16,18 @@ describe('counts a run is asked for', () => {
     expect(() => parseCount('9'.repeat(400), 'steps', '--steps')).toThrow(`--steps is ${'9'.repeat(40)}…, above the cap of 1000`);
   });
 
-  it("maps a flag to its cap; every count option a command got is checked at once", () => {
+  it("maps a flag to its cap; every count option a command declares is checked at once", () => {
     expect(countOption({ 'min-runs': '20' }, 'min-runs')).toBe(20);
     expect(countOption({}, 'min-runs')).toBeUndefined();
     expect(() => countOption({ bogus: '1' }, 'bogus')).toThrow('--bogus has no cap in RUN_CAPS');
-    expect(() => checkCountOptions({ op: 'ADD', steps: '1e9' })).toThrow("--steps must be a whole number from 1 to 1000, got '1e9'");
-    expect(() => checkCountOptions({ seed: '4294967296' })).toThrow('--seed is 4294967296, above the cap of 4294967295');
-    expect(() => checkCountOptions({ op: 'ADD', repeat: '3', 'min-runs': '7' })).not.toThrow();
+    const declared = { op: { type: 'string' }, steps: countDeclaration('steps'), seed: countDeclaration('seed'), repeat: countDeclaration('repeat', { auto: true }), 'min-runs': countDeclaration('minRuns') };
+    expect(() => checkCountOptions({ op: 'ADD', steps: '1e9' }, declared)).toThrow("--steps must be a whole number from 1 to 1000, got '1e9'");
+    expect(() => checkCountOptions({ seed: '4294967296' }, declared)).toThrow('--seed is 4294967296, above the cap of 4294967295');
+    expect(() => checkCountOptions({ op: 'ADD', repeat: '3', 'min-runs': '7' }, declared)).not.toThrow();
+    // 'auto' only where the declaration takes it; an option not declared a count is not read as one.
+    expect(() => checkCountOptions({ repeat: 'auto' }, declared)).not.toThrow();
+    expect(() => checkCountOptions({ steps: 'auto' }, declared)).toThrow("--steps must be a whole number from 1 to 1000, got 'auto'");
+    expect(() => checkCountOptions({ repeat: '0' }, declared)).toThrow("--repeat must be a whole number from 1 to 1000, got '0'");
+    expect(() => checkCountOptions({ op: '1e9' }, declared)).not.toThrow();
   });
 });

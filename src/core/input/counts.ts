@@ -26,11 +26,25 @@ export function countOption(values: Readonly<Record<string, unknown>>, flag: str
   return parseCount(String(v), what as RunCount, `--${flag}`);
 }
 
-/** Every count option a command was given, checked at once (before a device opens or a file is read). */
-export function checkCountOptions(values: Readonly<Record<string, unknown>>): void {
-  for (const what of Object.keys(RUN_CAPS)) {
-    // `--repeat auto` is the lane's own mode (its passes are capped by --repeat-max).
-    if (what === 'repeat' && values.repeat === 'auto') continue;
-    countOption(values, what.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
+/** How a command declares a count option: its cap in RUN_CAPS, and whether the word 'auto' is taken too. */
+export interface CountDeclaration {
+  /** The option's parseArgs type ('string' for a count). */
+  readonly type?: string;
+  readonly count?: RunCount;
+  /** The option also takes 'auto' (the command reads that mode itself: `--repeat auto`). */
+  readonly auto?: boolean;
+}
+
+/** A string option that is a count (`--repeat 5`), capped by RUN_CAPS[what]; `auto`: 'auto' is taken too. */
+export function countDeclaration<const W extends RunCount>(what: W, opts: { auto?: true } = {}) {
+  return { type: 'string', count: what, ...(opts.auto ? { auto: true } : {}) } as const;
+}
+
+/** Every count option a command declares, checked at once (before a device opens or a file is read). */
+export function checkCountOptions(values: Readonly<Record<string, unknown>>, declared: Readonly<Record<string, CountDeclaration>>): void {
+  for (const [flag, d] of Object.entries(declared)) {
+    const v = values[flag];
+    if (!d.count || v === undefined || (d.auto && v === 'auto')) continue;
+    parseCount(String(v), d.count, `--${flag}`);
   }
 }

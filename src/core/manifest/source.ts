@@ -4,6 +4,7 @@ import { OPS } from '../ops/registry';
 import type { ShapeVerdict } from '../stats/verdict';
 import type { Metrics } from '../metrics/roofline';
 import type { OpCase } from '../ops/types';
+import type { Compute } from './format';
 import { type LoadedManifest, loadManifest } from './load';
 import { resolveManifest, type UserKernelPlan } from './resolve';
 import type { ScopeAdapter } from './scope';
@@ -31,7 +32,7 @@ export interface UserKernelRef extends UserKernelIdentity {
   /** The variant run on this adapter (a manifest of variants). */
   readonly variant?: string;
   /** Declared numerics other than f32, and the bound they set. */
-  readonly compute?: string;
+  readonly compute?: Exclude<Compute, 'f32'>;
   readonly numerics?: string;
 }
 

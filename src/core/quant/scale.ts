@@ -34,28 +34,20 @@ export function f32FromBits(bits: number): number {
   return f32Bits.getFloat32(0, true);
 }
 
+/** Each scale kind's codec (E8M0 is encoded from an exponent, see e8m0FromExponent). */
+const SCALE_CODECS: { readonly [K in ScaleKind]: { decode(code: number): number; encode: K extends 'e8m0' ? null : (value: number) => number } } = {
+  fp32: { decode: f32FromBits, encode: f32ToBits },
+  fp16: { decode: f16Decode, encode: f16Encode },
+  e8m0: { decode: e8m0Decode, encode: null },
+  e4m3_fp32_global: { decode: (code) => ELEMENTS.e4m3.decode(code), encode: (value) => ELEMENTS.e4m3.encode(value) },
+};
+
 /** Stored scale code → value, for the per-block kinds (nvfp4's global multiplies separately). */
 export function scaleDecode(kind: ScaleKind, code: number): number {
-  switch (kind) {
-    case 'fp32':
-      return f32FromBits(code);
-    case 'fp16':
-      return f16Decode(code);
-    case 'e8m0':
-      return e8m0Decode(code);
-    case 'e4m3_fp32_global':
-      return ELEMENTS.e4m3.decode(code);
-  }
+  return SCALE_CODECS[kind].decode(code);
 }
 
 /** Value → stored scale code, rounding to nearest even (E8M0 takes an exponent, see e8m0FromExponent). */
 export function scaleEncode(kind: Exclude<ScaleKind, 'e8m0'>, value: number): number {
-  switch (kind) {
-    case 'fp32':
-      return f32ToBits(value);
-    case 'fp16':
-      return f16Encode(value);
-    case 'e4m3_fp32_global':
-      return ELEMENTS.e4m3.encode(value);
-  }
+  return SCALE_CODECS[kind].encode(value);
 }

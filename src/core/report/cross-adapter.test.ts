@@ -170,5 +170,15 @@ describe('report links', () => {
     r.rows[0].cells.__proto__bad = r.rows[0].cells[r.columns[0].id];
     expect(() => validateCrossReport(r)).toThrow(/keyed by the report's column ids \(found '__proto__bad'\)/);
     expect(() => validateCrossReport({ ...r, schemaVersion: 99 })).toThrow(/newer than this lab reads/);
+    // The report's schema names the path and the rule.
+    const good = JSON.parse(JSON.stringify(buildCrossAdapterReport([{ source: 'a.json', result: lane() }])));
+    expect(validateCrossReport(good)).toBe(good);
+    expect(() => validateCrossReport({ ...good, columns: [{ ...good.columns[0], id: 5 }] })).toThrow('report: columns[0].id: expected a string, got number 5');
+    expect(() => validateCrossReport({ ...good, notes: [{ source: 'x', note: 'y'.repeat(4001) }] })).toThrow('report: notes[0].note: 4001 characters, over the 4000-character cap');
+    expect(() => validateCrossReport({ ...good, evidence: [{ op: 'ADD', adapterClass: 'a/b', state: 'promoted', evidence: '' }] })).toThrow("report: evidence[0].state: expected one of native-only, observe, prefer, retired, got 'promoted'");
+    const id = good.columns[0].id;
+    const cell = good.rows[0].cells[id];
+    const rows = [{ ...good.rows[0], cells: { [id]: { ...cell, entries: [{ ...cell.entries[0], nativeMedianNs: '12' }] } } }];
+    expect(() => validateCrossReport({ ...good, rows })).toThrow(`report: rows[0].cells.${id}.entries[0].nativeMedianNs: expected a finite number, got '12'`);
   });
 });

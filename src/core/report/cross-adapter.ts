@@ -4,7 +4,7 @@
 // Two runs of one adapter on one case are both shown; when their native columns disagree the
 // cell says so instead of averaging.
 import { adapterFingerprint, adapterName, type AdapterDescriptor } from '../adapter';
-import type { PromotionState } from '../ops/promotion';
+import type { CellEntry, ClassEvidence, CrossAdapterReport, ReportCell, ReportColumn, ReportNote, ReportRow } from '../schema/report';
 import { checkAdapter } from './validate';
 import type { FormatsReport } from './formats';
 import { CODE_HASH, LAB_VERSION, RESULT_SCHEMA_VERSION, type CalibrationJson, type LaneJson, type Level1Json, type ResultJson, type SweepJson } from './json';
@@ -53,86 +53,7 @@ export const MAX_REPORT_INPUTS = 2000;
 /** Cells kept in one report (rows × columns): bounds memory whatever the inputs hold. */
 export const MAX_REPORT_CELL_ENTRIES = 200_000;
 
-/** One measurement of one case on one adapter, as a cell shows it (never the whole run). */
-export interface CellEntry {
-  readonly source: string;
-  readonly kind: 'lane' | 'level1' | 'sweep' | 'formats';
-  readonly startedAt: string;
-  readonly codeHash: string;
-  readonly labVersion: string;
-  /** Lane: the shape's verdict; Level 1: 'correct' or 'wrong'; sweep: the reference's variant. */
-  readonly verdict: string;
-  readonly speedupMedian: number | null;
-  readonly speedupMin: number | null;
-  readonly speedupMax: number | null;
-  readonly nativeMedianNs: number | null;
-  readonly generatedMedianNs: number | null;
-  /** Level 1 and sweep: which kernel the one time is of. */
-  readonly variant?: string;
-  /** %BW / %FLOP against the adapter's own peaks (each side's, as its run computed them). */
-  readonly nativePctBw: number | null;
-  readonly generatedPctBw: number | null;
-  readonly nativePctFlop: number | null;
-  readonly generatedPctFlop: number | null;
-  readonly tolerance: number | null;
-}
-
-export interface ReportCell {
-  readonly entries: readonly CellEntry[];
-  /** Set when two runs of this adapter timed this case with native medians further apart than their tolerance. */
-  readonly disagreement: string | null;
-}
-
-export interface ReportColumn {
-  /** The adapter fingerprint: one column per adapter and runtime. */
-  readonly id: string;
-  /** 'nvidia/hopper': the registry's class vocabulary. */
-  readonly adapterClass: string;
-  readonly name: string;
-  readonly runtime: string;
-  readonly sources: readonly string[];
-  /** Distinct code hashes among this column's runs ("mixed" is marked in every table). */
-  readonly codeHashes: readonly string[];
-  readonly labVersions: readonly string[];
-  /** Runs whose code hash is not this build's (kept only under allowStale). */
-  readonly stale: boolean;
-  /** Measured peaks from a calibration result of this adapter, when one was given. */
-  readonly peaks: { readonly copyGBps: number; readonly f32Gflops: number; readonly emptyDispatchNs: number } | null;
-}
-
-export interface ReportRow {
-  readonly op: string;
-  /** The case as results label it: "4096x512 inplace eps=1e-5". */
-  readonly caseLabel: string;
-  readonly cells: Readonly<Record<string, ReportCell>>;
-}
-
-/** The state the evidence supports for one (op, adapter class), with the evidence in words. */
-export interface ClassEvidence {
-  readonly op: string;
-  readonly adapterClass: string;
-  readonly state: PromotionState;
-  readonly evidence: string;
-}
-
-export interface ReportNote {
-  readonly source: string;
-  readonly note: string;
-}
-
-export interface CrossAdapterReport {
-  readonly kind: 'report';
-  readonly schemaVersion: number;
-  readonly labVersion: string;
-  readonly codeHash: string;
-  readonly columns: readonly ReportColumn[];
-  readonly rows: readonly ReportRow[];
-  readonly evidence: readonly ClassEvidence[];
-  /** Inputs used with a remark (duplicates ignored, mixed code, disagreeing native columns). */
-  readonly notes: readonly ReportNote[];
-  /** Inputs not used, each with the reason. */
-  readonly refused: readonly ReportNote[];
-}
+export type { CellEntry, ClassEvidence, CrossAdapterReport, ReportCell, ReportColumn, ReportNote, ReportRow } from '../schema/report';
 
 export interface ReportOptions {
   /** Keep runs of other code (marked stale) instead of refusing them. */
@@ -146,9 +67,12 @@ export function adapterClassOf(a: Pick<AdapterDescriptor, 'vendor' | 'architectu
   return `${(a.vendor || '*').toLowerCase()}/${(a.architecture || '*').toLowerCase()}`;
 }
 
+/** A run with its stamps filled in ('unknown' where a result stored before stamps lacks them). */
+type Stamped<T> = T & { readonly codeHash: string; readonly labVersion: string };
+
 type LaneShapeJson = LaneJson['pairs'][number]['shapes'][number];
 
-function laneEntries(r: LaneJson, source: string): { op: string; caseLabel: string; entry: CellEntry }[] {
+function laneEntries(r: Stamped<LaneJson>, source: string): { op: string; caseLabel: string; entry: CellEntry }[] {
   return r.pairs.flatMap((p) =>
     p.shapes.map((s: LaneShapeJson) => ({
       op: p.op,
@@ -175,12 +99,12 @@ function laneEntries(r: LaneJson, source: string): { op: string; caseLabel: stri
   );
 }
 
-function level1Entry(r: Level1Json, source: string): { op: string; caseLabel: string; entry: CellEntry } {
+function level1Entry(r: Stamped<Level1Json>, source: string): { op: string; caseLabel: string; entry: CellEntry } {
   const medianNs = r.timing?.medianNs ?? null;
   const native = r.variant === 'native';
   return {
     op: r.op,
-    caseLabel: r.label,
+    caseLabel: r.label ?? r.shape,
     entry: {
       source,
       kind: 'level1',
@@ -204,7 +128,7 @@ function level1Entry(r: Level1Json, source: string): { op: string; caseLabel: st
 }
 
 /** A sweep contributes its reference (the kernel a proposal would replace) per shape. */
-function sweepEntries(r: SweepJson, source: string): { op: string; caseLabel: string; entry: CellEntry }[] {
+function sweepEntries(r: Stamped<SweepJson>, source: string): { op: string; caseLabel: string; entry: CellEntry }[] {
   return r.reference.map((ref) => ({
     op: r.op,
     caseLabel: ref.shape,
@@ -328,7 +252,10 @@ export function buildCrossAdapterReport(inputs: readonly { source: string; resul
   const lanePairs = new Map<string, { op: string; adapterClass: string; pairs: { source: string; pair: LaneJson['pairs'][number] }[] }>();
   let cellEntries = 0;
 
-  for (const { source, result } of inputs) {
+  for (const input of inputs) {
+    const source = input.source;
+    // Results stored before they were stamped carry no code hash or lab version.
+    const result = { ...input.result, codeHash: input.result.codeHash ?? 'unknown', labVersion: input.result.labVersion ?? 'unknown' };
     const id = runIdentity(result);
     const first = seen.get(id);
     if (first !== undefined) {

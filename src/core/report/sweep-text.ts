@@ -2,6 +2,7 @@
 // schedulesFor's vocabulary, ready to review and paste into src/core/ops/registry.ts.
 import { adapterName } from '../adapter';
 import type { SweepResult } from '../results';
+import type { SweepRecord } from '../schema/results';
 import type { Schedule } from '../schedule/schedule';
 import { describeConditions, type Condition } from '../schedule/shape-rules';
 import { fmtUs, textTable } from './format';
@@ -18,7 +19,7 @@ export function ruleSource(when: readonly Condition[], schedule: Schedule, note:
   return `{ when: ${tsValue(when)}, schedule: freezeSchedule(${tsValue(schedule)}), note: ${tsValue(note)} },`;
 }
 
-export function proposalText(r: SweepResult): string {
+export function proposalText(r: SweepRecord): string {
   if (!r.proposal.length) return `proposal for ${r.op}: none — no candidate beat the current schedules outside the noise; keep the registry as it is.`;
   const date = r.startedAt.slice(0, 10);
   const lines = [

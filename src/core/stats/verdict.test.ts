@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { prng } from '../hostdata';
 import { relativeSpread } from './timing';
 import { effectFloor, gateFailures, MIN_EFFECT, outOfLinePasses, summarizeSpeedups, timingVerdict, verdictText, watchdogFired } from './verdict';
 
@@ -80,16 +81,7 @@ describe('passes out of line', () => {
 
 
 /** A seeded uniform draw in [0, 1) (mulberry32): synthetic sets that are the same every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const seeded = prng;
 
 /** One lane's passes from synthetic medians: the verdict with the floor the lane would apply. */
 function judge(nativeNs: number[], generatedNs: number[], tolerance: number) {

@@ -2,12 +2,12 @@
 // candidates coloured, refused ones grey rings, each point's key, status and reason on hover.
 // A dashed vertical line marks the reference's median, a solid one gain 0.
 import uPlot from 'uplot';
-import type { SweepResult } from '../../core/results';
+import type { SweepRecord } from '../../core/schema/results';
 import { ACCENT, GRID, TONE_COLOR } from './palette';
 import { pointLayer, type ChartPoint } from './point-layer';
 import type { ChartOptions } from './UPlot';
 
-export function sweepPoints(r: SweepResult, shape: string): ChartPoint[] {
+export function sweepPoints(r: SweepRecord, shape: string): ChartPoint[] {
   return r.candidates.flatMap((c) => {
     const cell = c.shapes.find((s) => s.shape === shape);
     if (!cell || cell.medianNs === null || cell.gain === null) return [];
@@ -29,7 +29,7 @@ function padded(lo: number, hi: number, frac: number, minPad: number): [number, 
   return [lo - pad, hi + pad];
 }
 
-export function sweepScatter(r: SweepResult, shape: string): { options: ChartOptions; data: uPlot.AlignedData; points: number } {
+export function sweepScatter(r: SweepRecord, shape: string): { options: ChartOptions; data: uPlot.AlignedData; points: number } {
   const points = sweepPoints(r, shape);
   const refUs = (r.reference.find((x) => x.shape === shape)?.medianNs ?? NaN) / 1e3;
   const xs = [...points.map((p) => p.x), ...(Number.isFinite(refUs) ? [refUs] : [])];

@@ -64,7 +64,7 @@ export function ResultPanel(props: { result: Level1Json; shared?: boolean }) {
               <Row label="correct" value={r().correct ? 'yes' : 'NO'} testid="result-correct" bad={!r().correct} />
               <Row label="max |err|" value={fmtExp(r().maxErr)} num />
               <Row label="bound (worst element)" value={fmtExp(r().bound)} num />
-              <Row label="worst err / bound" value={fmtRatio(c().worstRatio, 3)} num bad={c().worstRatio > 1} />
+              <Row label="worst err / bound" value={fmtRatio(c().worstRatio, 3)} num bad={(c().worstRatio ?? 0) > 1} />
               <Row label="elements" value={c().elements.toLocaleString('en-US')} num />
               <Show when={!r().correct}>
                 <Row label="out of bound" value={String(c().outOfBound)} num bad />

@@ -121,9 +121,9 @@ export function LanePairPanel(props: { pair: LanePairJson; tolerance: number }) 
                     {verdictText(s.verdict, s.effectFloor, props.tolerance)}
                   </td>
                   <Show when={detail()}>
-                    <MetricCells columns={columns()} metrics={s.nativeMetrics} />
+                    <MetricCells columns={columns()} metrics={s.nativeMetrics ?? null} />
                   </Show>
-                  <MetricCells columns={columns()} metrics={s.generatedMetrics} />
+                  <MetricCells columns={columns()} metrics={s.generatedMetrics ?? null} />
                   <td class="note-cell">{noteText(s)}</td>
                 </tr>
               )}

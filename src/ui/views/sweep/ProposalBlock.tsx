@@ -1,10 +1,10 @@
 // The sweep's proposal, last: registry rules in schedulesFor's vocabulary to review and paste
 // (the sweep writes nothing), or why there is none.
 import { proposalText } from '../../../core/report/sweep-text';
-import type { SweepResult } from '../../../core/results';
+import type { SweepRecord } from '../../../core/schema/results';
 import { CopyButton } from '../../components/CopyButton';
 
-export function ProposalBlock(props: { result: SweepResult }) {
+export function ProposalBlock(props: { result: SweepRecord }) {
   let pre: HTMLPreElement | undefined;
   const text = () => proposalText(props.result);
   return (

@@ -4,14 +4,14 @@
 import { For, Show } from 'solid-js';
 import { adapterName } from '../../../core/adapter';
 import { fmtUs } from '../../../core/report/format';
-import type { SweepResult } from '../../../core/results';
+import type { SweepRecord } from '../../../core/schema/results';
 import { ScheduleKey } from '../../components/ScheduleKey';
 import { ProposalBlock } from './ProposalBlock';
 import { SweepScatterPanel } from './SweepScatterPanel';
 import { SweepTable } from './SweepTable';
 import { SoftwareNote } from '../../components/SoftwareNote';
 
-export function SweepResultView(props: { result: SweepResult }) {
+export function SweepResultView(props: { result: SweepRecord }) {
   const r = () => props.result;
   const accepted = () => r().candidates.filter((c) => c.status === 'accepted').length;
   return (

@@ -1,11 +1,11 @@
 // The sweep's scatter on one shape (a selector when it swept several): time against gain.
 import { createMemo, createSignal, Show } from 'solid-js';
-import type { SweepResult } from '../../../core/results';
+import type { SweepRecord } from '../../../core/schema/results';
 import { sweepScatter } from '../../charts/sweep-scatter';
 import { UPlot } from '../../charts/UPlot';
 import { Select } from '../../components/Select';
 
-export function SweepScatterPanel(props: { result: SweepResult }) {
+export function SweepScatterPanel(props: { result: SweepRecord }) {
   const [shape, setShape] = createSignal(props.result.shapes[0]);
   const current = () => (props.result.shapes.includes(shape()) ? shape() : props.result.shapes[0]);
   const chart = createMemo(() => sweepScatter(props.result, current()));

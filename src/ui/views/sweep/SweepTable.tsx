@@ -3,13 +3,15 @@
 import { createSignal, For, Show } from 'solid-js';
 import { fmtUs } from '../../../core/report/format';
 import { ScheduleKey } from '../../components/ScheduleKey';
-import type { SweepCandidate, SweepResult } from '../../../core/results';
+import type { SweepRecord } from '../../../core/schema/results';
+
+type SweepCandidate = SweepRecord['candidates'][number];
 import { metricColumns } from '../../metrics/metric-columns';
 import { MetricCells, MetricHeaders, MetricsToggle } from '../../metrics/MetricCells';
 
 const pct = (x: number | null, signed = false) => (x === null ? '—' : `${signed && x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`);
 
-export function SweepTable(props: { result: SweepResult }) {
+export function SweepTable(props: { result: SweepRecord }) {
   const [detail, setDetail] = createSignal(false);
   const [showInvalid, setShowInvalid] = createSignal(false);
   const columns = () => metricColumns(detail());
