@@ -4,6 +4,8 @@ import { caseData } from '../inputs';
 import { parseParamAssignments } from './types';
 import { MUL_MAT } from './mul-mat';
 import { schedulesFor } from './registry';
+import { decodeWeights, weightFormat } from '../quant/weights';
+import { dotOracle } from './dot-oracle';
 
 describe('MUL_MAT with quantized src0', () => {
   it('type0 takes a format by name or ggml id; labels write the name', () => {
@@ -35,4 +37,19 @@ describe('MUL_MAT with quantized src0', () => {
     expect(wq).toContain('fn wq(i: u32) -> f32');
     expect(wq).toMatch(/var<storage, read> src0: array<u32>/);
   });
+
+  it('the slab oracle equals the dot product of the whole decoded matrix, full and sampled (slabs span many rows)', () => {
+    // 40 × 32768 q4_0 weights: 1.3M, two slabs of 32 rows; N = 3.
+    const c = MUL_MAT.makeCase([40, 3, 32768], 'contiguous', { type0: 2 });
+    const { inputs, oracle } = caseData(MUL_MAT, c, 5);
+    const w = Float64Array.from(decodeWeights(weightFormat(2), new Uint32Array(inputs[0]), 40, 32768));
+    const want = dotOracle(c.dst, 32768, [1, 1], w, { row: 32768, k: 1 }, Float64Array.from(new Float32Array(inputs[1])), { row: 32768, k: 1 });
+    expect(oracle.ref).toEqual(want.ref);
+    expect(oracle.epsFloor).toEqual(want.epsFloor);
+    const sample = Int32Array.from([0, 7, 45, 81, 119]);
+    const sampled = MUL_MAT.oracle(c, inputs, sample);
+    expect(sampled.indices).toBe(sample);
+    expect(Array.from(sampled.ref)).toEqual(Array.from(sample, (e) => want.ref[e]));
+  }, 60_000);
 });
+
