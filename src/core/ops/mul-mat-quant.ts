@@ -15,6 +15,7 @@ import { inputSeed } from '../inputs';
 import { type KernelSpec, nativeTemplated } from '../kernel';
 import { benchmarkWeights, decodeWeightRows, shapeProblem, weightFormat, weightStoredBytes, weightWords, type WeightFormat } from '../quant/weights';
 import { weightDecodeWgsl } from '../quant/weights-wgsl';
+import { blockDecodeWgsl, hasBlockDecode } from '../quant/block-wgsl';
 import { contiguous, elementStrides, nelements, typeSizeBytes, type DType, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
 import { OpCaseError, type ByteCounts, type OpCase, type OpDef, type OracleResult, type Rejection } from './types';
@@ -123,12 +124,14 @@ const UNIFORM = uniformSchema('Params', { M: 'u32', N: 'u32', K: 'u32', s11: 'u3
 const GEMV_ROWS = 4;
 const GEMV_TPR = 64;
 
-/** The GEMV template (N ≤ 8); past it mul-mat.ts runs mul_mat.wgsl with SRC0_Q. */
+/** The GEMV template (N ≤ 8): block-at-a-time for ggml's 32-weight types, one weight at a time otherwise; past N = 8 mul-mat.ts runs mul_mat.wgsl with SRC0_Q. */
 export function quantNative(c: OpCase): KernelSpec {
   const { M, N, K } = mnk(c);
   const values = { M, N, K, s11: elementStrides(c.srcs[1])[1], sd1: elementStrides(c.dst)[1], off1: deviceOffsetElements(c.srcs[1]), offd: deviceOffsetElements(c.dst) };
   const wg = GEMV_ROWS * GEMV_TPR;
-  const defines = { SRC1_F16: c.srcs[1].type === 'f16', DECODE: quantDecode(c), ROWS: GEMV_ROWS, TPR: GEMV_TPR, BLOCK: Math.min(formatOf(c).blockSize, 32), WG: wg, PART: wg * 8 };
+  const blocks = hasBlockDecode(c.params.type0) ? blockDecodeWgsl(c.params.type0, deviceOffsetElements(c.srcs[0])) : null;
+  const decode = blocks ? blocks.wgsl : quantDecode(c);
+  const defines = { SRC1_F16: c.srcs[1].type === 'f16', BLOCKS: blocks !== null, HAS_MIN: blocks?.hasMin ?? false, DECODE: decode, ROWS: GEMV_ROWS, TPR: GEMV_TPR, BLOCK: Math.min(formatOf(c).blockSize, 32), NCOLS: N, WG: wg, PART: wg * N };
   return nativeTemplated('MUL_MAT/mul_mat_q_gemv.wgsl', gemvWgsl, ['src0', 'src1', 'dst', 'params'], [Math.ceil(M / GEMV_ROWS), 1, 1], UNIFORM, values, defines);
 }
 
@@ -148,6 +151,7 @@ export function quantSnippet(c: OpCase): MatmulSnippet {
     type0: 'f32',
     type1: c.srcs[1].type === 'f16' ? 'f16' : 'f32',
     weights: quantDecode(c),
+    ...(hasBlockDecode(c.params.type0) ? { weightBlocks: blockDecodeWgsl(c.params.type0, deviceOffsetElements(c.srcs[0])) } : {}),
   };
 }
 
