@@ -7,16 +7,22 @@ import { writeFileSync } from 'node:fs';
 import { adapterName } from '../core/adapter';
 import { FORMATS_SEED, formatError, formatsMarkdown, formatsText, planFormats, sortFormatRows, WEIGHT_DISTRIBUTION, type FormatRow, type FormatsReport } from '../core/report/formats';
 import type { LabApi } from '../worker/api';
+import { UsageError } from '../core/errors';
+import { hasIntegerBlockDecode } from '../core/quant/block-wgsl';
+import type { AdapterDescriptor } from '../core/adapter';
 import { CODE_HASH, LAB_VERSION, RESULT_SCHEMA_VERSION } from '../core/report/json';
 
 export const FORMATS_HELP = `  formats [--op gemv|gemm|dequant|get_rows] [--shape DIMS] [--format a,b,…] [--native]
-          [--min-runs N] [--json FILE|-] [--markdown FILE]
+          [--mmvq] [--min-runs N] [--json FILE|-] [--markdown FILE]
                               one row per weight format (ggml q4_0…q6_k, mxfp4, the Track-1
                               set; f32/f16 for gemv/gemm): bits/weight, median µs [p20–p80],
                               GB/s of the weights as stored, GFLOP/s, %BW, %FLOP, bottleneck,
                               NMSE and max relative error vs the f32 weights; fastest first.
                               Shapes: gemv/gemm MxNxK (gemv N ≤ 8), dequant KxROWS, get_rows
-                              KxTABLEROWSxNIDX. Unknown formats exit 2 listing the known ones
+                              KxTABLEROWSxNIDX. Unknown formats exit 2 listing the known ones.
+                              --mmvq (gemv): a second row for each integer block format (q4_0…q8_0),
+                              ggml's MMVQ — activations to q8_1, then dot4I8Packed — timed as the
+                              sum of both passes
 `;
 
 export interface FormatsDeps {
@@ -26,8 +32,9 @@ export interface FormatsDeps {
 }
 
 export async function cmdFormats(argv: string[], deps: FormatsDeps): Promise<number> {
-  const v = deps.parse(argv, { op: { type: 'string' }, shape: { type: 'string' }, format: { type: 'string' }, native: { type: 'boolean' }, 'min-runs': { type: 'string' }, markdown: { type: 'string' } });
+  const v = deps.parse(argv, { op: { type: 'string' }, shape: { type: 'string' }, format: { type: 'string' }, native: { type: 'boolean' }, mmvq: { type: 'boolean' }, 'min-runs': { type: 'string' }, markdown: { type: 'string' } });
   const plan = planFormats(v.op as string | undefined, v.shape as string | undefined, v.format as string | undefined); // usage errors before any device work
+  if (v.mmvq && plan.op !== 'gemv') throw new UsageError(`--mmvq: the integer-dot schedule is a GEMV's (--op gemv), not ${plan.op}'s`);
   const minRuns = v['min-runs'] === undefined ? undefined : Number(v['min-runs']);
   const out = deps.output(v.json as string | undefined);
   const lab = await deps.openRuntime(v.runtime as string);
@@ -35,7 +42,9 @@ export async function cmdFormats(argv: string[], deps: FormatsDeps): Promise<num
     const adapter = await lab.adapter();
     const startedAt = new Date().toISOString();
     const rows: FormatRow[] = [];
-    for (const c of plan.cases) {
+    // Each case once with the registry's pick (or native); with --mmvq the integer block formats again on the mmvq schedule.
+    const runs = plan.cases.flatMap((c) => [{ c, variant: v.native ? ({ kind: 'native' } as const) : ({ kind: 'auto' } as const) }, ...(v.mmvq && !c.problem && c.id > 1 && hasIntegerBlockDecode(c.id) ? [{ c, variant: { kind: 'schedule' as const, schedule: mmvqScheduleFor(adapter) } }] : [])]);
+    for (const { c, variant } of runs) {
       const base = { format: c.name, bitsPerWeight: c.bitsPerWeight, weightBytes: c.weightBytes };
       const err = formatError(plan, c);
       const errCols = { nmse: err?.nmse ?? null, maxRelError: err?.maxRelError ?? null };
@@ -44,9 +53,9 @@ export async function cmdFormats(argv: string[], deps: FormatsDeps): Promise<num
         rows.push({ ...base, ...empty, ...errCols, reason: c.problem });
         continue;
       }
-      process.stderr.write(`formats: ${plan.op} ${c.name}…\n`);
+      process.stderr.write(`formats: ${plan.op} ${c.name}${variant.kind === 'schedule' ? ' (mmvq)' : ''}…\n`);
       try {
-        const r = await lab.time({ op: plan.ggmlOp, dims: [...plan.dims], params: c.params, variant: v.native ? { kind: 'native' } : { kind: 'auto' }, seed: FORMATS_SEED, timing: { minRuns } });
+        const r = await lab.time({ op: plan.ggmlOp, dims: [...plan.dims], params: c.params, variant, seed: FORMATS_SEED, timing: { minRuns } });
         const t = r.timing;
         rows.push({
           ...base,
@@ -78,3 +87,9 @@ export async function cmdFormats(argv: string[], deps: FormatsDeps): Promise<num
     await lab.close();
   }
 }
+
+/** The mmvq schedule `--mmvq` runs: 4 rows × 64 threads per workgroup, subgroup reduction where offered. */
+export function mmvqScheduleFor(adapter: Pick<AdapterDescriptor, 'features'>) {
+  return { family: 'mmvq', workgroupSize: 256, rowsPerWorkgroup: 4, reduction: adapter.features.includes('subgroups') ? 'subgroup' : 'shared' } as const;
+}
+

@@ -43,5 +43,5 @@ export function isProgram(k: KernelSpec | KernelProgram): k is KernelProgram {
 }
 
 export function programOf(k: KernelSpec | KernelProgram): KernelProgram {
-  return isProgram(k) ? k : { label: k.label, passes: [k], scratch: [], explicitLayout: false };
+  return isProgram(k) ? k : { label: k.label, passes: [...(k.prelude ?? []), k], scratch: k.scratch ?? [], explicitLayout: false };
 }
