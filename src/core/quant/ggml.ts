@@ -11,7 +11,7 @@
 // that contracts it into an FMA can differ by one f32 ulp.
 // ggml's encoders read NaN/Inf as garbage (casts of NaN to int are undefined), so they are refused.
 import { QuantFormatError } from '../errors';
-import { f16Decode, f16Encode } from './half';
+import { f16Encode, f16Values } from './half';
 
 export type GgmlTypeName = 'q4_0' | 'q4_1' | 'q5_0' | 'q5_1' | 'q8_0' | 'mxfp4';
 
@@ -136,16 +136,6 @@ export function ggmlDequantize(name: string, bytes: Uint8Array, n: number): Floa
   const y = new Float32Array(n);
   ggmlDequantizeInto(t, bytes, nb, y, 0);
   return y;
-}
-
-let f16Table: Float64Array | null = null;
-/** Every f16 bit pattern's value, built once: the decoders below read a scale per block from it. */
-function f16Values(): Float64Array {
-  if (!f16Table) {
-    f16Table = new Float64Array(65536);
-    for (let i = 0; i < 65536; i++) f16Table[i] = f16Decode(i);
-  }
-  return f16Table;
 }
 
 /**
