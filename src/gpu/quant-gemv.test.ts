@@ -45,6 +45,9 @@ describe('quantized GEMV, block-at-a-time decode (SwiftShader)', () => {
         const r = await lab.time({ op: 'MUL_MAT', dims: [M, N, K], params: { type0: weightFormat(name).id, type1 }, variant: { kind: 'schedule', schedule }, skipTiming: true });
         if (!r.correct) wrong.push(`${name} ${M}x${N}x${K} type1=${type1} ${schedule.reduction}: maxErr ${r.maxErr} bound ${r.bound} ${r.correctness.failures[0] ?? ''}`);
         expect(r.scheduleKey).toMatch(/^mmvq/);
+        // Level 1 shows the GEMV pass (the quantize pass runs before it in the same compute pass).
+        expect(r.wgsl).toContain('mmvq pass 2');
+        expect(r.wgsl).toContain('dot4I8Packed(wb.q[7], xq[o + 7u])');
       }
     }
     expect(wrong).toEqual([]);
