@@ -1,20 +1,37 @@
 // MUL_MAT with quantized weights, hand-written GEMV (N ≤ 8, the decode path): dst[m, n] =
 // Σ_k W[m, k] · src1[k, n], W a packed quantized matrix (src0, u32 words in the lab's layout:
-// src/core/quant/weights.ts). {{ROWS}} rows per workgroup, {{TPR}} threads per row; a thread
-// takes whole blocks of {{BLOCK}} weights (the block's scale stays in cache across its weights) and
-// keeps one accumulator per src1 column, so each weight is decoded once for all N columns. The
-// partial sums meet in a shared-memory tree. DECODE gives `fn wq_rc(m, k) -> f32`, generated
-// from the codec tables for the format.
+// src/core/quant/weights.ts). {{ROWS}} rows per workgroup, {{TPR}} threads per row, {{NCOLS}}
+// src1 columns, one accumulator each, so each weight is decoded once for all columns. The partial
+// sums meet in a shared-memory tree.
+//   BLOCKS (ggml's 32-weight block types): a thread takes whole blocks; `wq_block(blk)` reads a
+//   block's words once (scale once, quants as whole u32 words) and gives its 32 quants as 8 vec4,
+//   which meet 8 vec4 loads of src1 per column; weight = q·d (+ m).
+//   otherwise: `wq_rc(m, k)` decodes one weight at a time (K-quants, Track-1), a thread walking
+//   runs of {{BLOCK}} weights so the block's scale stays in cache.
+// DECODE is generated from the codec tables for the format (src/core/quant/).
 
 {{PARAMS}}
 
 @group(0) @binding(0) var<storage, read> src0: array<u32>;
+#if BLOCKS
+#if SRC1_F16
+@group(0) @binding(1) var<storage, read> src1: array<vec2<u32>>;
+fn ld1v(i: u32) -> vec4<f32> {
+  let w = src1[i >> 2u];
+  return vec4<f32>(unpack2x16float(w.x), unpack2x16float(w.y));
+}
+#else
+@group(0) @binding(1) var<storage, read> src1: array<vec4<f32>>;
+fn ld1v(i: u32) -> vec4<f32> { return src1[i >> 2u]; }
+#endif
+#else
 #if SRC1_F16
 @group(0) @binding(1) var<storage, read> src1: array<u32>;
 fn ld1(i: u32) -> f32 { return unpack2x16float(src1[i >> 1u])[i & 1u]; }
 #else
 @group(0) @binding(1) var<storage, read> src1: array<f32>;
 fn ld1(i: u32) -> f32 { return src1[i]; }
+#endif
 #endif
 @group(0) @binding(2) var<storage, read_write> dst: array<f32>;
 @group(0) @binding(3) var<uniform> p: Params;
@@ -24,7 +41,7 @@ fn ld1(i: u32) -> f32 { return src1[i]; }
 const ROWS: u32 = {{ROWS}}u;
 const TPR: u32 = {{TPR}}u;
 const BLOCK: u32 = {{BLOCK}}u;
-const NMAX: u32 = 8u;
+const NCOLS: u32 = {{NCOLS}}u;
 
 var<workgroup> part: array<f32, {{PART}}>;
 
@@ -33,33 +50,57 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   let r = lid / TPR;
   let j = lid % TPR;
   let m = wid.x * ROWS + r;
-  var acc: array<f32, 8>;
+  var acc: array<f32, {{NCOLS}}>;
   if (m < p.M) {
+#if BLOCKS
+    let nb = p.K / 32u;
+    for (var b = j; b < nb; b = b + TPR) {
+      let blk = wq_block(m * nb + b);
+      for (var n = 0u; n < NCOLS; n = n + 1u) {
+        let x = p.off1 + n * p.s11 + b * 32u;
+        let x0 = ld1v(x);
+        let x1 = ld1v(x + 4u);
+        let x2 = ld1v(x + 8u);
+        let x3 = ld1v(x + 12u);
+        let x4 = ld1v(x + 16u);
+        let x5 = ld1v(x + 20u);
+        let x6 = ld1v(x + 24u);
+        let x7 = ld1v(x + 28u);
+        let t = blk.q[0] * x0 + blk.q[1] * x1 + blk.q[2] * x2 + blk.q[3] * x3 + blk.q[4] * x4 + blk.q[5] * x5 + blk.q[6] * x6 + blk.q[7] * x7;
+        var s = dot(t, vec4<f32>(1.0)) * blk.d;
+#if HAS_MIN
+        s = s + blk.m * dot(((x0 + x1) + (x2 + x3)) + ((x4 + x5) + (x6 + x7)), vec4<f32>(1.0));
+#endif
+        acc[n] = acc[n] + s;
+      }
+    }
+#else
     for (var k0 = j * BLOCK; k0 < p.K; k0 = k0 + TPR * BLOCK) {
       let kEnd = min(k0 + BLOCK, p.K);
       for (var k = k0; k < kEnd; k = k + 1u) {
         let w = wq_rc(m, k);
-        for (var n = 0u; n < p.N; n = n + 1u) {
+        for (var n = 0u; n < NCOLS; n = n + 1u) {
           acc[n] = acc[n] + w * ld1(p.off1 + n * p.s11 + k);
         }
       }
     }
+#endif
   }
-  for (var n = 0u; n < NMAX; n = n + 1u) {
-    part[lid * NMAX + n] = acc[n];
+  for (var n = 0u; n < NCOLS; n = n + 1u) {
+    part[lid * NCOLS + n] = acc[n];
   }
   workgroupBarrier();
   for (var o = TPR / 2u; o > 0u; o = o / 2u) {
     if (j < o) {
-      for (var n = 0u; n < NMAX; n = n + 1u) {
-        part[lid * NMAX + n] = part[lid * NMAX + n] + part[(lid + o) * NMAX + n];
+      for (var n = 0u; n < NCOLS; n = n + 1u) {
+        part[lid * NCOLS + n] = part[lid * NCOLS + n] + part[(lid + o) * NCOLS + n];
       }
     }
     workgroupBarrier();
   }
   if (j == 0u && m < p.M) {
-    for (var n = 0u; n < p.N; n = n + 1u) {
-      dst[p.offd + n * p.sd1 + m] = part[lid * NMAX + n];
+    for (var n = 0u; n < NCOLS; n = n + 1u) {
+      dst[p.offd + n * p.sd1 + m] = part[lid * NCOLS + n];
     }
   }
 }

@@ -2,7 +2,8 @@
 # Redoes the lab's H200 measurements on the device machine (the device tool's `run`), carrying
 # .gpu/ (../shared/device/prepare.sh) and dist-cli/ (npm run build:cli). Usage on the device:
 #   bash scripts/gpu/h200.sh [STEP …]   (steps: device calibrate bench lane agreement ops replay aa
-#   sensitivity controls controls-a controls-b host graph lane-census formats formats16k formats4k formatsgemm formats_all;
+#   sensitivity controls controls-a controls-b host graph lane-census formats formats16k formats16kf16 formats4k
+#   formatsmmvq formatsgemm formats_all;
 #   default: device calibrate bench)
 #   controls: A/A and planted 1.02×/1.05× (inside the kernel, measured ±1 point) at tolerance 0.02 on
 #   ADD 4096², RMS_NORM 4096², MUL_MAT 4096×1×4096 and 4096×512×4096, ${SENS_REPLAYS:-10} replays each;
@@ -10,7 +11,9 @@
 #   ADD+RMS_NORM / the two MUL_MATs (two shorter steps; inputs, oracles, checks and plants once per run).
 #   ops: every op (≈ 7 s an op on the H200: 50 ops ≈ 6 min); OPS_ONLY=A,B,… times only those.
 # formats: issue 20's performance rows (GEMV 16384² N=1 f16/q8_0/q4_0/mxfp4/nvfp4, GEMV 4096² N=1
-# q4_0/q8_0, GEMM 4096×512×4096 of the 4-bit formats), each a `lab formats` table; formats_all:
+# q4_0/q8_0, GEMM 4096×512×4096 of the 4-bit formats), each a `lab formats` table, the GEMVs with
+# an MMVQ row (q8_1 activations + dot4I8Packed, both passes timed) beside each integer block format;
+# formatsmmvq: every integer block format's GEMV at 4096², registry pick and MMVQ; formats_all:
 # every format's GEMV at 4096² and DEQUANT at 4096² (the full format matrix, checked then timed).
 # Full outputs go to $OUT (or ./gpu-out); the tables print last.
 set -uo pipefail
@@ -35,8 +38,11 @@ run_step() {
 formats_step() {
   local args
   case "$1" in
-    formats16k) args="--op gemv --shape 16384x1x16384 --format f16,q8_0,q4_0,mxfp4,nvfp4" ;;
-    formats4k) args="--op gemv --shape 4096x1x4096 --format f16,q8_0,q4_0" ;;
+    # f16 apart: its oracle gathers the whole 16384² matrix as f64 (MUL_MAT's plain oracle), the slowest host part.
+    formats16k) args="--op gemv --shape 16384x1x16384 --format q8_0,q4_0,mxfp4,nvfp4 --mmvq" ;;
+    formats16kf16) args="--op gemv --shape 16384x1x16384 --format f16" ;;
+    formats4k) args="--op gemv --shape 4096x1x4096 --format f16,q8_0,q4_0 --mmvq" ;;
+    formatsmmvq) args="--op gemv --shape 4096x1x4096 --format q4_0,q4_1,q5_0,q5_1,q8_0,mxfp4 --mmvq" ;;
     formatsgemm) args="--op gemm --shape 4096x512x4096 --format f16,q4_0,mxfp4,nvfp4,int4,mxint4" ;;
   esac
   run_step "$1" formats $args --json "$OUT/$1.json" --markdown "$OUT/$1.md"
@@ -73,11 +79,11 @@ for s in "${steps[@]}"; do
       run_step graph-native census --run --preset tiny --steps 20 --native --json "$OUT/graph-tiny-native.json"
       run_step graph-1b census --run --preset 1b --batch 1 --steps 5 --no-check --memory-gib 120 --json "$OUT/graph-1b.json" ;;
     lane-census) run_step lane-census lane --census --preset tiny --top 12 --repeat 5 --run-graph --json "$OUT/lane-census.json" ;;
-    formats16k|formats4k|formatsgemm) formats_step "$s" ;;
+    formats16k|formats16kf16|formats4k|formatsmmvq|formatsgemm) formats_step "$s" ;;
     formats)
       # The three rows as one step (run them as separate steps when a command's time is capped).
-      for f in formats16k formats4k formatsgemm; do formats_step "$f"; done
-      cat "$OUT"/formats16k.txt "$OUT"/formats4k.txt "$OUT"/formatsgemm.txt > "$OUT/formats.txt" ;;
+      for f in formats16k formats16kf16 formats4k formatsgemm; do formats_step "$f"; done
+      cat "$OUT"/formats16k.txt "$OUT"/formats16kf16.txt "$OUT"/formats4k.txt "$OUT"/formatsgemm.txt > "$OUT/formats.txt" ;;
     formats_all)
       run_step formats_all_gemv formats --op gemv --shape 4096x1x4096 --json "$OUT/formats_all_gemv.json"
       run_step formats_all_dequant formats --op dequant --shape 4096x4096 --json "$OUT/formats_all_dequant.json"

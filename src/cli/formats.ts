@@ -4,18 +4,21 @@
 // formats), the same one the page's Formats view calls; the tables are src/core/report/formats.ts.
 // Registered in main.ts; the runtime, output and option parsing come from there.
 import { writeFileSync } from 'node:fs';
-import { formatsMarkdown, formatsText, planFormats } from '../core/report/formats';
+import { formatsMarkdown, formatsText, planFormatsRequest } from '../core/report/formats';
 import type { LabApi } from '../worker/api';
 import { countDeclaration, countOption, type CountDeclaration } from '../core/input/counts';
 
 export const FORMATS_HELP = `  formats [--op gemv|gemm|dequant|get_rows] [--shape DIMS] [--format a,b,…] [--native]
-          [--min-runs N] [--json FILE|-] [--markdown FILE]
+          [--mmvq] [--min-runs N] [--json FILE|-] [--markdown FILE]
                               one row per weight format (ggml q4_0…q6_k, mxfp4, the Track-1
                               set; f32/f16 for gemv/gemm): bits/weight, median µs [p20–p80],
                               GB/s of the weights as stored, GFLOP/s, %BW, %FLOP, bottleneck,
                               NMSE and max relative error vs the f32 weights; fastest first.
                               Shapes: gemv/gemm MxNxK (gemv N ≤ 8), dequant KxROWS, get_rows
-                              KxTABLEROWSxNIDX. Unknown formats exit 2 listing the known ones
+                              KxTABLEROWSxNIDX. Unknown formats exit 2 listing the known ones.
+                              --mmvq (gemv): a second row for each integer block format (q4_0…q8_0),
+                              ggml's MMVQ — activations to q8_1, then dot4I8Packed — timed as the
+                              sum of both passes
 `;
 
 export interface FormatsDeps {
@@ -25,14 +28,15 @@ export interface FormatsDeps {
 }
 
 export async function cmdFormats(argv: string[], deps: FormatsDeps): Promise<number> {
-  const v = deps.parse(argv, { op: { type: 'string' }, shape: { type: 'string' }, format: { type: 'string' }, native: { type: 'boolean' }, 'min-runs': countDeclaration('minRuns'), markdown: { type: 'string' } });
-  const plan = planFormats(v.op as string | undefined, v.shape as string | undefined, v.format as string | undefined); // usage errors before any device work
+  const v = deps.parse(argv, { op: { type: 'string' }, shape: { type: 'string' }, format: { type: 'string' }, native: { type: 'boolean' }, mmvq: { type: 'boolean' }, 'min-runs': countDeclaration('minRuns'), markdown: { type: 'string' } });
+  const mmvq = v.mmvq === true;
+  const plan = planFormatsRequest({ op: v.op as string | undefined, shape: v.shape as string | undefined, formats: v.format === undefined ? undefined : String(v.format).split(','), mmvq }); // usage errors before any device work
   const minRuns = countOption(v, 'min-runs');
   const out = deps.output(v.json as string | undefined);
   const lab = await deps.openRuntime(v.runtime as string);
   try {
     // The engine's formats run: the page's Formats view runs the same one in its worker.
-    const report = await lab.formats({ op: plan.op, shape: plan.dims.join('x'), formats: plan.cases.map((c) => c.name), native: v.native === true, minRuns }, (p) => p.fraction < 1 && process.stderr.write(`formats: ${p.label}…\n`));
+    const report = await lab.formats({ op: plan.op, shape: plan.dims.join('x'), formats: plan.cases.map((c) => c.name), native: v.native === true, mmvq, minRuns }, (p) => p.fraction < 1 && process.stderr.write(`formats: ${p.label}…\n`));
     out.text(formatsText(report));
     out.json(report);
     if (v.markdown) writeFileSync(v.markdown as string, formatsMarkdown(report));

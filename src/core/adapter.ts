@@ -22,6 +22,8 @@ export interface AdapterDescriptor {
   readonly isFallbackAdapter: boolean;
   readonly runtime: Runtime;
   readonly features: readonly string[];
+  /** WGSL language extensions the runtime offers (navigator.gpu.wgslLanguageFeatures), where known. */
+  readonly wgslFeatures?: readonly string[];
   readonly limits: DeviceLimits;
   /** 0 when the adapter does not report subgroup sizes. */
   readonly subgroupMinSize: number;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { deviceBufferSizeBytes, deviceOffsetElements, f16BitsToF32, f32ToF16Bits, gather, GUARD_BYTES, prng, randomBuffer, randomIntBuffer, readElement, SENTINEL_U32, withGuards, writeElement } from './hostdata';
 import { checkOutput } from './stats/correctness';
 import { contiguous, stridedRows } from './tensor';
+import { f16Encode } from './quant/half';
 
 describe('host data', () => {
   it('draws the same sequence for the same seed', () => {
@@ -11,6 +12,23 @@ describe('host data', () => {
     expect([b(), b(), b()]).toEqual(xs);
     expect(xs.every((x) => x >= 0 && x < 1)).toBe(true);
     expect(prng(43)()).not.toBe(xs[0]);
+  });
+
+  it('f32ToF16Bits equals f16Encode of the f32 over every exponent, ties, subnormals, ±0, Inf and NaN', () => {
+    const next = prng(11);
+    const bits = new Uint32Array(1);
+    const f = new Float32Array(bits.buffer);
+    for (let e = 0; e < 256; e++) {
+      for (let k = 0; k < 200; k++) {
+        // Random mantissas, and mantissas whose dropped bits are exactly half (ties) or half ± 1.
+        const low = k % 4 === 0 ? 0x1000 : k % 4 === 1 ? 0x0fff : k % 4 === 2 ? 0x1001 : Math.floor(next() * 0x2000);
+        const hi = Math.floor(next() * 0x400) << 13;
+        bits[0] = ((k & 8 ? 1 : 0) << 31) | (e << 23) | hi | low;
+        if (e === 255 && (hi | low)) continue; // NaN payloads: checked below
+        expect(f32ToF16Bits(f[0]), `0x${bits[0].toString(16)}`).toBe(f16Encode(f[0]));
+      }
+    }
+    for (const x of [0, -0, Infinity, -Infinity, 65504, 65519.99, 65520, 2 ** -24, 2 ** -25, 3 * 2 ** -26, 2 ** -14, NaN]) expect(f32ToF16Bits(x), String(x)).toBe(f16Encode(Math.fround(x)));
   });
 
   it('converts f16 exactly, subnormals and rounding included', () => {

@@ -2,12 +2,21 @@
 import { renderTemplate, type TemplateDefines } from './codegen/template';
 import { packUniforms, uniformSchema, uniformStruct, type UniformSchema, type UniformValue } from './codegen/uniforms';
 
+/**
+ * Declared numerics of a kernel that rounds an operand before multiplying: 'f16' (f16 staging for
+ * subgroup matrices), 'q8_1' (activations quantized to ggml's q8_1 blocks by the MMVQ schedule).
+ * src/core/stats/correctness.ts turns each into its bound.
+ */
+export type InputRounding = 'f16' | 'q8_1';
+
 /** Which buffer a binding reads: an op's sources, its destination, or the uniform params. */
 export type BindingRole = 'src0' | 'src1' | 'src2' | 'src3' | 'src4' | 'src5' | 'dst' | 'params';
 
 export interface BindingSpec {
   readonly binding: number;
-  readonly role: BindingRole;
+  /** An op tensor's role, or 'scratch' with the name of one of the kernel's `scratch` buffers. */
+  readonly role: BindingRole | 'scratch';
+  readonly buffer?: string;
   readonly access: 'read' | 'read_write' | 'uniform';
 }
 
@@ -33,9 +42,16 @@ export interface KernelSpec {
    * The kernel rounds f32 operands to this type before multiplying (f16 staging for subgroup
    * matrices): its output is checked with that type's eps, since the inputs themselves moved.
    */
-  readonly inputRounding?: 'f16';
+  readonly inputRounding?: InputRounding;
   /** Dispatches per run (default 1): the lane's 3×-work slow control repeats the same work. */
   readonly repeat?: number;
+  /**
+   * Passes that run before this one in the same compute pass of every run (timed together: the
+   * MMVQ schedule's activation quantize pass), sharing `scratch` buffers with it by name.
+   */
+  readonly prelude?: readonly PassSpec[];
+  /** Scratch buffers the prelude and this pass bind (role 'scratch'), zero-filled before every run. */
+  readonly scratch?: readonly { readonly name: string; readonly sizeBytes: number }[];
 }
 
 /** The largest workgroup count per dispatch dimension WebGPU guarantees. */
@@ -108,4 +124,19 @@ export function nativeTemplated(
 export function editedNative(kernel: KernelSpec, text: string): KernelSpec {
   const wgsl = kernel.templateDefines ? renderTemplate(text, kernel.templateDefines, `${kernel.label} (edited)`) : text;
   return { ...kernel, wgsl, label: `${kernel.label} (edited)` };
+}
+
+// A pass (src/core/program.ts runs programs of passes) is what a kernel is, with scratch
+// bindings and constants; declared here, beside KernelSpec, so the two files import one way.
+export interface PassBinding extends Omit<BindingSpec, 'role'> {
+  /** An op tensor's role, or 'scratch' with the program's buffer name. */
+  readonly role: BindingRole | 'scratch';
+  readonly buffer?: string;
+}
+
+/** One pass: what a kernel is (a kernel is a program of one pass), with scratch bindings and constants. */
+export interface PassSpec extends Pick<KernelSpec, 'label' | 'wgsl' | 'entryPoint' | 'dispatch' | 'uniforms' | 'features' | 'repeat'> {
+  readonly bindings: readonly PassBinding[];
+  /** Pipeline-overridable constants. */
+  readonly constants?: Readonly<Record<string, number>>;
 }

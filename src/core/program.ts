@@ -1,20 +1,9 @@
 // What a session runs: one or more passes in order, with scratch buffers of their own. A
 // native or generated kernel is a program of one pass; a user kernel's manifest may give
 // several (a quantize pass then a GEMV, a reduction in two passes through scratch).
-import type { BindingRole, BindingSpec, KernelSpec } from './kernel';
+import type { KernelSpec, PassSpec } from './kernel';
 
-export interface PassBinding extends Omit<BindingSpec, 'role'> {
-  /** An op tensor's role, or 'scratch' with the program's buffer name. */
-  readonly role: BindingRole | 'scratch';
-  readonly buffer?: string;
-}
-
-/** One pass: what a kernel is (a kernel is a program of one pass), with scratch bindings and constants. */
-export interface PassSpec extends Pick<KernelSpec, 'label' | 'wgsl' | 'entryPoint' | 'dispatch' | 'uniforms' | 'features' | 'repeat'> {
-  readonly bindings: readonly PassBinding[];
-  /** Pipeline-overridable constants. */
-  readonly constants?: Readonly<Record<string, number>>;
-}
+export type { PassBinding, PassSpec } from './kernel';
 
 export interface KernelProgram {
   readonly label: string;
@@ -34,5 +23,5 @@ export function isProgram(k: KernelSpec | KernelProgram): k is KernelProgram {
 }
 
 export function programOf(k: KernelSpec | KernelProgram): KernelProgram {
-  return isProgram(k) ? k : { label: k.label, passes: [k], scratch: [], explicitLayout: false };
+  return isProgram(k) ? k : { label: k.label, passes: [...(k.prelude ?? []), k], scratch: k.scratch ?? [], explicitLayout: false };
 }

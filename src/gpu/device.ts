@@ -94,7 +94,9 @@ export async function openDevice(gpu: GPU | undefined, opts: OpenOptions): Promi
   }
   const adapter = await gpu.requestAdapter({ powerPreference: opts.powerPreference ?? 'high-performance' });
   if (!adapter) throw new AdapterError('no WebGPU adapter: the browser or driver offers none (blocklisted GPU, or no Vulkan/Metal/D3D12 driver)');
-  const descriptor = describeAdapter(adapter, opts.runtime, opts.dawnToggles);
+  // The WGSL extensions (packed_4x8_integer_dot_product for MMVQ) belong to the runtime, not the adapter: added here.
+  const wgslFeatures = [...((gpu as GPU & { wgslLanguageFeatures?: Iterable<string> }).wgslLanguageFeatures ?? [])].map(String).sort();
+  const descriptor = Object.freeze({ ...describeAdapter(adapter, opts.runtime, opts.dawnToggles), wgslFeatures: Object.freeze(wgslFeatures) });
   if (opts.deviceMatch && !adapterMatches(descriptor, opts.deviceMatch)) {
     throw new AdapterError(`requested adapter '${opts.deviceMatch}' is not present: this runtime offers ${adapterName(descriptor)}`);
   }

@@ -9,6 +9,7 @@ import { ProgressTracker, type ProgressFn } from '../core/progress';
 import type { FormatsRun } from '../core/report/cross-adapter';
 import { FORMATS_SEED, formatError, formatRowOf, planFormatsRequest, refusedFormatRow, sortFormatRows, WEIGHT_DISTRIBUTION, type FormatRow, type FormatsRequest } from '../core/report/formats';
 import { CODE_HASH, LAB_VERSION, RESULT_SCHEMA_VERSION } from '../core/report/json';
+import { hasIntegerBlockDecode } from '../core/quant/block-wgsl';
 import type { Level1Request } from '../core/requests';
 import type { Level1Result } from '../core/results';
 
@@ -18,16 +19,19 @@ const ENDS_THE_RUN = new Set(['RunCancelled', 'DeviceLostError']);
 export async function runFormats(time: (req: Level1Request) => Promise<Level1Result>, adapter: AdapterDescriptor, req: FormatsRequest, onProgress?: ProgressFn): Promise<FormatsRun> {
   const plan = planFormatsRequest(req); // usage errors before any device work
   const startedAt = new Date().toISOString();
-  const progress = new ProgressTracker(plan.cases.length, onProgress, () => performance.now());
+  const base: Level1Request['variant'] = req.native ? { kind: 'native' } : { kind: 'auto' };
+  // Each case once with the registry's pick (or native); with mmvq the integer block formats again on the mmvq schedule.
+  const runs = plan.cases.flatMap((c) => [{ c, variant: base }, ...(req.mmvq && !c.problem && c.id > 1 && hasIntegerBlockDecode(c.id) ? [{ c, variant: { kind: 'schedule', schedule: mmvqScheduleFor(adapter) } as const }] : [])]);
+  const progress = new ProgressTracker(runs.length, onProgress, () => performance.now());
   const rows: FormatRow[] = [];
-  for (const c of plan.cases) {
-    progress.tick(`${plan.op} ${plan.dims.join('x')} ${c.name}`);
+  for (const { c, variant } of runs) {
+    progress.tick(`${plan.op} ${plan.dims.join('x')} ${c.name}${variant.kind === 'schedule' ? ' (mmvq)' : ''}`);
     const err = formatError(plan, c);
     if (c.problem) {
       rows.push(refusedFormatRow(c, err, c.problem));
     } else {
       try {
-        const r = await time({ op: plan.ggmlOp, dims: [...plan.dims], params: c.params, variant: req.native ? { kind: 'native' } : { kind: 'auto' }, seed: FORMATS_SEED, timing: { minRuns: req.minRuns } });
+        const r = await time({ op: plan.ggmlOp, dims: [...plan.dims], params: c.params, variant, seed: FORMATS_SEED, timing: { minRuns: req.minRuns } });
         rows.push(formatRowOf(c, err, r));
       } catch (e) {
         const { name, message } = e as Error;
@@ -40,4 +44,9 @@ export async function runFormats(time: (req: Level1Request) => Promise<Level1Res
   }
   progress.finish();
   return { kind: 'formats', op: plan.op, ggmlOp: plan.ggmlOp, shape: plan.dims.join('x'), adapter: adapterName(adapter), distribution: WEIGHT_DISTRIBUTION, rows: sortFormatRows(rows), adapterDescriptor: adapter, schemaVersion: RESULT_SCHEMA_VERSION, labVersion: LAB_VERSION, codeHash: CODE_HASH, startedAt };
+}
+
+/** The mmvq schedule a formats run adds: 4 rows × 64 threads per workgroup, subgroup reduction where offered. */
+export function mmvqScheduleFor(adapter: Pick<AdapterDescriptor, 'features'>) {
+  return { family: 'mmvq', workgroupSize: 256, rowsPerWorkgroup: 4, reduction: adapter.features.includes('subgroups') ? 'subgroup' : 'shared' } as const;
 }

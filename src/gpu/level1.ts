@@ -5,7 +5,7 @@ import { ProgressTracker, UNIT_CHECK, UNIT_MEASURE, type ProgressFn } from '../c
 import type { Level1Request } from '../core/requests';
 import type { KernelSpec } from '../core/kernel';
 import { resolveUserKernel } from '../core/manifest/source';
-import { type KernelProgram, programOf } from '../core/program';
+import { isProgram, type KernelProgram } from '../core/program';
 import { planCase } from '../core/plan/plan';
 import { resolveKernel, type ResolvedKernel } from '../core/resolve-kernel';
 import type { Level1Result } from '../core/results';
@@ -28,7 +28,8 @@ export async function runLevel1(ctx: GpuContext, req: Level1Request, onProgress?
   const resolved: Omit<ResolvedKernel, 'variant' | 'kernel'> & { variant: Level1Result['variant']; kernel: KernelSpec | KernelProgram } = user
     ? { variant: 'user', schedule: null, scheduleKey: null, kernel: user.plan, fallback: null }
     : resolveKernel(plan, req.variant, ctx.adapter);
-  const firstPass = programOf(resolved.kernel).passes[0];
+  // The kernel's own pass (a prelude such as mmvq's quantize pass runs first but is not the kernel shown); a user program's first.
+  const firstPass = isProgram(resolved.kernel) ? resolved.kernel.passes[0] : resolved.kernel;
   const timed = !req.skipTiming;
   // Two units: the check, then the timing.
   const progress = new ProgressTracker({ [UNIT_CHECK]: 1, [UNIT_MEASURE]: timed ? 1 : 0 }, onProgress, () => performance.now());

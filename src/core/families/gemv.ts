@@ -57,6 +57,7 @@ export function gemvFits(s: GemvSchedule, k: GemvSnippet): string[] {
   const gx = Math.ceil(k.M / s.rowsPerWorkgroup);
   if (gx > MAX_WORKGROUPS_PER_DIM) reasons.push(`rowsPerWorkgroup ${s.rowsPerWorkgroup} needs ${gx} workgroups along x for M = ${k.M}, over ${MAX_WORKGROUPS_PER_DIM}`);
   if (k.epilogue) reasons.push('gemv takes no epilogue');
+  if (k.weightBlocks && k.K % 32) reasons.push(`block weights need K % 32 == 0, got K = ${k.K}`);
   return reasons;
 }
 
@@ -71,7 +72,9 @@ export function generateGemv(s: GemvSchedule, k: GemvSnippet, label: string): { 
   const sub = s.reduction === 'subgroup';
   // Quantized weights: src0 is u32 words and a load decodes through wq (weightLoads).
   const wl = weightLoads(k.weights, vw === 4);
-  const l0 = k.weights ? { elem: 'u32', fn: `${wl.fns.trim()}\nfn ld_src0(i: u32) -> ${vw === 4 ? 'vec4<f32>' : 'f32'} {\n  return ${wl.load('i')};\n}` } : loader('src0', k.type0 ?? 'f32', vw);
+  // ggml block types with vec4 loads: a thread takes whole 32-weight blocks (wq_block), not vec4s.
+  const blocks = k.weightBlocks && vw === 4 ? k.weightBlocks : null;
+  const l0 = blocks ? { elem: 'u32', fn: blocks.wgsl.trim() } : k.weights ? { elem: 'u32', fn: `${wl.fns.trim()}\nfn ld_src0(i: u32) -> ${vw === 4 ? 'vec4<f32>' : 'f32'} {\n  return ${wl.load('i')};\n}` } : loader('src0', k.type0 ?? 'f32', vw);
   const l1 = loader('src1', k.type1 ?? 'f32', vw);
   const V = vw === 4 ? 'vec4<f32>' : 'f32';
   const cols = Array.from({ length: C }, (_, c) => c);
@@ -97,7 +100,17 @@ export function generateGemv(s: GemvSchedule, k: GemvSnippet, label: string): { 
   const step = T * U;
   const at = (j: number) => (j === 0 ? 'kk' : `kk + ${u(j * T)}`);
   const fma = (j: number, x: string) => cols.map((c) => `acc${c} = acc${c} + ${x} * ld_src1(b${c} + ${at(j)});`);
-  if (U > 1) {
+  if (blocks) {
+    // One block per step: its scale once, 32 quants as 8 vec4 against 8 vec4 of each column.
+    const xs = Array.from({ length: 8 }, (_, i) => i);
+    emit(`let ab = m * ${u(k.K / 32)};`, `for (var kb = j; kb < ${u(k.K / 32)}; kb = kb + ${u(T)}) {`, '  let wb = wq_block(ab + kb);', '  let kv = kb * 8u;');
+    for (const c of cols) {
+      emit('  {', ...xs.map((i) => `    let x${i} = ld_src1(b${c} + kv${i ? ` + ${u(i)}` : ''});`));
+      const qx = xs.map((i) => `wb.q[${i}] * x${i}`).join(' + ');
+      emit(`    acc${c} = acc${c} + wb.d * (${qx})${blocks.hasMin ? ` + wb.m * (${xs.map((i) => `x${i}`).join(' + ')})` : ''};`, '  }');
+    }
+    emit('}');
+  } else if (U > 1) {
     emit(`var kk = j;`, `for (; kk + ${u((U - 1) * T)} < ${u(KV)}; kk = kk + ${u(step)}) {`);
     emit(...unrolled.map((j) => `  let x${j} = ld_src0(a + ${at(j)});`));
     for (const j of unrolled) emit(...fma(j, `x${j}`).map((l) => `  ${l}`));

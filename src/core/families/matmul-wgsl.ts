@@ -97,6 +97,12 @@ export interface MatmulGeometry {
    * weights and every src0 load decodes through it (vec4 loads: four consecutive weights).
    */
   readonly weights?: string;
+  /**
+   * Quantized weights in ggml's 32-weight blocks (src/core/quant/block-wgsl.ts): WGSL defining
+   * `fn wq_block(blk) -> WqBlock` (32 quants as 8 vec4, d, m; blk = m·K/32 + k/32). The gemv
+   * family then gives a thread whole blocks (one scale load, the quants as whole words).
+   */
+  readonly weightBlocks?: { readonly wgsl: string; readonly hasMin: boolean; /** wq_block_i8 too (integer quants: the mmvq family). */ readonly integer: boolean };
 }
 
 /** The src0 storage element and load expression when src0 holds quantized weights. */

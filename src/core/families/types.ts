@@ -19,7 +19,7 @@ export interface KnobSpec {
   readonly default?: number | string;
 }
 
-export type LimitsView = Pick<AdapterDescriptor, 'limits' | 'features'>;
+export type LimitsView = Pick<AdapterDescriptor, 'limits' | 'features' | 'wgslFeatures'>;
 
 /** A schedule: frozen plain data, its family's name and one value per knob. */
 export interface ScheduleBase {

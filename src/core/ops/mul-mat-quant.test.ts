@@ -4,6 +4,8 @@ import { caseData } from '../inputs';
 import { parseParamAssignments } from './types';
 import { MUL_MAT } from './mul-mat';
 import { schedulesFor } from './registry';
+import { decodeWeights, weightFormat } from '../quant/weights';
+import { dotOracle } from './dot-oracle';
 
 describe('MUL_MAT with quantized src0', () => {
   it('type0 takes a format by name or ggml id; labels write the name', () => {
@@ -32,7 +34,25 @@ describe('MUL_MAT with quantized src0', () => {
     expect(schedulesFor('MUL_MAT', c, a)?.family).toBe('gemv');
     expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([64, 16, 64], 'contiguous', { type0: 2 }), a)?.family).toBe('matmul');
     const wq = MUL_MAT.generate(schedulesFor('MUL_MAT', c, a)!, c).wgsl;
-    expect(wq).toContain('fn wq(i: u32) -> f32');
+    // ggml block types decode a whole block per load (block-wgsl.ts); the others one weight at a time.
+    expect(wq).toContain('let wb = wq_block(ab + kb);');
+    expect(wq).not.toContain('fn wq(i: u32) -> f32');
+    expect(MUL_MAT.generate(schedulesFor('MUL_MAT', c, a)!, MUL_MAT.makeCase([8, 2, 256], 'contiguous', { type0: 12 })).wgsl).toContain('fn wq(i: u32) -> f32');
     expect(wq).toMatch(/var<storage, read> src0: array<u32>/);
   });
+
+  it('the slab oracle equals the dot product of the whole decoded matrix, full and sampled (slabs span many rows)', () => {
+    // 40 × 32768 q4_0 weights: 1.3M, two slabs of 32 rows; N = 3.
+    const c = MUL_MAT.makeCase([40, 3, 32768], 'contiguous', { type0: 2 });
+    const { inputs, oracle } = caseData(MUL_MAT, c, 5);
+    const w = Float64Array.from(decodeWeights(weightFormat(2), new Uint32Array(inputs[0]), 40, 32768));
+    const want = dotOracle(c.dst, 32768, [1, 1], w, { row: 32768, k: 1 }, Float64Array.from(new Float32Array(inputs[1])), { row: 32768, k: 1 });
+    expect(oracle.ref).toEqual(want.ref);
+    expect(oracle.epsFloor).toEqual(want.epsFloor);
+    const sample = Int32Array.from([0, 7, 45, 81, 119]);
+    const sampled = MUL_MAT.oracle(c, inputs, sample);
+    expect(sampled.indices).toBe(sample);
+    expect(Array.from(sampled.ref)).toEqual(Array.from(sample, (e) => want.ref[e]));
+  }, 60_000);
 });
+

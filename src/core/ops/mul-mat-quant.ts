@@ -13,11 +13,11 @@ import type { MatmulSnippet } from '../families/matmul';
 import { deviceOffsetElements, gather, randomBuffer } from '../hostdata';
 import { inputSeed } from '../inputs';
 import { type KernelSpec, nativeTemplated } from '../kernel';
-import { benchmarkWeights, decodeWeights, shapeProblem, weightFormat, weightStoredBytes, weightWords, type WeightFormat } from '../quant/weights';
+import { benchmarkWeights, decodeWeightRows, shapeProblem, weightFormat, weightStoredBytes, weightWords, type WeightFormat } from '../quant/weights';
 import { weightDecodeWgsl } from '../quant/weights-wgsl';
+import { blockDecodeWgsl, hasBlockDecode } from '../quant/block-wgsl';
 import { contiguous, elementStrides, nelements, typeSizeBytes, type DType, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
-import { dotOracle } from './dot-oracle';
 import { OpCaseError, type ByteCounts, type OpCase, type OpDef, type OracleResult, type Rejection } from './types';
 
 /** A MUL_MAT case whose weights are a quantized format (type0 beyond f32/f16). */
@@ -48,10 +48,59 @@ export function quantInputs(c: OpCase, seed: number): ArrayBuffer[] {
   return [benchmarkWeights(formatOf(c), M, K, inputSeed(seed, 0)).words.buffer as ArrayBuffer, randomBuffer(c.srcs[1], inputSeed(seed, 1))];
 }
 
+/** Rows of weights the oracle decodes at a time (a slab of f32, reused). */
+const ORACLE_SLAB_WEIGHTS = 1 << 20;
+
+/**
+ * dotOracle's answer (f64 sums, epsFloor = Σ|w·x| / √K) with the weights decoded a slab of rows at a
+ * time from the packed words: a 16384² matrix never exists as f32 or f64 at once. With a sample,
+ * only the rows it names are decoded.
+ */
 export function quantOracle(c: OpCase, srcs: readonly ArrayBuffer[], sample?: Int32Array): OracleResult {
-  const { M, K } = mnk(c);
-  const w = Float64Array.from(decodeWeights(formatOf(c), new Uint32Array(srcs[0]), M, K));
-  return dotOracle(c.dst, K, [1, 1], w, { row: K, k: 1 }, gather(c.srcs[1], srcs[1]), { row: K, k: 1 }, sample);
+  const { M, N, K } = mnk(c);
+  const f = formatOf(c);
+  const words = new Uint32Array(srcs[0]);
+  const x = gather(c.srcs[1], srcs[1]); // [N][K]
+  const count = sample ? sample.length : M * N;
+  const ref = new Float64Array(count);
+  const epsFloor = new Float64Array(count);
+  const rootK = Math.sqrt(K);
+  // Output slots per row m: every n (full), or the sample's positions whose element is in row m.
+  const slotsOf = new Map<number, number[]>();
+  sample?.forEach((e, s) => {
+    const slots = slotsOf.get(e % M);
+    if (slots) slots.push(s);
+    else slotsOf.set(e % M, [s]);
+  });
+  const rowsNeeded = sample ? [...slotsOf.keys()].sort((a, b) => a - b) : null;
+  const slab = Math.max(1, Math.floor(ORACLE_SLAB_WEIGHTS / K));
+  const w = new Float32Array(slab * K);
+  const one = (row: number, slot: number, n: number) => {
+    let sum = 0;
+    let mag = 0;
+    const wb = row * K;
+    const xb = n * K;
+    for (let k = 0; k < K; k++) {
+      const p = w[wb + k] * x[xb + k];
+      sum += p;
+      mag += Math.abs(p);
+    }
+    ref[slot] = sum;
+    epsFloor[slot] = mag / rootK;
+  };
+  if (!rowsNeeded) {
+    for (let r0 = 0; r0 < M; r0 += slab) {
+      const r1 = Math.min(M, r0 + slab);
+      decodeWeightRows(f, words, M, K, r0, r1, w);
+      for (let m = r0; m < r1; m++) for (let n = 0; n < N; n++) one(m - r0, m + M * n, n);
+    }
+    return { ref, epsFloor, terms: K };
+  }
+  for (const m of rowsNeeded) {
+    decodeWeightRows(f, words, M, K, m, m + 1, w);
+    for (const s of slotsOf.get(m)!) one(0, s, Math.floor(sample![s] / M) % N);
+  }
+  return { ref, epsFloor, terms: K, indices: sample };
 }
 
 /** The weights as the format stores them, src1 and dst: what GB/s counts. */
@@ -75,12 +124,14 @@ const UNIFORM = uniformSchema('Params', { M: 'u32', N: 'u32', K: 'u32', s11: 'u3
 const GEMV_ROWS = 4;
 const GEMV_TPR = 64;
 
-/** The GEMV template (N ≤ 8); past it mul-mat.ts runs mul_mat.wgsl with SRC0_Q. */
+/** The GEMV template (N ≤ 8): block-at-a-time for ggml's 32-weight types, one weight at a time otherwise; past N = 8 mul-mat.ts runs mul_mat.wgsl with SRC0_Q. */
 export function quantNative(c: OpCase): KernelSpec {
   const { M, N, K } = mnk(c);
   const values = { M, N, K, s11: elementStrides(c.srcs[1])[1], sd1: elementStrides(c.dst)[1], off1: deviceOffsetElements(c.srcs[1]), offd: deviceOffsetElements(c.dst) };
   const wg = GEMV_ROWS * GEMV_TPR;
-  const defines = { SRC1_F16: c.srcs[1].type === 'f16', DECODE: quantDecode(c), ROWS: GEMV_ROWS, TPR: GEMV_TPR, BLOCK: Math.min(formatOf(c).blockSize, 32), WG: wg, PART: wg * 8 };
+  const blocks = hasBlockDecode(c.params.type0) ? blockDecodeWgsl(c.params.type0, deviceOffsetElements(c.srcs[0])) : null;
+  const decode = blocks ? blocks.wgsl : quantDecode(c);
+  const defines = { SRC1_F16: c.srcs[1].type === 'f16', BLOCKS: blocks !== null, HAS_MIN: blocks?.hasMin ?? false, DECODE: decode, ROWS: GEMV_ROWS, TPR: GEMV_TPR, BLOCK: Math.min(formatOf(c).blockSize, 32), NCOLS: N, WG: wg, PART: wg * N };
   return nativeTemplated('MUL_MAT/mul_mat_q_gemv.wgsl', gemvWgsl, ['src0', 'src1', 'dst', 'params'], [Math.ceil(M / GEMV_ROWS), 1, 1], UNIFORM, values, defines);
 }
 
@@ -100,6 +151,7 @@ export function quantSnippet(c: OpCase): MatmulSnippet {
     type0: 'f32',
     type1: c.srcs[1].type === 'f16' ? 'f16' : 'f32',
     weights: quantDecode(c),
+    ...(hasBlockDecode(c.params.type0) ? { weightBlocks: blockDecodeWgsl(c.params.type0, deviceOffsetElements(c.srcs[0])) } : {}),
   };
 }
 

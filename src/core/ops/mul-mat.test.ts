@@ -145,7 +145,7 @@ describe('MUL_MAT (ggml_mul_mat)', () => {
     expect(MUL_MAT.fits(scalar, MUL_MAT.makeCase([129, 7, 33]))).toEqual([]);
     expect(MUL_MAT.fits(mm({ tileM: 32 }), MUL_MAT.makeCase([3_000_000, 1, 4]))).toEqual(['tileM 32 needs 93750 workgroups along x for M = 3000000, over 65535']);
     const norm = parseSchedule({ family: 'norm', workgroupSize: 64, vectorWidth: 1, reduction: 'shared', unroll: 1 });
-    expect(MUL_MAT.fits(norm, MUL_MAT.makeCase([4, 4, 4]))).toEqual(['MUL_MAT takes a matmul, gemv, sgmatrix schedule, not norm']);
+    expect(MUL_MAT.fits(norm, MUL_MAT.makeCase([4, 4, 4]))).toEqual(['MUL_MAT takes a matmul, gemv, sgmatrix, mmvq schedule, not norm']);
     expect(MUL_MAT.fits(scalar, MUL_MAT.makeCase([64, 64, 64], 'contiguous', { type0: 1 }))).toEqual(['the tiled matmul reads f32 operands, src0 is f16']);
     expect(() => MUL_MAT.generate(vec4, MUL_MAT.makeCase([129, 7, 33]))).toThrow(/cannot take MUL_MAT 129x7x33: vectorWidth 4 needs K % 4 == 0/);
   });

@@ -7,6 +7,7 @@
 import nativeWgsl from '../../../kernels/MUL_MAT/mul_mat.wgsl?raw';
 import type { MatmulGeometry, MatmulOperand } from '../families/matmul-wgsl';
 import { GEMV } from '../families/gemv';
+import { MMVQ } from '../families/mmvq';
 import { MATMUL, type MatmulSnippet } from '../families/matmul';
 import { SGMATRIX, SGMATRIX_FEATURE, sgmatrixFits, type SgmatrixSchedule } from '../families/sgmatrix';
 import { generatedPath } from '../families/types';
@@ -169,8 +170,8 @@ function snippet(c: OpCase): MatmulSnippet {
   return { ...g, ne02: c.srcs[0].ne[2], ne03: c.srcs[0].ne[3], type0: c.srcs[0].type, type1: c.srcs[1].type };
 }
 
-/** The three families MUL_MAT's generated path takes: tiled f32, gemv (N ≤ 8), subgroup matrices (f16). */
-const PATHS = [generatedPath(MATMUL, snippet), generatedPath(GEMV, snippet), generatedPath(SGMATRIX, snippet)];
+/** The families MUL_MAT's generated path takes: tiled f32, gemv (N ≤ 8), subgroup matrices (f16), mmvq (quantized weights, N ≤ 8). */
+const PATHS = [generatedPath(MATMUL, snippet), generatedPath(GEMV, snippet), generatedPath(SGMATRIX, snippet), generatedPath(MMVQ, snippet)];
 const pathOf = (s: Schedule) => PATHS.find((p) => p.family === s.family);
 const generated = {
   fits: (s: Schedule, c: OpCase): string[] =>
@@ -245,7 +246,7 @@ export const MUL_MAT: OpDef = {
   features: (c) => isQuantMulMat(c) ? quantFeatures(c) : ({ M: c.dst.ne[0], N: c.dst.ne[1], K: c.srcs[0].ne[0], batch: c.dst.ne[2] * c.dst.ne[3], type0: c.params.type0 ?? 0, type1: c.params.type1 ?? 0, f16: c.srcs.some((t) => t.type === 'f16') ? 1 : 0 }),
   native,
   family: 'matmul',
-  moreFamilies: ['gemv', 'sgmatrix'],
+  moreFamilies: ['gemv', 'sgmatrix', 'mmvq'],
   // The generated path takes every case makeCase builds (vec4 limits are fits(), not the contract).
   // Every layout ggml allows is taken; only the shared limits (binding size, u32 indices) decline.
   require: requireMulMat,

@@ -11,7 +11,7 @@
 // that contracts it into an FMA can differ by one f32 ulp.
 // ggml's encoders read NaN/Inf as garbage (casts of NaN to int are undefined), so they are refused.
 import { QuantFormatError } from '../errors';
-import { f16Decode, f16Encode } from './half';
+import { f16Encode, f16Values } from './half';
 
 export type GgmlTypeName = 'q4_0' | 'q4_1' | 'q5_0' | 'q5_1' | 'q8_0' | 'mxfp4';
 
@@ -133,38 +133,81 @@ export function ggmlDequantize(name: string, bytes: Uint8Array, n: number): Floa
   const t = ggmlType(name);
   const nb = checkLength(t, n);
   if (bytes.length !== nb * t.blockBytes) throw new QuantFormatError(`${t.name}: ${bytes.length} bytes for ${n} values, expected ${nb * t.blockBytes}`);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const y = new Float32Array(n);
+  ggmlDequantizeInto(t, bytes, nb, y, 0);
+  return y;
+}
+
+/**
+ * nb blocks of `bytes` (from its start) dequantized into y at `at`: ggml's dequantize_row_* with
+ * one loop per type (no per-weight dispatch or allocation), the same f32 roundings as C — a store
+ * into the Float32Array rounds once, Math.fround marks the inner roundings of Q4_1/Q5_1.
+ */
+export function ggmlDequantizeInto(t: GgmlType, bytes: Uint8Array, nb: number, y: Float32Array, at: number): void {
+  const F16 = f16Values();
+  const bb = t.blockBytes;
+  const u16 = (o: number) => bytes[o] | (bytes[o + 1] << 8);
+  const u32 = (o: number) => (bytes[o] | (bytes[o + 1] << 8) | (bytes[o + 2] << 16) | (bytes[o + 3] << 24)) >>> 0;
   for (let b = 0; b < nb; b++) {
-    const o = b * t.blockBytes;
-    const d = t.name === 'mxfp4' ? e8m0Half(bytes[o]) : f16Decode(view.getUint16(o, true));
-    const m = t.name === 'q4_1' || t.name === 'q5_1' ? f16Decode(view.getUint16(o + 2, true)) : 0;
-    for (let j = 0; j < 32; j++) {
-      let v: number;
-      switch (t.name) {
-        case 'q4_0':
-          v = f32((nibble(bytes, o + 2, j) - 8) * d);
-          break;
-        case 'q4_1':
-          v = f32(f32(nibble(bytes, o + 4, j) * d) + m);
-          break;
-        case 'q5_0':
-          v = f32(((nibble(bytes, o + 6, j) | (((view.getUint32(o + 2, true) >>> j) & 1) << 4)) - 16) * d);
-          break;
-        case 'q5_1':
-          v = f32(f32((nibble(bytes, o + 8, j) | (((view.getUint32(o + 4, true) >>> j) & 1) << 4)) * d) + m);
-          break;
-        case 'q8_0':
-          v = f32(view.getInt8(o + 2 + j) * d);
-          break;
-        case 'mxfp4':
-          v = f32(KVALUES_MXFP4[nibble(bytes, o + 1, j)] * d);
-          break;
+    const o = b * bb;
+    const out = at + b * 32;
+    switch (t.name) {
+      case 'q4_0': {
+        const d = F16[u16(o)];
+        for (let j = 0; j < 16; j++) {
+          const q = bytes[o + 2 + j];
+          y[out + j] = ((q & 15) - 8) * d;
+          y[out + j + 16] = ((q >> 4) - 8) * d;
+        }
+        break;
       }
-      y[b * 32 + j] = v;
+      case 'q4_1': {
+        const d = F16[u16(o)];
+        const m = F16[u16(o + 2)];
+        for (let j = 0; j < 16; j++) {
+          const q = bytes[o + 4 + j];
+          y[out + j] = f32((q & 15) * d) + m;
+          y[out + j + 16] = f32((q >> 4) * d) + m;
+        }
+        break;
+      }
+      case 'q5_0': {
+        const d = F16[u16(o)];
+        const qh = u32(o + 2);
+        for (let j = 0; j < 16; j++) {
+          const q = bytes[o + 6 + j];
+          y[out + j] = (((q & 15) | (((qh >>> j) & 1) << 4)) - 16) * d;
+          y[out + j + 16] = (((q >> 4) | (((qh >>> (j + 16)) & 1) << 4)) - 16) * d;
+        }
+        break;
+      }
+      case 'q5_1': {
+        const d = F16[u16(o)];
+        const m = F16[u16(o + 2)];
+        const qh = u32(o + 4);
+        for (let j = 0; j < 16; j++) {
+          const q = bytes[o + 8 + j];
+          y[out + j] = f32(((q & 15) | (((qh >>> j) & 1) << 4)) * d) + m;
+          y[out + j + 16] = f32(((q >> 4) | (((qh >>> (j + 16)) & 1) << 4)) * d) + m;
+        }
+        break;
+      }
+      case 'q8_0': {
+        const d = F16[u16(o)];
+        for (let j = 0; j < 32; j++) y[out + j] = ((bytes[o + 2 + j] << 24) >> 24) * d;
+        break;
+      }
+      case 'mxfp4': {
+        const d = e8m0Half(bytes[o]);
+        for (let j = 0; j < 16; j++) {
+          const q = bytes[o + 1 + j];
+          y[out + j] = KVALUES_MXFP4[q & 15] * d;
+          y[out + j + 16] = KVALUES_MXFP4[q >> 4] * d;
+        }
+        break;
+      }
     }
   }
-  return y;
 }
 
 /** ggml_e8m0_to_fp32_half: 2^(e − 128) as f32 (subnormal for e < 2). */
@@ -186,10 +229,6 @@ function bestMxfp4Index(x: number, d: number): number {
 /** Elements j and j+16 share byte j: low nibble, high nibble (bits above 4 dropped). */
 function writeNibbles(out: Uint8Array, at: number, q: readonly number[]): void {
   for (let j = 0; j < 16; j++) out[at + j] = (q[j] & 0x0f) | ((q[j + 16] & 0x0f) << 4);
-}
-
-function nibble(bytes: Uint8Array, at: number, j: number): number {
-  return j < 16 ? bytes[at + j] & 0x0f : bytes[at + j - 16] >> 4;
 }
 
 /** Bit 4 of element j goes to bit j of the 32-bit qh word. */

@@ -29,3 +29,13 @@ export function f16Decode(bits: number): number {
   if (exp === 0) return sign * man * F16_MIN_SUBNORMAL;
   return sign * (1024 + man) * 2 ** (exp - 25);
 }
+
+let f16Table: Float64Array | null = null;
+/** Every f16 bit pattern's value (f16Decode), built once: decoders read scales and halves from it. */
+export function f16Values(): Float64Array {
+  if (!f16Table) {
+    f16Table = new Float64Array(65536);
+    for (let i = 0; i < 65536; i++) f16Table[i] = f16Decode(i);
+  }
+  return f16Table;
+}

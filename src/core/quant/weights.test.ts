@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ggmlDequantize, ggmlQuantize } from './ggml';
 import { quantize } from './codec';
 import { dequantize } from './codec';
-import { benchmarkWeights, decodeWeights, dequantizeFast, encodeWeights, poolRows, quantError, realisticWeights, shapeProblem, weightBits, weightFormat, WEIGHT_FORMATS, weightStoredBytes, weightWords } from './weights';
+import { benchmarkWeights, decodeWeightRows, decodeWeights, dequantizeFast, encodeWeights, poolRows, quantError, realisticWeights, shapeProblem, weightBits, weightFormat, WEIGHT_FORMATS, weightStoredBytes, weightWords } from './weights';
 import { weightDecodeWgsl } from './weights-wgsl';
 
 describe('weight formats', () => {
@@ -117,4 +117,27 @@ describe('weight formats', () => {
     expect(diff(words.subarray(1025 * 4096 / 8, 1025 * 4096 / 8 + 1024 * 256 / 4), direct.subarray(codes, codes + 1024 * 256 / 4))).toBe(-1);
     expect(words[words.length - 1]).toBe(direct[direct.length - 1]);
   }, 120_000);
+
+  it('row ranges decode exactly the rows of the whole matrix (ggml, K-quant, Track-1 straddling words and ragged)', () => {
+    for (const [name, cols] of [['q5_1', 64], ['q4_k', 256], ['int3', 70], ['nvfp4', 48], ['fp8_e5m2_f16', 33]] as const) {
+      const f = weightFormat(name);
+      const { words } = benchmarkWeights(f, 5, cols, 4);
+      const all = decodeWeights(f, words, 5, cols);
+      expect(new Uint32Array(decodeWeightRows(f, words, 5, cols, 1, 4).buffer), name).toEqual(new Uint32Array(all.slice(cols, 4 * cols).buffer));
+      expect(decodeWeightRows(f, words, 5, cols, 2, 2)).toHaveLength(0);
+    }
+    expect(() => decodeWeightRows(weightFormat('q8_0'), new Uint32Array(34 / 2), 2, 32, 1, 3)).toThrow(/q8_0: rows \[1, 3\) outside 0…2/);
+  });
+
+  it('the encoded pool is cached, but every call gets its own words (they may be transferred)', () => {
+    const f = weightFormat('q4_0');
+    const a = benchmarkWeights(f, 4, 64, 6);
+    const b = benchmarkWeights(f, 4, 64, 6);
+    expect(b.words).not.toBe(a.words);
+    expect(b.words).toEqual(a.words);
+    a.words.fill(0);
+    expect(benchmarkWeights(f, 4, 64, 6).words).toEqual(b.words);
+    expect(benchmarkWeights(f, 4, 64, 7).words).not.toEqual(b.words);
+  });
 });
+

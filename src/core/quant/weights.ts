@@ -12,7 +12,7 @@ import { dequantize, quantize, type QuantizedMatrix } from './codec';
 import { packedWords, unpackCode } from './bitpack';
 import { ELEMENTS } from './element';
 import { bitsPerWeight as track1Bits, QUANT_FORMATS } from './formats';
-import { GGML_TYPES, ggmlDequantize, ggmlQuantize } from './ggml';
+import { GGML_TYPES, ggmlDequantizeInto, ggmlQuantize, ggmlType } from './ggml';
 import { GGML_K_TYPES, ggmlKDequantize, QK_K } from './ggml-k';
 import { f16Encode } from './half';
 import { f32FromBits, f32ToBits, SCALE_BITS, scaleDecode } from './scale';
@@ -168,16 +168,39 @@ export function randomKBlocks(f: WeightFormat, rows: number, cols: number, seed:
 
 /** The oracle's weights: what the packed words decode to, as f32 (the format's exact semantics). */
 export function decodeWeights(f: WeightFormat, words: Uint32Array, rows: number, cols: number): Float32Array {
+  if (f.kind === 'track1' && rows * cols <= POOL_WEIGHTS) {
+    checkWords(f, words, rows, cols);
+    return dequantize(track1Matrix(f, words, rows, cols));
+  }
+  return decodeWeightRows(f, words, rows, cols, 0, rows);
+}
+
+function checkWords(f: WeightFormat, words: Uint32Array, rows: number, cols: number): void {
   checkShape(f, rows, cols);
   if (words.length < weightWords(f, rows, cols)) throw new QuantFormatError(`${f.name}: ${words.length} words for ${rows} × ${cols}, expected ${weightWords(f, rows, cols)}`);
-  if (f.kind !== 'track1') {
-    const bytes = new Uint8Array(words.buffer, words.byteOffset, rows * (cols / f.blockSize) * f.blockBytes!);
-    return f.kind === 'ggml' ? ggmlDequantize(f.codecName, bytes, rows * cols) : ggmlKDequantize(f.codecName, bytes, rows * cols);
-  }
+}
+
+/** The Track-1 streams of the packed words as the codec's matrix (views, no copies). */
+function track1Matrix(f: WeightFormat, words: Uint32Array, rows: number, cols: number): QuantizedMatrix {
   const cw = codeWords(f, rows, cols);
   const sw = scaleWords(f, rows, cols);
-  const q: QuantizedMatrix = { format: f.codecName, rows, cols, codes: words.slice(0, cw), scales: words.slice(cw, cw + sw), globalScale: f32FromBits(words[cw + sw]) };
-  return rows * cols > POOL_WEIGHTS ? dequantizeFast(q) : dequantize(q);
+  return { format: f.codecName, rows, cols, codes: words.subarray(0, cw), scales: words.subarray(cw, cw + sw), globalScale: f32FromBits(words[cw + sw]) };
+}
+
+/**
+ * Rows [r0, r1) of decodeWeights' matrix, (r1 − r0) · cols values: the oracles decode the rows
+ * they need, a slab at a time, instead of a whole 16384² matrix (and its f64 copy) at once.
+ */
+export function decodeWeightRows(f: WeightFormat, words: Uint32Array, rows: number, cols: number, r0: number, r1: number, out = new Float32Array((r1 - r0) * cols)): Float32Array {
+  checkWords(f, words, rows, cols);
+  if (!(Number.isInteger(r0) && Number.isInteger(r1) && 0 <= r0 && r0 <= r1 && r1 <= rows)) throw new QuantFormatError(`${f.name}: rows [${r0}, ${r1}) outside 0…${rows}`);
+  if (r0 === r1) return out;
+  if (f.kind === 'track1') return dequantizeRows(track1Matrix(f, words, rows, cols), r0, r1, out);
+  const rowBytes = (cols / f.blockSize) * f.blockBytes!;
+  const bytes = new Uint8Array(words.buffer, words.byteOffset + r0 * rowBytes, (r1 - r0) * rowBytes);
+  if (f.kind === 'ggml') ggmlDequantizeInto(ggmlType(f.codecName), bytes, (r1 - r0) * (cols / f.blockSize), out, 0);
+  else out.set(ggmlKDequantize(f.codecName, bytes, (r1 - r0) * cols));
+  return out;
 }
 
 /**
@@ -185,31 +208,48 @@ export function decodeWeights(f: WeightFormat, words: Uint32Array, rows: number,
  * fround((e·s)·g)) with the element decode looked up in a table: weights.test.ts pins it equal.
  */
 export function dequantizeFast(q: QuantizedMatrix): Float32Array {
+  return dequantizeRows(q, 0, q.rows, new Float32Array(q.rows * q.cols));
+}
+
+/** dequantizeFast of rows [r0, r1) into out (row r0 at 0). */
+function dequantizeRows(q: QuantizedMatrix, r0: number, r1: number, out: Float32Array): Float32Array {
   const fmt = QUANT_FORMATS.find((x) => x.name === q.format)!;
   const el = ELEMENTS[fmt.element];
-  const lut = Float64Array.from({ length: 1 << el.bits }, (_, c) => el.decode(c));
+  const lut = elementTable(fmt.element);
   const nb = Math.ceil(q.cols / fmt.blockSize);
   const sBits = SCALE_BITS[fmt.scale];
   const global = fmt.scale === 'e4m3_fp32_global';
-  const out = new Float32Array(q.rows * q.cols);
   const mask = (1 << el.bits) - 1;
-  for (let r = 0; r < q.rows; r++) {
+  const base = r0 * q.cols;
+  for (let r = r0; r < r1; r++) {
     for (let b = 0; b < nb; b++) {
       const s = scaleDecode(fmt.scale, unpackCode(q.scales, sBits, r * nb + b));
       const end = Math.min(q.cols, (b + 1) * fmt.blockSize);
       for (let c = b * fmt.blockSize; c < end; c++) {
         const i = r * q.cols + c;
         const bit = i * el.bits;
-        const w = bit >>> 5;
-        const sh = bit & 31;
+        const w = Math.floor(bit / 32);
+        const sh = bit - w * 32;
         let v = q.codes[w] >>> sh;
         if (sh + el.bits > 32) v |= q.codes[w + 1] << (32 - sh);
         const e = lut[v & mask];
-        out[i] = global ? e * s * q.globalScale : e * s;
+        out[i - base] = global ? e * s * q.globalScale : e * s;
       }
     }
   }
   return out;
+}
+
+const ELEMENT_TABLES = new Map<string, Float64Array>();
+/** Every code's value of an element type, built once per type. */
+function elementTable(name: keyof typeof ELEMENTS): Float64Array {
+  let t = ELEMENT_TABLES.get(name);
+  if (!t) {
+    const el = ELEMENTS[name];
+    t = Float64Array.from({ length: 1 << el.bits }, (_, c) => el.decode(c));
+    ELEMENT_TABLES.set(name, t);
+  }
+  return t;
 }
 
 /**
@@ -238,19 +278,58 @@ export function poolRows(f: WeightFormat, rows: number, cols: number): number {
   return Math.max(1, Math.min(rows, Math.floor(POOL_WEIGHTS / cols)));
 }
 
-/** The packed words a benchmark uses: realistic weights encoded, or random blocks where the lab has no encoder. */
+/**
+ * The last pool encoded (format, rows, cols, seed → its words and f32 source): `lab formats` asks
+ * for the same pool twice per format (the error column, then the device inputs) and the same f32
+ * draw once per format; one entry each keeps a 16384² run from encoding anything twice.
+ */
+let lastSource: { key: string; source: Float32Array } | null = null;
+let lastPool: { key: string; words: Uint32Array; source: Float32Array | null } | null = null;
+
+function seededSource(rows: number, cols: number, seed: number): Float32Array {
+  const key = `${rows}x${cols}@${seed}`;
+  if (lastSource?.key !== key) lastSource = { key, source: realisticWeights(rows, cols, seed) };
+  return lastSource.source;
+}
+
+function encodedPool(f: WeightFormat, pool: number, cols: number, seed: number): { words: Uint32Array; source: Float32Array | null } {
+  const key = `${f.name}:${pool}x${cols}@${seed}`;
+  if (lastPool?.key !== key) {
+    const source = f.canEncode ? seededSource(pool, cols, seed) : null;
+    lastPool = { key, words: source ? encodeWeights(f, source, pool, cols) : randomKBlocks(f, pool, cols, seed), source };
+  }
+  return lastPool;
+}
+
+/** Copies the first `n` words of `a` over a[at, at + len) repeatedly (doubling): a pool repeated without a per-row loop. */
+function repeatWords(a: Uint32Array, n: number, at: number, len: number): void {
+  let filled = Math.min(n, len);
+  while (filled < len) {
+    const take = Math.min(filled, len - filled);
+    a.copyWithin(at + filled, at, at + take);
+    filled += take;
+  }
+}
+
+/**
+ * The packed words a benchmark uses: realistic weights encoded, or random blocks where the lab has
+ * no encoder. `words` is always a fresh buffer (callers may hand it to a device or a worker); the
+ * f32 `source` is shared with the cache and must not be written.
+ */
 export function benchmarkWeights(f: WeightFormat, rows: number, cols: number, seed: number): { words: Uint32Array; source: Float32Array | null } {
   const pool = poolRows(f, rows, cols);
-  const source = f.canEncode ? realisticWeights(pool, cols, seed) : null;
-  const poolWords = source ? encodeWeights(f, source, pool, cols) : randomKBlocks(f, pool, cols, seed);
-  if (pool === rows) return { words: poolWords, source };
+  const { words: poolWords, source } = encodedPool(f, pool, cols, seed);
+  if (pool === rows) return { words: poolWords.slice(), source };
   const rw = rowWords(f, cols)!;
   const words = new Uint32Array(weightWords(f, rows, cols));
   const poolCode = rw.code * pool;
-  for (let r = 0; r < rows; r++) words.set(poolWords.subarray((r % pool) * rw.code, (r % pool + 1) * rw.code), r * rw.code);
+  // Row r is pool row r % pool in each stream: the pool's rows, then copies of them.
+  words.set(poolWords.subarray(0, poolCode), 0);
+  repeatWords(words, poolCode, 0, rw.code * rows);
   if (f.kind === 'track1') {
     const at = rw.code * rows;
-    for (let r = 0; r < rows; r++) words.set(poolWords.subarray(poolCode + (r % pool) * rw.scale, poolCode + (r % pool + 1) * rw.scale), at + r * rw.scale);
+    words.set(poolWords.subarray(poolCode, poolCode + rw.scale * pool), at);
+    repeatWords(words, rw.scale * pool, at, rw.scale * rows);
     words[words.length - 1] = poolWords[poolWords.length - 1];
   }
   return { words, source };

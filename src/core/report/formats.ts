@@ -115,12 +115,16 @@ export interface FormatsRequest {
   readonly native?: boolean;
   /** Level 1's minimum timed runs per format. */
   readonly minRuns?: number;
+  /** GEMV only: each integer block format (q4_0…q8_0) again on the mmvq schedule (q8_1 activations, dot4I8Packed). */
+  readonly mmvq?: boolean;
 }
 
 /** A request's plan: the same checks as the CLI's options, before any device work. */
 export function planFormatsRequest(req: FormatsRequest): FormatsPlan {
   if (req.formats !== undefined && !Array.isArray(req.formats)) throw new UsageError('formats: expected a list of format names');
-  return planFormats(req.op, req.shape, req.formats?.length ? req.formats.join(',') : undefined);
+  const plan = planFormats(req.op, req.shape, req.formats?.length ? req.formats.join(',') : undefined);
+  if (req.mmvq && plan.op !== 'gemv') throw new UsageError(`--mmvq: the integer-dot schedule is a GEMV's (--op gemv), not ${plan.op}'s`);
+  return plan;
 }
 
 const NO_TIME = { variant: null, scheduleKey: null, correct: null, medianNs: null, p20Ns: null, p80Ns: null, weightGBps: null, gflops: null, pctPeakBw: null, pctPeakFlops: null, bottleneck: null } as const;

@@ -73,4 +73,20 @@ describe('correctness before time', () => {
     const nan = checkOutput(dst, sampled, before, withGuards(new Float32Array([1, NaN, 3, 4]).buffer));
     expect([nan.correct, nan.nonFinite]).toEqual([false, 1]);
   });
+
+  it('q8_1 activations (MMVQ): eps 2^-8 in the element bound, and the NMSE over the output must stay under ggml\'s 5e-4', () => {
+    const dst = contiguous('f32', [4]);
+    const before = sentinelBuffer(GUARD_BYTES * 2 + 16);
+    // 64 terms, floor 1: each element may be off by 8·8·2^-8·(|ref| + 1) ≈ 0.5·(|ref| + 1) under q8_1.
+    const oracle = oracleOf([1, -2, 3, -4], 64, 1);
+    const rounded = checkOutput(dst, oracle, before, withGuards(new Float32Array([1.01, -2.01, 3.02, -4.03]).buffer), 'q8_1');
+    expect(rounded.correct).toBe(true);
+    expect(checkOutput(dst, oracle, before, withGuards(new Float32Array([1.01, -2.01, 3.02, -4.03]).buffer)).correct).toBe(false);
+    // Inside every element's bound, but a whole element off by 0.6: NMSE 0.36 / 30 = 1.2e-2.
+    const off = checkOutput(dst, oracle, before, withGuards(new Float32Array([1, -2, 3, -4.6]).buffer), 'q8_1');
+    expect(off.outOfBound).toBe(0);
+    expect(off.correct).toBe(false);
+    expect(off.failures[0]).toMatch(/^NMSE 1\.20e-2 over the checked elements exceeds 0\.0005/);
+  });
 });
+
