@@ -11,8 +11,9 @@ describe('graph plan', () => {
     expect(plan.nodes.length).toBe(436);
     expect(planBytes(g)).toEqual({ totalBytes: plan.totalBytes, largestBytes: plan.largestBytes });
     const noLayout = plan.nodes.filter((n) => !n.declaredLayout);
-    // per layer: the K·Q MUL_MAT, 3 OUT_PRODs of its backward, 2 REPEAT_BACKs, 2 CONTs, the ACC (9 × 5)
-    expect(noLayout.length).toBe(45);
+    // per layer: 2 REPEAT_BACKs, 2 CONTs, the ACC (5 × 5); MUL_MAT and OUT_PROD declare every layout the graph sends
+    expect(noLayout.length).toBe(25);
+    expect(new Set(noLayout.map((n) => n.op.name))).toEqual(new Set(['REPEAT_BACK', 'CONT', 'ACC']));
     for (const n of noLayout) expect(n.layoutMismatch).toMatch(/: /);
   });
   it('micro: the CPU step', () => {
@@ -34,10 +35,14 @@ describe('census shapes for the lane', () => {
     expect([...shapes, ...unfit].reduce((a, s) => a + s.nodes, 0)).toBe(436);
     // the output projection's MUL_MAT: logits [512, 128] = output [64, 512] · norm [64, 128], packed
     expect(shapes.find((s) => s.op === 'MUL_MAT' && s.dims.join('x') === '512x128x64x1')).toMatchObject({ layout: 'contiguous', nodes: 1 });
-    // the attention scores: K heads shared by 2 Q heads, K and Q permuted views — no declared MUL_MAT layout is that
-    const kq = unfit.find((s) => s.op === 'MUL_MAT');
-    expect(kq).toMatchObject({ dims: [128, 128, 8, 8], nodes: 5 });
-    expect(kq!.why).toMatch(/batched-broadcast: src0 strides .* are not the layout's/);
+    // the attention scores: K heads shared by 2 Q heads (B0 = 4 of B = 8), K and Q permuted views
+    expect(shapes.find((s) => s.op === 'MUL_MAT' && s.layout === 'both-permuted')).toMatchObject({ dims: [128, 128, 8, 8, 4], nodes: 5 });
+    // and its backward's three OUT_PRODs
+    for (const [dims, layout] of [[[128, 128, 8, 8, 4], 'src1-permuted-transposed'], [[8, 128, 128, 8], 'src0-permuted'], [[8, 128, 128, 8, 4], 'src0-permuted-src1-transposed']] as const) {
+      expect(shapes.find((s) => s.op === 'OUT_PROD' && s.layout === layout)).toMatchObject({ dims, nodes: 5 });
+    }
+    expect(unfit.filter((s) => s.op === 'MUL_MAT' || s.op === 'OUT_PROD')).toEqual([]);
+    for (const u of unfit) expect(u.why).toMatch(/are not the layout's|is in place/);
     // the in-place gradient accumulation is ADD's inplace layout
     expect(shapes.some((s) => s.op === 'ADD' && s.layout === 'inplace')).toBe(true);
     expect(shapeSpec({ op: 'RMS_NORM', dims: [64, 128], layout: 'contiguous', params: { eps: 1e-5 } })).toBe('RMS_NORM:64x128:contiguous:eps=0.00001');
