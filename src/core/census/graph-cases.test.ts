@@ -47,4 +47,16 @@ describe('census shapes for the lane', () => {
     expect(shapes.some((s) => s.op === 'ADD' && s.layout === 'inplace')).toBe(true);
     expect(shapeSpec({ op: 'RMS_NORM', dims: [64, 128], layout: 'contiguous', params: { eps: 1e-5 } })).toBe('RMS_NORM:64x128:contiguous:eps=0.00001');
   });
+  it('1b: every MUL_MAT and OUT_PROD node is a declared layout; 4 Q heads share a K/V head (B0 = 8 of B = 32)', async () => {
+    const { censusShapes, shapeSpec } = await import('./census-shapes');
+    const { shapes, unfit } = censusShapes(buildTrainingGraph(PRESETS['1b']));
+    expect(unfit.filter((s) => s.op === 'MUL_MAT' || s.op === 'OUT_PROD')).toEqual([]);
+    const specs = shapes.filter((s) => s.dims.length === 5).map(shapeSpec).sort();
+    expect(specs).toEqual([
+      'MUL_MAT:512x512x64x32x8:both-permuted',
+      'MUL_MAT:64x512x512x32x8:batched-broadcast',
+      'OUT_PROD:512x512x64x32x8:src1-permuted-transposed',
+      'OUT_PROD:64x512x512x32x8:src0-permuted-src1-transposed',
+    ]);
+  });
 });
