@@ -41,7 +41,7 @@ export const SMALL_N = 8;
 
 const LAYOUTS = [
   { name: 'contiguous', doc: 'src0 [K, M, B] and src1 [K, N, B] packed' },
-  { name: 'batched-broadcast', doc: 'src1 has B batches (default 4), src0 B/2: ggml broadcasts src0 over them (ne12/ne02 = 2)' },
+  { name: 'batched-broadcast', doc: 'src1 has B batches (default 4), src0 B0 (default B/2): ggml broadcasts src0 over them (ne12/ne02 = B/B0; grouped K/V heads)' },
   { name: 'src0-rows-strided', doc: 'src0 is the middle third of each row of a packed [3K, M, B] tensor (a fused-QKV-style slice): rows 3K apart' },
   { name: 'src1-permuted', doc: "src1 = permute(0,2,1,3) of a packed [K, B, N] tensor, B default 2 (attention's K·Q): rows contiguous, row and batch strides swapped" },
   { name: 'src0-odd-stride', doc: 'src0 rows K+1 elements apart: rows not 16-byte aligned, so vec4 loads cannot take it' },

@@ -18,7 +18,7 @@ import { caseLabel, OpCaseError, parseParams, type OpCase, type OpDef, type Orac
 const LAYOUTS = [
   { name: 'contiguous', doc: "src0 [M, K, B] and src1 [N, K, B] packed (MUL_MAT's src0 gradient: out_prod(src1, grad))" },
   { name: 'src1-transposed', doc: "src1 = transpose of a packed [K, N, B] (MUL_MAT's src1 gradient: out_prod(src0, transpose(grad)))" },
-  { name: 'batched-broadcast', doc: 'src1 has B batches (default 4), src0 B/2: ggml broadcasts src0 over them (r2 = 2)' },
+  { name: 'batched-broadcast', doc: 'src1 has B batches (default 4), src0 B0 (default B/2): ggml broadcasts src0 over them (r2 = B/B0)' },
   { name: 'src0-rows-strided', doc: 'src0 rows M + 3 elements apart, one element in (a view of a wider tensor)' },
   { name: 'src1-permuted', doc: 'src1 = permute(0,2,1,3) of a packed [N, B, K] (default B 2): k and batch strides swapped' },
   // The backward of attention's K·Q (both-permuted MUL_MAT) sends these three, B0 < B with grouped K heads.
