@@ -1,10 +1,11 @@
-// CPY / CONT, hand-written (ggml_cpy, ggml_cont, ggml_dup): dst element k (ggml order of dst's
-// own shape) = src element k (ggml order of src's shape), src through its element strides and
-// offset, so any view (permuted, transposed, strided rows, a slice) is read.
+// The copy family's template (ggml_cpy, ggml_cont, ggml_dup; every op of copy-kit.ts): dst element
+// k (ggml order of dst's own shape) = src element k (ggml order of src's shape). PARAMS is the
+// shared uniform layout: src0 and dst as Tensor descriptors (ne, element strides, offset, count;
+// with tensor_coords and tensor_at), so any source view (permuted, transposed, strided rows, a
+// slice) is read, and words. One thread per dst element.
 // F16: dst is packed f16, written without shader-f16: each thread owns one u32 word of dst (two
 // halves) and writes it with pack2x16float; a word the tensor only half covers keeps the other
 // half's bits (dst's neighbours, a NaN sentinel included). Else dst is any f32 view.
-// Templated: the PARAMS placeholder is the uniform struct of cpy.ts.
 
 {{PARAMS}}
 
@@ -17,11 +18,7 @@
 @group(0) @binding(2) var<uniform> p: Params;
 
 fn src_at(k: u32) -> f32 {
-  let a0 = k % p.ne00;
-  let a1 = (k / p.ne00) % p.ne01;
-  let a2 = (k / (p.ne00 * p.ne01)) % p.ne02;
-  let a3 = k / (p.ne00 * p.ne01 * p.ne02);
-  return src0[p.off0 + a0 * p.s00 + a1 * p.s01 + a2 * p.s02 + a3 * p.s03];
+  return src0[tensor_at(p.src0, tensor_coords(p.src0.ne, k))];
 }
 
 @compute @workgroup_size({{WG}})
@@ -32,17 +29,18 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   if (t >= p.words) {
     return;
   }
-  let word = p.offd / 2u + t;
+  let offd = p.dst.off;
+  let word = offd / 2u + t;
   let h0 = word * 2u; // the f16 element index of the word's low half
-  let has_lo = h0 >= p.offd && h0 < p.offd + p.n;
-  let has_hi = h0 + 1u >= p.offd && h0 + 1u < p.offd + p.n;
+  let has_lo = h0 >= offd && h0 < offd + p.dst.n;
+  let has_hi = h0 + 1u >= offd && h0 + 1u < offd + p.dst.n;
   var lo = 0.0;
   var hi = 0.0;
   if (has_lo) {
-    lo = src_at(h0 - p.offd);
+    lo = src_at(h0 - offd);
   }
   if (has_hi) {
-    hi = src_at(h0 + 1u - p.offd);
+    hi = src_at(h0 + 1u - offd);
   }
   let packed = pack2x16float(vec2<f32>(lo, hi));
   let keep = select(0u, 0x0000ffffu, !has_lo) | select(0u, 0xffff0000u, !has_hi);
@@ -52,13 +50,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     dst[word] = (dst[word] & keep) | (packed & ~keep);
   }
 #else
-  if (t >= p.n) {
+  if (t >= p.dst.n) {
     return;
   }
-  let d0 = t % p.ne0;
-  let d1 = (t / p.ne0) % p.ne1;
-  let d2 = (t / (p.ne0 * p.ne1)) % p.ne2;
-  let d3 = t / (p.ne0 * p.ne1 * p.ne2);
-  dst[p.offd + d0 * p.s0 + d1 * p.s1 + d2 * p.s2 + d3 * p.s3] = src_at(t);
+  dst[tensor_at(p.dst, tensor_coords(p.dst.ne, t))] = src_at(t);
 #endif
 }

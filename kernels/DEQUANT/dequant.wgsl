@@ -2,6 +2,7 @@
 // lab's layout, src/core/quant/weights.ts), row-major [K, rows]. Each thread decodes {{PER_THREAD}}
 // consecutive weights, so a thread's reads stay inside one block's bytes and its stores are
 // contiguous. DECODE is `fn wq(i: u32) -> f32` generated from the codec tables for the format.
+// PARAMS: dst as the shared Tensor descriptor (packed: its count and offset are read).
 
 {{PARAMS}}
 
@@ -18,8 +19,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let first = t * {{PER_THREAD}}u;
   for (var j = 0u; j < {{PER_THREAD}}u; j = j + 1u) {
     let i = first + j;
-    if (i < p.n) {
-      dst[p.offd + i] = wq(i);
+    if (i < p.dst.n) {
+      dst[p.dst.off + i] = wq(i);
     }
   }
 }

@@ -1,7 +1,7 @@
 // GET_ROWS, hand-written (ggml_get_rows): dst[i0, i10, i11, i12] = src0[i0, rows[i10, i11, i12], i11, i12].
 // src0 rows are contiguous (ggml asserts nb00 == sizeof(float)); the i32 row indices are read
 // through their strides, as ggml does. One dst element per thread; dst is packed.
-// Templated: the PARAMS placeholder is the uniform struct of get-rows.ts.
+// PARAMS is the shared uniform layout: src0, src1 and dst as Tensor descriptors (tensor_coords, tensor_at).
 
 {{PARAMS}}
 
@@ -14,13 +14,10 @@
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
   let k = (wid.y * nwg.x + wid.x) * {{WG}}u + lid;
-  if (k >= p.n) {
+  if (k >= p.dst.n) {
     return;
   }
-  let i0 = k % p.ne00;
-  let i10 = (k / p.ne00) % p.ne10;
-  let i11 = (k / (p.ne00 * p.ne10)) % p.ne11;
-  let i12 = k / (p.ne00 * p.ne10 * p.ne11);
-  let row = u32(src1[p.off1 + i10 * p.s10 + i11 * p.s11 + i12 * p.s12]);
-  dst[p.offd + k] = src0[p.off0 + i0 + row * p.s01 + i11 * p.s02 + i12 * p.s03];
+  let c = tensor_coords(p.dst.ne, k);
+  let row = u32(src1[tensor_at(p.src1, vec4<u32>(c.y, c.z, c.w, 0u))]);
+  dst[tensor_at(p.dst, c)] = src0[tensor_at(p.src0, vec4<u32>(c.x, row, c.z, c.w))];
 }

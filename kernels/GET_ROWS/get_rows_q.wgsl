@@ -1,7 +1,8 @@
 // GET_ROWS from a quantized table (the embedding lookup of a quantized model): dst[i0, i10] =
 // W[rows[i10], i0], W a packed [K, tableRows] matrix of a weight format (src0, u32 words in the
 // lab's layout: src/core/quant/weights.ts), rows packed i32. One dst element per thread;
-// DECODE is `fn wq(i) -> f32` (i = row·K + i0), generated from the codec tables.
+// DECODE is `fn wq(i) -> f32` (i = row·K + i0), generated from the codec tables. PARAMS: src1
+// and dst as the shared Tensor descriptors.
 
 {{PARAMS}}
 
@@ -16,10 +17,10 @@
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
   let k = (wid.y * nwg.x + wid.x) * {{WG}}u + lid;
-  if (k >= p.n) {
+  if (k >= p.dst.n) {
     return;
   }
-  let i0 = k % p.K;
-  let row = u32(src1[p.off1 + k / p.K]);
-  dst[p.offd + k] = wq(row * p.K + i0);
+  let K = p.dst.ne.x; // dst is packed [K, nIdx]: two coordinates, no 4-D walk
+  let row = u32(src1[p.src1.off + k / K]);
+  dst[p.dst.off + k] = wq(row * K + k % K);
 }

@@ -4,7 +4,8 @@
 // through workgroup memory; thread 0 lists the chunk's i with rows[i] == r in order; then every
 // thread adds those source rows into its columns. The sums run in ggml's order (0, then each
 // matching row in turn): the same f32 results as ggml's loop.
-// Templated: the PARAMS placeholder is the uniform struct of get-rows-back.ts; WG the workgroup size (a power of two).
+// PARAMS: src0 (the gradient), src1 (the indices) and dst as the shared Tensor descriptors; WG
+// the workgroup size (a power of two).
 
 {{PARAMS}}
 
@@ -21,17 +22,19 @@ var<workgroup> nhits: u32;
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
   let r = wid.y * nwg.x + wid.x;
-  if (r >= p.nrows) {
+  if (r >= p.dst.ne.y) {
     return; // the 2D grid's overhang: uniform across the workgroup, so barriers stay legal
   }
-  let out_row = p.offd + r * p.ne0;
-  for (var j = lid; j < p.ne0; j += {{WG}}u) {
+  let ne0 = p.dst.ne.x;
+  let out_row = p.dst.off + r * p.dst.st.y;
+  for (var j = lid; j < ne0; j += {{WG}}u) {
     dst[out_row + j] = 0.0;
   }
-  for (var base = 0u; base < p.nidx; base += {{WG}}u) {
-    let count = min({{WG}}u, p.nidx - base);
+  let nidx = p.src1.ne.x;
+  for (var base = 0u; base < nidx; base += {{WG}}u) {
+    let count = min({{WG}}u, nidx - base);
     if (lid < count) {
-      chunk[lid] = src1[p.off1 + base + lid];
+      chunk[lid] = src1[p.src1.off + base + lid];
     }
     workgroupBarrier();
     if (lid == 0u) {
@@ -45,10 +48,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       nhits = n;
     }
     let n = workgroupUniformLoad(&nhits); // a barrier too: hits are written
-    for (var j = lid; j < p.ne0 && n > 0u; j += {{WG}}u) {
+    for (var j = lid; j < ne0 && n > 0u; j += {{WG}}u) {
       var acc = dst[out_row + j];
       for (var h = 0u; h < n; h++) {
-        acc += src0[p.off0 + hits[h] * p.s01 + j];
+        acc += src0[p.src0.off + hits[h] * p.src0.st.y + j];
       }
       dst[out_row + j] = acc;
     }

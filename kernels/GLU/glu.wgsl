@@ -1,8 +1,9 @@
 // GLU, hand-written: dst = act(x) · g, one element per thread; dst packed.
 // Split form (ggml_glu_split: ggml_swiglu_split…): x = src0, g = src1, same shape, each
 // ggml_is_contiguous_1. FUSED (ggml_glu: ggml_swiglu…): one source whose rows hold both halves,
-// x and g read from src0 at offx and offg (the host adds the half's nc elements to one of them:
-// to g's, or to x's when swapped); dst ne0 = src0.ne0 / 2. PARAMS: glu.ts's uniform schema.
+// x and g are the two halves of src0's rows (the host makes them views of src0: g's, or x's when
+// swapped, starts nc elements in); dst ne0 = src0.ne0 / 2. PARAMS is the shared uniform layout:
+// x, g and dst as Tensor descriptors (tensor_coords, tensor_at), then op.
 // p.op is ggml's enum ggml_glu_op: 0 REGLU, 1 GEGLU (GELU's tanh form, as gelu.wgsl),
 // 2 SWIGLU, 5 GEGLU_QUICK. One element per thread.
 
@@ -41,18 +42,15 @@ fn glu(op: u32, x: f32, g: f32) -> f32 {
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
   let i = (wid.y * nwg.x + wid.x) * {{WG}}u + lid;
-  if (i >= p.n) {
+  if (i >= p.dst.n) {
     return;
   }
-  let i0 = i % p.ne0;
-  let i1 = (i / p.ne0) % p.ne1;
-  let i2 = (i / (p.ne0 * p.ne1)) % p.ne2;
-  let i3 = i / (p.ne0 * p.ne1 * p.ne2);
-  let x = src0[p.offx + i0 * p.s00 + i1 * p.s01 + i2 * p.s02 + i3 * p.s03];
+  let c = tensor_coords(p.dst.ne, i);
+  let x = src0[tensor_at(p.x, c)];
 #if FUSED
-  let g = src0[p.offg + i0 * p.s10 + i1 * p.s11 + i2 * p.s12 + i3 * p.s13];
+  let g = src0[tensor_at(p.g, c)];
 #else
-  let g = src1[p.offg + i0 * p.s10 + i1 * p.s11 + i2 * p.s12 + i3 * p.s13];
+  let g = src1[tensor_at(p.g, c)];
 #endif
-  dst[p.offd + i0 * p.s0 + i1 * p.s1 + i2 * p.s2 + i3 * p.s3] = glu(p.op, x, g);
+  dst[tensor_at(p.dst, c)] = glu(p.op, x, g);
 }

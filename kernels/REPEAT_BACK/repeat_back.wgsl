@@ -2,8 +2,9 @@
 // tile of src0 that REPEAT would have copied dst[k] into:
 //   dst[k0, k1, k2, k3] = Σ src0[i0·ne0 + k0, i1·ne1 + k1, i2·ne2 + k2, i3·ne3 + k3]
 // over i_d < nr_d = ne0_d / ne_d. One thread per dst element, summing in ggml's loop order
-// (i3 outermost, i0 innermost). src0 rows are contiguous (ggml asserts nb00 == sizeof(float));
-// dst is packed. Templated: PARAMS is repeat-back.ts's uniform record, WG the threads per workgroup.
+// (i3 outermost, i0 innermost). PARAMS is the shared uniform layout: src0 and dst as Tensor
+// descriptors, any strides (src0 rows contiguous, as ggml asserts nb00 == sizeof(float)); WG the
+// threads per workgroup.
 
 {{PARAMS}}
 
@@ -15,26 +16,25 @@
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
   let e = (wid.y * nwg.x + wid.x) * {{WG}}u + lid;
-  if (e >= p.n) {
+  if (e >= p.dst.n) {
     return;
   }
-  let k0 = e % p.ne0;
-  let k1 = (e / p.ne0) % p.ne1;
-  let k2 = (e / (p.ne0 * p.ne1)) % p.ne2;
-  let k3 = e / (p.ne0 * p.ne1 * p.ne2);
-  let ne3 = p.n / (p.ne0 * p.ne1 * p.ne2);
+  let k = tensor_coords(p.dst.ne, e);
+  let ne = p.dst.ne;
+  let st = p.src0.st;
+  let nr = p.src0.ne / ne;
   var sum = 0.0;
-  for (var i3 = 0u; i3 < p.nr3; i3++) {
-    let b3 = p.off0 + (i3 * ne3 + k3) * p.s03 + k0;
-    for (var i2 = 0u; i2 < p.nr2; i2++) {
-      let b2 = b3 + (i2 * p.ne2 + k2) * p.s02;
-      for (var i1 = 0u; i1 < p.nr1; i1++) {
-        let b1 = b2 + (i1 * p.ne1 + k1) * p.s01;
-        for (var i0 = 0u; i0 < p.nr0; i0++) {
-          sum += src0[b1 + i0 * p.ne0];
+  for (var i3 = 0u; i3 < nr.w; i3++) {
+    let b3 = p.src0.off + (i3 * ne.w + k.w) * st.w + k.x;
+    for (var i2 = 0u; i2 < nr.z; i2++) {
+      let b2 = b3 + (i2 * ne.z + k.z) * st.z;
+      for (var i1 = 0u; i1 < nr.y; i1++) {
+        let b1 = b2 + (i1 * ne.y + k.y) * st.y;
+        for (var i0 = 0u; i0 < nr.x; i0++) {
+          sum += src0[b1 + i0 * ne.x];
         }
       }
     }
   }
-  dst[p.offd + e] = sum;
+  dst[tensor_at(p.dst, k)] = sum;
 }

@@ -2,7 +2,8 @@
 // a row. Pairs inside [n_offs, n_offs + n_dims) are rotated — (2j, 2j+1) normal, (j, j + n_dims/2)
 // neox — the others copied. Backward is the same rotation with sin_sign = -1. Any src0 row,
 // plane and batch strides (rows contiguous, as ggml asserts); per-op constants come from the host,
-// computed in f32 as ggml does (theta_scale, YaRN corr dims, mscale).
+// computed in f32 as ggml does (theta_scale, YaRN corr dims, mscale). PARAMS: src0 and dst as the
+// shared Tensor descriptors (tensor_coords, tensor_at), then the pairs and the constants.
 
 {{PARAMS}}
 
@@ -69,14 +70,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   if (t >= p.npairs) {
     return;
   }
-  let half_row = p.ne0 / 2u;
+  let half_row = p.dst.ne.x / 2u;
   let q = t % half_row;
-  let r = t / half_row;
-  let i1 = r % p.ne1;
-  let i2 = (r / p.ne1) % p.ne2;
-  let i3 = r / (p.ne1 * p.ne2);
-  let b0 = p.off0 + i1 * p.s01 + i2 * p.s02 + i3 * p.s03;
-  let bd = p.offd + i1 * p.s1 + i2 * p.s2 + i3 * p.s3;
+  // the row's coordinates (0, i1, i2, i3): rows contiguous, so a pair's elements are b0 + e
+  let rc = tensor_coords(vec4<u32>(1u, p.dst.ne.yzw), t / half_row);
+  let i2 = rc.z;
+  let b0 = tensor_at(p.src0, rc);
+  let bd = tensor_at(p.dst, rc);
   let q0 = p.n_offs / 2u;
   let nh = p.n_dims / 2u;
   if (q < q0 || q >= q0 + nh) {

@@ -35,16 +35,21 @@ describe('ACC (ggml_acc)', () => {
     expect(c.inplace).toBe(true);
     const k = ACC.native(c);
     expect(k.bindings.map((b) => b.role)).toEqual(['dst', 'src1', 'params']);
-    // n = 4 elements of b, view start 5, b's and dst's offsets past the guards, b ne, view strides, b strides.
-    expect([...k.uniforms!]).toEqual([4, 5, 64, 64, 2, 2, 1, 1, 4, 16, 16, 1, 2, 4, 4, 0]);
+    // The shared Tensor descriptors (ne, element strides, offset, count, 2 words of padding): b
+    // packed past the guards; the view with b's ne, a's strides, 5 elements into dst.
+    expect([...k.uniforms!]).toEqual([2, 2, 1, 1, 1, 2, 4, 4, 64, 4, 0, 0, 2, 2, 1, 1, 1, 4, 16, 16, 64 + 5, 4, 0, 0]);
     expect([...ACC.oracle(c, [zeros(16), f32([1, 2, 3, 4])]).ref]).toEqual([0, 0, 0, 0, 0, 1, 2, 0, 0, 3, 4, 0, 0, 0, 0, 0]);
   });
 
   it('the non-inplace native kernel gets the view dims largest stride first, one-element dims padded', () => {
     const k = ACC.native(ACC.makeCase([4, 4], 'contiguous', { nb1: 32, offset: 4 }));
-    // n, view start, src0/src1/dst offsets, then the view dims' ne, strides and b strides, largest stride
-    // first: two padded dims (stride 16, past dst), rows 8 elements apart, columns 1.
-    expect([...k.uniforms!]).toEqual([16, 1, 64, 64, 64, 1, 1, 2, 2, 16, 16, 8, 1, 0, 0, 2, 1, 0, 0, 0]);
+    // src0 and dst as they are; b and the view (1 element into dst) with their dims largest view
+    // stride first: two padded dims (view stride 16, past dst; b stride 0), rows 8 elements apart, columns 1.
+    const u = [...k.uniforms!];
+    expect(u.slice(0, 10)).toEqual([4, 4, 1, 1, 1, 4, 16, 16, 64, 16]);
+    expect(u.slice(12, 22)).toEqual([1, 1, 2, 2, 0, 0, 2, 1, 64, 4]);
+    expect(u.slice(24, 34)).toEqual([4, 4, 1, 1, 1, 4, 16, 16, 64, 16]);
+    expect(u.slice(36, 46)).toEqual([1, 1, 2, 2, 16, 16, 8, 1, 64 + 1, 4]);
     expect(k.bindings.map((b) => b.role)).toEqual(['src0', 'src1', 'dst', 'params']);
   });
 

@@ -8,14 +8,13 @@
 import nativeWgsl from '../../../kernels/ACC/acc.wgsl?raw';
 import { uniformSchema } from '../codegen/uniforms';
 import { u } from '../codegen/wgsl';
-import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
-import { generatedPath } from '../families/types';
+import type { ElementwiseSnippet } from '../families/elementwise';
 import { deviceOffsetElements, gather } from '../hostdata';
 import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
 import { contiguous, elementStrides, forEachElement, nelements, permute, rowsContiguous, view, type TensorDesc } from '../tensor';
-import { commonRejection } from './contract';
+import { defineElementwiseOp } from './elementwise-op';
 import { dimsNe, noLayout } from './elementwise-case';
-import { caseLabel, OpCaseError, paramsLabel, parseParams, rowFeatures, type OpCase, type OpDef, type ParamSpec } from './types';
+import { caseLabel, OpCaseError, paramsLabel, parseParams, type OpCase, type ParamSpec } from './types';
 
 const I32_MAX = 2 ** 31 - 1;
 
@@ -31,6 +30,7 @@ const LAYOUTS = [
   { name: 'inplace', doc: 'ggml_acc_inplace: dst is a itself; b the same block' },
   { name: 'whole', doc: "b has a's shape: with the default view, dst = a + b" },
   { name: 'src1-permuted', doc: 'b (the block) is permute(0,2,1,3) of a packed tensor (rows contiguous, planes swapped)' },
+  { name: 'whole-src1-permuted', doc: "b has a's shape and is permute(0,2,1,3) of a packed tensor: the training graph's gradient of a permuted view" },
 ] as const;
 
 /** The view b is added into: b's ne, strides in elements, start in elements. */
@@ -59,8 +59,9 @@ function makeCase(dims: readonly number[], layout: string = 'contiguous', params
   if (!LAYOUTS.some((l) => l.name === layout)) throw noLayout('ACC', layout, LAYOUTS);
   const a = contiguous('f32', ne);
   const block = [Math.ceil(ne[0] / 2), Math.ceil(ne[1] / 2), ne[2], ne[3]];
-  let b: TensorDesc = contiguous('f32', layout === 'whole' ? ne : block);
-  if (layout === 'src1-permuted') b = permute(contiguous('f32', [block[0], block[2], block[1], block[3]]), [0, 2, 1, 3]);
+  const whole = layout.startsWith('whole');
+  let b: TensorDesc = contiguous('f32', whole ? ne : block);
+  if (layout.endsWith('src1-permuted')) b = permute(contiguous('f32', [b.ne[0], b.ne[2], b.ne[1], b.ne[3]]), [0, 2, 1, 3]);
   for (const name of ['nb1', 'nb2', 'nb3', 'offset'] as const) {
     if (checked[name] % 4) throw new OpCaseError(`ACC: ${name} = ${checked[name]} B is not a whole number of f32 elements (a multiple of 4)`);
   }
@@ -96,36 +97,31 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
 }
 
 const NATIVE_WG = 256;
-const u32Schema = (fields: string[]) => uniformSchema('Params', Object.fromEntries(fields.map((k) => [k, 'u32' as const])));
-const UNIFORM = u32Schema(['n', 'voff', 'off0', 'off1', 'offd', 'ne_0', 'ne_1', 'ne_2', 'ne_3', 'st0', 'st1', 'st2', 'st3', 'bs0', 'bs1', 'bs2', 'bs3']);
-const UNIFORM_INPLACE = u32Schema(['n', 'voff', 'off1', 'offd', 'ne10', 'ne11', 'ne12', 'ne13', 'v1', 'v2', 'v3', 's10', 's11', 's12', 's13']);
 
-/** The view's dims largest stride first, padded to four with one-element dims whose stride passes dst's end (quotient 0). */
-function dimsDescending(c: OpCase): { ne: number; stride: number; bstride: number }[] {
-  const bStrides = elementStrides(c.srcs[1]);
-  const dims = spannedDims(accView(c)).reverse().map((d) => ({ ne: d.ne, stride: d.stride, bstride: bStrides[d.k] }));
-  while (dims.length < 4) dims.unshift({ ne: 1, stride: nelements(c.dst), bstride: 0 });
-  return dims;
+/**
+ * Out of place: src0, dst, and the view and b with their dims largest view stride first (the
+ * kernel's division order), padded to four with one-element dims whose view stride passes dst's
+ * end (quotient 0) and whose b stride is 0. In place: b and the view in b's own dim order.
+ */
+const UNIFORM = uniformSchema('Params', { src0: 'tensor', src1: 'tensor', dst: 'tensor', view: 'tensor' });
+const UNIFORM_INPLACE = uniformSchema('Params', { src1: 'tensor', view: 'tensor' });
+
+/** The view of dst that b is added into, as a tensor of dst's buffer (strides in view order). */
+function viewTensor(c: OpCase, ne: readonly number[], strides: readonly number[]): TensorDesc {
+  return { ...c.dst, ne: ne as TensorDesc['ne'], nb: strides.map((s) => s * 4) as unknown as TensorDesc['nb'], offsetBytes: c.dst.offsetBytes + accView(c).offset * 4, layout: 'acc-view' };
 }
 
 function native(c: OpCase): KernelSpec {
   const [a, b] = c.srcs;
   const v = accView(c);
-  const [s10, s11, s12, s13] = elementStrides(b);
   if (c.inplace) {
-    const [ne10, ne11, ne12, ne13] = b.ne;
-    const values = { n: nelements(b), voff: v.offset, off1: deviceOffsetElements(b), offd: deviceOffsetElements(c.dst), ne10, ne11, ne12, ne13, v1: v.strides[1], v2: v.strides[2], v3: v.strides[3], s10, s11, s12, s13 };
+    const values = { src1: b, view: viewTensor(c, b.ne, v.strides) };
     return nativeTemplated('ACC/acc.wgsl', nativeWgsl, ['dst', 'src1', 'params'], grid2d(Math.ceil(nelements(b) / NATIVE_WG)), UNIFORM_INPLACE, values, { INPLACE: true, WG: NATIVE_WG });
   }
-  const d = dimsDescending(c);
-  const values = {
-    n: nelements(a),
-    voff: v.offset,
-    off0: deviceOffsetElements(a),
-    off1: deviceOffsetElements(b),
-    offd: deviceOffsetElements(c.dst),
-    ...Object.fromEntries(d.flatMap((x, k) => [[`ne_${k}`, x.ne], [`st${k}`, x.stride], [`bs${k}`, x.bstride]])),
-  };
+  const dims = spannedDims(v).reverse().map((d) => ({ ne: d.ne, stride: d.stride, bnb: b.nb[d.k] }));
+  while (dims.length < 4) dims.unshift({ ne: 1, stride: nelements(c.dst), bnb: 0 });
+  const sortedB: TensorDesc = { ...b, ne: dims.map((d) => d.ne) as unknown as TensorDesc['ne'], nb: dims.map((d) => d.bnb) as unknown as TensorDesc['nb'] };
+  const values = { src0: a, src1: sortedB, dst: c.dst, view: viewTensor(c, dims.map((d) => d.ne), dims.map((d) => d.stride)) };
   return nativeTemplated('ACC/acc.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], grid2d(Math.ceil(nelements(a) / NATIVE_WG)), UNIFORM, values, { INPLACE: false, WG: NATIVE_WG });
 }
 
@@ -173,9 +169,7 @@ function snippet(c: OpCase): ElementwiseSnippet {
   };
 }
 
-const generated = generatedPath(ELEMENTWISE, snippet);
-
-export const ACC: OpDef = {
+export const ACC = defineElementwiseOp({
   name: 'ACC',
   bench: { dims: [4096, 4096] },
   summary: 'dst = a; view(dst, nb1, nb2, nb3, offset) += b (ggml_acc, ggml_acc_inplace)',
@@ -196,18 +190,16 @@ export const ACC: OpDef = {
     { dims: [4093, 7], layout: 'inplace', params: { offset: 8 } },
     { dims: [1000, 11, 3], layout: 'whole' },
     { dims: [129, 8, 5], layout: 'src1-permuted' },
+    // The tiny preset's attention backward: [8, 8, 128] from a permuted gradient.
+    { dims: [8, 8, 128], layout: 'whole-src1-permuted' },
+    { dims: [129, 8, 5], layout: 'whole-src1-permuted' },
   ],
   makeCase,
   oracle,
-  flops: () => null,
+  snippet,
   bytes: (c) => {
     const nb = nelements(c.srcs[1]) * 4;
     return c.inplace ? { readBytes: 2 * nb, writeBytes: nb } : { readBytes: nelements(c.srcs[0]) * 4 + nb, writeBytes: nelements(c.dst) * 4 };
   },
-  features: rowFeatures,
   native,
-  family: generated.family,
-  require: (c, adapter) => commonRejection(c, adapter),
-  fits: generated.fits,
-  generate: generated.generate,
-};
+});

@@ -2,32 +2,29 @@
 // shape; the *_inplace form makes dst a view of src0). ggml's binary-ops.cpp asserts nb0 and nb00
 // are the element size (dst and src0 rows contiguous); src1 may have any strides.
 import { gather } from '../hostdata';
-import { canRepeat, contiguous, permute, rowsContiguous, stridedRows } from '../tensor';
-import { dimsNe, noLayout } from './elementwise-case';
+import { canRepeat, contiguous, permute, rowsContiguous } from '../tensor';
+import { dimsNe, layoutSpecs, pickLayout, PLANES_SWAPPED, ROWS_STRIDED, type SourcesLayout } from './elementwise-case';
 import { caseLabel, OpCaseError, paramsLabel, parseParams, type LayoutSpec, type OpCase, type ParamSpec } from './types';
 
-export const BROADCAST_LAYOUTS: readonly LayoutSpec[] = Object.freeze([
+/** Each layout's src0 and src1 (from dst's ne; absent: packed), as data plus builders. */
+const LAYOUTS: readonly SourcesLayout[] = [
   { name: 'contiguous', doc: 'src0, src1 and dst packed, same shape' },
   { name: 'inplace', doc: 'the *_inplace form: dst is src0 itself' },
-  { name: 'broadcast-row', doc: 'src1 is one row [ne0] applied to every row (a bias, a norm weight)' },
-  { name: 'broadcast-col', doc: 'src1 is [1, ne1, ne2, ne3]: one value per row' },
-  { name: 'src0-rows-strided', doc: 'src0 is a view whose rows sit in a wider packed tensor' },
-  { name: 'src1-permuted', doc: 'src1 is permute(0,2,1,3) of a packed tensor (rows contiguous, planes swapped)' },
-  { name: 'src1-transposed', doc: 'src1 is the transpose of a packed tensor (rows not contiguous)' },
-]);
+  { name: 'broadcast-row', doc: 'src1 is one row [ne0] applied to every row (a bias, a norm weight)', src1: ([ne0]) => contiguous('f32', [ne0]) },
+  { name: 'broadcast-col', doc: 'src1 is [1, ne1, ne2, ne3]: one value per row', src1: ([, ne1, ne2, ne3]) => contiguous('f32', [1, ne1, ne2, ne3]) },
+  { name: 'src0-rows-strided', doc: 'src0 is a view whose rows sit in a wider packed tensor', src0: ROWS_STRIDED },
+  { name: 'src1-permuted', doc: 'src1 is permute(0,2,1,3) of a packed tensor (rows contiguous, planes swapped)', src1: PLANES_SWAPPED },
+  { name: 'src1-transposed', doc: 'src1 is the transpose of a packed tensor (rows not contiguous)', src1: ([ne0, ne1, ne2, ne3]) => permute(contiguous('f32', [ne1, ne0, ne2, ne3]), [1, 0, 2, 3]) },
+];
+
+export const BROADCAST_LAYOUTS: readonly LayoutSpec[] = Object.freeze(layoutSpecs(LAYOUTS));
 
 export function makeBroadcastCase(op: string, dims: readonly number[], layout: string, specs: readonly ParamSpec[], given: Readonly<Record<string, number>>): OpCase {
   const ne = dimsNe(op, dims, 'ne0xne1[xne2xne3] of dst');
   const params = parseParams(op, specs, given);
-  const [ne0, ne1, ne2, ne3] = ne;
-  let src0 = contiguous('f32', ne);
-  let src1 = contiguous('f32', ne);
-  if (!BROADCAST_LAYOUTS.some((l) => l.name === layout)) throw noLayout(op, layout, BROADCAST_LAYOUTS);
-  if (layout === 'broadcast-row') src1 = contiguous('f32', [ne0]);
-  if (layout === 'broadcast-col') src1 = contiguous('f32', [1, ne1, ne2, ne3]);
-  if (layout === 'src0-rows-strided') src0 = stridedRows('f32', ne, ne0 + 3, 1);
-  if (layout === 'src1-permuted') src1 = permute(contiguous('f32', [ne0, ne2, ne1, ne3]), [0, 2, 1, 3]);
-  if (layout === 'src1-transposed') src1 = permute(contiguous('f32', [ne1, ne0, ne2, ne3]), [1, 0, 2, 3]);
+  const l = pickLayout(op, LAYOUTS, layout);
+  const src0 = l.src0?.(ne) ?? contiguous('f32', ne);
+  const src1 = l.src1?.(ne) ?? contiguous('f32', ne);
   if (!canRepeat(src1, src0)) throw new OpCaseError(`${op}: src1 ${src1.ne.join('x')} does not repeat over src0 ${src0.ne.join('x')} (ggml_can_repeat)`);
   if (!rowsContiguous(src0)) throw new OpCaseError(`${op}: src0 rows must be contiguous (ggml asserts nb00 == sizeof(float)), got nb0 = ${src0.nb[0]} B`);
   const inplace = layout === 'inplace';

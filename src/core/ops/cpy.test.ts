@@ -80,17 +80,21 @@ describe('CPY oracle', () => {
 });
 
 describe('CPY native', () => {
-  it('f32: one thread per element, both shapes and strides in the named uniform', () => {
+  it('f32: one thread per element, both tensors in the shared Tensor uniform', () => {
     const c = CPY.makeCase([128, 37, 4], 'dst-view');
     const k = CPY.native(c);
     expect(k.label).toBe('native:CPY/cpy.wgsl');
     expect(k.bindings.map((b) => b.role)).toEqual(['src0', 'dst', 'params']);
     expect(k.dispatch).toEqual([Math.ceil((128 * 37 * 4) / 256), 1, 1]);
-    expect(k.wgsl).toContain('struct Params {\n  ne00: u32,');
+    expect(k.wgsl).toContain('struct Params {\n  src0: Tensor,\n  dst: Tensor,\n  words: u32,\n};');
     expect(k.wgsl).toContain('dst: array<f32>');
     const n = 128 * 37 * 4;
-    // src ne00..02, n, src strides, src offset, dst ne0..2, dst strides, dst offset (64 + 133 elements in), words.
-    expect([...k.uniforms!.slice(0, 18)]).toEqual([128, 37, 4, n, 1, 128, 128 * 37, 128 * 37 * 4, 64, n, 1, 1, 1, n, n, n, 64 + 133, 0]);
+    // Each Tensor: ne[4], element strides[4], offset, count (12 words, aligned to 4); then words.
+    const u = [...k.uniforms!];
+    expect(u.slice(0, 10)).toEqual([128, 37, 4, 1, 1, 128, 128 * 37, 128 * 37 * 4, 64, n]);
+    // dst: the 1-D view 64 + 133 elements in.
+    expect(u.slice(12, 22)).toEqual([n, 1, 1, 1, 1, n, n, n, 64 + 133, n]);
+    expect(u[24]).toBe(0);
   });
 
   it('f16: one thread per u32 word; an odd count leaves the last word half covered', () => {
@@ -100,7 +104,7 @@ describe('CPY native', () => {
     expect(k.wgsl).toContain('dst: array<u32>');
     // Offset 256 B = 128 halves = word 64; five halves touch words 64, 65, 66.
     const u = k.uniforms!;
-    expect([u[3], u[16], u[17]]).toEqual([5, 128, 3]);
+    expect([u[21], u[20], u[24]]).toEqual([5, 128, 3]);
     expect(k.dispatch).toEqual([1, 1, 1]);
   });
 

@@ -7,16 +7,15 @@
 // The oracle is the codec's dequantize: exact, so the bound is the f32 one with k = 1.
 import nativeWgsl from '../../../kernels/DEQUANT/dequant.wgsl?raw';
 import { uniformSchema } from '../codegen/uniforms';
-import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
-import { generatedPath } from '../families/types';
+import type { ElementwiseSnippet } from '../families/elementwise';
 import { deviceOffsetElements } from '../hostdata';
 import { inputSeed } from '../inputs';
 import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
 import { weightDecodeWgsl } from '../quant/weights-wgsl';
 import { benchmarkWeights, decodeWeights, shapeProblem, TYPE_PARAM_VALUES, weightFormat, weightWords, type WeightFormat } from '../quant/weights';
 import { contiguous, nelements } from '../tensor';
-import { commonRejection } from './contract';
-import { caseLabel, OpCaseError, paramsLabel, parseParams, type OpCase, type OpDef, type ParamSpec } from './types';
+import { defineElementwiseOp } from './elementwise-op';
+import { caseLabel, OpCaseError, paramsLabel, parseParams, type OpCase, type ParamSpec } from './types';
 
 const FORMAT_VALUES = TYPE_PARAM_VALUES.filter((v) => v.value > 1);
 
@@ -54,7 +53,7 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
 
 const NATIVE_WG = 64;
 const PER_THREAD = 8;
-const UNIFORM = uniformSchema('Params', { n: 'u32', offd: 'u32' });
+const UNIFORM = uniformSchema('Params', { dst: 'tensor' });
 
 function decode(c: OpCase): string {
   const [K, rows] = c.dims;
@@ -64,7 +63,7 @@ function decode(c: OpCase): string {
 function native(c: OpCase): KernelSpec {
   const n = nelements(c.dst);
   const groups = Math.ceil(n / PER_THREAD / NATIVE_WG);
-  return nativeTemplated('DEQUANT/dequant.wgsl', nativeWgsl, ['src0', 'dst', 'params'], grid2d(groups), UNIFORM, { n, offd: deviceOffsetElements(c.dst) }, { WG: NATIVE_WG, PER_THREAD, DECODE: decode(c) });
+  return nativeTemplated('DEQUANT/dequant.wgsl', nativeWgsl, ['src0', 'dst', 'params'], grid2d(groups), UNIFORM, { dst: c.dst }, { WG: NATIVE_WG, PER_THREAD, DECODE: decode(c) });
 }
 
 /** The elementwise family with the decode as a module function: one weight per element (flat index v). */
@@ -77,9 +76,7 @@ function snippet(c: OpCase): ElementwiseSnippet {
   };
 }
 
-const generated = generatedPath(ELEMENTWISE, snippet);
-
-export const DEQUANT: OpDef = {
+export const DEQUANT = defineElementwiseOp({
   name: 'DEQUANT',
   summary: 'dst = the f32 weights of a packed quantized matrix (any weight format: ggml blocks or Track-1)',
   shapeSyntax: 'KxROWS',
@@ -98,14 +95,11 @@ export const DEQUANT: OpDef = {
   makeCase,
   oracle,
   inputs,
-  flops: () => null,
+  snippet,
   // The weights as stored (the word padding is at most 3 bytes) and the f32 written.
   bytes: (c) => ({ readBytes: nelements(c.srcs[0]) * 4, writeBytes: nelements(c.dst) * 4 }),
   features: (c) => ({ K: c.dims[0], rows: c.dims[1], n: nelements(c.dst), format: c.params.format }),
   native,
-  family: generated.family,
-  require: (c, adapter) => commonRejection(c, adapter),
   // Vectors of weights are not offered: the decode is one weight per call.
-  fits: (s, c) => [...('vectorWidth' in s && s.vectorWidth !== 1 ? [`DEQUANT decodes one weight per element: vectorWidth ${String(s.vectorWidth)} is not offered (use 1)`] : []), ...generated.fits(s, c)],
-  generate: generated.generate,
-};
+  fits: (s) => ('vectorWidth' in s && s.vectorWidth !== 1 ? [`DEQUANT decodes one weight per element: vectorWidth ${String(s.vectorWidth)} is not offered (use 1)`] : []),
+});

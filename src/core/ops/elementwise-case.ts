@@ -1,8 +1,8 @@
 // What the elementwise training ops (the unary kit's, SILU_BACK, GLU, ACC) share: dims → ne, the
 // unary view layouts and ggml_is_contiguous_1, the unary case, seeded wide inputs, and the bound
 // widening of exp-based formulas. The op kits themselves are kit.ts.
-import { deviceOffsetElements, randomBuffer } from '../hostdata';
-import { contiguous, elementStrides, permute, rowsContiguous, stridedRows, typeSizeBytes, type TensorDesc } from '../tensor';
+import { randomBuffer } from '../hostdata';
+import { contiguous, permute, rowsContiguous, stridedRows, typeSizeBytes, type TensorDesc } from '../tensor';
 import { caseLabel, OpCaseError, paramsLabel, parseParams, type LayoutSpec, type MatrixEntry, type OpCase, type ParamSpec } from './types';
 import { inputSeed } from '../inputs';
 
@@ -15,6 +15,49 @@ export function dimsNe(op: string, dims: readonly number[], syntax: string): num
 export function noLayout(op: string, layout: string, layouts: readonly LayoutSpec[]): OpCaseError {
   return new OpCaseError(`${op} has no layout '${layout}' (layouts: ${layouts.map((l) => l.name).join(', ')})`);
 }
+
+/** A source's view from its ne (or dst's). */
+export type View = (ne: readonly number[]) => TensorDesc;
+
+/** A layout with the view it gives a source, from that source's ne. */
+export interface ViewLayout extends LayoutSpec {
+  readonly view: View;
+}
+
+/** A layout of a two-source op: each source's view where it is not packed. */
+export interface SourcesLayout extends LayoutSpec {
+  readonly src0?: View;
+  readonly src1?: View;
+}
+
+/** The layout named `layout` (layout names are user input: looked up in the list, never as a key), else the op's no-layout error. */
+export function pickLayout<L extends LayoutSpec>(op: string, layouts: readonly L[], layout: string): L {
+  const l = layouts.find((x) => x.name === layout);
+  if (!l) throw noLayout(op, layout, layouts);
+  return l;
+}
+
+/** Layouts as data (name and doc only): what OpDef.layouts carries to results and the page. */
+export function layoutSpecs(layouts: readonly LayoutSpec[]): LayoutSpec[] {
+  return layouts.map(({ name, doc }) => ({ name, doc }));
+}
+
+/**
+ * A packed f32 tensor of `ne` read through a permutation: `order` lists the dims innermost first
+ * (order [1, 2, 0]: dim 1 has the unit stride, then dim 2, then dim 0; unlisted dims follow in
+ * order), as ggml's permute makes views — permute(parent, axes) of a packed parent whose dims are
+ * ne in `order`. [0, 2, 1] is permute(0,2,1,3) of a packed [ne0, ne2, ne1, ne3].
+ */
+export function permutedView(ne: readonly number[], order: readonly number[]): TensorDesc {
+  const full = [...order, ...[0, 1, 2, 3].filter((d) => !order.includes(d))];
+  const parent = contiguous('f32', full.map((d) => ne[d]));
+  return permute(parent, full as [number, number, number, number]);
+}
+
+/** The source views ops share: packed, rows in a wider packed tensor (odd stride, one element in), planes swapped. */
+export const PACKED = (ne: readonly number[]) => contiguous('f32', ne);
+export const ROWS_STRIDED = (ne: readonly number[]) => stridedRows('f32', ne, ne[0] + 3, 1);
+export const PLANES_SWAPPED = (ne: readonly number[]) => permutedView(ne, [0, 2, 1]);
 
 /** ggml_is_contiguous_1: rows contiguous; dims 2 and 3 packed over the rows, whose stride is free. */
 export function isContiguous1(t: TensorDesc): boolean {
@@ -59,12 +102,6 @@ export function makeUnaryCase(op: string, dims: readonly number[], layout: strin
   const dst = inplace ? { ...src0, layout: 'inplace' } : contiguous('f32', ne);
   const label = caseLabel(dims, layout, layouts[0].name, paramsLabel(specs, params));
   return Object.freeze({ op, dims: Object.freeze([...dims]), layout, label, srcs: Object.freeze([src0]), dst, inplace, params });
-}
-
-/** A tensor's fields in a native uniform, named with `prefix`: strides s<p>0..3 and off<p>. */
-export function tensorUniform(t: TensorDesc, strides: readonly string[], off: string): Record<string, number> {
-  const st = elementStrides(t);
-  return { ...Object.fromEntries(strides.map((name, d) => [name, st[d]])), [off]: deviceOffsetElements(t) };
 }
 
 /**

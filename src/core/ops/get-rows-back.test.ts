@@ -57,12 +57,17 @@ describe('GET_ROWS_BACK oracle', () => {
 });
 
 describe('GET_ROWS_BACK native', () => {
-  it('one workgroup per dst row; offsets and the gradient row stride in the uniform', () => {
+  it('one workgroup per dst row; gradient, indices and dst as the shared Tensor uniform', () => {
     const c = GET_ROWS_BACK.makeCase([4093, 7, 11], 'src0-rows-strided');
     const k = GET_ROWS_BACK.native(c);
     expect(k.bindings.map((b) => b.role)).toEqual(['src0', 'src1', 'dst', 'params']);
     expect(k.dispatch).toEqual([7, 1, 1]);
-    expect([...k.uniforms!.slice(0, 7)]).toEqual([4093, 7, 11, 4096, 65, 64, 64]);
+    // Each Tensor: ne[4], element strides[4], offset, count, 2 words of padding. The gradient's
+    // rows sit 4096 elements apart, one element in.
+    const u = [...k.uniforms!];
+    expect(u.slice(0, 10)).toEqual([4093, 11, 1, 1, 1, 4096, 4096 * 11, 4096 * 11, 65, 4093 * 11]);
+    expect(u.slice(12, 22)).toEqual([11, 1, 1, 1, 1, 11, 11, 11, 64, 11]);
+    expect(u.slice(24, 34)).toEqual([4093, 7, 1, 1, 1, 4093, 4093 * 7, 4093 * 7, 64, 4093 * 7]);
     expect(k.wgsl).toContain('workgroupUniformLoad');
     expect(k.wgsl).toContain('var<workgroup> chunk: array<i32, 256>;');
   });

@@ -8,37 +8,30 @@
 // ggml reads a's rows 0..nIdx−1, so a has exactly nIdx rows here (fewer would read past a).
 import nativeWgsl from '../../../kernels/GET_ROWS_BACK/get_rows_back.wgsl?raw';
 import { uniformSchema } from '../codegen/uniforms';
-import { deviceOffsetElements, gather, randomBuffer, randomIntBuffer } from '../hostdata';
+import { gather, randomBuffer, randomIntBuffer } from '../hostdata';
 import { inputSeed } from '../inputs';
 import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
-import { contiguous, elementStrides, nelements, stridedRows } from '../tensor';
+import { contiguous, nelements } from '../tensor';
 import { commonRejection } from './contract';
+import { layoutSpecs, PACKED, pickLayout, ROWS_STRIDED, type ViewLayout } from './elementwise-case';
 import { noGeneratedPath } from './native-only';
 import { caseLabel, OpCaseError, parseParams, type OpCase, type OpDef, type ParamSpec, eachElementOnce } from './types';
 
 /** GET_ROWS_BACK has no op_params. */
 export const PARAMS: readonly ParamSpec[] = [];
 
-const LAYOUTS = [
-  { name: 'contiguous', doc: 'gradient and indices packed' },
-  { name: 'src0-rows-strided', doc: 'the gradient is a view whose rows sit in a wider packed tensor' },
-] as const;
+/** Each layout's view of the gradient [ne0, nIdx]. */
+const LAYOUTS: readonly ViewLayout[] = [
+  { name: 'contiguous', doc: 'gradient and indices packed', view: PACKED },
+  { name: 'src0-rows-strided', doc: 'the gradient is a view whose rows sit in a wider packed tensor', view: ROWS_STRIDED },
+];
 
 function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
   parseParams('GET_ROWS_BACK', PARAMS, params);
   if (dims.length !== 3) throw new OpCaseError(`GET_ROWS_BACK takes 3 dims (ne0 x rows x nIdx: dst [ne0, rows], gradient [ne0, nIdx], indices [nIdx]), got ${dims.length}`);
   const [ne0, rows, nIdx] = dims;
-  let grad = contiguous('f32', [ne0, nIdx]);
+  const grad = pickLayout('GET_ROWS_BACK', LAYOUTS, layout).view([ne0, nIdx]);
   const idx = contiguous('i32', [nIdx]);
-  switch (layout) {
-    case 'contiguous':
-      break;
-    case 'src0-rows-strided':
-      grad = stridedRows('f32', [ne0, nIdx], ne0 + 3, 1);
-      break;
-    default:
-      throw new OpCaseError(`GET_ROWS_BACK has no layout '${layout}' (layouts: ${LAYOUTS.map((l) => l.name).join(', ')})`);
-  }
   const dst = contiguous('f32', [ne0, rows]);
   return Object.freeze({ op: 'GET_ROWS_BACK', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous'), srcs: Object.freeze([grad, idx]), dst, inplace: false, params: Object.freeze({}) });
 }
@@ -73,28 +66,25 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
 
 const NATIVE_WG = 256;
 
-/** Row length, dst rows, indices, the gradient's row stride; offsets, in elements. */
-const GET_ROWS_BACK_PARAMS = uniformSchema('Params', { ne0: 'u32', nrows: 'u32', nidx: 'u32', s01: 'u32', off0: 'u32', off1: 'u32', offd: 'u32' });
+/** The gradient, the indices and dst as the shared Tensor descriptors. */
+const GET_ROWS_BACK_PARAMS = uniformSchema('Params', { src0: 'tensor', src1: 'tensor', dst: 'tensor' });
 
+/** One workgroup per dst row. */
 function native(c: OpCase): KernelSpec {
-  const [grad, idx] = c.srcs;
-  const [ne0, rows] = c.dst.ne;
-  const values = { ne0, nrows: rows, nidx: idx.ne[0], s01: elementStrides(grad)[1], off0: deviceOffsetElements(grad), off1: deviceOffsetElements(idx), offd: deviceOffsetElements(c.dst) };
-  return nativeTemplated('GET_ROWS_BACK/get_rows_back.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], grid2d(rows), GET_ROWS_BACK_PARAMS, values, { WG: NATIVE_WG });
+  const [src0, src1] = c.srcs;
+  return nativeTemplated('GET_ROWS_BACK/get_rows_back.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], grid2d(c.dst.ne[1]), GET_ROWS_BACK_PARAMS, { src0, src1, dst: c.dst }, { WG: NATIVE_WG });
 }
 
 /** Why no family takes it (the registry's evidence says the same). */
 export const GET_ROWS_BACK_NATIVE_ONLY =
   'a scatter-add (rows of the gradient summed into the rows their indices name): WGSL has no float atomics, so a dst row must gather its own matches in order, and neither the elementwise family (one expression per element, no loop) nor the row family (reductions along a row) expresses that search';
 
-const generated = noGeneratedPath('GET_ROWS_BACK', 'elementwise', GET_ROWS_BACK_NATIVE_ONLY);
-
 export const GET_ROWS_BACK: OpDef = {
   name: 'GET_ROWS_BACK',
   bench: { dims: [4096, 32000, 512] },
   summary: 'dst = zeros, then dst[:, idx[i]] += grad[:, i] in order (ggml_get_rows_back; the embedding gradient)',
   shapeSyntax: 'ne0 x rows x nIdx: dst [ne0, rows], gradient [ne0, nIdx], i32 indices [nIdx]',
-  layouts: LAYOUTS,
+  layouts: layoutSpecs(LAYOUTS),
   params: PARAMS,
   matrix: [
     // An embedding gradient: 4096-wide rows, a 13-row table slice, 9 tokens (some repeat, some rows
@@ -114,9 +104,6 @@ export const GET_ROWS_BACK: OpDef = {
   bytes: eachElementOnce,
   features: (c) => ({ ne0: c.dst.ne[0], rows: c.dst.ne[1], n: nelements(c.dst), nIdx: c.srcs[1].ne[0] }),
   native,
-  noGeneratedPath: generated.noGeneratedPath,
-  family: generated.family,
-  require: (c, adapter) => commonRejection(c, adapter),
-  fits: generated.fits,
-  generate: generated.generate,
+  ...noGeneratedPath('GET_ROWS_BACK', 'elementwise', GET_ROWS_BACK_NATIVE_ONLY),
+  require: commonRejection,
 };

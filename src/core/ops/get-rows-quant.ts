@@ -55,13 +55,11 @@ export function quantGetRowsBytes(c: OpCase): ByteCounts {
 }
 
 const decode = (c: OpCase) => weightDecodeWgsl(c.params.type0, dimsOf(c).tableRows, dimsOf(c).K, deviceOffsetElements(c.srcs[0]));
-const UNIFORM = uniformSchema('Params', { K: 'u32', n: 'u32', off1: 'u32', offd: 'u32' });
+const UNIFORM = uniformSchema('Params', { src1: 'tensor', dst: 'tensor' });
 const WG = 256;
 
 export function quantGetRowsNative(c: OpCase): KernelSpec {
-  const n = nelements(c.dst);
-  const values = { K: dimsOf(c).K, n, off1: deviceOffsetElements(c.srcs[1]), offd: deviceOffsetElements(c.dst) };
-  return nativeTemplated('GET_ROWS/get_rows_q.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], grid2d(Math.ceil(n / WG)), UNIFORM, values, { WG, DECODE: decode(c) });
+  return nativeTemplated('GET_ROWS/get_rows_q.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], grid2d(Math.ceil(nelements(c.dst) / WG)), UNIFORM, { src1: c.srcs[1], dst: c.dst }, { WG, DECODE: decode(c) });
 }
 
 /** The elementwise family: the index at rows[i1], then the weight decoded from its table row. */

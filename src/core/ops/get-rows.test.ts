@@ -83,12 +83,16 @@ describe('GET_ROWS oracle', () => {
 });
 
 describe('GET_ROWS native and generated', () => {
-  it('native: one thread per dst element; strides of table and indices in the named uniform', () => {
+  it('native: one thread per dst element; table, indices and dst as the shared Tensor uniform', () => {
     const c = GET_ROWS.makeCase([4093, 11, 7], 'src0-rows-strided');
     const k = GET_ROWS.native(c);
     expect(k.bindings.map((b) => b.role)).toEqual(['src0', 'src1', 'dst', 'params']);
     expect(k.dispatch).toEqual([Math.ceil((4093 * 7) / 256), 1, 1]);
-    expect([...k.uniforms!.slice(0, 13)]).toEqual([4093, 7, 1, 4093 * 7, 4096, 4096 * 11, 4096 * 11, 65, 1, 7, 7, 64, 64]);
+    // Each Tensor: ne[4], element strides[4], offset, count, 2 words of padding.
+    const u = [...k.uniforms!];
+    expect(u.slice(0, 10)).toEqual([4093, 11, 1, 1, 1, 4096, 4096 * 11, 4096 * 11, 65, 4093 * 11]);
+    expect(u.slice(12, 22)).toEqual([7, 1, 1, 1, 1, 7, 7, 7, 64, 7]);
+    expect(u.slice(24, 34)).toEqual([4093, 7, 1, 1, 1, 4093, 4093 * 7, 4093 * 7, 64, 4093 * 7]);
     expect(GET_ROWS.bytes(c)).toEqual({ readBytes: 4093 * 7 * 4 + 28, writeBytes: 4093 * 7 * 4 });
   });
 

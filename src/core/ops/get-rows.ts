@@ -8,14 +8,14 @@
 import nativeWgsl from '../../../kernels/GET_ROWS/get_rows.wgsl?raw';
 import { u } from '../codegen/wgsl';
 import { uniformSchema } from '../codegen/uniforms';
-import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
-import { generatedPath } from '../families/types';
+import type { ElementwiseSnippet } from '../families/elementwise';
 import { deviceOffsetElements, gather, randomBuffer, randomIntBuffer } from '../hostdata';
 import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
-import { contiguous, elementStrides, nelements, nrows, permute, rowsContiguous, stridedRows, transpose, type TensorDesc } from '../tensor';
-import { commonRejection } from './contract';
+import { contiguous, elementStrides, nelements, nrows, rowsContiguous, transpose, type TensorDesc } from '../tensor';
+import { layoutSpecs, pickLayout, PLANES_SWAPPED, ROWS_STRIDED, type SourcesLayout } from './elementwise-case';
+import { defineElementwiseOp } from './elementwise-op';
 import { inputSeed } from '../inputs';
-import { caseLabel, OpCaseError, paramsLabel, parseParams, type OpCase, type OpDef, type ParamSpec } from './types';
+import { caseLabel, OpCaseError, paramsLabel, parseParams, type OpCase, type ParamSpec } from './types';
 import { TYPE_PARAM_VALUES, weightFormat } from '../quant/weights';
 import { isQuantGetRows, quantGetRowsBytes, quantGetRowsCase, quantGetRowsInputs, quantGetRowsNative, quantGetRowsOracle, quantGetRowsSnippet } from './get-rows-quant';
 
@@ -24,12 +24,13 @@ export const PARAMS: readonly ParamSpec[] = [
   { name: 'type0', type: 'enum', default: 0, values: TYPE_PARAM_VALUES.filter((v) => v.value !== 1), doc: "the table's type: f32 or a weight format by name (q4_0, q6_k, nvfp4…) or ggml type id" },
 ];
 
-const LAYOUTS = [
+/** Each layout's table (from its ne) and i32 indices (from theirs). */
+const LAYOUTS: readonly SourcesLayout[] = [
   { name: 'contiguous', doc: 'table and indices packed' },
-  { name: 'src0-rows-strided', doc: 'the table is a view whose rows sit in a wider packed tensor' },
-  { name: 'src0-permuted', doc: 'the table is permute(0,2,1,3) of a packed tensor (rows contiguous, ne1 and ne2 swapped)' },
-  { name: 'src1-transposed', doc: 'the indices are the transpose of a packed [ne11, ne10, ne12] i32 tensor (read through nb10)' },
-] as const;
+  { name: 'src0-rows-strided', doc: 'the table is a view whose rows sit in a wider packed tensor', src0: ROWS_STRIDED },
+  { name: 'src0-permuted', doc: 'the table is permute(0,2,1,3) of a packed tensor (rows contiguous, ne1 and ne2 swapped)', src0: PLANES_SWAPPED },
+  { name: 'src1-transposed', doc: 'the indices are the transpose of a packed [ne11, ne10, ne12] i32 tensor (read through nb10)', src1: ([ne10, ne11, ne12]) => transpose(contiguous('i32', [ne11, ne10, ne12])) },
+];
 
 /** dims = [ne00, ne01, ne10, ne02?, ne03?]: row length, table rows, indices per plane, planes. */
 function parseGetRowsDims(dims: readonly number[]): { ne0: number[]; ne1: number[] } {
@@ -44,28 +45,12 @@ function makeCase(dims: readonly number[], layout: string = 'contiguous', params
   const p = parseParams('GET_ROWS', PARAMS, params);
   if (p.type0 > 1) return quantGetRowsCase(dims, layout, p, caseLabel(dims, layout, 'contiguous', paramsLabel(PARAMS, p)));
   const { ne0, ne1 } = parseGetRowsDims(dims);
-  const [ne00, ne01, ne02, ne03] = ne0;
-  const [ne10, ne11, ne12] = ne1;
-  let src0 = contiguous('f32', ne0);
-  let src1 = contiguous('i32', ne1);
-  switch (layout) {
-    case 'contiguous':
-      break;
-    case 'src0-rows-strided':
-      src0 = stridedRows('f32', ne0, ne00 + 3, 1);
-      break;
-    case 'src0-permuted':
-      src0 = permute(contiguous('f32', [ne00, ne02, ne01, ne03]), [0, 2, 1, 3]);
-      break;
-    case 'src1-transposed':
-      if (ne11 === 1) throw new OpCaseError(`GET_ROWS src1-transposed needs ne2 > 1 (a transposed [nIdx, 1] index tensor is packed), got dims ${dims.join('x')}`);
-      src1 = transpose(contiguous('i32', [ne11, ne10, ne12]));
-      break;
-    default:
-      throw new OpCaseError(`GET_ROWS has no layout '${layout}' (layouts: ${LAYOUTS.map((l) => l.name).join(', ')})`);
-  }
+  const l = pickLayout('GET_ROWS', LAYOUTS, layout);
+  if (l.src1 && ne1[1] === 1) throw new OpCaseError(`GET_ROWS src1-transposed needs ne2 > 1 (a transposed [nIdx, 1] index tensor is packed), got dims ${dims.join('x')}`);
+  const src0 = l.src0?.(ne0) ?? contiguous('f32', ne0);
+  const src1 = l.src1?.(ne1) ?? contiguous('i32', ne1);
   checkGetRows(src0, src1);
-  const dst = contiguous('f32', [ne00, ne10, ne11, ne12]);
+  const dst = contiguous('f32', [ne0[0], ...ne1.slice(0, 3)]);
   return Object.freeze({ op: 'GET_ROWS', dims: Object.freeze([...dims]), layout, label: caseLabel(dims, layout, 'contiguous'), srcs: Object.freeze([src0, src1]), dst, inplace: false, params: Object.freeze({}) });
 }
 
@@ -109,19 +94,13 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
 
 const NATIVE_WG = 256;
 
-/** Row length, indices per plane, planes, dst elements; table and index strides and offsets, in elements. */
-const GET_ROWS_PARAMS = uniformSchema('Params', Object.fromEntries(
-  ['ne00', 'ne10', 'ne11', 'n', 's01', 's02', 's03', 'off0', 's10', 's11', 's12', 'off1', 'offd'].map((k) => [k, 'u32' as const]),
-));
+/** The table, the indices and dst as the shared Tensor descriptors. */
+const GET_ROWS_PARAMS = uniformSchema('Params', { src0: 'tensor', src1: 'tensor', dst: 'tensor' });
 
 function native(c: OpCase): KernelSpec {
   if (isQuantGetRows(c)) return quantGetRowsNative(c);
-  const [a, b] = c.srcs;
-  const [, s01, s02, s03] = elementStrides(a);
-  const [s10, s11, s12] = elementStrides(b);
-  const n = nelements(c.dst);
-  const values = { ne00: a.ne[0], ne10: b.ne[0], ne11: b.ne[1], n, s01, s02, s03, off0: deviceOffsetElements(a), s10, s11, s12, off1: deviceOffsetElements(b), offd: deviceOffsetElements(c.dst) };
-  return nativeTemplated('GET_ROWS/get_rows.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], grid2d(Math.ceil(n / NATIVE_WG)), GET_ROWS_PARAMS, values, { WG: NATIVE_WG });
+  const [src0, src1] = c.srcs;
+  return nativeTemplated('GET_ROWS/get_rows.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], grid2d(Math.ceil(nelements(c.dst) / NATIVE_WG)), GET_ROWS_PARAMS, { src0, src1, dst: c.dst }, { WG: NATIVE_WG });
 }
 
 /** `offset + i1·s1 + …` over the dims of size > 1: dst coordinate names per tensor dim. */
@@ -152,14 +131,12 @@ function snippet(c: OpCase): ElementwiseSnippet {
   };
 }
 
-const generated = generatedPath(ELEMENTWISE, snippet);
-
-export const GET_ROWS: OpDef = {
+export const GET_ROWS = defineElementwiseOp({
   name: 'GET_ROWS',
   bench: { dims: [4096, 32000, 512] },
   summary: 'dst rows = table rows picked by i32 indices, per plane (ggml_get_rows; the token embedding lookup)',
   shapeSyntax: 'ne0 x tableRows x nIdx[x ne2 x ne3]: table [ne0, tableRows, ne2, ne3], i32 indices [nIdx, ne2, ne3]',
-  layouts: LAYOUTS,
+  layouts: layoutSpecs(LAYOUTS),
   params: PARAMS,
   matrix: [
     // An embedding lookup: 4096-wide rows of a 37-row table (a vocab slice), 9 tokens.
@@ -176,12 +153,8 @@ export const GET_ROWS: OpDef = {
   makeCase,
   inputs,
   oracle,
-  flops: () => null,
+  snippet,
   bytes: (c) => isQuantGetRows(c) ? quantGetRowsBytes(c) : ({ readBytes: nelements(c.dst) * 4 + nelements(c.srcs[1]) * 4, writeBytes: nelements(c.dst) * 4 }),
   features: (c) => ({ ne0: c.dst.ne[0], rows: nrows(c.dst), n: nelements(c.dst), tableRows: isQuantGetRows(c) ? c.dims[1] : c.srcs[0].ne[1] }),
   native,
-  family: generated.family,
-  require: (c, adapter) => commonRejection(c, adapter),
-  fits: generated.fits,
-  generate: generated.generate,
-};
+});

@@ -43,9 +43,10 @@ describe('GLU (ggml_glu, ggml_glu_split)', () => {
     expect(c.dst.ne[0]).toBe(2);
     expect([...GLU.oracle(c, [f32([1, 2, 3, 4, 1000])]).ref]).toEqual([3, 8]);
     const k = GLU.native(GLU.makeCase([5, 1], 'fused', { op: 0, swapped: 1 }));
-    // x starts nc = 2 elements into the row (past the 64-element guard), g at the row start.
+    // x starts nc = 2 elements into the row (past the 64-element guard), g at the row start: the
+    // offsets of the x and g Tensor descriptors (12 words each, the offset the 9th).
     expect(k.uniforms![8]).toBe(66);
-    expect(k.uniforms![13]).toBe(64);
+    expect(k.uniforms![20]).toBe(64);
     expect(k.label).toBe('native:GLU/glu.wgsl [FUSED]');
     expect(k.bindings.map((b) => b.role)).toEqual(['src0', 'dst', 'params']);
   });

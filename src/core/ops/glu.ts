@@ -10,16 +10,15 @@
 // WGSL builtin) are not offered.
 import nativeWgsl from '../../../kernels/GLU/glu.wgsl?raw';
 import { uniformSchema } from '../codegen/uniforms';
-import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
-import { generatedPath } from '../families/types';
+import type { ElementwiseSnippet } from '../families/elementwise';
 import { gather } from '../hostdata';
 import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
 import { contiguous, nelements, stridedRows, view, type TensorDesc } from '../tensor';
-import { commonRejection } from './contract';
-import { dimsNe, expWidening, isContiguous1, noLayout, spreadInputs, tensorUniform } from './elementwise-case';
+import { defineElementwiseOp } from './elementwise-op';
+import { dimsNe, expWidening, isContiguous1, noLayout, spreadInputs } from './elementwise-case';
 import { GELU_CONSTANTS, geluElement, geluExpr } from './gelu';
 import { siluElement, siluExpr } from './silu';
-import { caseLabel, OpCaseError, paramsLabel, parseParams, rowFeatures, type OpCase, type OpDef, type ParamSpec } from './types';
+import { caseLabel, OpCaseError, paramsLabel, parseParams, type OpCase, type ParamSpec } from './types';
 
 export const PARAMS: readonly ParamSpec[] = Object.freeze([
   {
@@ -117,24 +116,14 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
 
 const NATIVE_WG = 256;
 
-const UNIFORM = uniformSchema('Params', Object.fromEntries(
-  ['ne0', 'ne1', 'ne2', 'ne3', 's00', 's01', 's02', 's03', 'offx', 's10', 's11', 's12', 's13', 'offg', 's0', 's1', 's2', 's3', 'offd', 'n', 'op'].map((k) => [k, 'u32' as const]),
-));
+/** x, g (the fused halves: views of src0) and dst as the shared Tensor descriptors; op: ggml's enum ggml_glu_op. */
+const UNIFORM = uniformSchema('Params', { x: 'tensor', g: 'tensor', dst: 'tensor', op: 'u32' });
 
 function native(c: OpCase): KernelSpec {
   const { x, g } = operands(c);
-  const [ne0, ne1, ne2, ne3] = c.dst.ne;
-  const values = {
-    ne0, ne1, ne2, ne3,
-    ...tensorUniform(x, ['s00', 's01', 's02', 's03'], 'offx'),
-    ...tensorUniform(g, ['s10', 's11', 's12', 's13'], 'offg'),
-    ...tensorUniform(c.dst, ['s0', 's1', 's2', 's3'], 'offd'),
-    n: nelements(c.dst),
-    op: c.params.op,
-  };
   const fused = c.srcs.length === 1;
   const roles = fused ? (['src0', 'dst', 'params'] as const) : (['src0', 'src1', 'dst', 'params'] as const);
-  return nativeTemplated('GLU/glu.wgsl', nativeWgsl, roles, grid2d(Math.ceil(nelements(c.dst) / NATIVE_WG)), UNIFORM, values, { FUSED: fused, WG: NATIVE_WG });
+  return nativeTemplated('GLU/glu.wgsl', nativeWgsl, roles, grid2d(Math.ceil(nelements(c.dst) / NATIVE_WG)), UNIFORM, { x, g, dst: c.dst, op: c.params.op }, { FUSED: fused, WG: NATIVE_WG });
 }
 
 /**
@@ -164,9 +153,7 @@ function snippet(c: OpCase): ElementwiseSnippet {
   };
 }
 
-const generated = generatedPath(ELEMENTWISE, snippet);
-
-export const GLU: OpDef = {
+export const GLU = defineElementwiseOp({
   name: 'GLU',
   bench: { dims: [11008, 512] },
   summary: 'dst = act(x) · g, act one of reglu, geglu, swiglu, geglu_quick (ggml_glu_split; ggml_glu on fused halves, swapped)',
@@ -187,12 +174,7 @@ export const GLU: OpDef = {
   oracle,
   // x in [-8, 8), g in [-1, 1): the activations' tails are checked (fused: both halves in [-8, 8)).
   inputs: (c, seed) => spreadInputs(c, seed, [8, 1]),
-  flops: () => null,
+  snippet,
   bytes: (c) => ({ readBytes: 2 * nelements(c.dst) * 4, writeBytes: nelements(c.dst) * 4 }),
-  features: rowFeatures,
   native,
-  family: generated.family,
-  require: (c, adapter) => commonRejection(c, adapter),
-  fits: generated.fits,
-  generate: generated.generate,
-};
+});

@@ -101,8 +101,9 @@ describe('OPT_STEP_ADAMW native kernel', () => {
     const k = OPT_STEP_ADAMW.native(OPT_STEP_ADAMW.makeCase([4097]));
     expect(k.bindings.map((b) => `${b.role}:${b.access}`)).toEqual(['dst:read_write', 'src1:read', 'src4:read', 'params:uniform']);
     expect(k.dispatch).toEqual([17, 1, 1]);
-    // offsets (elements, past the 256 B guard): a 64, grad 64, m 64 + 4097, v 64 + 2·4097, params 64
-    expect(Array.from(k.uniforms!.slice(7, 12))).toEqual([64, 64, 64 + 4097, 64 + 2 * 4097, 64]);
+    // offsets (elements, past the 256 B guard) of the five Tensor descriptors (12 words each, the
+    // offset the 9th): a 64, grad 64, m 64 + 4097, v 64 + 2·4097, params 64
+    expect([8, 20, 32, 44, 56].map((w) => k.uniforms![w])).toEqual([64, 64, 64 + 4097, 64 + 2 * 4097, 64]);
   });
 
   it('the contract takes every matrix case', () => {

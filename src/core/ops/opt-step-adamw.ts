@@ -15,12 +15,11 @@ import nativeWgsl from '../../../kernels/OPT_STEP_ADAMW/opt_step_adamw.wgsl?raw'
 import { deviceOffsetElements, gather, prng } from '../hostdata';
 import { uniformSchema } from '../codegen/uniforms';
 import { u } from '../codegen/wgsl';
-import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
-import { generatedPath } from '../families/types';
+import type { ElementwiseSnippet } from '../families/elementwise';
 import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
-import { contiguous, elementStrides, nelements, nrows, rowsContiguous, sameShape, view, type TensorDesc } from '../tensor';
-import { commonRejection } from './contract';
-import { caseLabel, OpCaseError, paramsLabel, parseParams, type OpCase, type OpDef, type OracleResult, type ParamSpec } from './types';
+import { contiguous, nelements, nrows, rowsContiguous, sameShape, view, type TensorDesc } from '../tensor';
+import { defineElementwiseOp } from './elementwise-op';
+import { caseLabel, OpCaseError, paramsLabel, parseParams, type OpCase, type OracleResult, type ParamSpec } from './types';
 import { inputSeed } from '../inputs';
 
 /** ggml-opt's defaults (ggml_opt_get_default_optimizer_params) and the ranges it asserts. */
@@ -129,21 +128,14 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]): OracleResult {
   return { ref, epsFloor, terms: 8 };
 }
 
-/** a's shape and strides (grad, m and v share them, as ggml indexes them) and the five offsets, in elements. */
-const ADAMW_UNIFORMS = uniformSchema('Params', {
-  ne0: 'u32', ne1: 'u32', ne2: 'u32', n: 'u32',
-  s1: 'u32', s2: 'u32', s3: 'u32', offw: 'u32',
-  offg: 'u32', offm: 'u32', offv: 'u32', offp: 'u32',
-});
+/** a, grad, m, v and the params tensor as the shared Tensor descriptors. */
+const ADAMW_UNIFORMS = uniformSchema('Params', { w: 'tensor', g: 'tensor', m: 'tensor', v: 'tensor', hp: 'tensor' });
 
 const NATIVE_WG = 256;
 
 function native(c: OpCase): KernelSpec {
-  const [a, grad, m, v, hp] = c.srcs;
-  const [, s1, s2, s3] = elementStrides(a);
-  const [ne0, ne1, ne2] = a.ne;
-  const values = { ne0, ne1, ne2, n: nelements(a), s1, s2, s3, offw: deviceOffsetElements(a), offg: deviceOffsetElements(grad), offm: deviceOffsetElements(m), offv: deviceOffsetElements(v), offp: deviceOffsetElements(hp) };
-  return nativeTemplated('OPT_STEP_ADAMW/opt_step_adamw.wgsl', nativeWgsl, ['dst', 'src1', 'src4', 'params'], grid2d(Math.ceil(nelements(a) / NATIVE_WG)), ADAMW_UNIFORMS, values, { WG: NATIVE_WG });
+  const [w, g, m, v, hp] = c.srcs;
+  return nativeTemplated('OPT_STEP_ADAMW/opt_step_adamw.wgsl', nativeWgsl, ['dst', 'src1', 'src4', 'params'], grid2d(Math.ceil(nelements(w) / NATIVE_WG)), ADAMW_UNIFORMS, { w, g, m, v, hp }, { WG: NATIVE_WG });
 }
 
 const HYPER = ['alpha', 'beta1', 'beta2', 'eps', 'wd', 'beta1h', 'beta2h'] as const;
@@ -175,9 +167,7 @@ function snippet(c: OpCase): ElementwiseSnippet {
   };
 }
 
-const generated = generatedPath(ELEMENTWISE, snippet);
-
-export const OPT_STEP_ADAMW: OpDef = {
+export const OPT_STEP_ADAMW = defineElementwiseOp({
   name: 'OPT_STEP_ADAMW',
   bench: { dims: [4096, 4096] },
   summary: 'one AdamW step: a, m and v updated in place from grad and the 7-float params tensor (ggml_opt_step_adamw)',
@@ -195,15 +185,11 @@ export const OPT_STEP_ADAMW: OpDef = {
   makeCase,
   oracle,
   inputs,
-  flops: () => null,
+  snippet,
   // a, grad, m, v read once and the 7 params; a, m, v written.
   // A node's destination is a (updated in place), but the step also rewrites m and v, the same size.
   censusBytes: (srcBytes, dstBytes) => ({ readBytes: srcBytes.reduce((a, b) => a + b, 0), writeBytes: 3 * dstBytes }),
   bytes: (c) => ({ readBytes: 4 * nelements(c.srcs[0]) * 4 + 7 * 4, writeBytes: 3 * nelements(c.srcs[0]) * 4 }),
   features: (c) => ({ ne0: c.srcs[0].ne[0], rows: nrows(c.srcs[0]), n: nelements(c.srcs[0]) }),
   native,
-  family: generated.family,
-  require: (c, adapter) => commonRejection(c, adapter),
-  fits: generated.fits,
-  generate: generated.generate,
-};
+});

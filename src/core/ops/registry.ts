@@ -112,14 +112,16 @@ const ELEMENTWISE_RULES: readonly ShapeRule[] = Object.freeze([
   { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
 ]);
 
+/** An 'observe' entry on every adapter: the op's evidence, its rules (default ADD's), its declared rejections (default none). */
+function observed(op: string, evidence: string, rules: readonly ShapeRule[] = ELEMENTWISE_RULES, declaredRejections: readonly string[] = []): RegistryEntry {
+  return entry({ op, declaredRejections, rules, states: { default: { state: 'observe', evidence } } });
+}
+
 export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
   entry({
     op: 'ADD',
     declaredRejections: ['src1-rows-not-contiguous'],
-    rules: [
-      { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 4 }) },
-      { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
-    ],
+    rules: ELEMENTWISE_RULES,
     states: {
       'nvidia/hopper': { state: 'prefer', evidence: 'lane 2026-11-29 (docs/benchmarks.md): H200 faster on 7/7 timed shapes (1.05–1.47×), checklist green; ADD 64M 4.17 TB/s generated vs 1.42 native' },
       'google/swiftshader': { state: 'prefer', evidence: 'lane 2026-11-29: SwiftShader faster on 7/7 (2.9–6.3×), the transposed src1 a declared fallback; checklist green' },
@@ -282,14 +284,11 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
     ],
     states: { default: { state: 'observe', evidence: 'new (issue 9): the row family (max, then Σexp(x − max), grad read once per row). SwiftShader lane 2026-12-01 (a loaded 2-core CI box): correct on 5/5 shapes, parity 3, slower 2 (4093x7 0.93×, 100x1 0.83×): a work item; no GPU numbers yet' } },
   }),
-  entry({
-    op: 'GET_ROWS',
-    declaredRejections: [],
-    rules: [
-      { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
-    ],
-    states: { default: { state: 'observe', evidence: 'new (issue 9): the elementwise family with two gathers (the index, then the table row). SwiftShader lane 2026-12-01: correct on 6/6 shapes, faster 3 (1.38–4.03×), parity 3; no GPU numbers yet' } },
-  }),
+  observed(
+    'GET_ROWS',
+    'new (issue 9): the elementwise family with two gathers (the index, then the table row). SwiftShader lane 2026-12-01: correct on 6/6 shapes, faster 3 (1.38–4.03×), parity 3; no GPU numbers yet',
+    [{ when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) }],
+  ),
   entry({
     op: 'GET_ROWS_BACK',
     declaredRejections: [],
@@ -297,109 +296,47 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
     rules: [],
     states: { default: { state: 'native-only', evidence: `native-only: ${GET_ROWS_BACK_NATIVE_ONLY}. The op declares no generated path (Level 1 refuses a schedule with that reason)` } },
   }),
-  entry({
-    op: 'CPY',
-    declaredRejections: ['no-shader-f16'],
-    rules: [
-      { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 4 }) },
-      { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
-    ],
-    states: { default: { state: 'observe', evidence: 'new (issue 9): the elementwise family (strided source, or its coordinates of dst\'s linear index); an f16 dst is stored as f16 (shader-f16; without it a declared fallback, no-shader-f16). SwiftShader lane 2026-12-01 (before the f16 path): correct on 6/6 timed shapes, faster 5 (3.18–9.71×), parity 1 (dst-view); no GPU numbers yet' } },
-  }),
-  entry({
-    op: 'CONT',
-    declaredRejections: [],
-    rules: [
-      { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 4 }) },
-      { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) },
-    ],
-    states: { default: { state: 'observe', evidence: 'new (issue 9): the elementwise family, as CPY. SwiftShader lane 2026-12-01: correct on 6/6 shapes, faster 3 (3.16–5.06×), parity 3; no GPU numbers yet' } },
-  }),
-  entry({
-    op: 'ROPE',
-    // In place each element's partner may already be overwritten by its own thread: native there.
-    declaredRejections: ['inplace-pairs'],
-    rules: [{ when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 1, vectorWidth: 1 }), note: 'one element per thread: the partner and the position are custom-index reads (vectorWidth 1)' }],
-    states: { default: { state: 'observe', evidence: 'new in issue 9 (ggml d99724f2 semantics); SwiftShader lane 2026-12-01 (a CPU shared with other jobs): parity on 7/9 timed shapes, slower on 128x3x23 freq-factors (0.41×, spread 0.18–0.90), in place a declared fallback ×2; generated and native match the oracle on every shape. Not yet run on a GPU: observed' } },
-  }),
-  entry({
-    op: 'ROPE_BACK',
-    declaredRejections: [],
-    rules: [{ when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 1, vectorWidth: 1 }), note: 'as ROPE' }],
-    states: { default: { state: 'observe', evidence: 'new in issue 9 (ggml d99724f2 semantics); SwiftShader lane 2026-12-01 (a CPU shared with other jobs): parity on 6/7 shapes, slower on 64x7x33x2 (0.87×, spread 0.12–0.89); generated and native match the oracle on every shape. Not yet run on a GPU: observed' } },
-  }),
+  observed('CPY', 'new (issue 9): the elementwise family (strided source, or its coordinates of dst\'s linear index); an f16 dst is stored as f16 (shader-f16; without it a declared fallback, no-shader-f16). SwiftShader lane 2026-12-01 (before the f16 path): correct on 6/6 timed shapes, faster 5 (3.18–9.71×), parity 1 (dst-view); no GPU numbers yet', ELEMENTWISE_RULES, ['no-shader-f16']),
+  observed('CONT', 'new (issue 9): the elementwise family, as CPY. SwiftShader lane 2026-12-01: correct on 6/6 shapes, faster 3 (3.16–5.06×), parity 3; no GPU numbers yet'),
+  // In place each element's partner may already be overwritten by its own thread: native there.
+  observed(
+    'ROPE',
+    'new in issue 9 (ggml d99724f2 semantics); SwiftShader lane 2026-12-01 (a CPU shared with other jobs): parity on 7/9 timed shapes, slower on 128x3x23 freq-factors (0.41×, spread 0.18–0.90), in place a declared fallback ×2; generated and native match the oracle on every shape. Not yet run on a GPU: observed',
+    [{ when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 1, vectorWidth: 1 }), note: 'one element per thread: the partner and the position are custom-index reads (vectorWidth 1)' }], ['inplace-pairs'],
+  ),
+  observed(
+    'ROPE_BACK',
+    'new in issue 9 (ggml d99724f2 semantics); SwiftShader lane 2026-12-01 (a CPU shared with other jobs): parity on 6/7 shapes, slower on 64x7x33x2 (0.87×, spread 0.12–0.89); generated and native match the oracle on every shape. Not yet run on a GPU: observed',
+    [{ when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 1, vectorWidth: 1 }), note: 'as ROPE' }],
+  ),
   entry({
     op: 'OUT_PROD',
     declaredRejections: [],
     rules: [{ when: [], schedule: freezeSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 1, staging: 'single' }), note: "scalar loads: src0's k stride is its row stride (vec4 needs k contiguous)" }],
     states: { default: { state: 'observe', evidence: 'new in issue 9 (ggml d99724f2 semantics); SwiftShader lane 2026-12-01 (a CPU shared with other jobs): faster on 2/6 shapes, parity on 4/6, none slower; generated and native match the oracle on every shape. Not yet run on a GPU: observed' } },
   }),
-  entry({
-    op: 'OPT_STEP_ADAMW',
-    declaredRejections: [],
-    rules: [
+  observed(
+    'OPT_STEP_ADAMW',
+    'new in issue 9 (ggml d99724f2 semantics); SwiftShader lane 2026-12-01 (a CPU shared with other jobs), with the vec4 rule: faster on 5/6 shapes (1.48–2.83×), parity on 4097 (vectorWidth 1), none slower; generated and native match the oracle on all three outputs (a, m, v) of every shape. Not yet run on a GPU: observed',
+    [
       { when: [{ feature: 'n', multipleOf: 4 }], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 4 }), note: "vec4 over packed a, grad, m, v (the planes of the state start on vec4s when n % 4 == 0); the 7 hyperparameters are uniform reads of the params tensor, splatted" },
       { when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 1, vectorWidth: 1 }) },
     ],
-    states: { default: { state: 'observe', evidence: 'new in issue 9 (ggml d99724f2 semantics); SwiftShader lane 2026-12-01 (a CPU shared with other jobs), with the vec4 rule: faster on 5/6 shapes (1.48–2.83×), parity on 4097 (vectorWidth 1), none slower; generated and native match the oracle on all three outputs (a, m, v) of every shape. Not yet run on a GPU: observed' } },
-  }),
-  entry({
-    op: 'MUL',
-    declaredRejections: [],
-    rules: ELEMENTWISE_RULES,
-    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules; not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 6/8, parity 2 (4093x7, 256x64 src1-transposed)' } },
-  }),
-  entry({
-    op: 'SCALE',
-    declaredRejections: [],
-    rules: ELEMENTWISE_RULES,
-    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2, added after Part 1 as one op file, its WGSL and this entry), ADD schedules; not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 3/4, parity 1 (1000x11x3 inplace s=-2.5 b=0.5)' } },
-  }),
-  entry({
-    op: 'SILU',
-    declaredRejections: [],
-    rules: ELEMENTWISE_RULES,
-    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules; not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 4/5, parity 1 (4096x8 src0-rows-strided)' } },
-  }),
-  entry({
-    op: 'SILU_BACK',
-    declaredRejections: [],
-    rules: ELEMENTWISE_RULES,
-    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules; not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 4/5, parity 1 (4096x8 src0-rows-strided)' } },
-  }),
-  entry({
-    op: 'GELU',
-    declaredRejections: [],
-    rules: ELEMENTWISE_RULES,
-    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules; not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 4/5, parity 1 (4096x8 src0-rows-strided)' } },
-  }),
-  entry({
-    op: 'GLU',
-    declaredRejections: [],
-    rules: ELEMENTWISE_RULES,
-    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules (the fused halves vectorize when ne0/2 is a multiple of 4); not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 7/8, parity 1 (1000x11x3 op=1)' } },
-  }),
-  entry({
-    op: 'ACC',
-    declaredRejections: [],
-    rules: ELEMENTWISE_RULES,
-    states: { default: { state: 'observe', evidence: 'new (issue 9 Part 2), ADD schedules (out of place the view test is a gather: vectorWidth 1); not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 5/10, parity 4, slower 1 (4093x7 inplace 0.36×: in place both kernels touch only the view; a work item)' } },
-  }),
-  ...KIT_OPS.map((op) =>
-    entry({
-      op: op.name,
-      declaredRejections: [],
-      rules: ELEMENTWISE_RULES,
-      states: { default: { state: 'observe', evidence: 'new in issue 19 through the op kit (native: the unary/binary template with its snippet; generated: the elementwise family, ADD schedules); not yet measured on a GPU' } },
-    }),
   ),
-  entry({
-    op: 'DEQUANT',
-    declaredRejections: [],
-    // One weight per element (the decode reads its block's bytes); vectors are not offered.
-    rules: [{ when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) }],
-    states: { default: { state: 'observe', evidence: "new (issue 20): the codec's WGSL decode through the elementwise family vs the native 8-weights-per-thread kernel; exact against the codec on SwiftShader; not yet measured on a GPU" } },
-  }),
+  observed('MUL', 'new (issue 9 Part 2), ADD schedules; not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 6/8, parity 2 (4093x7, 256x64 src1-transposed)'),
+  observed('SCALE', 'new (issue 9 Part 2, added after Part 1 as one op file, its WGSL and this entry), ADD schedules; not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 3/4, parity 1 (1000x11x3 inplace s=-2.5 b=0.5)'),
+  observed('SILU', 'new (issue 9 Part 2), ADD schedules; not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 4/5, parity 1 (4096x8 src0-rows-strided)'),
+  observed('SILU_BACK', 'new (issue 9 Part 2), ADD schedules; not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 4/5, parity 1 (4096x8 src0-rows-strided)'),
+  observed('GELU', 'new (issue 9 Part 2), ADD schedules; not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 4/5, parity 1 (4096x8 src0-rows-strided)'),
+  observed('GLU', 'new (issue 9 Part 2), ADD schedules (the fused halves vectorize when ne0/2 is a multiple of 4); not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 7/8, parity 1 (1000x11x3 op=1)'),
+  observed('ACC', 'new (issue 9 Part 2), ADD schedules (out of place the view test is a gather: vectorWidth 1); not yet measured on a GPU; SwiftShader lane 2026-12-01 (repeat 3, a shared 2-core machine, every shape correct native and generated, no fallback): faster 5/10, parity 4, slower 1 (4093x7 inplace 0.36×: in place both kernels touch only the view; a work item)'),
+  ...KIT_OPS.map((op) => observed(op.name, 'new in issue 19 through the op kit (native: the unary/binary template with its snippet; generated: the elementwise family, ADD schedules); not yet measured on a GPU')),
+  // One weight per element (the decode reads its block's bytes); vectors are not offered.
+  observed(
+    'DEQUANT',
+    "new (issue 20): the codec's WGSL decode through the elementwise family vs the native 8-weights-per-thread kernel; exact against the codec on SwiftShader; not yet measured on a GPU",
+    [{ when: [], schedule: freezeSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 1 }) }],
+  ),
 ]);
 
 export function opByName(name: string): OpDef {

@@ -40,11 +40,12 @@ describe('REPEAT_BACK oracle', () => {
 });
 
 describe('REPEAT_BACK native', () => {
-  it('one thread per dst element; uniform of dst shape, repeats, src0 strides', () => {
+  it('one thread per dst element; src0 and dst as the shared Tensor uniform (repeats: their ne ratio)', () => {
     const c = REPEAT_BACK.makeCase([2, 1, 1, 1, 2, 1, 2], 'src0-rows-strided');
     const k = REPEAT_BACK.native(c);
     expect(k.dispatch).toEqual([1, 1, 1]);
     // src0 [4, 1, 2, 1] rows 7 elements apart, one element in.
-    expect([...k.uniforms!.slice(0, 13)]).toEqual([2, 1, 1, 2, 2, 1, 2, 1, 7, 7, 14, 65, 64]);
+    // Each Tensor: ne[4], element strides[4], offset, count, 2 words of padding.
+    expect([...k.uniforms!]).toEqual([4, 1, 2, 1, 1, 7, 7, 14, 65, 8, 0, 0, 2, 1, 1, 1, 1, 2, 2, 2, 64, 2, 0, 0]);
   });
 });

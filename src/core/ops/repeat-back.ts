@@ -8,23 +8,24 @@
 // follows the kernel.) In llama training it is the gradient of a broadcast weight or bias:
 // a [4096, T] gradient summed into [4096].
 import nativeWgsl from '../../../kernels/REPEAT_BACK/repeat_back.wgsl?raw';
-import { deviceOffsetElements, gather } from '../hostdata';
+import { gather } from '../hostdata';
 import { uniformSchema } from '../codegen/uniforms';
 import { grid2d, type KernelSpec, nativeTemplated } from '../kernel';
-import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
-import { generatedPath } from '../families/types';
-import { canRepeat, contiguous, elementStrides, forEachElement, nelements, permute, rowsContiguous, stridedRows, type TensorDesc } from '../tensor';
-import { commonRejection } from './contract';
+import type { ElementwiseSnippet } from '../families/elementwise';
+import { canRepeat, contiguous, forEachElement, nelements, rowsContiguous, type TensorDesc } from '../tensor';
+import { defineElementwiseOp } from './elementwise-op';
+import { layoutSpecs, PACKED, permutedView, pickLayout, PLANES_SWAPPED, ROWS_STRIDED, type ViewLayout } from './elementwise-case';
 import { layoutError } from './rows-common';
-import { caseLabel, paramsLabel, parseParams, type ParamSpec, OpCaseError, type OpCase, type OpDef, type Rejection, eachElementOnce } from './types';
+import { caseLabel, paramsLabel, parseParams, type ParamSpec, OpCaseError, type OpCase, type Rejection } from './types';
 
 const SYNTAX = 'ne0xne1xne2xne3 of dst, then repeats r0[xr1xr2xr3] (src0 is ne·r; missing repeats are 1)';
 
-const LAYOUTS = [
-  { name: 'contiguous', doc: 'src0 packed [ne0·r0, ne1·r1, ne2·r2, ne3·r3]; dst packed' },
-  { name: 'src0-rows-strided', doc: 'src0 is a view whose rows sit in a wider packed tensor (odd row stride)' },
-  { name: 'src0-permuted', doc: 'src0 is permute(0,2,1,3) of a packed tensor (rows contiguous, planes swapped)' },
-] as const;
+const LAYOUTS: readonly ViewLayout[] = [
+  { name: 'contiguous', doc: 'src0 packed [ne0·r0, ne1·r1, ne2·r2, ne3·r3]; dst packed', view: PACKED },
+  { name: 'src0-rows-strided', doc: 'src0 is a view whose rows sit in a wider packed tensor (odd row stride)', view: ROWS_STRIDED },
+  { name: 'src0-permuted', doc: 'src0 is permute(0,2,1,3) of a packed tensor (rows contiguous, planes swapped)', view: PLANES_SWAPPED },
+  { name: 'src0-permuted-23', doc: "src0 is permute(0,1,3,2) of a packed tensor (dims 2 and 3 swapped): the training graph's K and V gradients summed over the query heads that share them", view: (ne) => permutedView(ne, [0, 1, 3, 2]) },
+];
 
 /** ggml_repeat_back has no op_params: the repeats follow from the two shapes. */
 export const PARAMS: readonly ParamSpec[] = Object.freeze([]);
@@ -35,22 +36,8 @@ function makeCase(dims: readonly number[], layout: string = 'contiguous', params
   const ne = dims.slice(0, 4);
   const nr = [0, 1, 2, 3].map((d) => dims[4 + d] ?? 1);
   const srcNe = ne.map((n, d) => n * nr[d]);
-  const [s0, s1, s2, s3] = srcNe;
-  let src0 = contiguous('f32', srcNe);
-  switch (layout) {
-    case 'contiguous':
-      break;
-    case 'src0-rows-strided':
-      src0 = stridedRows('f32', srcNe, s0 + 3, 1);
-      break;
-    case 'src0-permuted':
-      src0 = permute(contiguous('f32', [s0, s2, s1, s3]), [0, 2, 1, 3]);
-      break;
-    case 'inplace':
-      throw layoutError('REPEAT_BACK', layout, LAYOUTS, 'ggml has no in-place repeat_back');
-    default:
-      throw layoutError('REPEAT_BACK', layout, LAYOUTS);
-  }
+  if (layout === 'inplace') throw layoutError('REPEAT_BACK', layout, LAYOUTS, 'ggml has no in-place repeat_back');
+  const src0 = pickLayout('REPEAT_BACK', LAYOUTS, layout).view(srcNe);
   const dst = contiguous('f32', ne);
   if (!canRepeat(dst, src0)) throw new OpCaseError(`REPEAT_BACK: dst ${ne.join('x')} does not repeat into src0 ${srcNe.join('x')} (ggml asserts ggml_can_repeat)`);
   if (!rowsContiguous(src0)) throw new OpCaseError(`REPEAT_BACK: src0 rows must be contiguous (ggml asserts nb00 == sizeof(float)), got nb0 = ${src0.nb[0]} B`);
@@ -81,21 +68,11 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[]) {
 
 const NATIVE_WG = 256;
 
-/** dst's shape and elements, the repeats, src0's strides and offset, dst's offset (elements). */
-const PARAMS_SCHEMA = uniformSchema('Params', {
-  ne0: 'u32', ne1: 'u32', ne2: 'u32', n: 'u32',
-  nr0: 'u32', nr1: 'u32', nr2: 'u32', nr3: 'u32',
-  s01: 'u32', s02: 'u32', s03: 'u32', off0: 'u32',
-  offd: 'u32',
-});
+/** src0 and dst as the shared Tensor descriptors (the repeats are src0.ne / dst.ne). */
+const PARAMS_SCHEMA = uniformSchema('Params', { src0: 'tensor', dst: 'tensor' });
 
 function native(c: OpCase): KernelSpec {
-  const [src0] = c.srcs;
-  const [ne0, ne1, ne2] = c.dst.ne;
-  const [, s01, s02, s03] = elementStrides(src0);
-  const [nr0, nr1, nr2, nr3] = repeats(c);
-  const values = { ne0, ne1, ne2, n: nelements(c.dst), nr0, nr1, nr2, nr3, s01, s02, s03, off0: deviceOffsetElements(src0), offd: deviceOffsetElements(c.dst) };
-  return nativeTemplated('REPEAT_BACK/repeat_back.wgsl', nativeWgsl, ['src0', 'dst', 'params'], grid2d(Math.ceil(nelements(c.dst) / NATIVE_WG)), PARAMS_SCHEMA, values, { WG: NATIVE_WG });
+  return nativeTemplated('REPEAT_BACK/repeat_back.wgsl', nativeWgsl, ['src0', 'dst', 'params'], grid2d(Math.ceil(nelements(c.dst) / NATIVE_WG)), PARAMS_SCHEMA, { src0: c.srcs[0], dst: c.dst }, { WG: NATIVE_WG });
 }
 
 /** The generated kernel unrolls one load per tile: past this many tiles it runs native. */
@@ -129,20 +106,17 @@ function snippet(c: OpCase): ElementwiseSnippet {
   };
 }
 
-const generated = generatedPath(ELEMENTWISE, snippet);
-
-function require(c: OpCase, adapter: Parameters<OpDef['require']>[1]): Rejection | null {
+function require(c: OpCase): Rejection | null {
   const n = nelements(c.srcs[0]) / nelements(c.dst);
-  if (n > MAX_GENERATED_TILES) return { code: 'repeats-over-64', reason: `${n} tiles: the generated kernel unrolls one load per tile, up to ${MAX_GENERATED_TILES}; more run native` };
-  return commonRejection(c, adapter);
+  return n > MAX_GENERATED_TILES ? { code: 'repeats-over-64', reason: `${n} tiles: the generated kernel unrolls one load per tile, up to ${MAX_GENERATED_TILES}; more run native` } : null;
 }
 
-export const REPEAT_BACK: OpDef = {
+export const REPEAT_BACK = defineElementwiseOp({
   name: 'REPEAT_BACK',
   bench: { dims: [4096, 1, 1, 1, 1, 512] },
   summary: 'dst[k] = Σ over the tiles src0 repeats dst in (ggml_repeat_back, the gradient of REPEAT)',
   shapeSyntax: SYNTAX,
-  layouts: LAYOUTS,
+  layouts: layoutSpecs(LAYOUTS),
   params: PARAMS,
   matrix: [
     // A norm weight's or bias's gradient: [ne0, T] summed over its T rows.
@@ -155,17 +129,16 @@ export const REPEAT_BACK: OpDef = {
     { dims: [4093, 1, 1, 1, 1, 7], layout: 'src0-rows-strided' },
     { dims: [31, 3, 1, 1, 2, 5, 3], layout: 'src0-rows-strided' },
     { dims: [128, 8, 1, 1, 1, 2, 4], layout: 'src0-permuted' },
+    // The grouped-query attention's K/V gradient (the tiny preset's): two query heads per KV head.
+    { dims: [128, 8, 4, 1, 1, 1, 1, 2], layout: 'src0-permuted-23' },
+    { dims: [33, 5, 3, 2, 1, 2, 1, 3], layout: 'src0-permuted-23' },
     // More tiles than the generated kernel unrolls: a declared fallback to native.
     { dims: [256, 1, 1, 1, 1, 100], layout: 'contiguous' },
   ],
   makeCase,
   oracle,
-  flops: () => null,
-  bytes: eachElementOnce,
+  snippet,
+  require,
   features: (c) => ({ ne0: c.dst.ne[0], rows: c.dst.ne[1] * c.dst.ne[2] * c.dst.ne[3], n: nelements(c.dst), repeats: nelements(c.srcs[0]) / nelements(c.dst) }),
   native,
-  family: generated.family,
-  require,
-  fits: generated.fits,
-  generate: generated.generate,
-};
+});

@@ -216,13 +216,14 @@ describe('ROPE native kernel', () => {
     const c = ROPE.makeCase([8, 2, 3], 'contiguous', { mode: 2, n_dims: 4, n_offs: 2 });
     const u = ROPE.native(c).uniforms!;
     const f = new Float32Array(u.buffer);
-    expect(Array.from(u.slice(0, 4))).toEqual([8, 2, 3, 24]);
-    expect([u[14], u[15], u[16]]).toEqual([1, 4, 2]); // neox, n_dims, n_offs
-    expect(f[18]).toBe(F(0.01)); // theta_scale
-    expect(f[24]).toBe(1); // sin_sign
+    // src0 and dst as Tensor descriptors (12 words each), then npairs and the constants.
+    expect([u[12], u[13], u[14], u[24]]).toEqual([8, 2, 3, 24]); // dst ne0..2, npairs
+    expect([u[27], u[28], u[29]]).toEqual([1, 4, 2]); // neox, n_dims, n_offs
+    expect(f[31]).toBe(F(0.01)); // theta_scale
+    expect(f[37]).toBe(1); // sin_sign
     const b = ROPE_BACK.native(ROPE_BACK.makeCase([8, 2, 3], 'contiguous', { mode: 2, n_dims: 4, n_offs: 2 })).uniforms!;
-    expect(new Float32Array(b.buffer)[24]).toBe(-1);
-    expect(Array.from(b.slice(0, 24))).toEqual(Array.from(u.slice(0, 24)));
+    expect(new Float32Array(b.buffer)[37]).toBe(-1);
+    expect(Array.from(b.slice(0, 37))).toEqual(Array.from(u.slice(0, 37)));
   });
 });
 

@@ -99,11 +99,9 @@ function checkRope(op: string, ne: readonly number[], params: Readonly<Record<st
 
 const NATIVE_WG = 256;
 
-/** The native kernel's uniform: shapes and strides in elements, then the per-op constants. */
+/** The native kernel's uniform: src0 and dst as the shared Tensor descriptors, then the pairs and the per-op constants. */
 const ROPE_UNIFORMS = uniformSchema('Params', {
-  ne0: 'u32', ne1: 'u32', ne2: 'u32', npairs: 'u32',
-  s01: 'u32', s02: 'u32', s03: 'u32', off0: 'u32',
-  s1: 'u32', s2: 'u32', s3: 'u32', offd: 'u32',
+  src0: 'tensor', dst: 'tensor', npairs: 'u32',
   off_pos: 'u32', off_ff: 'u32', neox: 'u32', n_dims: 'u32',
   n_offs: 'u32', ext: 'u32', theta_scale: 'f32', freq_scale: 'f32',
   ext_factor: 'f32', mscale: 'f32', corr0: 'f32', corr1: 'f32',
@@ -303,14 +301,12 @@ function ropeDef(spec: RopeOpSpec): OpDef {
 
   function native(c: OpCase): KernelSpec {
     const [src0, pos, ff] = c.srcs;
-    const [, s01, s02, s03] = elementStrides(src0);
-    const [, s1, s2, s3] = elementStrides(c.dst);
-    const [ne0, ne1, ne2] = c.dst.ne;
+    const ne0 = c.dst.ne[0];
     const p = c.params;
     const k = ropeConstants(p, ne0);
     const npairs = nrows(c.dst) * (ne0 / 2);
     const values = {
-      ne0, ne1, ne2, npairs, s01, s02, s03, off0: deviceOffsetElements(src0), s1, s2, s3, offd: deviceOffsetElements(c.dst),
+      src0, dst: c.dst, npairs,
       off_pos: deviceOffsetElements(pos), off_ff: ff ? deviceOffsetElements(ff) : 0, neox: p.mode === 2 ? 1 : 0, n_dims: k.nDims,
       n_offs: p.n_offs, ext: p.ext_factor !== 0 ? 1 : 0, theta_scale: k.thetaScale, freq_scale: p.freq_scale,
       ext_factor: p.ext_factor, mscale: k.mscale, corr0: k.corrDims[0], corr1: k.corrDims[1], sin_sign: spec.sinSign,

@@ -4,14 +4,13 @@
 //   s = 1 / (1 + exp(−x)), dx = dy · s · (1 + x · (1 − s)).
 // ggml's CPU loop walks rows i1·nb1 over all rows, so each source must be ggml_is_contiguous_1
 // (rows contiguous, higher dims packed over them): a row stride wider than the row is allowed.
-import { ELEMENTWISE, type ElementwiseSnippet } from '../families/elementwise';
-import { generatedPath } from '../families/types';
+import type { ElementwiseSnippet } from '../families/elementwise';
 import { gather } from '../hostdata';
 import { contiguous, stridedRows } from '../tensor';
-import { commonRejection } from './contract';
+import { defineElementwiseOp } from './elementwise-op';
 import { dimsNe, expWidening, isContiguous1, noLayout, spreadInputs } from './elementwise-case';
 import { templateNative } from './kit';
-import { caseLabel, OpCaseError, paramsLabel, parseParams, rowFeatures, type OpCase, type OpDef, type ParamSpec, eachElementOnce } from './types';
+import { caseLabel, OpCaseError, paramsLabel, parseParams, type OpCase, type ParamSpec } from './types';
 
 export const PARAMS: readonly ParamSpec[] = Object.freeze([]);
 
@@ -64,9 +63,7 @@ function snippet(c: OpCase): ElementwiseSnippet {
   };
 }
 
-const generated = generatedPath(ELEMENTWISE, snippet);
-
-export const SILU_BACK: OpDef = {
+export const SILU_BACK = defineElementwiseOp({
   name: 'SILU_BACK',
   bench: { dims: [4096, 4096] },
   summary: 'dx = dy · s · (1 + x · (1 − s)), s = sigmoid(x) (ggml_silu_back(dy, x))',
@@ -84,13 +81,7 @@ export const SILU_BACK: OpDef = {
   oracle,
   // dy in [-1, 1), x in [-8, 8): the sigmoid's tails are checked too.
   inputs: (c, seed) => spreadInputs(c, seed, [1, 8]),
-  flops: () => null,
-  bytes: eachElementOnce,
-  features: rowFeatures,
+  snippet,
   // The binary template (no broadcast: src1 has dst's shape).
   native: (c) => templateNative(c, 'binary/binary.wgsl', { src0: c.srcs[0], src1: c.srcs[1], dst: c.dst }, EXPR, { operands: ['dy', 'x'] }),
-  family: generated.family,
-  require: (c, adapter) => commonRejection(c, adapter),
-  fits: generated.fits,
-  generate: generated.generate,
-};
+});
