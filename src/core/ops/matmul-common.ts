@@ -18,6 +18,13 @@ export interface BatchDefaults {
   readonly broadcast?: boolean;
 }
 
+/** The layouts both ops have: the plain one without broadcast, src0 shared by 2, src1's heads permuted. */
+export const COMMON_BATCHES: Readonly<Record<string, BatchDefaults>> = {
+  contiguous: { broadcast: false },
+  'batched-broadcast': { batches: 4, ratio: 2 },
+  'src1-permuted': { batches: 2 },
+};
+
 /**
  * MxNxK[xB[xB0]]: B batches of src1 and dst, B0 of src0 (B0 divides B: ggml's r2 = B/B0, src0
  * batch i2 / r2 serves src1 batch i2). Both go over workgroup z, which WebGPU caps.

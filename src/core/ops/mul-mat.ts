@@ -16,7 +16,7 @@ import { type KernelSpec } from '../kernel';
 import { contiguous, elementStrides, isTransposed, permute, rowsContiguous, stridedRows, type DType, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
 import { dotOracle } from './dot-oracle';
-import { MATMUL_DIM_NAMES, matmulBatches, tileNative, type BatchDefaults } from './matmul-common';
+import { COMMON_BATCHES, MATMUL_DIM_NAMES, matmulBatches, tileNative, type BatchDefaults } from './matmul-common';
 import { caseLabel, OpCaseError, paramsLabel, parseParams, type OpCase, type OpDef, type OracleResult, type ParamSpec, eachElementOnce } from './types';
 import { randomBuffer } from '../hostdata';
 import { inputSeed } from '../inputs';
@@ -52,12 +52,7 @@ const LAYOUTS = [
 ] as const;
 
 /** Batches a layout uses when the shape gives none; the plain layout has no broadcast. */
-const BATCHES: Readonly<Record<string, BatchDefaults>> = {
-  contiguous: { broadcast: false },
-  'batched-broadcast': { batches: 4, ratio: 2 },
-  'src1-permuted': { batches: 2 },
-  'both-permuted': { batches: 2 },
-};
+const BATCHES: Readonly<Record<string, BatchDefaults>> = { ...COMMON_BATCHES, 'both-permuted': { batches: 2 } };
 
 /** ggml_mul_mat's asserts, as reasons (empty when the operands are acceptable). */
 export function operandProblems(src0: TensorDesc, src1: TensorDesc): string[] {

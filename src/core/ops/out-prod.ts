@@ -12,7 +12,7 @@ import type { KernelSpec } from '../kernel';
 import { contiguous, elementStrides, isTransposed, nelements, permute, rowsContiguous, stridedRows, transpose, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
 import { dotOracle } from './dot-oracle';
-import { MATMUL_DIM_NAMES, matmulBatches, tileNative, type BatchDefaults } from './matmul-common';
+import { COMMON_BATCHES, MATMUL_DIM_NAMES, matmulBatches, tileNative, type BatchDefaults } from './matmul-common';
 import { caseLabel, OpCaseError, parseParams, type OpCase, type OpDef, type OracleResult, eachElementOnce } from './types';
 
 const LAYOUTS = [
@@ -29,9 +29,7 @@ const LAYOUTS = [
 
 /** Batches a layout uses when the shape gives none; the plain layout has no broadcast. */
 const BATCHES: Readonly<Record<string, BatchDefaults>> = {
-  contiguous: { broadcast: false },
-  'batched-broadcast': { batches: 4, ratio: 2 },
-  'src1-permuted': { batches: 2 },
+  ...COMMON_BATCHES,
   'src0-permuted': { batches: 2 },
   'src0-permuted-src1-transposed': { batches: 2 },
   'src1-permuted-transposed': { batches: 2 },
