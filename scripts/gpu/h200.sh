@@ -78,7 +78,11 @@ for s in "${steps[@]}"; do
       run_step graph census --run --preset tiny --steps 20 --json "$OUT/graph-tiny.json"
       run_step graph-native census --run --preset tiny --steps 20 --native --json "$OUT/graph-tiny-native.json"
       run_step graph-1b census --run --preset 1b --batch 1 --steps 5 --no-check --memory-gib 120 --json "$OUT/graph-1b.json" ;;
-    lane-census) run_step lane-census lane --census --preset tiny --top 12 --repeat 5 --run-graph --json "$OUT/lane-census.json" ;;
+    # every census shape of the tiny step (64 distinct, all in declared layouts), native vs generated,
+    # then one checked graph step for the retire items.
+    # Estimate ≤ 150 s: per shape ≈ 1 s of host work (oracle, two pipelines, a warm-up) + 10 batches
+    # of ≥ 5 ms (repeat 5, both sides); the graph step ≈ 15 s (its CPU f64 check), start ≈ 5 s.
+    lane-census) run_step lane-census lane --census --preset tiny --top 64 --repeat 5 --run-graph --json "$OUT/lane-census.json" ;;
     formats16k|formats16kf16|formats4k|formatsmmvq|formatsgemm) formats_step "$s" ;;
     formats)
       # The three rows as one step (run them as separate steps when a command's time is capped).

@@ -32,10 +32,11 @@ export const CENSUS_HELP = `  census [--preset micro|tiny|1b|7b | --model FILE.g
                               AdamW) and its census: per op nodes, bytes read and written, up
                               to six shapes, whether the lab has it; --model reads only the
                               GGUF header; --export/--import ggml's test-export-graph-ops text
-  lane --census [--preset micro|tiny|1b|7b | --model FILE.gguf] [--top N] [--run-graph]
+  lane --census [--preset micro|tiny|1b|7b | --model FILE.gguf] [--top N] [--op OP]... [--run-graph]
          [--repeat N] [--tolerance X] [--prefer OP]... [--runtime node|browser] [--json FILE|-]
                               times the census's shapes (distinct op, dims, layout the real graph
-                              sends, params; ranked by bytes; the first N, default 10) native vs
+                              sends, params; ranked by bytes; the first N, default 10, of the
+                              --op ops when given) native vs
                               generated with the lane's verdicts; lists the nodes no declared
                               layout fits; per pair the retire checklist (--run-graph runs one
                               checked step of the graph for its graph item) and a proposal
@@ -228,6 +229,8 @@ function topOption(text: string | undefined): number | undefined {
   return Number(text);
 }
 
+const nodesOf = (xs: readonly { nodes: number }[]) => xs.reduce((a, x) => a + x.nodes, 0);
+
 /** Shapes `lane --census` times when --top is not given. */
 export const DEFAULT_CENSUS_TOP = 10;
 
@@ -238,7 +241,7 @@ export async function cmdLaneCensus(argv: string[]): Promise<number> {
     v = parseArgs({
       args: argv,
       options: {
-        census: { type: 'boolean' }, preset: { type: 'string' }, model: { type: 'string' }, batch: { type: 'string' }, context: { type: 'string' }, top: { type: 'string' },
+        census: { type: 'boolean' }, preset: { type: 'string' }, model: { type: 'string' }, batch: { type: 'string' }, context: { type: 'string' }, top: { type: 'string' }, op: { type: 'string', multiple: true },
         'run-graph': { type: 'boolean' }, repeat: countDeclaration('repeat'), tolerance: { type: 'string' }, seed: { type: 'string' }, prefer: { type: 'string', multiple: true }, runtime: { type: 'string' }, json: { type: 'string' },
       },
       strict: true,
@@ -259,7 +262,9 @@ export async function cmdLaneCensus(argv: string[]): Promise<number> {
   const config = await configFromArgs(v as Record<string, string | boolean | undefined>);
   const graph = buildTrainingGraph(config);
   const { shapes, unfit } = censusShapes(graph);
-  const picked = shapes.slice(0, top);
+  // --op: only those ops' shapes (the rest of the census still ranks them; the first N of these are timed)
+  const only = ((v.op as string[] | undefined) ?? []).map((o) => opByName(o).name);
+  const picked = shapes.filter((s) => !only.length || only.includes(s.op)).slice(0, top);
   const runtime = (v.runtime as string | undefined) ?? 'node';
   const lab = runtime === 'node' ? await (await import('./runtime-node')).openNodeEngine() : runtime === 'browser' ? await (await import('./runtime-browser')).openBrowserEngine() : null;
   if (!lab) throw new UsageError(`--runtime must be node or browser, got '${runtime}'`);
@@ -286,7 +291,7 @@ export async function cmdLaneCensus(argv: string[]): Promise<number> {
     return { op: pair.op, state: pair.state, items, proposal: retireProposal(pair.state, pair.checklist, items) };
   });
   const lines = [
-    `lane --census: ${config.name}: ${shapes.length} distinct shapes in declared layouts (the first ${picked.length} by bytes timed), ${unfit.length} with no declared layout`,
+    `lane --census: ${config.name}: ${shapes.length} distinct shapes in declared layouts (${nodesOf(shapes)} nodes; the first ${picked.length} by bytes${only.length ? ` of ${only.join(', ')}` : ''} timed), ${unfit.length} with no declared layout (${nodesOf(unfit)} nodes)`,
     formatLane(lane),
     ...(unfit.length ? ['shapes the real graph sends that no declared layout fits (not timed):', ...unfit.slice(0, top).map((u) => `  ${u.op} ${u.dims.join('x')} (${u.nodes} nodes): ${u.why}`)] : []),
     ...(run ? [formatGraphRun(run)] : []),

@@ -27,6 +27,12 @@ interface NodeRule {
   params?(n: GNode): Record<string, number>;
 }
 
+/** B0 (src0's batches) after B where ggml broadcasts src0 over src1's batches (grouped K/V heads). */
+function withSrc0Batches(n: GNode, dims: number[]): number[] {
+  const b0 = n.srcs[0].ne[2] * n.srcs[0].ne[3];
+  return b0 === dims[3] ? dims : [...dims, b0];
+}
+
 const ofSrc0: NodeRule = { dims: (n) => trim2(n.srcs[0].ne) };
 const ofDst: NodeRule = { dims: (n) => trim2(n.ne) };
 
@@ -41,10 +47,10 @@ const RULES: Readonly<Record<string, NodeRule>> = {
   CONT: ofSrc0, // ggml_cont_2d's dst has other dims but the same elements in the same order
   RMS_NORM: { ...ofDst, params: (n) => ({ eps: n.params[0] }) },
   RMS_NORM_BACK: { ...ofDst, params: (n) => ({ eps: n.params[0] }) },
-  // MxNxK[xB]: dst M x N, K = src0's rows
-  MUL_MAT: { dims: (n) => [n.ne[0], n.ne[1], n.srcs[0].ne[0], n.ne[2] * n.ne[3]] },
+  // MxNxK[xB[xB0]]: dst M x N, K = src0's rows
+  MUL_MAT: { dims: (n) => withSrc0Batches(n, [n.ne[0], n.ne[1], n.srcs[0].ne[0], n.ne[2] * n.ne[3]]) },
   // dst M x N summed over K = src0.ne1
-  OUT_PROD: { dims: (n) => [n.ne[0], n.ne[1], n.srcs[0].ne[1], n.ne[2] * n.ne[3]] },
+  OUT_PROD: { dims: (n) => withSrc0Batches(n, [n.ne[0], n.ne[1], n.srcs[0].ne[1], n.ne[2] * n.ne[3]]) },
   SOFT_MAX: { ...ofDst, params: (n) => ({ scale: n.params[0], max_bias: n.params[1] ?? 0 }) },
   SOFT_MAX_BACK: { ...ofDst, params: (n) => ({ scale: n.params[0] }) },
   ROPE: { ...ofSrc0, params: ropeParams },

@@ -5,6 +5,7 @@ import { contiguous, permute, stridedRows, transpose } from '../tensor';
 import { MUL_MAT, operandProblems } from './mul-mat';
 import { registryEntry, schedulesFor } from './registry';
 import type { OpCase } from './types';
+import { bufferFor } from '../../../test/fixtures/buffers';
 
 const f32 = (xs: number[]) => new Float32Array(xs).buffer;
 const adapter = { limits: DEFAULT_LIMITS, features: [] as string[] };
@@ -186,11 +187,19 @@ describe('MUL_MAT (ggml_mul_mat)', () => {
     const k = MUL_MAT.native(c);
     expect(k.dispatch).toEqual([1, 1, 4]);
     expect(k.bindings.map((b) => b.role)).toEqual(['src0', 'src1', 'dst', 'params']);
-    // M N K ne12 | r2 r3 s01 s02 | s03 s11 s12 s13 | sd1 sd2 sd3 off0 | off1 offd
-    expect([...k.uniforms!]).toEqual([30, 20, 8, 4, 2, 1, 8, 240, 480, 8, 160, 640, 30, 600, 2400, 64, 64, 64, 0, 0]);
+    // src0, src1, dst as the shared Tensor descriptors: ne | st | off n (pad); src0 has B/2 batches
+    expect([...k.uniforms!]).toEqual([
+      ...[8, 30, 2, 1, 1, 8, 240, 480, 64, 480, 0, 0],
+      ...[8, 20, 4, 1, 1, 8, 160, 640, 64, 640, 0, 0],
+      ...[30, 20, 4, 1, 1, 30, 600, 2400, 64, 2400, 0, 0],
+    ]);
     const p = MUL_MAT.native(MUL_MAT.makeCase([30, 20, 8, 3], 'src1-permuted'));
     // src1 = permute of packed [K, B, N]: rows K·B apart, batches K apart
-    expect([...p.uniforms!].slice(9, 12)).toEqual([24, 8, 480]);
+    expect([...p.uniforms!].slice(16, 20)).toEqual([1, 24, 8, 480]);
+    // attention's K·Q: src0 = permute of packed [K, B0, M], rows K·B0 apart, batches K apart
+    const kq = MUL_MAT.native(MUL_MAT.makeCase([30, 20, 8, 4, 2], 'both-permuted'));
+    expect([...kq.uniforms!].slice(0, 8)).toEqual([8, 30, 2, 1, 1, 16, 8, 480]);
+    expect(kq.dispatch).toEqual([1, 1, 4]);
     expect(MUL_MAT.native(MUL_MAT.makeCase([130, 65, 8])).dispatch).toEqual([3, 2, 1]);
   });
 
@@ -219,5 +228,51 @@ describe('MUL_MAT (ggml_mul_mat)', () => {
     // Off the sweep's grid but valid: a vec4 K-slice of 3 vectors, scalar src1 in shared memory.
     const offGrid = mm({ tileM: 32, tileN: 16, tileK: 12, threadM: 4, threadN: 2, staging: 'prefetch' });
     expect(MUL_MAT.generate(offGrid, MUL_MAT.makeCase([128, 32, 64, 2], 'src1-permuted')).wgsl).toMatchSnapshot('32x16 k12 vec4, scalar Bs, src1 permuted');
+  });
+});
+
+describe('MUL_MAT: the layouts the training graph sends (attention heads as views, grouped K/V heads)', () => {
+  it('both-permuted is K·Q: src0 = permute of packed [K, B0, M], src1 of packed [K, B, N]; B0 broadcast', () => {
+    const c = MUL_MAT.makeCase([128, 128, 8, 8, 4], 'both-permuted');
+    // tiny's K·Q: K [8, 128, 4] with nb [4, 128, 32], Q [8, 128, 8] with nb [4, 256, 32] (bytes)
+    expect(c.srcs[0].ne).toEqual([8, 128, 4, 1]);
+    expect(c.srcs[0].nb.slice(0, 3)).toEqual([4, 128, 32]);
+    expect(c.srcs[1].nb.slice(0, 3)).toEqual([4, 256, 32]);
+    expect(c.dst.ne).toEqual([128, 128, 8, 1]);
+    expect(MUL_MAT.features(c)).toMatchObject({ M: 128, N: 128, K: 8, batch: 8 });
+    // B0 defaults to B; 4 dims are every layout's form
+    expect(MUL_MAT.makeCase([4, 4, 8], 'both-permuted').srcs[0].ne).toEqual([8, 4, 2, 1]);
+  });
+
+  it('the oracle reads a view as its logical values: both-permuted equals the packed broadcast case', () => {
+    const v = MUL_MAT.makeCase([3, 2, 4, 4, 2], 'both-permuted');
+    const packed = MUL_MAT.makeCase([3, 2, 4, 4, 2], 'batched-broadcast');
+    const a = Array.from({ length: 4 * 3 * 2 }, (_, i) => ((i * 7) % 11) - 5);
+    const b = Array.from({ length: 4 * 2 * 4 }, (_, i) => ((i * 5) % 13) - 6);
+    const ref = MUL_MAT.oracle(packed, [bufferFor(packed.srcs[0], a), bufferFor(packed.srcs[1], b)]).ref;
+    expect([...MUL_MAT.oracle(v, [bufferFor(v.srcs[0], a), bufferFor(v.srcs[1], b)]).ref]).toEqual([...ref]);
+    // dst[0, 0, batch 3] = src0 batch 1 (3 / 2) row 0 · src1 batch 3 row 0
+    const dot = (x: number[], y: number[]) => x.reduce((acc, xi, i) => acc + xi * y[i], 0);
+    expect(ref[3 * 6]).toBe(dot(a.slice(12, 16), b.slice(24, 28)));
+  });
+
+  it('B0 (src0 batches) must divide B; the plain layout has none', () => {
+    expect(MUL_MAT.makeCase([8, 8, 8, 32, 8], 'batched-broadcast').srcs[0].ne).toEqual([8, 8, 8, 1]);
+    expect(() => MUL_MAT.makeCase([8, 8, 8, 6, 4], 'both-permuted')).toThrow(/B0 = 4 must divide B = 6/);
+    expect(() => MUL_MAT.makeCase([8, 8, 8, 8, 4])).toThrow(/contiguous: src0 has src1's B = 8 batches here, got B0 = 4 \(src0 broadcast over src1's batches is batched-broadcast\)/);
+    expect(() => MUL_MAT.makeCase([8, 8, 8, 8, 0], 'both-permuted')).toThrow(/dimension B0 must be a positive integer, got 0/);
+    expect(() => MUL_MAT.makeCase([8, 8, 8, 1, 1, 1])).toThrow(/got 6 dims/);
+    expect(() => MUL_MAT.makeCase([64, 9, 64, 1, 1], 'contiguous', { type0: 2 })).toThrow(/quantized src0 \(q4_0\) takes one batch \(MxNxK\), got 5 dims/);
+  });
+
+  it('the native kernel and the generated families read it through its strides (vec4 where rows align)', () => {
+    const c = MUL_MAT.makeCase([128, 128, 8, 8, 4], 'both-permuted');
+    expect(MUL_MAT.fits(vec4, c)).toEqual([]);
+    // in vec4s: batch i2 reads src0 batch i2 / 2, K = 8 elements (2 vec4s) in; rows K·B0 = 32 elements apart
+    const g = MUL_MAT.generate(vec4, c).wgsl;
+    expect(g).toContain('let base0 = 16u + (i2 / 2u) * 2u;');
+    expect(g).toContain('let ag0 = base0 + (mBase + ar0) * 8u + ac0;');
+    expect(MUL_MAT.native(c).wgsl).toContain('return ld0(base0 + m * p.src0.st.y + k);');
+    expect(MUL_MAT.require(c, adapter)).toBeNull();
   });
 });

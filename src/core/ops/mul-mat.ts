@@ -13,11 +13,11 @@ import { SGMATRIX, SGMATRIX_FEATURE, sgmatrixFits, type SgmatrixSchedule } from 
 import { generatedPath } from '../families/types';
 import type { Schedule } from '../schedule/schedule';
 import { deviceOffsetElements, gather } from '../hostdata';
-import { uniformSchema } from '../codegen/uniforms';
-import { type KernelSpec, MAX_WORKGROUPS_PER_DIM, nativeTemplated } from '../kernel';
+import { type KernelSpec } from '../kernel';
 import { contiguous, elementStrides, isTransposed, permute, rowsContiguous, stridedRows, type DType, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
 import { dotOracle } from './dot-oracle';
+import { COMMON_BATCHES, MATMUL_DIM_NAMES, matmulBatches, tileNative, type BatchDefaults } from './matmul-common';
 import { caseLabel, OpCaseError, paramsLabel, parseParams, type OpCase, type OpDef, type OracleResult, type ParamSpec, eachElementOnce } from './types';
 import { randomBuffer } from '../hostdata';
 import { inputSeed } from '../inputs';
@@ -42,14 +42,18 @@ export const SMALL_N = 8;
 
 const LAYOUTS = [
   { name: 'contiguous', doc: 'src0 [K, M, B] and src1 [K, N, B] packed' },
-  { name: 'batched-broadcast', doc: 'src1 has B batches (default 4), src0 B/2: ggml broadcasts src0 over them (ne12/ne02 = 2)' },
+  { name: 'batched-broadcast', doc: 'src1 has B batches (default 4), src0 B0 (default B/2): ggml broadcasts src0 over them (ne12/ne02 = B/B0; grouped K/V heads)' },
   { name: 'src0-rows-strided', doc: 'src0 is the middle third of each row of a packed [3K, M, B] tensor (a fused-QKV-style slice): rows 3K apart' },
   { name: 'src1-permuted', doc: "src1 = permute(0,2,1,3) of a packed [K, B, N] tensor, B default 2 (attention's K·Q): rows contiguous, row and batch strides swapped" },
   { name: 'src0-odd-stride', doc: 'src0 rows K+1 elements apart: rows not 16-byte aligned, so vec4 loads cannot take it' },
+  {
+    name: 'both-permuted',
+    doc: "src0 = permute(0,2,1,3) of a packed [K, B0, M] and src1 of a packed [K, B, N], B default 2 (attention's K·Q: K and Q heads are views of token-major tensors; with B0 < B each K head serves B/B0 Q heads)",
+  },
 ] as const;
 
-/** Batches a layout uses when the shape gives none. */
-const DEFAULT_BATCHES: Readonly<Record<string, number>> = { 'batched-broadcast': 4, 'src1-permuted': 2 };
+/** Batches a layout uses when the shape gives none; the plain layout has no broadcast. */
+const BATCHES: Readonly<Record<string, BatchDefaults>> = { ...COMMON_BATCHES, 'both-permuted': { batches: 2 } };
 
 /** ggml_mul_mat's asserts, as reasons (empty when the operands are acceptable). */
 export function operandProblems(src0: TensorDesc, src1: TensorDesc): string[] {
@@ -63,9 +67,9 @@ export function operandProblems(src0: TensorDesc, src1: TensorDesc): string[] {
 }
 
 function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
-  if (dims.length < 3 || dims.length > 4) throw new OpCaseError(`MUL_MAT takes MxNxK or MxNxKxB (B batches), got ${dims.length} dims`);
+  if (dims.length < 3 || dims.length > 5) throw new OpCaseError(`MUL_MAT takes MxNxK or MxNxKxB (B batches), got ${dims.length} dims; MxNxKxBxB0 gives src0 B0 of them (ggml broadcasts src0 over src1's batches)`);
   dims.forEach((d, i) => {
-    if (!Number.isSafeInteger(d) || d < 1) throw new OpCaseError(`MUL_MAT: dimension ${'MNKB'[i]} must be a positive integer, got ${d}`);
+    if (!Number.isSafeInteger(d) || d < 1) throw new OpCaseError(`MUL_MAT: dimension ${MATMUL_DIM_NAMES[i]} must be a positive integer, got ${d}`);
   });
   if (params.type1 !== undefined && isWeightFormatId(params.type1)) {
     throw new OpCaseError(`MUL_MAT: src1 cannot be quantized (type1 = ${weightFormat(params.type1).name}): ggml quantizes the weights (src0) only; src1 is f32 or f16`);
@@ -74,28 +78,27 @@ function makeCase(dims: readonly number[], layout: string = 'contiguous', params
   const t0 = typeOf(p.type0);
   const t1 = typeOf(p.type1);
   if (!LAYOUTS.some((l) => l.name === layout)) throw new OpCaseError(`MUL_MAT has no layout '${layout}' (layouts: ${LAYOUTS.map((l) => l.name).join(', ')})`);
-  if (p.type0 > 1) return quantMulMatCase(dims, layout, p, caseLabel(dims, layout, 'contiguous', paramsLabel(PARAMS_SPEC, p)), t1);
+  if (p.type0 > 1) {
+    if (dims.length > 4) throw new OpCaseError(`MUL_MAT with quantized src0 (${weightFormat(p.type0).name}) takes one batch (MxNxK), got ${dims.length} dims`);
+    return quantMulMatCase(dims, layout, p, caseLabel(dims, layout, 'contiguous', paramsLabel(PARAMS_SPEC, p)), t1);
+  }
   const [M, N, K] = dims;
-  const B = dims[3] ?? DEFAULT_BATCHES[layout] ?? 1;
-  // Batches go over workgroup z, which WebGPU caps.
-  if (B > MAX_WORKGROUPS_PER_DIM) throw new OpCaseError(`MUL_MAT: B = ${B} batches exceeds ${MAX_WORKGROUPS_PER_DIM} (one workgroup row per batch along z)`);
-  let src0 = contiguous(t0, [K, M, B]);
+  const { B, B0 } = matmulBatches('MUL_MAT', dims, layout, BATCHES[layout]);
+  let src0 = contiguous(t0, [K, M, B0]);
   let src1 = contiguous(t1, [K, N, B]);
   switch (layout) {
-    case 'contiguous':
-      break;
-    case 'batched-broadcast':
-      if (B % 2) throw new OpCaseError(`MUL_MAT batched-broadcast: B = ${B} must be even (src0 has B/2 batches, each shared by 2 of src1's)`);
-      src0 = contiguous(t0, [K, M, B / 2]);
-      break;
     case 'src0-rows-strided':
-      src0 = stridedRows(t0, [K, M, B], 3 * K, K);
+      src0 = stridedRows(t0, [K, M, B0], 3 * K, K);
       break;
     case 'src1-permuted':
       src1 = permute(contiguous(t1, [K, B, N]), [0, 2, 1, 3]);
       break;
     case 'src0-odd-stride':
-      src0 = stridedRows(t0, [K, M, B], K + 1, 0);
+      src0 = stridedRows(t0, [K, M, B0], K + 1, 0);
+      break;
+    case 'both-permuted':
+      src0 = permute(contiguous(t0, [K, B0, M]), [0, 2, 1, 3]);
+      src1 = permute(contiguous(t1, [K, B, N]), [0, 2, 1, 3]);
       break;
   }
   const problems = operandProblems(src0, src1);
@@ -139,28 +142,13 @@ function geometry(c: OpCase): MatmulGeometry {
   };
 }
 
-/** Sizes, broadcast ratios, row and batch strides (elements) and offsets of the three tensors. */
-const PARAMS = uniformSchema('Params', Object.fromEntries(
-  ['M', 'N', 'K', 'ne12', 'r2', 'r3', 's01', 's02', 's03', 's11', 's12', 's13', 'sd1', 'sd2', 'sd3', 'off0', 'off1', 'offd'].map((k) => [k, 'u32' as const]),
-));
-
 function native(c: OpCase): KernelSpec {
   if (isQuantMulMat(c) && c.dst.ne[1] <= SMALL_N) return quantNative(c);
-  const g = geometry(c);
-  // 64×64 tiles, one workgroup per tile and batch.
-  const dispatch: [number, number, number] = [Math.ceil(g.M / 64), Math.ceil(g.N / 64), g.ne12 * g.ne13];
-  const values = {
-    M: g.M, N: g.N, K: g.K, ne12: g.ne12, r2: g.r2, r3: g.r3,
-    s01: g.src0.rowStride, s02: g.src0.batchStride2, s03: g.src0.batchStride3,
-    s11: g.src1.rowStride, s12: g.src1.batchStride2, s13: g.src1.batchStride3,
-    sd1: g.dst.rowStride, sd2: g.dst.batchStride2, sd3: g.dst.batchStride3,
-    off0: g.src0.offset, off1: g.src1.offset, offd: g.dst.offset,
-  };
   // f16 sources are read as u32 words and widened (unpack2x16float): no shader-f16 needed.
   const defines = { SRC0_Q: false, SRC0_F16: c.srcs[0].type === 'f16', SRC1_F16: c.srcs[1].type === 'f16' };
-  // Quantized weights past the gemv ground: the same tiling, src0 decoded while staged (geometry: s01 = K).
+  // Quantized weights past the gemv ground: the same tiling, src0 decoded while staged.
   const q: Record<string, string | boolean> = isQuantMulMat(c) ? { SRC0_Q: true, DECODE: quantDecode(c) } : {};
-  return nativeTemplated('MUL_MAT/mul_mat.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], dispatch, PARAMS, values, { ...defines, ...q });
+  return tileNative('MUL_MAT/mul_mat.wgsl', nativeWgsl, c, true, { ...defines, ...q });
 }
 
 /** MUL_MAT for the matmul family: the plain operand access, no epilogue. */
@@ -210,7 +198,7 @@ export const MUL_MAT: OpDef = {
   // The bench's MUL_MAT case is its first matrix case (the lane's compute-bound shapes live in bench --only matmul).
   bench: { dims: [256, 128, 128] },
   summary: 'dst = src0ᵀ·src1 per batch, both K-contiguous, src0 broadcast over batches (ggml_mul_mat)',
-  shapeSyntax: 'MxNxK[xB]',
+  shapeSyntax: 'MxNxK[xB[xB0]]: B batches, B0 of them in src0 (broadcast)',
   layouts: LAYOUTS,
   params: PARAMS_SPEC,
   matrix: [
@@ -223,6 +211,8 @@ export const MUL_MAT: OpDef = {
     { dims: [256, 64, 128], layout: 'src0-rows-strided' },
     { dims: [128, 32, 64, 2], layout: 'src1-permuted' },
     { dims: [128, 64, 96], layout: 'src0-odd-stride' },
+    // Attention's K·Q as the graph sends it: K and Q heads permuted views, 2 Q heads per K head.
+    { dims: [96, 80, 16, 4, 2], layout: 'both-permuted' },
     // Decode: f16 weights × f32 activations (gemv on every adapter), and N > 8 f16 (subgroup
     // matrices where offered, a declared rejection elsewhere).
     { dims: [256, 4, 128], layout: 'contiguous', params: { type0: 1 } },

@@ -80,9 +80,11 @@ describe('OUT_PROD native kernel', () => {
     const k = OUT_PROD.native(c);
     expect(k.label).toBe('native:OUT_PROD/out_prod.wgsl');
     expect(k.dispatch).toEqual([4, 2, 1]);
+    // src0, src1, dst as the shared Tensor descriptors (12 words each: ne, st, off, n, pad)
     const u = Array.from(k.uniforms!);
-    expect(u.slice(0, 4)).toEqual([200, 96, 50, 1]);
-    expect(u.slice(9, 11)).toEqual([50, 1]); // s10, s11: transposed
+    expect(u.slice(0, 4)).toEqual([200, 50, 1, 1]);
+    expect(u.slice(12, 18)).toEqual([96, 50, 1, 1, 50, 1]); // src1 ne, then st0 st1: transposed
+    expect(u.slice(24, 28)).toEqual([200, 96, 1, 1]);
     expect(OUT_PROD.native(OUT_PROD.makeCase([96, 40, 24, 4], 'batched-broadcast')).dispatch).toEqual([2, 1, 4]);
   });
 
@@ -107,5 +109,41 @@ describe('OUT_PROD generated (matmul family with its operand access)', () => {
   it('vectorWidth 4 is refused by name: K is not contiguous in src0 (nor in a packed src1)', () => {
     expect(OUT_PROD.fits({ ...s, vectorWidth: 4 }, OUT_PROD.makeCase([128, 64, 32], 'src1-transposed'))).toEqual(['vectorWidth 4 needs K contiguous, but src0 has a K stride other than 1']);
     expect(OUT_PROD.fits({ ...s, vectorWidth: 4 }, OUT_PROD.makeCase([128, 64, 32]))).toEqual(['vectorWidth 4 needs K contiguous, but src0 and src1 have a K stride other than 1']);
+  });
+});
+
+describe("OUT_PROD: the layouts the training graph sends (K·Q's backward, grouped K heads)", () => {
+  const values = (n: number, k: number) => Array.from({ length: n }, (_, i) => ((i * k) % 17) - 8);
+  it("each view is read as its logical values: the oracle equals the packed case's", () => {
+    for (const layout of ['src0-permuted', 'src0-permuted-src1-transposed', 'src1-permuted-transposed', 'batched-broadcast']) {
+      const v = OUT_PROD.makeCase([5, 3, 4, 4, 2], layout);
+      const packed = OUT_PROD.makeCase([5, 3, 4, 4, 2], 'batched-broadcast');
+      const a = values(5 * 4 * 2, 7);
+      const b = values(3 * 4 * 4, 5);
+      const ref = OUT_PROD.oracle(packed, [bufferFor(packed.srcs[0], a), bufferFor(packed.srcs[1], b)]).ref;
+      expect([...OUT_PROD.oracle(v, [bufferFor(v.srcs[0], a), bufferFor(v.srcs[1], b)]).ref], layout).toEqual([...ref]);
+    }
+  });
+
+  it("the strides are the real graph's (tiny: head dim 8, 8 Q heads, 4 K heads, 128 tokens)", () => {
+    // K's gradient reads Q's head-major view: src0 [8, 128, 8] nb [4, 256, 32]
+    expect(OUT_PROD.makeCase([8, 128, 128, 8], 'src0-permuted').srcs[0].nb.slice(0, 3)).toEqual([4, 256, 32]);
+    // Q's gradient: src0 = K's view [8, 128, 4] nb [4, 128, 32], src1 = transpose(grad) nb [512, 4, 65536]
+    const q = OUT_PROD.makeCase([8, 128, 128, 8, 4], 'src0-permuted-src1-transposed');
+    expect(q.srcs[0].nb.slice(0, 3)).toEqual([4, 128, 32]);
+    expect(q.srcs[1].nb.slice(0, 3)).toEqual([512, 4, 65536]);
+    // through ROPE_BACK's permuted input: src1 [128, 8, 8] nb [256, 4, 32]
+    expect(OUT_PROD.makeCase([128, 128, 8, 8, 4], 'src1-permuted-transposed').srcs[1].nb.slice(0, 3)).toEqual([256, 4, 32]);
+    expect(() => OUT_PROD.makeCase([8, 8, 8, 8, 3], 'src0-permuted')).toThrow(/B0 = 3 must divide B = 8/);
+  });
+
+  it('the native tile and the generated matmul take them; src1 with a K stride reads scalars', () => {
+    const s = { family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 1, staging: 'single' } as const;
+    for (const m of OUT_PROD.matrix.filter((x) => x.dims.length === 5)) {
+      const c = OUT_PROD.makeCase(m.dims, m.layout);
+      expect(OUT_PROD.fits(s, c), m.layout).toEqual([]);
+      expect(OUT_PROD.native(c).dispatch).toEqual([Math.ceil(m.dims[0] / 64), Math.ceil(m.dims[1] / 64), 4]);
+    }
+    expect(OUT_PROD.native(OUT_PROD.makeCase([16, 72, 40, 4, 2], 'src0-permuted')).wgsl).toContain('return src1[base1 + n * p.src1.st.x + k * p.src1.st.y];');
   });
 });

@@ -6,24 +6,34 @@
 // src0 not transposed and its rows contiguous (nb00 == 4); src1 may have any strides.
 import nativeWgsl from '../../../kernels/OUT_PROD/out_prod.wgsl?raw';
 import { deviceOffsetElements, gather } from '../hostdata';
-import { uniformSchema } from '../codegen/uniforms';
 import { MATMUL, type MatmulSnippet } from '../families/matmul';
 import { generatedPath } from '../families/types';
-import { type KernelSpec, MAX_WORKGROUPS_PER_DIM, nativeTemplated } from '../kernel';
+import type { KernelSpec } from '../kernel';
 import { contiguous, elementStrides, isTransposed, nelements, permute, rowsContiguous, stridedRows, transpose, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
 import { dotOracle } from './dot-oracle';
+import { COMMON_BATCHES, MATMUL_DIM_NAMES, matmulBatches, tileNative, type BatchDefaults } from './matmul-common';
 import { caseLabel, OpCaseError, parseParams, type OpCase, type OpDef, type OracleResult, eachElementOnce } from './types';
 
 const LAYOUTS = [
   { name: 'contiguous', doc: "src0 [M, K, B] and src1 [N, K, B] packed (MUL_MAT's src0 gradient: out_prod(src1, grad))" },
   { name: 'src1-transposed', doc: "src1 = transpose of a packed [K, N, B] (MUL_MAT's src1 gradient: out_prod(src0, transpose(grad)))" },
-  { name: 'batched-broadcast', doc: 'src1 has B batches (default 4), src0 B/2: ggml broadcasts src0 over them (r2 = 2)' },
+  { name: 'batched-broadcast', doc: 'src1 has B batches (default 4), src0 B0 (default B/2): ggml broadcasts src0 over them (r2 = B/B0)' },
   { name: 'src0-rows-strided', doc: 'src0 rows M + 3 elements apart, one element in (a view of a wider tensor)' },
   { name: 'src1-permuted', doc: 'src1 = permute(0,2,1,3) of a packed [N, B, K] (default B 2): k and batch strides swapped' },
+  // The backward of attention's K·Q (both-permuted MUL_MAT) sends these three, B0 < B with grouped K heads.
+  { name: 'src0-permuted', doc: "src0 = permute(0,2,1,3) of a packed [M, B0, K] (default B 2): Q's head-major view, as K's gradient out_prod(Q, grad) reads it" },
+  { name: 'src0-permuted-src1-transposed', doc: "src0 as src0-permuted, src1 = transpose of a packed [K, N, B]: Q's gradient out_prod(K, transpose(grad))" },
+  { name: 'src1-permuted-transposed', doc: "src1 = transpose(permute(0,2,1,3)) of a packed [K, B, N] (default B 2): rows N apart by K·B, k contiguous, batches K apart" },
 ] as const;
 
-const DEFAULT_BATCHES: Readonly<Record<string, number>> = { 'batched-broadcast': 4, 'src1-permuted': 2 };
+/** Batches a layout uses when the shape gives none; the plain layout has no broadcast. */
+const BATCHES: Readonly<Record<string, BatchDefaults>> = {
+  ...COMMON_BATCHES,
+  'src0-permuted': { batches: 2 },
+  'src0-permuted-src1-transposed': { batches: 2 },
+  'src1-permuted-transposed': { batches: 2 },
+};
 
 /** ggml_out_prod's and its CPU kernel's asserts, as reasons (empty when the operands are acceptable). */
 export function outProdProblems(src0: TensorDesc, src1: TensorDesc): string[] {
@@ -36,27 +46,37 @@ export function outProdProblems(src0: TensorDesc, src1: TensorDesc): string[] {
 }
 
 function makeCase(dims: readonly number[], layout: string = 'contiguous', params: Readonly<Record<string, number>> = {}): OpCase {
-  if (dims.length < 3 || dims.length > 4) throw new OpCaseError(`OUT_PROD takes MxNxK or MxNxKxB (dst M x N, summed over K, B batches), got ${dims.length} dims`);
+  if (dims.length < 3 || dims.length > 5) throw new OpCaseError(`OUT_PROD takes MxNxK or MxNxKxB (dst M x N, summed over K, B batches), got ${dims.length} dims; MxNxKxBxB0 gives src0 B0 of them (ggml broadcasts src0 over src1's batches)`);
+  dims.forEach((d, i) => {
+    if (!Number.isSafeInteger(d) || d < 1) throw new OpCaseError(`OUT_PROD: dimension ${MATMUL_DIM_NAMES[i]} must be a positive integer, got ${d}`);
+  });
   parseParams('OUT_PROD', [], params);
   if (!LAYOUTS.some((l) => l.name === layout)) throw new OpCaseError(`OUT_PROD has no layout '${layout}' (layouts: ${LAYOUTS.map((l) => l.name).join(', ')})`);
   const [M, N, K] = dims;
-  const B = dims[3] ?? DEFAULT_BATCHES[layout] ?? 1;
-  if (B > MAX_WORKGROUPS_PER_DIM) throw new OpCaseError(`OUT_PROD: B = ${B} batches exceeds ${MAX_WORKGROUPS_PER_DIM} (one workgroup layer per batch along z)`);
-  let src0 = contiguous('f32', [M, K, B]);
+  const { B, B0 } = matmulBatches('OUT_PROD', dims, layout, BATCHES[layout]);
+  let src0 = contiguous('f32', [M, K, B0]);
   let src1 = contiguous('f32', [N, K, B]);
+  const src0Permuted = () => permute(contiguous('f32', [M, B0, K]), [0, 2, 1, 3]);
   switch (layout) {
     case 'src1-transposed':
       src1 = transpose(contiguous('f32', [K, N, B]));
       break;
-    case 'batched-broadcast':
-      if (B % 2) throw new OpCaseError(`OUT_PROD batched-broadcast: B = ${B} must be even (src0 has B/2 batches, each shared by 2 of src1's)`);
-      src0 = contiguous('f32', [M, K, B / 2]);
-      break;
     case 'src0-rows-strided':
-      src0 = stridedRows('f32', [M, K, B], M + 3, 1);
+      src0 = stridedRows('f32', [M, K, B0], M + 3, 1);
       break;
     case 'src1-permuted':
       src1 = permute(contiguous('f32', [N, B, K]), [0, 2, 1, 3]);
+      break;
+    case 'src0-permuted':
+      src0 = src0Permuted();
+      break;
+    case 'src0-permuted-src1-transposed':
+      src0 = src0Permuted();
+      src1 = transpose(contiguous('f32', [K, N, B]));
+      break;
+    case 'src1-permuted-transposed':
+      // packed [K, B, N] → [K, N, B] → [N, K, B]: src1[n, k, b] at k + b·K + n·K·B
+      src1 = transpose(permute(contiguous('f32', [K, B, N]), [0, 2, 1, 3]));
       break;
   }
   const problems = outProdProblems(src0, src1);
@@ -71,28 +91,9 @@ function oracle(c: OpCase, srcs: readonly ArrayBuffer[], sample?: Int32Array): O
   return dotOracle(c.dst, s0.ne[1], [s0.ne[2], s0.ne[3]], gather(s0, srcs[0]), { row: 1, k: s0.ne[0] }, gather(s1, srcs[1]), { row: 1, k: s1.ne[0] }, sample);
 }
 
-/** Element strides and offsets of both sources and dst, src0's broadcast ratios. */
-const OUT_PROD_UNIFORMS = uniformSchema('Params', {
-  M: 'u32', N: 'u32', K: 'u32', ne2: 'u32',
-  r2: 'u32', r3: 'u32', s01: 'u32', s02: 'u32',
-  s03: 'u32', s10: 'u32', s11: 'u32', s12: 'u32',
-  s13: 'u32', sd1: 'u32', sd2: 'u32', sd3: 'u32',
-  off0: 'u32', off1: 'u32', offd: 'u32',
-});
-
+/** The shared tile with its loads along i0 and i1 (src0 is contiguous along i0). */
 function native(c: OpCase): KernelSpec {
-  const [src0, src1] = c.srcs;
-  const [, s01, s02, s03] = elementStrides(src0);
-  const [s10, s11, s12, s13] = elementStrides(src1);
-  const [, sd1, sd2, sd3] = elementStrides(c.dst);
-  const [M, N, ne2, ne3] = c.dst.ne;
-  const values = {
-    M, N, K: src0.ne[1], ne2, r2: ne2 / src0.ne[2], r3: ne3 / src0.ne[3], s01, s02, s03, s10, s11, s12, s13, sd1, sd2, sd3,
-    off0: deviceOffsetElements(src0), off1: deviceOffsetElements(src1), offd: deviceOffsetElements(c.dst),
-  };
-  // 64×64 tiles, one workgroup per tile and batch.
-  const dispatch: [number, number, number] = [Math.ceil(M / 64), Math.ceil(N / 64), ne2 * ne3];
-  return nativeTemplated('OUT_PROD/out_prod.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], dispatch, OUT_PROD_UNIFORMS, values);
+  return tileNative('OUT_PROD/out_prod.wgsl', nativeWgsl, c, false);
 }
 
 /**
@@ -119,7 +120,7 @@ export const OUT_PROD: OpDef = {
   name: 'OUT_PROD',
   bench: { dims: [4096, 4096, 512] },
   summary: 'dst[i0, i1] = Σ_k src0[i0, k] · src1[i1, k] per batch, src0 broadcast over batches (ggml_out_prod)',
-  shapeSyntax: 'MxNxK[xB]: dst M x N, summed over K, B batches',
+  shapeSyntax: 'MxNxK[xB[xB0]]: dst M x N, summed over K, B batches (B0 of them in src0: broadcast)',
   layouts: LAYOUTS,
   params: [],
   matrix: [
@@ -130,6 +131,10 @@ export const OUT_PROD: OpDef = {
     { dims: [48, 40, 24, 4], layout: 'batched-broadcast' },
     { dims: [66, 32, 20], layout: 'src0-rows-strided' },
     { dims: [64, 33, 24, 2], layout: 'src1-permuted' },
+    // The backward of attention's K·Q as the graph sends it (grouped heads: B0 = B/2).
+    { dims: [16, 72, 40, 4, 2], layout: 'src0-permuted' },
+    { dims: [16, 72, 40, 4, 2], layout: 'src0-permuted-src1-transposed' },
+    { dims: [72, 40, 16, 4, 2], layout: 'src1-permuted-transposed' },
   ],
   makeCase,
   oracle,
