@@ -14,10 +14,10 @@
 @group(0) @binding(2) var<storage, read> hp: array<f32>;
 @group(0) @binding(3) var<uniform> p: Params;
 
-@compute @workgroup_size({{WG}})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
-  let i = (wid.y * nwg.x + wid.x) * {{WG}}u + lid;
+// the shared one-thread-per-element entry (src/core/kernel.ts elementMain): element(i) per thread
+{{ELEMENT_MAIN}}
+
+fn element(i: u32) {
   if (i >= p.w.n) {
     return;
   }

@@ -63,10 +63,10 @@ fn cos_sin(t: f32) -> vec2<f32> {
 }
 // rope helpers: end
 
-@compute @workgroup_size({{WG}})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
-  let t = (wid.y * nwg.x + wid.x) * {{WG}}u + lid;
+// the shared one-thread-per-element entry (src/core/kernel.ts elementMain): element(i) per thread
+{{ELEMENT_MAIN}}
+
+fn element(t: u32) {
   if (t >= p.npairs) {
     return;
   }

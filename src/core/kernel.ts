@@ -69,6 +69,20 @@ export function grid2d(workgroups: number, maxPerDim = MAX_WORKGROUPS_PER_DIM): 
   return [x, y, 1];
 }
 
+/**
+ * The entry every one-thread-per-element native kernel shares (the `{{ELEMENT_MAIN}}` define of
+ * a templated kernel with a numeric WG): it linearizes grid2d's workgroups as above and calls the
+ * kernel's own `fn element(i: u32)` with its thread's index, which skips the overhang itself
+ * (each kernel counts its own elements: dst's, a pair's, a view's).
+ */
+export function elementMain(wg: number): string {
+  return `@compute @workgroup_size(${wg})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+  element((wid.y * nwg.x + wid.x) * ${wg}u + lid);
+}`;
+}
+
 /** A list of u32 params (the calibration kernels' uniform), packed by the one uniform packer. */
 export function packParams(values: readonly number[]): Uint32Array {
   const names = values.map((_, i) => `param ${i}`);
@@ -110,7 +124,7 @@ export function nativeTemplated(
   params: Readonly<Record<string, UniformValue>>,
   defines: TemplateDefines = {},
 ): KernelSpec {
-  const templateDefines = { ...defines, PARAMS: uniformStruct(schema) };
+  const templateDefines = { ...defines, PARAMS: uniformStruct(schema), ...(typeof defines.WG === 'number' ? { ELEMENT_MAIN: elementMain(defines.WG) } : {}) };
   const wgsl = renderTemplate(source, templateDefines, file);
   const flags = Object.entries(defines).filter(([, v]) => v === true).map(([k]) => k);
   const spec = { ...nativeKernel(file, wgsl, roles, dispatch, packUniforms(schema, params)), templateDefines };

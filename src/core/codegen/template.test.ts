@@ -3,7 +3,7 @@ import binaryWgsl from '../../../kernels/binary/binary.wgsl?raw';
 import rowWgsl from '../../../kernels/row/row.wgsl?raw';
 import { renderTemplate } from './template';
 import { packUniforms, TENSOR_STRUCT, uniformSchema, uniformStruct } from './uniforms';
-import { f32Bits } from '../kernel';
+import { elementMain, f32Bits } from '../kernel';
 import { stridedRows } from '../tensor';
 import { RMS_NORM } from '../ops/rms-norm';
 
@@ -25,10 +25,10 @@ describe('the template step', () => {
   });
 
   const schema = uniformSchema('Params', { ne0: 'u32', off: 'i32', eps: 'f32' });
-  const defines = { PARAMS: uniformStruct(schema), WG: 256 };
+  const defines = { PARAMS: uniformStruct(schema), WG: 256, ELEMENT_MAIN: elementMain(256) };
 
   it('snapshot: the binary template as ADD, both variants from one source', () => {
-    const add = { ...defines, OP: 'a + b', A: 'a', B: 'b', CONSTS: '' };
+    const add = { ...defines, OP: 'a + b', A: 'a', B: 'b', CONSTS: '', SAME_SHAPE: false };
     expect(renderTemplate(binaryWgsl, { ...add, INPLACE: false })).toMatchSnapshot('ADD');
     expect(renderTemplate(binaryWgsl, { ...add, INPLACE: true })).toMatchSnapshot('ADD inplace');
   });
