@@ -2,6 +2,7 @@
 // workgroup sizes, adapter names in expressions, variants by adapter, declared numerics, every
 // manifest/WGSL disagreement reported at once, and the 2-D split hint only where it helps.
 import { describe, expect, it } from 'vitest';
+import { caught } from '../../../test/fixtures/caught';
 import { DEFAULT_LIMITS } from '../adapter';
 import { OPS } from '../ops/registry';
 import { ManifestError, ManifestRefusal } from './errors';
@@ -23,14 +24,6 @@ const edit = (src: { manifest: string }, fn: (m: any) => void) => {
   return JSON.stringify(m);
 };
 
-function caught(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected a throw');
-}
 
 describe('WGSL as written', () => {
   it('evaluates @binding const-expressions and module consts, and sizes the uniform struct', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { caught } from '../../../test/fixtures/caught';
 import { evaluate, ExprError, namesIn, parseExpr, parseExprValue } from './expr';
 
 const scope = new Map<string, number>([
@@ -9,15 +10,7 @@ const scope = new Map<string, number>([
 ]);
 const ev = (src: string, s = scope) => evaluate(parseExpr(src), s);
 
-function exprError(fn: () => unknown): ExprError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ExprError);
-    return e as ExprError;
-  }
-  throw new Error('expected an ExprError');
-}
+const exprError = (fn: () => unknown): ExprError => caught(fn, ExprError);
 
 describe('expression language', () => {
   it('reads numbers: integers, decimals, exponents, hex', () => {

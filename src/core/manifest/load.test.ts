@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { caught } from '../../../test/fixtures/caught';
 import { OPS } from '../ops/registry';
 import { ManifestError } from './errors';
 import { EXAMPLE_KERNELS } from './examples';
@@ -15,15 +16,7 @@ const loadEdited = (dir: string, edit: (m: any) => void, files: Record<string, s
   const all: Record<string, string | undefined> = { ...ex(dir).files, ...files };
   return loadManifest(JSON.stringify(doc), (f) => all[f], OPS);
 };
-function error(fn: () => unknown): ManifestError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ManifestError);
-    return e as ManifestError;
-  }
-  throw new Error('expected a ManifestError');
-}
+const error = (fn: () => unknown): ManifestError => caught(fn, ManifestError);
 
 describe('loading a manifest', () => {
   it('loads the examples with their WGSL (a manifest of variants: every variant\'s, in order)', () => {

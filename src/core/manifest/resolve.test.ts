@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { caught } from '../../../test/fixtures/caught';
 import { type AdapterDescriptor, DEFAULT_LIMITS } from '../adapter';
 import { f32Bits } from '../kernel';
 import { OPS } from '../ops/registry';
@@ -21,14 +22,7 @@ const load = (dir: string, edit?: (m: any) => void, files?: Record<string, strin
 const opCase = (op: string, dims: number[], layout?: string, params?: Record<string, number>) => OPS.find((o) => o.name === op)!.makeCase(dims, layout, params);
 const resolve = (m: LoadedManifest, op: string, dims: number[], layout?: string, params?: Record<string, number>, a = adapter): UserKernelPlan => resolveManifest(m, opCase(op, dims, layout, params), a);
 
-function thrown(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected a throw');
-}
+const thrown = (fn: () => unknown): Error => caught(fn);
 const manifestError = (fn: () => unknown) => {
   const e = thrown(fn);
   expect(e).toBeInstanceOf(ManifestError);

@@ -3,7 +3,7 @@
 import { DEFAULT_LIMITS, type DeviceLimits } from '../adapter';
 import { familyDef, FAMILY_DEFS, type Family, type Schedule } from '../families/index';
 import type { KnobSpec, LimitsView } from '../families/types';
-import { checkScheduleInput, checkSpaceInput } from '../input/schedule-input';
+import { checkScheduleInput, checkSpaceInput, type InputCheck } from '../input/schedule-input';
 
 export type { ElementwiseSchedule } from '../families/elementwise';
 export type { NormSchedule } from '../families/norm';
@@ -26,22 +26,30 @@ export const SPACES: Readonly<Record<Family, Readonly<Record<string, KnobSpec>>>
 export const FAMILIES = Object.keys(FAMILY_DEFS) as Family[];
 
 /**
- * Checks a value from JSON (the page's editor, the CLI's --schedule) knob by knob and
- * returns a frozen schedule, or throws naming the first thing that is wrong.
+ * The object a checked schedule or space input holds (JSON text parsed), or the ScheduleError
+ * naming what is wrong: the check's error, text that is not JSON, or JSON that is no object.
  */
-export function parseSchedule(input: unknown, expectFamily?: Family | readonly Family[]): Schedule {
-  const checked = checkScheduleInput(input, SPACES); // own keys only, bounded, not empty
+function jsonObject(checked: InputCheck, what: string, notObject: string): Record<string, unknown> {
   if ('error' in checked) throw new ScheduleError(checked.error);
   let value: unknown = checked.value;
   if (typeof value === 'string') {
     try {
       value = JSON.parse(value);
     } catch (e) {
-      throw new ScheduleError(`schedule is not valid JSON: ${(e as Error).message}`);
+      throw new ScheduleError(`${what} is not valid JSON: ${(e as Error).message}`);
     }
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ScheduleError('a schedule is a JSON object such as {"family":"elementwise",…}');
-  const obj = value as Record<string, unknown>;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ScheduleError(notObject);
+  return value as Record<string, unknown>;
+}
+
+/**
+ * Checks a value from JSON (the page's editor, the CLI's --schedule) knob by knob and
+ * returns a frozen schedule, or throws naming the first thing that is wrong.
+ */
+export function parseSchedule(input: unknown, expectFamily?: Family | readonly Family[]): Schedule {
+  // own keys only, bounded, not empty
+  const obj = jsonObject(checkScheduleInput(input, SPACES), 'schedule', 'a schedule is a JSON object such as {"family":"elementwise",…}');
   const family = obj.family;
   if (typeof family !== 'string' || !(family in SPACES)) {
     throw new ScheduleError(`schedule family ${JSON.stringify(family)} is not one of ${FAMILIES.join(', ')}`);
@@ -89,19 +97,10 @@ export function spaceText(family: Family): string {
 
 /** A space restriction from JSON (text or parsed), checked knob by knob and value by value. */
 export function parseSpace(input: unknown, family: Family): SpaceRestriction {
-  const checked = checkSpaceInput(input, SPACES[family], family); // own keys only, bounded, not empty
-  if ('error' in checked) throw new ScheduleError(checked.error);
-  let value: unknown = checked.value;
-  if (typeof value === 'string') {
-    try {
-      value = JSON.parse(value);
-    } catch (e) {
-      throw new ScheduleError(`space is not valid JSON: ${(e as Error).message}`);
-    }
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ScheduleError('space is a JSON object of knob → list of values, e.g. {"workgroupSize": [64, 256]}');
+  // own keys only, bounded, not empty
+  const value = jsonObject(checkSpaceInput(input, SPACES[family], family), 'space', 'space is a JSON object of knob → list of values, e.g. {"workgroupSize": [64, 256]}');
   const full = SPACES[family];
-  for (const [knob, values] of Object.entries(value as Record<string, unknown>)) {
+  for (const [knob, values] of Object.entries(value)) {
     if (!(knob in full)) throw new ScheduleError(`unknown knob '${knob}' for family ${family} (knobs: ${Object.keys(full).join(', ')})`);
     if (!Array.isArray(values) || !values.length) throw new ScheduleError(`space.${knob} must be a non-empty list`);
     const numeric = typeof full[knob].values[0] === 'number';
