@@ -48,3 +48,11 @@ export function renameIdents(expr: string, names: readonly string[], to: (name: 
 export function usesIdent(expr: string, name: string): boolean {
   return renameIdents(expr, [name], () => '\u0000') !== expr;
 }
+
+/**
+ * A generated kernel's entry point and its end: `main` over the given builtins with the body
+ * indented, then the blank line every generated kernel ends on (one shell, so snapshots agree).
+ */
+export function computeMain(workgroupSize: number, builtins: readonly string[], body: readonly string[]): string[] {
+  return [`@compute @workgroup_size(${workgroupSize})`, `fn main(${builtins.join(', ')}) {`, indent(body.join('\n'), 2), '}', ''];
+}

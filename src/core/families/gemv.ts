@@ -8,7 +8,7 @@
 import type { DType } from '../tensor';
 import { MAX_WORKGROUPS_PER_DIM } from '../kernel';
 import { batchBase, MATMUL_BINDINGS, vec4Aligned, weightLoads, type MatmulOperand } from './matmul-wgsl';
-import { indent, storageDecl, u } from '../codegen/wgsl';
+import { computeMain, storageDecl, u } from '../codegen/wgsl';
 import type { MatmulSnippet } from './matmul';
 import { scheduleKey, type FamilyDef } from './types';
 
@@ -148,11 +148,10 @@ export function generateGemv(s: GemvSchedule, k: GemvSnippet, label: string): { 
     for (const c of cols) emit(`if (${guard(c)}) {`, `  dst[${dstAt(c)}] = part[lid * ${u(C)} + ${u(c)}];`, '}');
   }
   const useSub = sub && T > 1;
-  const builtins = ['@builtin(workgroup_id) wid: vec3<u32>', '@builtin(local_invocation_index) lid: u32', ...(useSub ? ['@builtin(subgroup_size) sgSize: u32'] : [])];
   const wgsl = [
     `// generated: ${label} — ${scheduleKey(s)}`,
     `// gemv: ${R} row(s) × ${C} column(s) per workgroup, ${T} thread(s) per row over K, ${s.reduction} reduction`,
-    ...(useSub ? ['enable subgroups;', 'diagnostic(off, subgroup_uniformity);'] : []),
+    ...rowReduceEnables(useSub),
     storageDecl(0, 'src0', 'read', l0.elem),
     storageDecl(1, 'src1', 'read', l1.elem),
     storageDecl(2, 'dst', 'read_write', 'f32'),
@@ -161,13 +160,22 @@ export function generateGemv(s: GemvSchedule, k: GemvSnippet, label: string): { 
     l0.fn,
     l1.fn,
     '',
-    `@compute @workgroup_size(${W})`,
-    `fn main(${builtins.join(', ')}) {`,
-    indent(body.join('\n'), 2),
-    '}',
-    '',
+    ...computeMain(W, rowReduceBuiltins(useSub), body),
   ].join('\n');
   return { wgsl, dispatch: [Math.ceil(k.M / R), Math.ceil(k.N / C), k.ne12 * k.ne13], features: useSub ? ['subgroups'] : [] };
+}
+
+/**
+ * What a kernel that reduces a row's partial sums across its threads (gemv, mmvq's pass 2) asks of
+ * WGSL: subgroups when it reduces by subgroup (their uniformity is the kernel's own concern: every
+ * thread of a row reaches the reduction), and the builtins its entry reads.
+ */
+export function rowReduceEnables(subgroups: boolean): string[] {
+  return subgroups ? ['enable subgroups;', 'diagnostic(off, subgroup_uniformity);'] : [];
+}
+
+export function rowReduceBuiltins(subgroups: boolean): string[] {
+  return ['@builtin(workgroup_id) wid: vec3<u32>', '@builtin(local_invocation_index) lid: u32', ...(subgroups ? ['@builtin(subgroup_size) sgSize: u32'] : [])];
 }
 
 export const GEMV: FamilyDef<GemvSchedule, GemvSnippet> = {

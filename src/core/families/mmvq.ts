@@ -7,9 +7,9 @@
 // Both passes sit in one compute pass, so a timed run is their sum. The activations are rounded,
 // so the kernel declares q8_1 numerics (correctness.ts: eps 2^-8 and ggml's NMSE threshold). Needs
 // WGSL's packed_4x8_integer_dot_product; the subgroup reduction needs 'subgroups'.
-import { indent, storageDecl, u } from '../codegen/wgsl';
+import { computeMain, storageDecl, u } from '../codegen/wgsl';
 import { MAX_WORKGROUPS_PER_DIM } from '../kernel';
-import type { GemvSnippet } from './gemv';
+import { rowReduceBuiltins, rowReduceEnables, type GemvSnippet } from './gemv';
 import { vec4Aligned } from './matmul-wgsl';
 import { scheduleKey, type FamilyDef } from './types';
 
@@ -79,11 +79,7 @@ function quantizeWgsl(k: GemvSnippet, label: string): string {
     '',
     l.fn,
     '',
-    `@compute @workgroup_size(${QUANT_WG})`,
-    'fn main(@builtin(global_invocation_id) gid: vec3<u32>) {',
-    indent(body.join('\n'), 2),
-    '}',
-    '',
+    ...computeMain(QUANT_WG, ['@builtin(global_invocation_id) gid: vec3<u32>'], body),
   ].join('\n');
 }
 
@@ -136,11 +132,10 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
     }
     for (const c of cols) body.push(`if (${guard}) {`, `  dst[${dstAt(c)}] = part[lid * ${u(k.N)} + ${u(c)}];`, '}');
   }
-  const builtins = ['@builtin(workgroup_id) wid: vec3<u32>', '@builtin(local_invocation_index) lid: u32', ...(sub ? ['@builtin(subgroup_size) sgSize: u32'] : [])];
   return [
     `// generated: ${label} — mmvq pass 2: ${R} row(s) per workgroup, ${T} thread(s) per row over blocks, dot4I8Packed, ${sub ? 'subgroup' : 'shared'} reduction`,
     `requires ${DOT4_WGSL_FEATURE};`,
-    ...(sub ? ['enable subgroups;', 'diagnostic(off, subgroup_uniformity);'] : []),
+    ...rowReduceEnables(sub),
     storageDecl(0, 'src0', 'read', 'u32'),
     storageDecl(1, 'xq', 'read', 'u32'),
     storageDecl(2, 'dst', 'read_write', 'f32'),
@@ -148,11 +143,7 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
     '',
     k.weightBlocks!.wgsl.trim(),
     '',
-    `@compute @workgroup_size(${W})`,
-    `fn main(${builtins.join(', ')}) {`,
-    indent(body.join('\n'), 2),
-    '}',
-    '',
+    ...computeMain(W, rowReduceBuiltins(sub), body),
   ].join('\n');
 }
 

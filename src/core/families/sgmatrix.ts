@@ -9,7 +9,7 @@
 import type { DType } from '../tensor';
 import { MAX_WORKGROUPS_PER_DIM } from '../kernel';
 import { batchBase, MATMUL_BINDINGS, type MatmulOperand } from './matmul-wgsl';
-import { indent, storageDecl, u } from '../codegen/wgsl';
+import { computeMain, storageDecl, u } from '../codegen/wgsl';
 import type { GemvSnippet } from './gemv';
 import { scheduleKey, type FamilyDef } from './types';
 
@@ -225,11 +225,7 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
     ...(staged.a ? [`var<workgroup> sA: array<f16, ${copies * BM * LD}>;`] : []),
     ...(staged.b ? [`var<workgroup> sB: array<f16, ${copies * BN * LD}>;`] : []),
     '',
-    `@compute @workgroup_size(${threads})`,
-    'fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32, @builtin(subgroup_size) sgSize: u32) {',
-    indent(body.join('\n'), 2),
-    '}',
-    '',
+    ...computeMain(threads, ['@builtin(workgroup_id) wid: vec3<u32>', '@builtin(local_invocation_index) lid: u32', '@builtin(subgroup_size) sgSize: u32'], body),
   ].join('\n');
   return { wgsl, dispatch: [k.M / BM, k.N / BN, k.ne12 * k.ne13], rounds };
 }
