@@ -11,16 +11,8 @@
 
 {{PARAMS}}
 
-#if INPLACE
-@group(0) @binding(0) var<storage, read_write> dst: array<f32>;
-@group(0) @binding(1) var<storage, read> src1: array<f32>;
-@group(0) @binding(2) var<uniform> p: Params;
-#else
-@group(0) @binding(0) var<storage, read> src0: array<f32>;
-@group(0) @binding(1) var<storage, read> src1: array<f32>;
-@group(0) @binding(2) var<storage, read_write> dst: array<f32>;
-@group(0) @binding(3) var<uniform> p: Params;
-#endif
+// BINDINGS (from the host's roles): src0, src1, dst, p; INPLACE: dst (read-write), src1, p
+{{BINDINGS}}
 
 // the shared one-thread-per-element entry (src/core/kernel.ts elementMain): element(i) per thread
 {{ELEMENT_MAIN}}

@@ -9,16 +9,8 @@
 
 {{PARAMS}}
 
-#if FUSED
-@group(0) @binding(0) var<storage, read> src0: array<f32>;
-@group(0) @binding(1) var<storage, read_write> dst: array<f32>;
-@group(0) @binding(2) var<uniform> p: Params;
-#else
-@group(0) @binding(0) var<storage, read> src0: array<f32>;
-@group(0) @binding(1) var<storage, read> src1: array<f32>;
-@group(0) @binding(2) var<storage, read_write> dst: array<f32>;
-@group(0) @binding(3) var<uniform> p: Params;
-#endif
+// BINDINGS (from the host's roles): src0, src1, dst, p; FUSED: src0, dst, p
+{{BINDINGS}}
 
 fn glu(op: u32, x: f32, g: f32) -> f32 {
   switch op {

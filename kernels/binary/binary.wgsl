@@ -14,16 +14,8 @@
 alias T = f32;
 {{CONSTS}}
 
-#if INPLACE
-@group(0) @binding(0) var<storage, read_write> dst: array<f32>;
-@group(0) @binding(1) var<storage, read> src1: array<f32>;
-@group(0) @binding(2) var<uniform> p: Params;
-#else
-@group(0) @binding(0) var<storage, read> src0: array<f32>;
-@group(0) @binding(1) var<storage, read> src1: array<f32>;
-@group(0) @binding(2) var<storage, read_write> dst: array<f32>;
-@group(0) @binding(3) var<uniform> p: Params;
-#endif
+// BINDINGS (from the host's roles): src0, src1, dst, p; INPLACE: dst (read-write), src1, p
+{{BINDINGS}}
 
 fn op({{A}}: T, {{B}}: T) -> T {
   return {{OP}};

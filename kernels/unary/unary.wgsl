@@ -12,14 +12,8 @@
 alias T = f32;
 {{CONSTS}}
 
-#if INPLACE
-@group(0) @binding(0) var<storage, read_write> dst: array<f32>;
-@group(0) @binding(1) var<uniform> p: Params;
-#else
-@group(0) @binding(0) var<storage, read> src0: array<f32>;
-@group(0) @binding(1) var<storage, read_write> dst: array<f32>;
-@group(0) @binding(2) var<uniform> p: Params;
-#endif
+// BINDINGS (from the host's roles): src0, dst, p; INPLACE: dst (read-write), p
+{{BINDINGS}}
 
 fn op(x: T) -> T {
 {{PARAM_LETS}}

@@ -83,6 +83,18 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
 }`;
 }
 
+/**
+ * The `{{BINDINGS}}` define of a templated kernel: its bindings declared from the roles the host
+ * binds, in that order (so the two cannot drift, as PARAMS and the packed bytes cannot): an f32
+ * array named by its role, dst read-write and the sources read-only, and the uniform as `p`.
+ * Kernels whose bindings are not all f32 (indices, packed weights) declare their own.
+ */
+export function bindingDecls(roles: readonly BindingRole[], uniform: string): string {
+  return roles
+    .map((r, i) => `@group(0) @binding(${i}) ${r === 'params' ? `var<uniform> p: ${uniform}` : `var<storage, ${r === 'dst' ? 'read_write' : 'read'}> ${r}: array<f32>`};`)
+    .join('\n');
+}
+
 /** A list of u32 params (the calibration kernels' uniform), packed by the one uniform packer. */
 export function packParams(values: readonly number[]): Uint32Array {
   const names = values.map((_, i) => `param ${i}`);
@@ -124,7 +136,7 @@ export function nativeTemplated(
   params: Readonly<Record<string, UniformValue>>,
   defines: TemplateDefines = {},
 ): KernelSpec {
-  const templateDefines = { ...defines, PARAMS: uniformStruct(schema), ...(typeof defines.WG === 'number' ? { ELEMENT_MAIN: elementMain(defines.WG) } : {}) };
+  const templateDefines = { ...defines, PARAMS: uniformStruct(schema), BINDINGS: bindingDecls(roles, schema.name), ...(typeof defines.WG === 'number' ? { ELEMENT_MAIN: elementMain(defines.WG) } : {}) };
   const wgsl = renderTemplate(source, templateDefines, file);
   const flags = Object.entries(defines).filter(([, v]) => v === true).map(([k]) => k);
   const spec = { ...nativeKernel(file, wgsl, roles, dispatch, packUniforms(schema, params)), templateDefines };

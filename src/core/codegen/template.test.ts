@@ -3,7 +3,7 @@ import binaryWgsl from '../../../kernels/binary/binary.wgsl?raw';
 import rowWgsl from '../../../kernels/row/row.wgsl?raw';
 import { renderTemplate } from './template';
 import { packUniforms, TENSOR_STRUCT, uniformSchema, uniformStruct } from './uniforms';
-import { elementMain, f32Bits } from '../kernel';
+import { bindingDecls, elementMain, f32Bits } from '../kernel';
 import { stridedRows } from '../tensor';
 import { RMS_NORM } from '../ops/rms-norm';
 
@@ -29,8 +29,8 @@ describe('the template step', () => {
 
   it('snapshot: the binary template as ADD, both variants from one source', () => {
     const add = { ...defines, OP: 'a + b', A: 'a', B: 'b', CONSTS: '', SAME_SHAPE: false };
-    expect(renderTemplate(binaryWgsl, { ...add, INPLACE: false })).toMatchSnapshot('ADD');
-    expect(renderTemplate(binaryWgsl, { ...add, INPLACE: true })).toMatchSnapshot('ADD inplace');
+    expect(renderTemplate(binaryWgsl, { ...add, INPLACE: false, BINDINGS: bindingDecls(['src0', 'src1', 'dst', 'params'], 'Params') })).toMatchSnapshot('ADD');
+    expect(renderTemplate(binaryWgsl, { ...add, INPLACE: true, BINDINGS: bindingDecls(['dst', 'src1', 'params'], 'Params') })).toMatchSnapshot('ADD inplace');
   });
 
   it("snapshot: the row template as RMS_NORM in place (the row kit's defines)", () => {
