@@ -97,6 +97,18 @@ function renderProblem(r: ResultJson): string | null {
 }
 let nextId = 1;
 
+/**
+ * Runs `step` with 0, 1, 2, …: through every fixed case (indices below `fixedCount`), then on with
+ * random ones until BUDGET_MS has passed since the fixed ones ended (each corpus's one loop).
+ */
+async function untilBudget(fixedCount: number, step: (i: number) => Promise<void>): Promise<void> {
+  let deadline = Infinity;
+  for (let i = 0; performance.now() < deadline || i < fixedCount; i++) {
+    if (i === fixedCount) deadline = performance.now() + BUDGET_MS;
+    await step(i);
+  }
+}
+
 async function fuzzLinks(rng: Rng, f: Figures): Promise<void> {
   const seeds = seedResults();
   const valid = await Promise.all(seeds.map((r) => encodeShare(r)));
@@ -109,10 +121,7 @@ async function fuzzLinks(rng: Rng, f: Figures): Promise<void> {
     ['a field nested 100 000 deep', async () => linkFor(deepText(JSON.stringify(seeds[1]), 'addedByANewerLab', 100_000))],
     ["'~1' on exact data", async () => linkFor(JSON.stringify(seeds[0]), '2~1.')],
   ];
-  let deadline = Infinity;
-  let i = 0;
-  while (performance.now() < deadline || i < fixed.length) {
-    if (i === fixed.length) deadline = performance.now() + BUDGET_MS;
+  await untilBudget(fixed.length, async (i) => {
     let what: string;
     let link: string;
     if (i < fixed.length) {
@@ -132,9 +141,8 @@ async function fuzzLinks(rng: Rng, f: Figures): Promise<void> {
       what = `json ${seed.kind}: ${m}`;
       link = await linkFor(JSON.stringify(mutated));
     }
-    i++;
     await trial(f, what, () => decodeShare(link), (e) => e instanceof ShareLinkError, renderProblem);
-  }
+  });
 }
 
 /**
@@ -185,10 +193,7 @@ async function fuzzImports(rng: Rng, f: Figures): Promise<void> {
     ['a file nested 100 000 deep', deepText(text, 'addedByANewerLab', 100_000)],
     ['5001 runs', JSON.stringify({ ...file, runs: Array.from({ length: 5001 }, () => file.runs[0]) })],
   ];
-  let deadline = Infinity;
-  let i = 0;
-  while (performance.now() < deadline || i < fixed.length) {
-    if (i === fixed.length) deadline = performance.now() + BUDGET_MS;
+  await untilBudget(fixed.length, async (i) => {
     let what: string;
     let input: string;
     if (i < fixed.length) [what, input] = fixed[i];
@@ -203,7 +208,6 @@ async function fuzzImports(rng: Rng, f: Figures): Promise<void> {
       input = JSON.stringify(target === file ? mutateJson(rng, file, m) : target);
       what = `file json: ${m}`;
     }
-    i++;
     // The page parses first and refuses what is not JSON as an ImportError.
     const parse = () => {
       try {
@@ -223,7 +227,7 @@ async function fuzzImports(rng: Rng, f: Figures): Promise<void> {
       }
       return null;
     });
-  }
+  });
 }
 
 function scheduleProblem(s: ReturnType<typeof parseSchedule>): string | null {
@@ -251,10 +255,7 @@ async function fuzzSchedules(rng: Rng, f: Figures): Promise<void> {
     ['constructor as a knob', '{"family":"elementwise","workgroupSize":64,"elementsPerThread":1,"vectorWidth":1,"constructor":{}}'],
     ['text of 1 MB', `{"family":"elementwise","pad":"${'x'.repeat(1 << 20)}"}`],
   ];
-  let deadline = Infinity;
-  let i = 0;
-  while (performance.now() < deadline || i < fixed.length) {
-    if (i === fixed.length) deadline = performance.now() + BUDGET_MS;
+  await untilBudget(fixed.length, async (i) => {
     let what: string;
     let input: unknown;
     const seed = seeds[Math.floor(rng() * seeds.length)];
@@ -269,10 +270,9 @@ async function fuzzSchedules(rng: Rng, f: Figures): Promise<void> {
       input = rng() < 0.5 ? mutated : JSON.stringify(mutated);
       what = `json: ${m}`;
     }
-    i++;
     const family = rng() < 0.3 ? seed.family : undefined;
     await trial(f, what, () => parseSchedule(input, family), (e) => e instanceof ScheduleError, scheduleProblem);
-  }
+  });
 }
 
 function expectBounded(f: Figures): void {
