@@ -6,10 +6,8 @@
 
 {{PARAMS}}
 
-@group(0) @binding(0) var<storage, read> src0: array<u32>;
-@group(0) @binding(1) var<storage, read> src1: array<i32>;
-@group(0) @binding(2) var<storage, read_write> dst: array<f32>;
-@group(0) @binding(3) var<uniform> p: Params;
+// BINDINGS (from the host's roles): src0 (u32 words), src1 (i32 indices), dst, p
+{{BINDINGS}}
 
 {{DECODE}}
 

@@ -9,10 +9,8 @@
 
 {{PARAMS}}
 
-@group(0) @binding(0) var<storage, read> src0: array<f32>;
-@group(0) @binding(1) var<storage, read> src1: array<i32>;
-@group(0) @binding(2) var<storage, read_write> dst: array<f32>;
-@group(0) @binding(3) var<uniform> p: Params;
+// BINDINGS (from the host's roles): src0 (f32), src1 (i32 indices), dst, p
+{{BINDINGS}}
 
 var<workgroup> chunk: array<i32, {{WG}}>;
 var<workgroup> hits: array<u32, {{WG}}>;

@@ -86,14 +86,18 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
 /**
  * The `{{BINDINGS}}` define of a templated kernel: its bindings declared from the roles the host
  * binds, in that order (so the two cannot drift, as PARAMS and the packed bytes cannot): an f32
- * array named by its role, dst read-write and the sources read-only, and the uniform as `p`.
- * Kernels whose bindings are not all f32 (indices, packed weights) declare their own.
+ * array named by its role (`elems` names another element type: i32 indices, u32 packed words),
+ * dst read-write and the sources read-only, and the uniform as `p`. Kernels whose bindings are
+ * named otherwise (grad, hp) declare their own.
  */
-export function bindingDecls(roles: readonly BindingRole[], uniform: string): string {
+export function bindingDecls(roles: readonly BindingRole[], uniform: string, elems: BindingElems = {}): string {
   return roles
-    .map((r, i) => `@group(0) @binding(${i}) ${r === 'params' ? `var<uniform> p: ${uniform}` : `var<storage, ${r === 'dst' ? 'read_write' : 'read'}> ${r}: array<f32>`};`)
+    .map((r, i) => `@group(0) @binding(${i}) ${r === 'params' ? `var<uniform> p: ${uniform}` : `var<storage, ${r === 'dst' ? 'read_write' : 'read'}> ${r}: array<${elems[r] ?? 'f32'}>`};`)
     .join('\n');
 }
+
+/** Element types of a templated kernel's bindings other than f32. */
+export type BindingElems = Readonly<Partial<Record<BindingRole, 'i32' | 'u32'>>>;
 
 /** A list of u32 params (the calibration kernels' uniform), packed by the one uniform packer. */
 export function packParams(values: readonly number[]): Uint32Array {
@@ -135,8 +139,9 @@ export function nativeTemplated(
   schema: UniformSchema,
   params: Readonly<Record<string, UniformValue>>,
   defines: TemplateDefines = {},
+  elems: BindingElems = {},
 ): KernelSpec {
-  const templateDefines = { ...defines, PARAMS: uniformStruct(schema), BINDINGS: bindingDecls(roles, schema.name), ...(typeof defines.WG === 'number' ? { ELEMENT_MAIN: elementMain(defines.WG) } : {}) };
+  const templateDefines = { ...defines, PARAMS: uniformStruct(schema), BINDINGS: bindingDecls(roles, schema.name, elems), ...(typeof defines.WG === 'number' ? { ELEMENT_MAIN: elementMain(defines.WG) } : {}) };
   const wgsl = renderTemplate(source, templateDefines, file);
   const flags = Object.entries(defines).filter(([, v]) => v === true).map(([k]) => k);
   const spec = { ...nativeKernel(file, wgsl, roles, dispatch, packUniforms(schema, params)), templateDefines };

@@ -72,7 +72,7 @@ const GET_ROWS_BACK_PARAMS = uniformSchema('Params', { src0: 'tensor', src1: 'te
 /** One workgroup per dst row. */
 function native(c: OpCase): KernelSpec {
   const [src0, src1] = c.srcs;
-  return nativeTemplated('GET_ROWS_BACK/get_rows_back.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], grid2d(c.dst.ne[1]), GET_ROWS_BACK_PARAMS, { src0, src1, dst: c.dst }, { WG: NATIVE_WG });
+  return nativeTemplated('GET_ROWS_BACK/get_rows_back.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], grid2d(c.dst.ne[1]), GET_ROWS_BACK_PARAMS, { src0, src1, dst: c.dst }, { WG: NATIVE_WG }, { src1: 'i32' });
 }
 
 /** Why no family takes it (the registry's evidence says the same). */

@@ -59,7 +59,7 @@ const UNIFORM = uniformSchema('Params', { src1: 'tensor', dst: 'tensor' });
 const WG = 256;
 
 export function quantGetRowsNative(c: OpCase): KernelSpec {
-  return nativeTemplated('GET_ROWS/get_rows_q.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], grid2d(Math.ceil(nelements(c.dst) / WG)), UNIFORM, { src1: c.srcs[1], dst: c.dst }, { WG, DECODE: decode(c) });
+  return nativeTemplated('GET_ROWS/get_rows_q.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], grid2d(Math.ceil(nelements(c.dst) / WG)), UNIFORM, { src1: c.srcs[1], dst: c.dst }, { WG, DECODE: decode(c) }, { src0: 'u32', src1: 'i32' });
 }
 
 /** The elementwise family: the index at rows[i1], then the weight decoded from its table row. */

@@ -100,7 +100,7 @@ const GET_ROWS_PARAMS = uniformSchema('Params', { src0: 'tensor', src1: 'tensor'
 function native(c: OpCase): KernelSpec {
   if (isQuantGetRows(c)) return quantGetRowsNative(c);
   const [src0, src1] = c.srcs;
-  return nativeTemplated('GET_ROWS/get_rows.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], grid2d(Math.ceil(nelements(c.dst) / NATIVE_WG)), GET_ROWS_PARAMS, { src0, src1, dst: c.dst }, { WG: NATIVE_WG });
+  return nativeTemplated('GET_ROWS/get_rows.wgsl', nativeWgsl, ['src0', 'src1', 'dst', 'params'], grid2d(Math.ceil(nelements(c.dst) / NATIVE_WG)), GET_ROWS_PARAMS, { src0, src1, dst: c.dst }, { WG: NATIVE_WG }, { src1: 'i32' });
 }
 
 /** `offset + i1·s1 + …` over the dims of size > 1: dst coordinate names per tensor dim. */
