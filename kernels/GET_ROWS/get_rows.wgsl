@@ -8,13 +8,10 @@
 // BINDINGS (from the host's roles): src0 (f32), src1 (i32 indices), dst, p
 {{BINDINGS}}
 
-// the shared one-thread-per-element entry (src/core/kernel.ts elementMain): element(i) per thread
-{{ELEMENT_MAIN}}
+// the shared one-thread-per-element entry (src/core/kernel.ts elementMain): element(i) for each i < p.dst.n
+{{DST_ELEMENT_MAIN}}
 
 fn element(k: u32) {
-  if (k >= p.dst.n) {
-    return;
-  }
   let c = tensor_coords(p.dst.ne, k);
   let row = u32(src1[tensor_at(p.src1, vec4<u32>(c.y, c.z, c.w, 0u))]);
   dst[tensor_at(p.dst, c)] = src0[tensor_at(p.src0, vec4<u32>(c.x, row, c.z, c.w))];

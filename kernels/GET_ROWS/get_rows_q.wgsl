@@ -11,13 +11,10 @@
 
 {{DECODE}}
 
-// the shared one-thread-per-element entry (src/core/kernel.ts elementMain): element(i) per thread
-{{ELEMENT_MAIN}}
+// the shared one-thread-per-element entry (src/core/kernel.ts elementMain): element(i) for each i < p.dst.n
+{{DST_ELEMENT_MAIN}}
 
 fn element(k: u32) {
-  if (k >= p.dst.n) {
-    return;
-  }
   let K = p.dst.ne.x; // dst is packed [K, nIdx]: two coordinates, no 4-D walk
   let row = u32(src1[p.src1.off + k / K]);
   dst[p.dst.off + k] = wq(row * K + k % K);

@@ -30,13 +30,10 @@ fn glu(op: u32, x: f32, g: f32) -> f32 {
   }
 }
 
-// the shared one-thread-per-element entry (src/core/kernel.ts elementMain): element(i) per thread
-{{ELEMENT_MAIN}}
+// the shared one-thread-per-element entry (src/core/kernel.ts elementMain): element(i) for each i < p.dst.n
+{{DST_ELEMENT_MAIN}}
 
 fn element(i: u32) {
-  if (i >= p.dst.n) {
-    return;
-  }
   let c = tensor_coords(p.dst.ne, i);
   let x = src0[tensor_at(p.x, c)];
 #if FUSED

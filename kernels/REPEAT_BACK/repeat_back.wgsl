@@ -11,13 +11,10 @@
 // BINDINGS (from the host's roles): src0, dst, p
 {{BINDINGS}}
 
-// the shared one-thread-per-element entry (src/core/kernel.ts elementMain): element(i) per thread
-{{ELEMENT_MAIN}}
+// the shared one-thread-per-element entry (src/core/kernel.ts elementMain): element(i) for each i < p.dst.n
+{{DST_ELEMENT_MAIN}}
 
 fn element(e: u32) {
-  if (e >= p.dst.n) {
-    return;
-  }
   let k = tensor_coords(p.dst.ne, e);
   let ne = p.dst.ne;
   let st = p.src0.st;

@@ -20,13 +20,10 @@ fn op(x: T) -> T {
   return {{OP}};
 }
 
-// the shared one-thread-per-element entry (src/core/kernel.ts elementMain): element(i) per thread
-{{ELEMENT_MAIN}}
+// the shared one-thread-per-element entry (src/core/kernel.ts elementMain): element(i) for each i < p.dst.n
+{{DST_ELEMENT_MAIN}}
 
 fn element(i: u32) {
-  if (i >= p.dst.n) {
-    return;
-  }
   let c = tensor_coords(p.dst.ne, i);
   let d = tensor_at(p.dst, c);
 #if INPLACE

@@ -72,14 +72,17 @@ export function grid2d(workgroups: number, maxPerDim = MAX_WORKGROUPS_PER_DIM): 
 /**
  * The entry every one-thread-per-element native kernel shares (the `{{ELEMENT_MAIN}}` define of
  * a templated kernel with a numeric WG): it linearizes grid2d's workgroups as above and calls the
- * kernel's own `fn element(i: u32)` with its thread's index, which skips the overhang itself
- * (each kernel counts its own elements: dst's, a pair's, a view's).
+ * kernel's own `fn element(i: u32)` with its thread's index. With `bound` (`{{DST_ELEMENT_MAIN}}`:
+ * p.dst.n, the kernels with one thread per dst element) it skips the overhang itself; without,
+ * the kernel does (it counts other elements: a pair's, a view's).
  */
-export function elementMain(wg: number): string {
+export function elementMain(wg: number, bound?: string): string {
+  const index = `(wid.y * nwg.x + wid.x) * ${wg}u + lid`;
+  const call = bound ? `  let i = ${index};\n  if (i < ${bound}) {\n    element(i);\n  }` : `  element(${index});`;
   return `@compute @workgroup_size(${wg})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
-  element((wid.y * nwg.x + wid.x) * ${wg}u + lid);
+${call}
 }`;
 }
 
@@ -141,7 +144,7 @@ export function nativeTemplated(
   defines: TemplateDefines = {},
   elems: BindingElems = {},
 ): KernelSpec {
-  const templateDefines = { ...defines, PARAMS: uniformStruct(schema), BINDINGS: bindingDecls(roles, schema.name, elems), ...(typeof defines.WG === 'number' ? { ELEMENT_MAIN: elementMain(defines.WG) } : {}) };
+  const templateDefines = { ...defines, PARAMS: uniformStruct(schema), BINDINGS: bindingDecls(roles, schema.name, elems), ...(typeof defines.WG === 'number' ? { ELEMENT_MAIN: elementMain(defines.WG), DST_ELEMENT_MAIN: elementMain(defines.WG, 'p.dst.n') } : {}) };
   const wgsl = renderTemplate(source, templateDefines, file);
   const flags = Object.entries(defines).filter(([, v]) => v === true).map(([k]) => k);
   const spec = { ...nativeKernel(file, wgsl, roles, dispatch, packUniforms(schema, params)), templateDefines };

@@ -25,7 +25,7 @@ describe('the template step', () => {
   });
 
   const schema = uniformSchema('Params', { ne0: 'u32', off: 'i32', eps: 'f32' });
-  const defines = { PARAMS: uniformStruct(schema), WG: 256, ELEMENT_MAIN: elementMain(256) };
+  const defines = { PARAMS: uniformStruct(schema), WG: 256, ELEMENT_MAIN: elementMain(256), DST_ELEMENT_MAIN: elementMain(256, 'p.dst.n') };
 
   it('snapshot: the binary template as ADD, both variants from one source', () => {
     const add = { ...defines, OP: 'a + b', A: 'a', B: 'b', CONSTS: '', SAME_SHAPE: false };
