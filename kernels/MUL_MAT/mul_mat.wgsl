@@ -6,28 +6,17 @@
 
 {{PARAMS}}
 
-// f16 sources (type0/type1 = 1) are read as u32 words, two halves each, widened exactly.
+// LD0/LD1: each operand's binding and `fn ldN(i) -> f32` (f16 as u32 words of two halves, widened
+// exactly; kernel.ts scalarLoader, shared with the quantized GEMV).
 // Quantized weights (SRC0_Q: type0 a weight format, mul-mat-quant.ts): packed u32 words, each
 // weight decoded while its tile is staged by DECODE's `fn wq(i) -> f32` (i = m·K + k, one batch).
 #if SRC0_Q
 @group(0) @binding(0) var<storage, read> src0: array<u32>;
 {{DECODE}}
 #else
-#if SRC0_F16
-@group(0) @binding(0) var<storage, read> src0: array<u32>;
-fn ld0(i: u32) -> f32 { return unpack2x16float(src0[i >> 1u])[i & 1u]; }
-#else
-@group(0) @binding(0) var<storage, read> src0: array<f32>;
-fn ld0(i: u32) -> f32 { return src0[i]; }
+{{LD0}}
 #endif
-#endif
-#if SRC1_F16
-@group(0) @binding(1) var<storage, read> src1: array<u32>;
-fn ld1(i: u32) -> f32 { return unpack2x16float(src1[i >> 1u])[i & 1u]; }
-#else
-@group(0) @binding(1) var<storage, read> src1: array<f32>;
-fn ld1(i: u32) -> f32 { return src1[i]; }
-#endif
+{{LD1}}
 @group(0) @binding(2) var<storage, read_write> dst: array<f32>;
 @group(0) @binding(3) var<uniform> p: Params;
 

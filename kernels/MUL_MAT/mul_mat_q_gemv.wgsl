@@ -25,13 +25,7 @@ fn ld1v(i: u32) -> vec4<f32> {
 fn ld1v(i: u32) -> vec4<f32> { return src1[i >> 2u]; }
 #endif
 #else
-#if SRC1_F16
-@group(0) @binding(1) var<storage, read> src1: array<u32>;
-fn ld1(i: u32) -> f32 { return unpack2x16float(src1[i >> 1u])[i & 1u]; }
-#else
-@group(0) @binding(1) var<storage, read> src1: array<f32>;
-fn ld1(i: u32) -> f32 { return src1[i]; }
-#endif
+{{LD1}}
 #endif
 @group(0) @binding(2) var<storage, read_write> dst: array<f32>;
 @group(0) @binding(3) var<uniform> p: Params;

@@ -99,6 +99,17 @@ export function bindingDecls(roles: readonly BindingRole[], uniform: string, ele
     .join('\n');
 }
 
+/**
+ * A matmul operand read one element at a time (`{{LD0}}`/`{{LD1}}` of the MUL_MAT templates): the
+ * binding, then `fn ldN(i) -> f32` — f16 as u32 words of two halves, widened exactly, or f32.
+ */
+export function scalarLoader(role: 'src0' | 'src1', binding: number, f16: boolean): string {
+  const n = role === 'src0' ? 0 : 1;
+  return f16
+    ? `@group(0) @binding(${binding}) var<storage, read> ${role}: array<u32>;\nfn ld${n}(i: u32) -> f32 { return unpack2x16float(${role}[i >> 1u])[i & 1u]; }`
+    : `@group(0) @binding(${binding}) var<storage, read> ${role}: array<f32>;\nfn ld${n}(i: u32) -> f32 { return ${role}[i]; }`;
+}
+
 /** Element types of a templated kernel's bindings other than f32. */
 export type BindingElems = Readonly<Partial<Record<BindingRole, 'i32' | 'u32'>>>;
 

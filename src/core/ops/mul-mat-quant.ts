@@ -12,7 +12,7 @@ import { uniformSchema } from '../codegen/uniforms';
 import type { MatmulSnippet } from '../families/matmul';
 import { deviceOffsetElements, gather, randomBuffer } from '../hostdata';
 import { inputSeed } from '../inputs';
-import { type KernelSpec, nativeTemplated } from '../kernel';
+import { type KernelSpec, nativeTemplated, scalarLoader } from '../kernel';
 import { benchmarkWeights, decodeWeightRows, shapeProblem, weightFormat, weightStoredBytes, weightWords, type WeightFormat } from '../quant/weights';
 import { weightDecodeWgsl } from '../quant/weights-wgsl';
 import { blockDecodeWgsl, hasBlockDecode } from '../quant/block-wgsl';
@@ -131,7 +131,7 @@ export function quantNative(c: OpCase): KernelSpec {
   const wg = GEMV_ROWS * GEMV_TPR;
   const blocks = hasBlockDecode(c.params.type0) ? blockDecodeWgsl(c.params.type0, deviceOffsetElements(c.srcs[0])) : null;
   const decode = blocks ? blocks.wgsl : quantDecode(c);
-  const defines = { SRC1_F16: c.srcs[1].type === 'f16', BLOCKS: blocks !== null, HAS_MIN: blocks?.hasMin ?? false, DECODE: decode, ROWS: GEMV_ROWS, TPR: GEMV_TPR, BLOCK: Math.min(formatOf(c).blockSize, 32), NCOLS: N, WG: wg, PART: wg * N };
+  const defines = { SRC1_F16: c.srcs[1].type === 'f16', LD1: scalarLoader('src1', 1, c.srcs[1].type === 'f16'), BLOCKS: blocks !== null, HAS_MIN: blocks?.hasMin ?? false, DECODE: decode, ROWS: GEMV_ROWS, TPR: GEMV_TPR, BLOCK: Math.min(formatOf(c).blockSize, 32), NCOLS: N, WG: wg, PART: wg * N };
   return nativeTemplated('MUL_MAT/mul_mat_q_gemv.wgsl', gemvWgsl, ['src0', 'src1', 'dst', 'params'], [Math.ceil(M / GEMV_ROWS), 1, 1], UNIFORM, values, defines);
 }
 

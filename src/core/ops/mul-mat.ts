@@ -13,7 +13,7 @@ import { SGMATRIX, SGMATRIX_FEATURE, sgmatrixFits, type SgmatrixSchedule } from 
 import { generatedPath } from '../families/types';
 import type { Schedule } from '../schedule/schedule';
 import { deviceOffsetElements, gather } from '../hostdata';
-import { type KernelSpec } from '../kernel';
+import { type KernelSpec, scalarLoader } from '../kernel';
 import { contiguous, elementStrides, isTransposed, permute, rowsContiguous, stridedRows, type DType, type TensorDesc } from '../tensor';
 import { commonRejection } from './contract';
 import { dotOracle } from './dot-oracle';
@@ -145,7 +145,7 @@ function geometry(c: OpCase): MatmulGeometry {
 function native(c: OpCase): KernelSpec {
   if (isQuantMulMat(c) && c.dst.ne[1] <= SMALL_N) return quantNative(c);
   // f16 sources are read as u32 words and widened (unpack2x16float): no shader-f16 needed.
-  const defines = { SRC0_Q: false, SRC0_F16: c.srcs[0].type === 'f16', SRC1_F16: c.srcs[1].type === 'f16' };
+  const defines = { SRC0_Q: false, SRC0_F16: c.srcs[0].type === 'f16', SRC1_F16: c.srcs[1].type === 'f16', LD0: scalarLoader('src0', 0, c.srcs[0].type === 'f16'), LD1: scalarLoader('src1', 1, c.srcs[1].type === 'f16') };
   // Quantized weights past the gemv ground: the same tiling, src0 decoded while staged.
   const q: Record<string, string | boolean> = isQuantMulMat(c) ? { SRC0_Q: true, DECODE: quantDecode(c) } : {};
   return tileNative('MUL_MAT/mul_mat.wgsl', nativeWgsl, c, true, { ...defines, ...q });
