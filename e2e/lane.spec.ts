@@ -44,7 +44,7 @@ test('a planted slow control on a prefer pair shows slower and fails the gate', 
   await openLab(page);
   await openTab(page, 'lane');
   await page.getByTestId('lane-shapes').fill('RMS_NORM:1024x16');
-  await page.getByTestId('lane-repeat').fill('3');
+  await page.getByTestId('lane-repeat').fill('5');
   await page.getByTestId('lane-prefer-RMS_NORM').check();
   await page.getByTestId('lane-advanced').locator('summary').click();
   await page.getByTestId('lane-control').selectOption('slow');
