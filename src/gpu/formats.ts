@@ -22,11 +22,13 @@ export async function runFormats(time: (req: Level1Request) => Promise<Level1Res
   const base: Level1Request['variant'] = req.native ? { kind: 'native' } : { kind: 'auto' };
   // Each case once with the registry's pick (or native); with mmvq the integer block formats again on the mmvq schedule.
   const runs = plan.cases.flatMap((c) => [{ c, variant: base }, ...(req.mmvq && !c.problem && c.id > 1 && hasIntegerBlockDecode(c.id) ? [{ c, variant: { kind: 'schedule', schedule: mmvqScheduleFor(adapter) } as const }] : [])]);
+  // A format's error column (up to 4M weights encoded and decoded) is the same for its mmvq row: once per format.
+  const errors = new Map(plan.cases.map((c) => [c, formatError(plan, c)] as const));
   const progress = new ProgressTracker(runs.length, onProgress, () => performance.now());
   const rows: FormatRow[] = [];
   for (const { c, variant } of runs) {
     progress.tick(`${plan.op} ${plan.dims.join('x')} ${c.name}${variant.kind === 'schedule' ? ' (mmvq)' : ''}`);
-    const err = formatError(plan, c);
+    const err = errors.get(c) ?? null;
     if (c.problem) {
       rows.push(refusedFormatRow(c, err, c.problem));
     } else {
