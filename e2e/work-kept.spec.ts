@@ -87,39 +87,46 @@ test('Cancel stops a lane and a calibration between GPU batches; nothing of them
   await expect(page.getByTestId('lane-result')).toBeVisible({ timeout: 120_000 });
 });
 
-test('the time left is measured: within 30% of what was left, after the first tenth', async ({ page }) => {
-  await openLab(page);
-  // Units of one cost (one shape): on a CPU adapter a shape's time per measurement scales with
-  // its size, which no estimate made before that shape runs can know (on a GPU each
-  // measurement lasts about the same, ≥ 100× the timer resolution and ≥ 5 ms).
-  await startLongLane(page, '12', 'RMS_NORM:4096x64');
-  const t0 = Date.now();
-  const samples: { t: number; fraction: number; etaS: number }[] = [];
-  for (;;) {
-    const done = await page.getByTestId('lane-result').isVisible();
-    if (done || Date.now() - t0 > 170_000) break;
-    const fraction = await page
-      .getByTestId('run-progress')
-      .locator('progress')
-      .evaluate((p) => ((p as HTMLProgressElement).hasAttribute('value') ? (p as HTMLProgressElement).value : 0))
-      .catch(() => 0);
-    const eta = await page.getByTestId('run-eta').textContent({ timeout: 50 }).catch(() => null);
-    const m = eta ? /~(\d+) (s|min) left/.exec(eta) : null;
-    if (m) samples.push({ t: Date.now(), fraction, etaS: Number(m[1]) * (m[2] === 'min' ? 60 : 1) });
-    await page.waitForTimeout(250);
-  }
-  const tEnd = Date.now();
-  await expect(page.getByTestId('lane-result')).toBeVisible();
-  const judged = samples.filter((s) => s.fraction >= 0.1 && s.fraction <= 0.9);
-  expect(judged.length, 'progress samples after the first tenth').toBeGreaterThan(5);
-  // The page rounds up to whole seconds: an estimate may be up to 1 s above the true value.
-  const errors = judged.map((s) => {
-    const leftS = (tEnd - s.t) / 1000;
-    return Math.max(0, Math.abs(s.etaS - leftS) - 1) / leftS;
+test.describe('the time left', () => {
+  // Wall-clock against wall-clock on 2 shared cores: a burst of other load after the first tenth
+  // makes every estimate made before it too short, whatever the estimator. One more attempt (the
+  // assertion unchanged) tells a load spike from a wrong estimate; the estimator's arithmetic is
+  // pinned without a clock in src/core/progress.test.ts.
+  test.describe.configure({ retries: 1 });
+  test('the time left is measured: within 30% of what was left, after the first tenth', async ({ page }) => {
+    await openLab(page);
+    // Units of one cost (one shape): on a CPU adapter a shape's time per measurement scales with
+    // its size, which no estimate made before that shape runs can know (on a GPU each
+    // measurement lasts about the same, ≥ 100× the timer resolution and ≥ 5 ms).
+    await startLongLane(page, '12', 'RMS_NORM:4096x64');
+    const t0 = Date.now();
+    const samples: { t: number; fraction: number; etaS: number }[] = [];
+    for (;;) {
+      const done = await page.getByTestId('lane-result').isVisible();
+      if (done || Date.now() - t0 > 170_000) break;
+      const fraction = await page
+        .getByTestId('run-progress')
+        .locator('progress')
+        .evaluate((p) => ((p as HTMLProgressElement).hasAttribute('value') ? (p as HTMLProgressElement).value : 0))
+        .catch(() => 0);
+      const eta = await page.getByTestId('run-eta').textContent({ timeout: 50 }).catch(() => null);
+      const m = eta ? /~(\d+) (s|min) left/.exec(eta) : null;
+      if (m) samples.push({ t: Date.now(), fraction, etaS: Number(m[1]) * (m[2] === 'min' ? 60 : 1) });
+      await page.waitForTimeout(250);
+    }
+    const tEnd = Date.now();
+    await expect(page.getByTestId('lane-result')).toBeVisible();
+    const judged = samples.filter((s) => s.fraction >= 0.1 && s.fraction <= 0.9);
+    expect(judged.length, 'progress samples after the first tenth').toBeGreaterThan(5);
+    // The page rounds up to whole seconds: an estimate may be up to 1 s above the true value.
+    const errors = judged.map((s) => {
+      const leftS = (tEnd - s.t) / 1000;
+      return Math.max(0, Math.abs(s.etaS - leftS) - 1) / leftS;
+    });
+    writeFileSync(test.info().outputPath('eta-samples.json'), JSON.stringify({ tEnd, t0, samples }, null, 1));
+    errors.sort((a, b) => a - b);
+    const medianError = errors[Math.floor(errors.length / 2)];
+    test.info().annotations.push({ type: 'eta', description: `median relative error ${(medianError * 100).toFixed(1)}% over ${errors.length} samples; worst ${(errors[errors.length - 1] * 100).toFixed(1)}%` });
+    expect(medianError).toBeLessThanOrEqual(0.3);
   });
-  writeFileSync(test.info().outputPath('eta-samples.json'), JSON.stringify({ tEnd, t0, samples }, null, 1));
-  errors.sort((a, b) => a - b);
-  const medianError = errors[Math.floor(errors.length / 2)];
-  test.info().annotations.push({ type: 'eta', description: `median relative error ${(medianError * 100).toFixed(1)}% over ${errors.length} samples; worst ${(errors[errors.length - 1] * 100).toFixed(1)}%` });
-  expect(medianError).toBeLessThanOrEqual(0.3);
 });
