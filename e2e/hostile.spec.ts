@@ -28,7 +28,7 @@ test('the heaviest link the caps accept opens and draws within bounds; heavier o
 
   for (const [what, link, message] of [
     ['1000 shapes × 300 candidates', await linkFor(JSON.stringify(sweepOf(1000, 300, false))), /shapes: 1000 items, over the cap of 64/],
-    ['kind hasOwnProperty', await linkFor(JSON.stringify({ ...heaviestAcceptedSweep(), kind: 'hasOwnProperty' })), /kind: expected one of level1, lane, sweep, calibration, got 'hasOwnProperty'/],
+    ['kind hasOwnProperty', await linkFor(JSON.stringify({ ...heaviestAcceptedSweep(), kind: 'hasOwnProperty' })), /kind: expected one of level1, lane, sweep, calibration, formats, got 'hasOwnProperty'/],
   ] as const) {
     const t1 = Date.now();
     await page.goto('about:blank');
