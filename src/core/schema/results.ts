@@ -378,8 +378,8 @@ export type CalibrationRecord = ObjectOf<typeof calibrationFields>;
 export const calibration = obj({ kind: literal('calibration'), ...stamps, ...calibrationFields, adapter });
 
 /** The ops `lab formats` ranks (src/core/report/formats.ts plans each). */
-export const FORMATS_OPS_NAMES = ['gemv', 'gemm', 'dequant', 'get_rows'] as const;
-export type FormatsOp = (typeof FORMATS_OPS_NAMES)[number];
+export const FORMATS_OP_NAMES = ['gemv', 'gemm', 'dequant', 'get_rows'] as const;
+export type FormatsOp = (typeof FORMATS_OP_NAMES)[number];
 
 /**
  * One weight format's row, in the order the runner writes it: its size, its quantization error
@@ -420,7 +420,7 @@ function stamped<T>(s: Schema<T>): Schema<T> {
 /** `lab formats --json` (src/gpu/formats.ts): its adapter's name in `adapter`, the descriptor in `adapterDescriptor`. */
 export const formats = obj({
   kind: literal('formats'),
-  op: oneOf(FORMATS_OPS_NAMES),
+  op: oneOf(FORMATS_OP_NAMES),
   ggmlOp: name,
   shape: name,
   adapter: text,
