@@ -35,6 +35,8 @@ export const LANE_CAPS = { pairs: 128, shapesPerPair: 256, shapes: 2048, speedup
  * table it admits draws in about 4 s on the 2-core SwiftShader test machine (docs/input-limits.md).
  */
 export const SWEEP_CAPS = { shapes: 64, candidates: 4096, cells: 8192, proposal: 256, conditions: 16, spaceValues: 64 } as const;
+/** A formats run: rows (every format the lab knows is 39, each at most twice: --mmvq adds a row). */
+export const FORMATS_CAPS = { rows: 256 } as const;
 /** Level 1: correctness failures listed. */
 export const LEVEL1_CAPS = { failures: 1000 } as const;
 
