@@ -123,6 +123,10 @@ elif [ "${1:-}" = qgemm ]; then
   s 4096x512x4096 16x16x16 2 2 4 4 32 type0=q4_0,type1=1 prefetch
   echo "## 4096x512x4096 matmul 128x128 K16 t8x8 prefetch type0=q4_0 (f32 tiled)" >> "$OUT/tune.txt"
   timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --op MUL_MAT --shape 4096x512x4096 --param type0=q4_0 --schedule '{"family":"matmul","tileM":128,"tileN":128,"tileK":16,"threadM":8,"threadN":8,"vectorWidth":4,"staging":"prefetch","splitK":1}' 2>&1 | grep -E "^correct|^timing|^metrics|rror|refused" >> "$OUT/tune.txt"
+  # The short table last: one line per row (median, GFLOP/s, or the error).
+  echo "=== qgemm: row | what auto ran | median | GFLOP/s" >> "$OUT/tune.txt"
+  awk '/^## /{h=substr($0,4); v=""} /^MUL_MAT /{for(i=1;i<=NF;i++) if($i=="generated"||$i=="native") v=$i" "$(i+1); sub(/\{.*/, "", v)} /^timing/{m=""; for(i=1;i<=NF;i++) if($i=="median" && m=="") m=$(i+1)" "$(i+2)} /^metrics/{for(i=1;i<=NF;i++) if($i=="GFLOP/s") g=$(i-1); printf "%s | %s | %s | %s\n", h, v, m, g} /rror|refused/{printf "%s | %s\n", h, substr($0,1,120)}' "$OUT/tune.txt" > "$OUT/qgemm-table.txt"
+  cat "$OUT/qgemm-table.txt" >> "$OUT/tune.txt"
   cat "$OUT/tune.txt"; exit 0
 elif [ "${1:-}" = rope26 ]; then
   # ROPE generated vs native (issue 26: the generated path's powi unrolled into selects), llama case and 4096 tokens.
