@@ -277,7 +277,7 @@ function stagingNote(quant: 'block' | 'weight' | null, t1: DType, rounds: boolea
 
 export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
   name: 'sgmatrix',
-  doc: 'subgroup-matrix (chromium-experimental-subgroup-matrix) tiles: f16 operands staged in workgroup memory, f32 accumulation, whole tiles only',
+  doc: 'subgroup-matrix (chromium-experimental-subgroup-matrix) tiles: f16 operands staged in workgroup memory (f32 ones and quantized weights rounded to f16 there), f32 accumulation, whole tiles only',
   space: {
     config: { values: ['16x16x16', '16x8x16', '16x8x8'], doc: 'subgroup-matrix shape M×N×K (f16→f32)' },
     subgroupsM: { values: [1, 2, 4], doc: 'subgroups per workgroup along M' },
