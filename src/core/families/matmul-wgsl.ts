@@ -104,6 +104,8 @@ export interface MatmulGeometry {
    */
   readonly weightBlocks?: {
     readonly wgsl: string;
+    /** Weights per block (32: ggml's legacy types and MXFP4). */
+    readonly blockSize: number;
     readonly hasMin: boolean;
     /** wq_block_i8 too (integer quants: the mmvq family). */
     readonly integer: boolean;

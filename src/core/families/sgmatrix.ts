@@ -69,6 +69,9 @@ export function sgmatrixTile(s: SgmatrixSchedule): { BM: number; BN: number; thr
 /** Elements one global load carries: 8 f16 (vec4<u32>) or 4 f32 (vec4<f32>). */
 const perLoad = (t: DType) => (t === 'f16' ? 8 : 4);
 
+/** Weights decoded a 32-weight block per thread (wq_raw/wq_unpack); other block decoders go through wq4 like any format. */
+const blockWeights = (k: GemvSnippet) => k.weightBlocks?.blockSize === 32;
+
 export function sgmatrixFits(s: SgmatrixSchedule, k: GemvSnippet): string[] {
   const reasons: string[] = [];
   const { BM, BN } = sgmatrixTile(s);
@@ -81,7 +84,7 @@ export function sgmatrixFits(s: SgmatrixSchedule, k: GemvSnippet): string[] {
   // Quantized weights: a thread decodes whole 32-weight blocks into the tile (ggml's block types), so a
   // tile holds whole blocks. Other formats (K-quants' 256-weight superblocks, Track-1) decode four
   // weights a load and take any tileK; a ragged tail block never meets a whole tile (K % tileK above).
-  if (k.weightBlocks && s.tileK % 32) reasons.push(`block weights are decoded a whole 32-weight block at a time: tileK ${s.tileK} must be a multiple of 32`);
+  if (blockWeights(k) && s.tileK % 32) reasons.push(`block weights are decoded a whole 32-weight block at a time: tileK ${s.tileK} must be a multiple of 32`);
   const aligned = (name: string, o: MatmulOperand, t: DType, rows: number, ne2: number, ne3: number) => {
     const q = perLoad(t);
     const ok = o.offset % q === 0 && (rows === 1 || o.rowStride % q === 0) && (ne2 === 1 || o.batchStride2 % q === 0) && (ne3 === 1 || o.batchStride3 % q === 0);
@@ -110,7 +113,7 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   const staged = sgmatrixStaged(s, t0, t1);
   // Quantized weights (src0 u32 words; the snippet's src0 is the logical f32 matrix): decoded a block at a time where
   // the format has a block decoder, else four weights per unit through wq4; either way rounded to f16 in sA.
-  const quant = k.weightBlocks ? 'block' : k.weights ? 'weight' : null;
+  const quant = blockWeights(k) ? 'block' : k.weights ? 'weight' : null;
   const weightRead = weightLoads(k.weights, true);
   // A direct operand is read by subgroupMatrixLoad itself: an array of f16.
   const elem = (t: DType, st: boolean) => (!st ? 'f16' : t === 'f16' ? 'vec4<u32>' : 'vec4<f32>');

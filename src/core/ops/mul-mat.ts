@@ -187,7 +187,7 @@ function requireMulMat(c: OpCase, adapter: Parameters<OpDef['require']>[1]): Ret
     if (!adapter.features.includes('shader-f16')) return { code: 'no-shader-f16', reason: `${what} with N = ${c.dst.ne[1]} > ${SMALL_N} ${runs} on subgroup matrices, which need 'shader-f16'; this adapter lacks it` };
     if (!adapter.features.includes(SGMATRIX_FEATURE)) return { code: 'no-subgroup-matrix', reason: `${what} with N = ${c.dst.ne[1]} > ${SMALL_N} ${runs} on subgroup matrices ('${SGMATRIX_FEATURE}'); this adapter lacks it` };
     const k = snippet(c);
-    const why = sgmatrixFits(k.weightBlocks ? { ...SMALLEST_SGMATRIX, tileK: 32 } : SMALLEST_SGMATRIX, k);
+    const why = sgmatrixFits(k.weightBlocks?.blockSize === 32 ? { ...SMALLEST_SGMATRIX, tileK: 32 } : SMALLEST_SGMATRIX, k);
     if (why.length) return { code: 'sgmatrix-unfit', reason: `${what} with N > ${SMALL_N} ${runs} on whole subgroup-matrix tiles: ${why.join('; ')}` };
   }
   return commonRejection(c, adapter);
