@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # MUL_MAT schedule variants on the H200 (issue 11): GEMV / small N, f16 subgroup matrices, f32.
 # Same prelude as h200.sh; each line is one `lab time` (checked against the oracle, then timed).
-# Usage on the device: bash scripts/gpu/matmul-tune.sh [bench]   (outputs in $OUT; LAB_DIR: where lab.mjs is, default dist-cli)
+# Usage on the device: bash scripts/gpu/matmul-tune.sh [STEP|bench]   (outputs in $OUT; LAB_DIR: where lab.mjs is, default dist-cli)
+# Steps: issue26 gemm1 gemm2 gemm3 rope26 issue26b qgemm (quantized weights on subgroup matrices); none: the GEMV/sgmatrix rows, then bench.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -48,6 +49,8 @@ if [ -n "${LOCAL:-}" ]; then
   s 128x64x128 16x8x16 2 2 2 2 32 type0=1,type1=1
   m 130x66x100 64 64 16 8 8 prefetch 2
   a 256x8x256; a 128x64x128 type0=1,type1=1
+  # qgemm's rows: here the sgmatrix schedules are refused by name (no subgroup matrices), auto runs the tiled f32 matmul.
+  s 128x64x128 16x16x16 2 2 4 2 32 type0=q4_0,type1=0 prefetch; a 128x64x128 type0=q4_0; a 128x64x128 type0=nvfp4,type1=1
 elif [ "${1:-}" = issue26 ]; then
   # Issue 26 (2026-12-02): sgmatrix staging and tilings (16x16x16 needs > 16 KiB: the H200 offers 48),
   # f16 weights × f32, N = 512, GEMV, ROPE generated vs native; `device --calibrate` first (the MMA ceiling).
@@ -107,6 +110,23 @@ elif [ "${1:-}" = gemm3 ]; then
   for v in "2 2 4 2 32 prefetch rotated" "2 2 4 2 16 prefetch plain" "2 2 4 2 64 prefetch plain" "2 2 4 2 32 double plain" "2 2 2 4 32 prefetch plain" "4 2 2 2 32 prefetch plain" "4 1 2 4 32 prefetch plain" "1 2 4 4 32 prefetch plain" "2 2 4 4 32 prefetch rotated"; do set -- $v; s 4096x512x4096 16x16x16 $1 $2 $3 $4 $5 $F $6 $7; done
   a 4096x4096x4096 type0=1; s 4096x4096x4096 16x16x16 4 2 4 4 32 type0=1 prefetch rotated
   a 4096x512x4096 type0=1
+  cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = qgemm ]; then
+  # Issue 20, qgemm helper: quantized weights on subgroup matrices at 4096×512×4096 (target ≥ 40 TFLOP/s
+  # for a 4-bit format), each K tile decoded into f16 workgroup memory (block formats a block per thread,
+  # nvfp4 four weights a load), src1 f32 (staged as f16) or f16. Each format: what auto picks (the rule:
+  # 128×64 tiles, 256 workgroups, each weight decoded 8×) with f32 and f16 src1; q4_0 also 128×128
+  # (20 KiB, decoded 4×), tileK 64 (two blocks a row), 256×128 (30 KiB), and the tiled f32 matmul (what
+  # auto picked before, and picks where subgroup matrices are missing). 13 rows, one `lab time` each.
+  for fmt in q4_0 q8_0 mxfp4 nvfp4; do a 4096x512x4096 type0=$fmt,type1=0; a 4096x512x4096 type0=$fmt,type1=1; done
+  for v in "2 2 4 4 32 prefetch" "2 2 4 2 64 prefetch" "4 2 4 4 32 prefetch"; do set -- $v; s 4096x512x4096 16x16x16 $1 $2 $3 $4 $5 type0=q4_0,type1=0 $6; done
+  s 4096x512x4096 16x16x16 2 2 4 4 32 type0=q4_0,type1=1 prefetch
+  echo "## 4096x512x4096 matmul 128x128 K16 t8x8 prefetch type0=q4_0 (f32 tiled)" >> "$OUT/tune.txt"
+  timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --op MUL_MAT --shape 4096x512x4096 --param type0=q4_0 --schedule '{"family":"matmul","tileM":128,"tileN":128,"tileK":16,"threadM":8,"threadN":8,"vectorWidth":4,"staging":"prefetch","splitK":1}' 2>&1 | grep -E "^correct|^timing|^metrics|rror|refused" >> "$OUT/tune.txt"
+  # The short table last: one line per row (median, GFLOP/s, or the error).
+  echo "=== qgemm: row | what auto ran | median | GFLOP/s" >> "$OUT/tune.txt"
+  awk '/^## /{h=substr($0,4); v=""} /^MUL_MAT /{for(i=1;i<=NF;i++) if($i=="generated"||$i=="native") v=$i" "$(i+1); sub(/\{.*/, "", v)} /^timing/{m=""; for(i=1;i<=NF;i++) if($i=="median" && m=="") m=$(i+1)" "$(i+2)} /^metrics/{for(i=1;i<=NF;i++) if($i=="GFLOP/s") g=$(i-1); printf "%s | %s | %s | %s\n", h, v, m, g} /rror|refused/{printf "%s | %s\n", h, substr($0,1,120)}' "$OUT/tune.txt" > "$OUT/qgemm-table.txt"
+  cat "$OUT/qgemm-table.txt" >> "$OUT/tune.txt"
   cat "$OUT/tune.txt"; exit 0
 elif [ "${1:-}" = rope26 ]; then
   # ROPE generated vs native (issue 26: the generated path's powi unrolled into selects), llama case and 4096 tokens.

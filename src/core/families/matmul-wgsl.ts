@@ -102,7 +102,16 @@ export interface MatmulGeometry {
    * `fn wq_block(blk) -> WqBlock` (32 quants as 8 vec4, d, m; blk = m·K/32 + k/32). The gemv
    * family then gives a thread whole blocks (one scale load, the quants as whole words).
    */
-  readonly weightBlocks?: { readonly wgsl: string; readonly hasMin: boolean; /** wq_block_i8 too (integer quants: the mmvq family). */ readonly integer: boolean };
+  readonly weightBlocks?: {
+    readonly wgsl: string;
+    /** Weights per block (32: ggml's legacy types and MXFP4). */
+    readonly blockSize: number;
+    readonly hasMin: boolean;
+    /** wq_block_i8 too (integer quants: the mmvq family). */
+    readonly integer: boolean;
+    /** `fn wq_unpack(r: WqRaw) -> WqBlock`: the sgmatrix family loads a tile's raw blocks (wq_raw) ahead and decodes them at the store. */
+    readonly unpack: string;
+  };
 }
 
 /** The src0 storage element and load expression when src0 holds quantized weights. */

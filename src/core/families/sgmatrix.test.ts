@@ -6,6 +6,7 @@ import { checkOutput } from '../stats/correctness';
 import { contiguous } from '../tensor';
 import { GUARD_BYTES, sentinelBuffer, withGuards } from '../hostdata';
 import { SGMATRIX, sgmatrixTile, type SgmatrixSchedule } from './sgmatrix';
+import { weightFormat } from '../quant/weights';
 
 const sg = (knobs: Record<string, number | string> = {}): Schedule =>
   parseSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 2, subgroupsN: 2, matricesM: 2, matricesN: 2, tileK: 32, ...knobs });
@@ -163,6 +164,71 @@ describe('sgmatrix family (chromium-experimental-subgroup-matrix, f16→f32)', (
             for (let kk = 0; kk < s.tileK; kk += ck) for (const cur of [0, 1]) most = Math.max(most, f(sgm, sgn, kk, cur));
         expect(most).toBeLessThanOrEqual(Number(bound));
       }
+    }
+  });
+});
+
+describe('sgmatrix with quantized weights (decoded into f16 workgroup memory)', () => {
+  const q = (name: string, dims: number[], type1 = 0) => MUL_MAT.makeCase(dims, 'contiguous', { type0: weightFormat(name).id, type1 });
+
+  it('names what it refuses: a tileK that splits a 32-weight block, K not a whole number of tiles', () => {
+    expect(MUL_MAT.fits(sg(), q('q4_0', [64, 32, 96]))).toEqual([]);
+    expect(MUL_MAT.fits(sg({ tileK: 16 }), q('q8_0', [64, 32, 96]))).toEqual(['block weights are decoded a whole 32-weight block at a time: tileK 16 must be a multiple of 32']);
+    expect(MUL_MAT.fits(sg({ tileK: 64 }), q('mxfp4', [64, 32, 96]))).toEqual(['K = 96 is not a multiple of tileK 64']);
+    // Formats without a block decoder take four weights a load: any tileK, K-quants' 256-weight superblocks included.
+    expect(MUL_MAT.fits(sg({ tileK: 16 }), q('nvfp4', [64, 32, 48]))).toEqual([]);
+    expect(MUL_MAT.fits(sg(), q('q4_k', [64, 32, 256], 1))).toEqual([]);
+    // A Track-1 format with a ragged tail block: K must still be whole tiles.
+    expect(MUL_MAT.fits(sg(), q('int5', [64, 32, 70]))).toEqual(['K = 70 is not a multiple of tileK 32', "sgmatrix loads 4 f32 at a time: src1's rows must start on 4-element boundaries (offset 64, row stride 70)"]);
+  });
+
+  it('q4_0: a thread loads one block per K tile ahead (wq_raw) and decodes it at the store (wq_unpack), rounded to f16; labelled so', () => {
+    const k = MUL_MAT.generate(sg({ staging: 'prefetch' }), q('q4_0', [64, 32, 64]));
+    expect(k.inputRounding).toBe('f16');
+    expect(k.features).toEqual(['shader-f16', 'subgroups', 'chromium-experimental-subgroup-matrix']);
+    expect(k.label).toMatch(/ \[weights decoded to f16, f32 src1 staged as f16\]$/);
+    expect(k.wgsl).toContain('@group(0) @binding(0) var<storage, read> src0: array<u32>;');
+    const loop = k.wgsl.split('for (var k0')[1];
+    // The next tile's raw blocks are in flight while this one is multiplied; the decode happens at the store.
+    expect(loop.indexOf('ar0 = wq_raw(ab0 + (k0 + 32u) / 32u);')).toBeLessThan(loop.indexOf('subgroupMatrixMultiplyAccumulate'));
+    expect(loop.indexOf('let wb = wq_unpack(ar0);')).toBeLessThan(loop.indexOf('workgroupBarrier'));
+    expect(`${k.label}\n${k.wgsl}`).toMatchSnapshot();
+    // f16 activations: nothing of src1 rounds, the weights still do.
+    const f16 = MUL_MAT.generate(sg(), q('q4_0', [64, 32, 64], 1));
+    expect(f16.inputRounding).toBe('f16');
+    expect(f16.label).toMatch(/ \[weights decoded to f16\]$/);
+  });
+
+  it('nvfp4 (Track-1, no block decoder): four weights a load through wq4, stored as f16; f16 activations loaded directly', () => {
+    const k = MUL_MAT.generate(sg({ staging: 'direct' }), q('nvfp4', [64, 32, 64], 1));
+    expect(k.wgsl).toContain('aw0 = wq4(ag0 + (0u) / 4u);');
+    expect(k.wgsl).toContain('let ah = vec4<f16>(aw0);');
+    expect(k.wgsl).not.toContain('var<workgroup> sB');
+    expect(k.inputRounding).toBe('f16');
+    expect(`${k.label}\n${k.wgsl}`).toMatchSnapshot();
+  });
+
+  it('every block of a K tile lands once, at its row and K offset in sA (tileK 64: two blocks a row; more blocks than threads)', () => {
+    // 64 rows × 2 blocks = 128 units over 32 threads (one subgroup): four per thread.
+    const s = sg({ subgroupsM: 1, subgroupsN: 1, matricesM: 4, matricesN: 4, tileK: 64, config: '16x16x16' }) as SgmatrixSchedule;
+    const K = 192;
+    const wgsl = MUL_MAT.generate(s, q('q5_1', [128, 64, K])).wgsl;
+    const lets = wgsl.split('\n').map((l) => l.trim()).filter((l) => /^let (ab\d|ao\d) = /.test(l));
+    expect(lets.filter((l) => l.startsWith('let ab'))).toHaveLength(4);
+    const LD = 64 + 8;
+    for (const wx of [0, 1]) {
+      const seen = new Map<number, number>(); // sA offset → block index
+      for (let lid = 0; lid < 32; lid++) {
+        const env: Record<string, bigint> = { lid: BigInt(lid), m0: BigInt(64 * wx) }; // workgroup wx along M
+        for (const l of lets) {
+          const [, name, e] = l.match(/^let (\w+) = (.+);$/)!;
+          env[name] = Function(...Object.keys(env), `return ${e.replace(/(\d+)u/g, '$1n')};`)(...Object.values(env)) as bigint;
+        }
+        for (let i = 0; i < 4; i++) seen.set(Number(env[`ao${i}`]), Number(env[`ab${i}`]));
+      }
+      // Block c of tile row r (of the first K tile) is block (64·wx + r)·K/32 + c, stored at r·LD + 32c.
+      const want = new Map(Array.from({ length: 128 }, (_, v) => [Math.floor(v / 2) * LD + (v % 2) * 32, (64 * wx + Math.floor(v / 2)) * (K / 32) + (v % 2)]));
+      expect(seen).toEqual(want);
     }
   });
 });

@@ -122,7 +122,7 @@ describe('MUL_MAT (ggml_mul_mat)', () => {
       code: 'sgmatrix-unfit',
       reason: "f16 MUL_MAT with N > 8 runs on whole subgroup-matrix tiles: M = 100 is not a multiple of the tile's 16 (subgroupsM·matricesM·16)",
     });
-    expect(registryEntry('MUL_MAT').declaredRejections).toEqual(['no-shader-f16', 'no-subgroup-matrix', 'sgmatrix-unfit', 'quant-f16-gemm']);
+    expect(registryEntry('MUL_MAT').declaredRejections).toEqual(['no-shader-f16', 'no-subgroup-matrix', 'sgmatrix-unfit']);
   });
 
   it('reads f16 sources exactly: 2 bytes an element, the oracle on the halves', () => {

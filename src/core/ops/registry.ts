@@ -166,8 +166,20 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
   }),
   entry({
     op: 'MUL_MAT',
-    declaredRejections: ['no-shader-f16', 'no-subgroup-matrix', 'sgmatrix-unfit', 'quant-f16-gemm'],
+    declaredRejections: ['no-shader-f16', 'no-subgroup-matrix', 'sgmatrix-unfit'],
     rules: [
+      // Quantized weights past the decode ground: subgroup matrices where offered, each K tile decoded into
+      // f16 workgroup memory (validate() skips these where the features are missing: the tiled f32 rules below).
+      {
+        when: [{ feature: 'quant', min: 1 }, { feature: 'N', min: 9 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 64 }, { feature: 'K', multipleOf: 32 }],
+        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 2, tileK: 32, subgroupSize: 32, staging: 'prefetch', storeOrder: 'plain' }),
+        note: "the f16 rule's 128×64 tiles (H200 4096x512x4096 f16 141.9 TFLOP/s), tileK 32 = one q4_0/q8_0/mxfp4 block per row: a thread decodes one block per K tile; not yet measured with quantized weights (matmul-tune.sh qgemm)",
+      },
+      {
+        when: [{ feature: 'quant', min: 1 }, { feature: 'N', min: 9 }],
+        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 1, subgroupsN: 1, matricesM: 1, matricesN: 1, tileK: 32, subgroupSize: 32, staging: 'single', storeOrder: 'plain' }),
+        note: 'the smallest tile with whole 32-weight blocks (M % 16, N % 8, K % 32): what the contract checks for f16 activations',
+      },
       // f16 past the decode ground: subgroup matrices (the contract declines it where they are missing).
       {
         when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 2048 }, { feature: 'M', multipleOf: 256 }, { feature: 'N', multipleOf: 128 }, { feature: 'K', multipleOf: 32 }],

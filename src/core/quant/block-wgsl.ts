@@ -2,7 +2,8 @@
 // MXFP4) for the GEMV kernels: one call reads a block's words once (its scale once, its packed
 // quants as whole u32 words, 2-byte-aligned blocks joined by a funnel shift) and returns all 32
 // quants. Two forms:
-//   wq_block(blk)    -> WqBlock   { q: 8 × vec4<f32> in k order, d, m }: weight k = q·d + m;
+//   wq_block(blk)    -> WqBlock   { q: 8 × vec4<f32> in k order, d, m }: weight k = q·d + m
+//                       (also as wq_raw(blk), the loads, then wq_unpack(raw), the arithmetic);
 //   wq_block_i8(blk) -> WqBlockI8 { q: 8 × u32 of four i8 each in k order, d, m } for the
 //                       integer-dot (MMVQ) kernel: dot4I8Packed(q[i], x8) · d · dx + m · Σx.
 // blk is the flat block index (row · K/32 + k/32). q·d is exact in f32 for every type here (an
@@ -57,6 +58,8 @@ export interface BlockDecode {
   readonly hasMin: boolean;
   /** wq_block_i8 is defined too (integer quants; not mxfp4's E2M1 table). */
   readonly integer: boolean;
+  /** WGSL of `fn wq_unpack(r: WqRaw) -> WqBlock`: wq_block's decode of raw fields loaded earlier (wq_raw), for kernels that prefetch. */
+  readonly unpack: string;
 }
 
 /** How many u32 words cover `n` bytes starting at any offset ≡ align (mod 4). */
@@ -115,10 +118,8 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
     if (L.lut) return `vec4<f32>(WQ_KV[c${i}.x], WQ_KV[c${i}.y], WQ_KV[c${i}.z], WQ_KV[c${i}.w])`;
     return L.bias ? `vec4<f32>(vec4<i32>(${codesOf(i)}) - vec4<i32>(${L.bias}))` : `vec4<f32>(${codesOf(i)})`;
   };
-  lines.push(
-    `struct WqBlock {\n  q: array<vec4<f32>, 8>,\n  d: f32,\n  m: f32,\n}`,
-    `fn wq_block(blk: u32) -> WqBlock {`,
-    `  let r = wq_raw(blk);`,
+  // The f32 form from the raw fields `r`: wq_block's body, and wq_unpack's (kernels that load a tile's raw blocks ahead and decode them later).
+  const decode = [
     `  var b: WqBlock;`,
     `  b.d = r.d;`,
     `  b.m = r.m;`,
@@ -126,7 +127,8 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
     ...Array.from({ length: 8 }, (_, i) => `  b.q[${i}] = ${vecOf(i)};`),
     `  return b;`,
     `}`,
-  );
+  ];
+  lines.push(`struct WqBlock {\n  q: array<vec4<f32>, 8>,\n  d: f32,\n  m: f32,\n}`, `fn wq_block(blk: u32) -> WqBlock {`, `  let r = wq_raw(blk);`, ...decode);
   if (!L.lut) {
     // i8 form: byte lanes of one u32 (four quants), the bias taken per byte without borrows.
     const spread = (t: number) => `(((r.qh >> ${u(t)}) & 1u) << 4u) | (((r.qh >> ${u(t + 1)}) & 1u) << 12u) | (((r.qh >> ${u(t + 2)}) & 1u) << 20u) | (((r.qh >> ${u(t + 3)}) & 1u) << 28u)`;
@@ -149,5 +151,5 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
       `}`,
     );
   }
-  return { wgsl: lines.join('\n') + '\n', blockSize: 32, hasMin: L.m !== undefined, integer: !L.lut };
+  return { wgsl: lines.join('\n') + '\n', unpack: [`fn wq_unpack(r: WqRaw) -> WqBlock {`, ...decode].join('\n') + '\n', blockSize: 32, hasMin: L.m !== undefined, integer: !L.lut };
 }
