@@ -171,9 +171,14 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
       // Quantized weights past the decode ground: subgroup matrices where offered, each K tile decoded into
       // f16 workgroup memory (validate() skips these where the features are missing: the tiled f32 rules below).
       {
+        when: [{ feature: 'quant', min: 1 }, { feature: 'N', min: 9 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 128 }, { feature: 'K', multipleOf: 32 }],
+        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 4, tileK: 32, subgroupSize: 32, staging: 'prefetch', storeOrder: 'plain' }),
+        note: "H200 4096x512x4096 q4_0 (matmul-tune.sh qgemm): 128×128 tiles 175 µs (98.2 TFLOP/s) against 128×64 217 µs, 128×64 K64 205, 256×128 285; each weight decoded 4×, not 8×",
+      },
+      {
         when: [{ feature: 'quant', min: 1 }, { feature: 'N', min: 9 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 64 }, { feature: 'K', multipleOf: 32 }],
         schedule: freezeSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 2, tileK: 32, subgroupSize: 32, staging: 'prefetch', storeOrder: 'plain' }),
-        note: "the f16 rule's 128×64 tiles (H200 4096x512x4096 f16 141.9 TFLOP/s), tileK 32 = one q4_0/q8_0/mxfp4 block per row: a thread decodes one block per K tile; not yet measured with quantized weights (matmul-tune.sh qgemm)",
+        note: "N a multiple of 64 only: the f16 rule's 128×64 tiles (H200 4096x512x4096 q4_0 217 µs, 79 TFLOP/s)",
       },
       {
         when: [{ feature: 'quant', min: 1 }, { feature: 'N', min: 9 }],
