@@ -108,6 +108,25 @@ elif [ "${1:-}" = gemm3 ]; then
   a 4096x4096x4096 type0=1; s 4096x4096x4096 16x16x16 4 2 4 4 32 type0=1 prefetch rotated
   a 4096x512x4096 type0=1
   cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = gemm4 ]; then
+  # Issue 26, sgtune helper (2026-12-02): the rules now take 2×2 · 4×4 (gemm3's best, 225.7 TFLOP/s);
+  # double staging with constant buffer offsets (gemm3's runtime-picked buffer ran 2.2× slower);
+  # storeOrder 'matrix' (f16 tiles copied by subgroupMatrixLoad/Store: no 16-bit workgroup stores).
+  # 26 rows, one `lab time` process each (~4 s); the first rows of each block are the references.
+  F=type0=1,type1=1
+  a 4096x4096x4096 $F
+  for v in "4 2 4 4 32 prefetch plain" "2 2 4 4 32 double plain" "2 2 4 4 32 prefetch matrix" "2 2 4 4 32 double matrix" "2 2 4 4 32 single matrix" "2 2 4 4 64 prefetch matrix" "2 2 4 4 16 double plain" "4 2 4 4 32 prefetch matrix" "2 4 4 4 32 prefetch matrix"; do set -- $v; s 4096x4096x4096 16x16x16 $1 $2 $3 $4 $5 $F $6 $7; done
+  echo "=== KERNEL_LAB_DAWN_TOGGLES=disable_robustness (what the predicate on the global subgroupMatrixLoads costs)" >> "$OUT/tune.txt"
+  KERNEL_LAB_DAWN_TOGGLES=disable_robustness s 4096x4096x4096 16x16x16 2 2 4 4 32 $F prefetch matrix
+  KERNEL_LAB_DAWN_TOGGLES=disable_robustness s 4096x4096x4096 16x16x16 2 2 4 4 32 $F double plain
+  echo "=== (toggles back to the lab's own)" >> "$OUT/tune.txt"
+  a 4096x512x4096 $F
+  for v in "2 2 4 2 32 double plain" "2 2 4 2 32 prefetch matrix" "2 2 4 2 32 double matrix" "2 2 2 4 32 double plain" "4 1 2 4 32 double plain" "2 2 4 2 16 double plain"; do set -- $v; s 4096x512x4096 16x16x16 $1 $2 $3 $4 $5 $F $6 $7; done
+  a 4096x4096x4096 type0=1
+  for v in "2 2 4 4 32 prefetch plain" "2 2 4 4 32 double plain" "4 2 4 4 32 prefetch matrix" "2 2 4 4 32 prefetch matrix"; do set -- $v; s 4096x4096x4096 16x16x16 $1 $2 $3 $4 $5 type0=1 $6 $7; done
+  a 4096x512x4096 type0=1; s 4096x512x4096 16x16x16 2 2 4 2 32 type0=1 double plain
+  date -u +%FT%TZ >> "$OUT/tune.txt"
+  cat "$OUT/tune.txt"; exit 0
 elif [ "${1:-}" = rope26 ]; then
   # ROPE generated vs native (issue 26: the generated path's powi unrolled into selects), llama case and 4096 tokens.
   for sh in 128x32x512 128x32x4096; do r ROPE $sh; r ROPE $sh --native; r ROPE_BACK $sh; r ROPE_BACK $sh --native; done
