@@ -111,8 +111,9 @@ elif [ "${1:-}" = gemm3 ]; then
 elif [ "${1:-}" = gemm4 ]; then
   # Issue 26, sgtune helper (2026-12-02): the rules now take 2×2 · 4×4 (gemm3's best, 225.7 TFLOP/s);
   # double staging with constant buffer offsets (gemm3's runtime-picked buffer ran 2.2× slower);
-  # storeOrder 'matrix' (f16 tiles copied by subgroupMatrixLoad/Store: no 16-bit workgroup stores).
-  # 26 rows, one `lab time` process each (~4 s); the first rows of each block are the references.
+  # storeOrder 'matrix' (f16 tiles copied by subgroupMatrixLoad/Store: no 16-bit workgroup stores);
+  # f32 double staging, fixed the same way. 30 rows, one `lab time` process each (~4 s); the first
+  # row of each block is the reference (what auto picks).
   F=type0=1,type1=1
   a 4096x4096x4096 $F
   for v in "4 2 4 4 32 prefetch plain" "2 2 4 4 32 double plain" "2 2 4 4 32 prefetch matrix" "2 2 4 4 32 double matrix" "2 2 4 4 32 single matrix" "2 2 4 4 64 prefetch matrix" "2 2 4 4 16 double plain" "4 2 4 4 32 prefetch matrix" "2 4 4 4 32 prefetch matrix"; do set -- $v; s 4096x4096x4096 16x16x16 $1 $2 $3 $4 $5 $F $6 $7; done
@@ -125,6 +126,9 @@ elif [ "${1:-}" = gemm4 ]; then
   a 4096x4096x4096 type0=1
   for v in "2 2 4 4 32 prefetch plain" "2 2 4 4 32 double plain" "4 2 4 4 32 prefetch matrix" "2 2 4 4 32 prefetch matrix"; do set -- $v; s 4096x4096x4096 16x16x16 $1 $2 $3 $4 $5 type0=1 $6 $7; done
   a 4096x512x4096 type0=1; s 4096x512x4096 16x16x16 2 2 4 2 32 type0=1 double plain
+  # f32 (tiled family): its double staging had the same runtime-picked buffer; now constant offsets too.
+  a 4096x4096x4096; m 4096x4096x4096 128 128 16 8 16 double 1
+  a 4096x512x4096; m 4096x512x4096 128 128 16 8 8 double 1
   date -u +%FT%TZ >> "$OUT/tune.txt"
   cat "$OUT/tune.txt"; exit 0
 elif [ "${1:-}" = rope26 ]; then
