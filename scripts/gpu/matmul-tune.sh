@@ -128,6 +128,29 @@ elif [ "${1:-}" = qgemm ]; then
   awk '/^## /{h=substr($0,4); v=""} /^MUL_MAT /{for(i=1;i<=NF;i++) if($i=="generated"||$i=="native") v=$i" "$(i+1); sub(/\{.*/, "", v)} /^timing/{m=""; for(i=1;i<=NF;i++) if($i=="median" && m=="") m=$(i+1)" "$(i+2)} /^metrics/{for(i=1;i<=NF;i++) if($i=="GFLOP/s") g=$(i-1); printf "%s | %s | %s | %s\n", h, v, m, g} /rror|refused/{printf "%s | %s\n", h, substr($0,1,120)}' "$OUT/tune.txt" > "$OUT/qgemm-table.txt"
   cat "$OUT/qgemm-table.txt" >> "$OUT/tune.txt"
   cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = gemm4 ]; then
+  # Issue 26, sgtune helper (2026-12-02): the rules now take 2×2 · 4×4 (gemm3's best, 225.7 TFLOP/s);
+  # double staging with constant buffer offsets (gemm3's runtime-picked buffer ran 2.2× slower);
+  # storeOrder 'matrix' (f16 tiles copied by subgroupMatrixLoad/Store: no 16-bit workgroup stores);
+  # f32 double staging, fixed the same way. 30 rows, one `lab time` process each (~4 s); the first
+  # row of each block is the reference (what auto picks).
+  F=type0=1,type1=1
+  a 4096x4096x4096 $F
+  for v in "4 2 4 4 32 prefetch plain" "2 2 4 4 32 double plain" "2 2 4 4 32 prefetch matrix" "2 2 4 4 32 double matrix" "2 2 4 4 32 single matrix" "2 2 4 4 64 prefetch matrix" "2 2 4 4 16 double plain" "4 2 4 4 32 prefetch matrix" "2 4 4 4 32 prefetch matrix"; do set -- $v; s 4096x4096x4096 16x16x16 $1 $2 $3 $4 $5 $F $6 $7; done
+  echo "=== KERNEL_LAB_DAWN_TOGGLES=disable_robustness (what the predicate on the global subgroupMatrixLoads costs)" >> "$OUT/tune.txt"
+  KERNEL_LAB_DAWN_TOGGLES=disable_robustness s 4096x4096x4096 16x16x16 2 2 4 4 32 $F prefetch matrix
+  KERNEL_LAB_DAWN_TOGGLES=disable_robustness s 4096x4096x4096 16x16x16 2 2 4 4 32 $F double plain
+  echo "=== (toggles back to the lab's own)" >> "$OUT/tune.txt"
+  a 4096x512x4096 $F
+  for v in "2 2 4 2 32 double plain" "2 2 4 2 32 prefetch matrix" "2 2 4 2 32 double matrix" "2 2 2 4 32 double plain" "4 1 2 4 32 double plain" "2 2 4 2 16 double plain"; do set -- $v; s 4096x512x4096 16x16x16 $1 $2 $3 $4 $5 $F $6 $7; done
+  a 4096x4096x4096 type0=1
+  for v in "2 2 4 4 32 prefetch plain" "2 2 4 4 32 double plain" "4 2 4 4 32 prefetch matrix" "2 2 4 4 32 prefetch matrix"; do set -- $v; s 4096x4096x4096 16x16x16 $1 $2 $3 $4 $5 type0=1 $6 $7; done
+  a 4096x512x4096 type0=1; s 4096x512x4096 16x16x16 2 2 4 2 32 type0=1 double plain
+  # f32 (tiled family): its double staging had the same runtime-picked buffer; now constant offsets too.
+  a 4096x4096x4096; m 4096x4096x4096 128 128 16 8 16 double 1
+  a 4096x512x4096; m 4096x512x4096 128 128 16 8 8 double 1
+  date -u +%FT%TZ >> "$OUT/tune.txt"
+  cat "$OUT/tune.txt"; exit 0
 elif [ "${1:-}" = rope26 ]; then
   # ROPE generated vs native (issue 26: the generated path's powi unrolled into selects), llama case and 4096 tokens.
   for sh in 128x32x512 128x32x4096; do r ROPE $sh; r ROPE $sh --native; r ROPE_BACK $sh; r ROPE_BACK $sh --native; done

@@ -33,7 +33,8 @@ export interface SgmatrixSchedule {
    * How K tiles reach workgroup memory: 'single' loads, stores, multiplies; 'prefetch' issues the
    * next tile's global loads into registers before multiplying the current one; 'double' also
    * stores them into a second buffer while the first is read (one barrier per tile, twice the
-   * workgroup memory). 'direct' stages nothing that is f16: each subgroup loads its matrices
+   * workgroup memory; the K loop unrolled by two so every buffer offset is a constant — with the
+   * buffer picked by `(k0 / tileK) & 1` the H200 ran 2.2× slower than prefetch). 'direct' stages nothing that is f16: each subgroup loads its matrices
    * straight from the storage buffer (the cache, not workgroup memory, shares rows between
    * subgroups; no barrier for them); f32 operands are still staged (prefetched) as f16.
    */
@@ -43,8 +44,11 @@ export interface SgmatrixSchedule {
    * the same word of its 16-byte chunk, and 16-byte-aligned rows put a warp's 32 lanes on 8 banks
    * (4-way conflicts on every store). 'rotated': lane of row r starts at word r % 4 of its chunk
    * (the loaded vec4 rotated by two selects), so the 32 lanes of 8 rows × 4 chunks hit 32 banks.
+   * 'matrix': no 16-bit stores at all — each subgroup copies whole cfg-sized matrices of the tile,
+   * subgroupMatrixLoad from the buffer and subgroupMatrixStore into workgroup memory (the driver's
+   * own wide stores); f32 operands keep the vector path (they are rounded on the way).
    */
-  readonly storeOrder: 'plain' | 'rotated';
+  readonly storeOrder: 'plain' | 'rotated' | 'matrix';
 }
 
 export const SGMATRIX_FEATURE = 'chromium-experimental-subgroup-matrix';
@@ -116,10 +120,14 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   const quant = blockWeights(k) ? 'block' : k.weights ? 'weight' : null;
   const weightRead = weightLoads(k.weights, true);
   // A direct operand is read by subgroupMatrixLoad itself: an array of f16.
-  const elem = (t: DType, st: boolean) => (!st ? 'f16' : t === 'f16' ? 'vec4<u32>' : 'vec4<f32>');
-  const copies = s.staging === 'double' ? 2 : 1;
+  // So is an f16 operand copied matrix by matrix ('matrix' store order).
+  const byMatrix = s.storeOrder === 'matrix';
+  const elem = (t: DType, st: boolean) => (!st || (byMatrix && t === 'f16') ? 'f16' : t === 'f16' ? 'vec4<u32>' : 'vec4<f32>');
+  // Double buffering: two arrays per operand (sA0, sA1), each addressed with constant offsets.
+  const copies = s.staging === 'double' ? ['0', '1'] : [''];
   const staging = s.staging === 'direct' ? 'prefetch' : s.staging;
   const rotated = s.storeOrder === 'rotated';
+  const nsg = s.subgroupsM * s.subgroupsN;
   const body: string[] = [];
   const emit = (...ls: string[]) => body.push(...ls);
   if (batched) emit(k.ne13 > 1 ? `let i2 = wid.z % ${u(k.ne12)};\nlet i3 = wid.z / ${u(k.ne12)};` : 'let i2 = wid.z;');
@@ -134,9 +142,31 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   const bufA = BM * LD;
   const bufB = BN * LD;
   // `read`: the load of one unit at an index in units of q elements (a storage read, or quantized weights' wq4 decode);
-  // `block`: a unit is one 32-weight block of quantized weights (raw words loaded, decoded at the store).
-  interface Unit { readonly p: 'a' | 'b'; readonly i: number; readonly read: (at: string) => string; readonly t: DType; readonly sh: string; readonly guard: string | null; readonly block: boolean }
+  // `block`: a unit is one 32-weight block of quantized weights (raw words loaded, decoded at the store);
+  // `mat`: a subgroup's copy of one f16 matrix ('matrix' store order): global offset at ${p}g${i}, workgroup offset at ${p}o${i}.
+  interface Unit {
+    readonly p: 'a' | 'b'; readonly i: number; readonly src: string; readonly read: (at: string) => string; readonly t: DType; readonly sh: string; readonly guard: string | null; readonly block: boolean;
+    readonly mat?: { readonly type: string; readonly colMajor: boolean; readonly rowStride: number; readonly span: number };
+  }
   const unitsOf = (p: 'a' | 'b', src: string, t: DType, rows: number, row0: string, bse: string, rowStride: number, read = (at: string) => `${src}[${at}]`): Unit[] => {
+    if (byMatrix && t === 'f16') {
+      // Matrix j of the tile (rows / major blocks of rows, BK / ck along K) is subgroup j % nsg's unit j / nsg.
+      const major = p === 'a' ? cm : cn;
+      const perRow = BK / ck;
+      const count = (rows / major) * perRow;
+      const out: Unit[] = [];
+      for (let j0 = 0, i = 0; j0 < count; j0 += nsg, i++) {
+        const j = `(sg + ${u(j0)})`;
+        emit(`let ${p}g${i} = ${bse} + (${row0} + (${j} / ${u(perRow)}) * ${u(major)}) * ${u(rowStride)} + (${j} % ${u(perRow)}) * ${u(ck)};`);
+        emit(`let ${p}o${i} = (${j} / ${u(perRow)}) * ${u(major * LD)} + (${j} % ${u(perRow)}) * ${u(ck)};`);
+        const type = p === 'a' ? left : right;
+        emit(`var ${p}w${i} = ${type}();`);
+        // Subgroups past the tile (isActive false) copy nothing; a partial last round is guarded by its index.
+        const guard = j0 + nsg > count ? `isActive && ${j} < ${u(count)}` : 'isActive';
+        out.push({ p, i, src, read, t, sh: p === 'a' ? 'sA' : 'sB', guard, block: false, mat: { type, colMajor: p === 'b', rowStride, span: LD * (major - 1) + ck } });
+      }
+      return out;
+    }
     const q = perLoad(t);
     const units = (rows * BK) / q;
     const perRow = BK / q;
@@ -149,7 +179,7 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
       // Rotated f16 stores: this lane's row mod 4, as a word offset (2 f16) into its chunk.
       if (rotated && t === 'f16') emit(`let ${p}q${i} = (${v} / ${u(perRow)}) % 4u;`, `let ${p}q2${i} = ${p}q${i} * 2u;`);
       emit(`var ${p}w${i} = ${elem(t, true)}();`);
-      out.push({ p, i, read, t, sh: p === 'a' ? 'sA' : 'sB', guard, block: false });
+      out.push({ p, i, src, read, t, sh: p === 'a' ? 'sA' : 'sB', guard, block: false });
     }
     return out;
   };
@@ -166,7 +196,7 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
       emit(`let ab${i} = (m0 + ${row}) * ${u(k.K / 32)}${perRow === 1 ? '' : ` + ${v} % ${u(perRow)}`};`);
       emit(`let ao${i} = ${perRow === 1 ? `${v} * ${u(LD)}` : `(${row}) * ${u(LD)} + (${v} % ${u(perRow)}) * 32u`};`);
       emit(`var ar${i}: WqRaw;`);
-      out.push({ p: 'a', i, read: () => '', t: 'f32', sh: 'sA', guard, block: true });
+      out.push({ p: 'a', i, src: 'src0', read: () => '', t: 'f32', sh: 'sA', guard, block: true });
     }
     return out;
   };
@@ -177,34 +207,45 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   const guarded = (x: Unit, lines: string[]) => (x.guard ? [`if (${x.guard}) {`, ...lines.map((l) => `  ${l}`), '}'] : lines);
   /** Global loads of the tile at K offset `kExpr` into the registers. */
   const loads = (kExpr: string) =>
-    units.flatMap((x) => guarded(x, [x.block ? `ar${x.i} = wq_raw(ab${x.i} + (${kExpr}) / 32u);` : `${x.p}w${x.i} = ${x.read(`${x.p}g${x.i} + (${kExpr}) / ${u(perLoad(x.t))}`)};`]));
-  /** The registers into workgroup memory (f16), at buffer `buf` (0 or 1, a WGSL expression). */
+    units.flatMap((x) =>
+      guarded(x, [
+        x.block
+          ? `ar${x.i} = wq_raw(ab${x.i} + (${kExpr}) / 32u);`
+          : x.mat
+            ? `${x.p}w${x.i} = subgroupMatrixLoad<${x.mat.type}>(&${x.src}, ${x.p}g${x.i} + ${kExpr}, ${x.mat.colMajor}, ${u(x.mat.rowStride)});`
+            : `${x.p}w${x.i} = ${x.read(`${x.p}g${x.i} + (${kExpr}) / ${u(perLoad(x.t))}`)};`,
+      ]),
+    );
+  /** The registers into workgroup memory (f16), into buffer `buf` ('' single, '0' or '1' double). */
   const stores = (buf: string) =>
     units.flatMap((x) => {
-      const o = buf === '0u' ? `${x.p}o${x.i}` : `${buf} * ${u(x.p === 'a' ? bufA : bufB)} + ${x.p}o${x.i}`;
+      const o = `${x.p}o${x.i}`;
+      const sh = `${x.sh}${buf}`;
       const lines: string[] = [];
       if (x.block) {
         // 32 weights: q·d (+ m) in f32 (q·d exact), rounded once to f16.
         lines.push(`let wb = wq_unpack(ar${x.i});`);
-        for (let j = 0; j < 8; j++) lines.push(`let ah${j} = vec4<f16>(wb.q[${j}] * wb.d${k.weightBlocks!.hasMin ? ' + wb.m' : ''});`, ...[0, 1, 2, 3].map((e) => `sA[${o} + ${u(4 * j + e)}] = ah${j}[${e}];`));
+        for (let j = 0; j < 8; j++) lines.push(`let ah${j} = vec4<f16>(wb.q[${j}] * wb.d${k.weightBlocks!.hasMin ? ' + wb.m' : ''});`, ...[0, 1, 2, 3].map((e) => `${sh}[${o} + ${u(4 * j + e)}] = ah${j}[${e}];`));
+      } else if (x.mat) {
+        // Clamped like the multiply's loads (never below the real offset), so robustness's predicate folds.
+        lines.push(`subgroupMatrixStore(&${sh}, min(${o}, ${u((x.p === 'a' ? bufA : bufB) - x.mat.span)}), ${x.p}w${x.i}, ${x.mat.colMajor}, ${u(LD)});`);
       } else if (x.t === 'f16' && rotated) {
         // Word w of the rotated vector is word (w + q) % 4 of the loaded one, stored where that word belongs.
         const q = `${x.p}q${x.i}`;
         lines.push(`let ${x.p}v1 = select(${x.p}w${x.i}, ${x.p}w${x.i}.yzwx, (${q} & 1u) != 0u);`, `let ${x.p}v = select(${x.p}v1, ${x.p}v1.zwxy, (${q} & 2u) != 0u);`);
         for (const [w, comp] of ['x', 'y', 'z', 'w'].entries()) {
           const at = `${o} + ((${x.p}q2${x.i} + ${u(2 * w)}) & 7u)`;
-          lines.push(`let ${x.p}h${w} = bitcast<vec2<f16>>(${x.p}v.${comp});`, `${x.sh}[${at}] = ${x.p}h${w}.x;`, `${x.sh}[${at} + 1u] = ${x.p}h${w}.y;`);
+          lines.push(`let ${x.p}h${w} = bitcast<vec2<f16>>(${x.p}v.${comp});`, `${sh}[${at}] = ${x.p}h${w}.x;`, `${sh}[${at} + 1u] = ${x.p}h${w}.y;`);
         }
       } else if (x.t === 'f16') {
-        for (const [w, comp] of ['x', 'y', 'z', 'w'].entries()) lines.push(`let ${x.p}h${w} = bitcast<vec2<f16>>(${x.p}w${x.i}.${comp});`, `${x.sh}[${o} + ${u(2 * w)}] = ${x.p}h${w}.x;`, `${x.sh}[${o} + ${u(2 * w + 1)}] = ${x.p}h${w}.y;`);
+        for (const [w, comp] of ['x', 'y', 'z', 'w'].entries()) lines.push(`let ${x.p}h${w} = bitcast<vec2<f16>>(${x.p}w${x.i}.${comp});`, `${sh}[${o} + ${u(2 * w)}] = ${x.p}h${w}.x;`, `${sh}[${o} + ${u(2 * w + 1)}] = ${x.p}h${w}.y;`);
       } else {
-        lines.push(`let ${x.p}h = vec4<f16>(${x.p}w${x.i});`, ...[0, 1, 2, 3].map((e) => `${x.sh}[${o} + ${u(e)}] = ${x.p}h[${e}];`));
+        lines.push(`let ${x.p}h = vec4<f16>(${x.p}w${x.i});`, ...[0, 1, 2, 3].map((e) => `${sh}[${o} + ${u(e)}] = ${x.p}h[${e}];`));
       }
       return x.guard ? guarded(x, lines) : ['{', ...lines.map((l) => `  ${l}`), '}'];
     });
-  /** The subgroup's multiply-accumulates over the tile in buffer `buf`. */
+  /** The subgroup's multiply-accumulates over the tile in buffer `buf` ('' single, '0' or '1' double). */
   const multiply = (buf: string) => {
-    const off = (size: number) => (buf === '0u' ? '' : `${buf} * ${u(size)} + `);
     const out = ['if (isActive) {', `  for (var kk = 0u; kk < ${u(BK)}; kk = kk + ${u(ck)}) {`];
     // A staged operand is read from workgroup memory (rows of LD), a direct one from its buffer at K offset k0.
     // Robustness wraps every subgroupMatrixLoad in `if (offset + span <= length)` (Tint's predication).
@@ -212,7 +253,7 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
     // lets the driver's range analysis prove that condition and drop the branch (H200 4096³: 148.9 →
     // 213.1 TFLOP/s; with robustness off altogether, 208). span = LD·(major − 1) + minor.
     const at = (st: boolean, sh: string, size: number, row: string, src: string, bse: string, rowStride: number, major: number) =>
-      st ? `&${sh}, min(${off(size)}${row} * ${u(LD)} + kk, ${u(copies * size - (LD * (major - 1) + ck))}), ` : `&${src}, ${bse} + (${row}) * ${u(rowStride)} + k0 + kk, `;
+      st ? `&${sh}${buf}, min(${row} * ${u(LD)} + kk, ${u(size - (LD * (major - 1) + ck))}), ` : `&${src}, ${bse} + (${row}) * ${u(rowStride)} + k0 + kk, `;
     for (let i = 0; i < s.matricesM; i++) {
       const row = staged.a ? `(sgm * ${u(s.matricesM * cm)} + ${u(i * cm)})` : `m0 + sgm * ${u(s.matricesM * cm)} + ${u(i * cm)}`;
       out.push(`    let l${i} = subgroupMatrixLoad<${left}>(${at(staged.a, 'sA', bufA, row, 'src0', 'base0', k.src0.rowStride, cm)}false, ${u(staged.a ? LD : k.src0.rowStride)});`);
@@ -230,15 +271,26 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   const loop = `for (var k0 = 0u; k0 < ${u(k.K)}; k0 = k0 + ${u(BK)}) {`;
   if (!units.length) {
     // Nothing staged: no workgroup memory, no barrier; the subgroups run independently.
-    emit(loop, ...inLoop(multiply('0u')), '}');
+    emit(loop, ...inLoop(multiply('')), '}');
   } else if (staging === 'single') {
-    emit(loop, ...inLoop([...loads('k0'), ...stores('0u'), 'workgroupBarrier();', ...multiply('0u'), 'workgroupBarrier();']), '}');
+    emit(loop, ...inLoop([...loads('k0'), ...stores(''), 'workgroupBarrier();', ...multiply(''), 'workgroupBarrier();']), '}');
   } else if (staging === 'prefetch') {
     // The next tile's global loads are in flight while this one is multiplied.
-    emit(...loads('0u'), loop, ...inLoop([...stores('0u'), 'workgroupBarrier();', ...more(loads(`k0 + ${u(BK)}`)), ...multiply('0u'), 'workgroupBarrier();']), '}');
+    emit(...loads('0u'), loop, ...inLoop([...stores(''), 'workgroupBarrier();', ...more(loads(`k0 + ${u(BK)}`)), ...multiply(''), 'workgroupBarrier();']), '}');
   } else {
     // Tile t is read from buffer t % 2 while tile t + 1 is stored into the other: one barrier per tile.
-    emit(...loads('0u'), ...stores('0u'), 'workgroupBarrier();', loop, ...inLoop([`let cur = (k0 / ${u(BK)}) & 1u;`, ...more(loads(`k0 + ${u(BK)}`)), ...multiply('cur'), ...more(stores('(1u - cur)')), 'workgroupBarrier();']), '}');
+    // Two tiles per iteration, so each half names its buffers; an odd last tile (K / tileK is known
+    // here) is multiplied from buffer 0 after the loop.
+    const tiles = k.K / BK;
+    const pairs = Math.floor(tiles / 2);
+    const next2 = (ls: string[]) => [`if (k0 + ${u(2 * BK)} < ${u(k.K)}) {`, ...ls.map((l) => `  ${l}`), '}'];
+    emit(...loads('0u'), ...stores('0'), 'workgroupBarrier();');
+    if (pairs) {
+      const first = [...loads(`k0 + ${u(BK)}`), ...multiply('0'), ...stores('1'), 'workgroupBarrier();'];
+      const second = [...next2(loads(`k0 + ${u(2 * BK)}`)), ...multiply('1'), ...next2(stores('0')), 'workgroupBarrier();'];
+      emit(`for (var k0 = 0u; k0 < ${u(pairs * 2 * BK)}; k0 = k0 + ${u(2 * BK)}) {`, ...inLoop([...first, ...second]), '}');
+    }
+    if (tiles % 2) emit(...multiply('0'));
   }
   // dst is column-major for the result (column n is dst row n, m contiguous): stride = dst's row stride.
   emit('if (isActive) {');
@@ -262,8 +314,8 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
     storageDecl(0, 'src0', 'read', quant ? 'u32' : elem(t0, staged.a)),
     storageDecl(1, 'src1', 'read', elem(t1, staged.b)),
     storageDecl(2, 'dst', 'read_write', 'f32'),
-    ...(staged.a ? [`var<workgroup> sA: array<f16, ${copies * BM * LD}>;`] : []),
-    ...(staged.b ? [`var<workgroup> sB: array<f16, ${copies * BN * LD}>;`] : []),
+    ...(staged.a ? copies.map((c) => `var<workgroup> sA${c}: array<f16, ${bufA}>;`) : []),
+    ...(staged.b ? copies.map((c) => `var<workgroup> sB${c}: array<f16, ${bufB}>;`) : []),
     ...(quant === 'block' ? ['', k.weightBlocks!.wgsl.trim(), k.weightBlocks!.unpack.trim()] : quant === 'weight' ? [weightRead.fns.trimEnd()] : []),
     '',
     ...computeMain(threads, ['@builtin(workgroup_id) wid: vec3<u32>', '@builtin(local_invocation_index) lid: u32', '@builtin(subgroup_size) sgSize: u32'], body),
@@ -295,7 +347,12 @@ export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
       doc: 'K-tile staging: single buffer, register prefetch of the next tile, double-buffered workgroup memory, or direct (f16 operands loaded by subgroupMatrixLoad from their buffer, f32 ones prefetched)',
       default: 'single',
     },
-    storeOrder: { values: ['plain', 'rotated'], sweep: ['plain'], doc: "f16 staging stores: plain (a warp's lanes on 8 banks) or rotated by row (on 32 banks; slower on the H200, swept on request)", default: 'plain' },
+    storeOrder: {
+      values: ['plain', 'rotated', 'matrix'],
+      sweep: ['plain'],
+      doc: "f16 staging stores: plain (a warp's lanes on 8 banks), rotated by row (on 32 banks; slower on the H200, swept on request), or matrix (whole matrices copied by subgroupMatrixLoad/Store, no 16-bit stores)",
+      default: 'plain',
+    },
   },
   threads: (s) => sgmatrixTile(s).threads,
   workgroupBytes: (s) => {

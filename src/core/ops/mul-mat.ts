@@ -225,6 +225,10 @@ export const MUL_MAT: OpDef = {
     { dims: [96, 24, 64], layout: 'contiguous', params: { type0: weightFormat('nvfp4').id } },
     { dims: [64, 9, 96], layout: 'contiguous', params: { type0: weightFormat('q8_0').id, type1: 1 } },
   ],
+  // The sweep's default space is the tiled f32 family (972 candidates): it times the matrix's f32
+  // shapes past N = 8 (the rules send N ≤ 8 to gemv, f16 and quantized weights to other families);
+  // all 17 shapes would be 16 524 cells, over the stored sweep's cap of 8192.
+  sweeps: (e) => !e.params && e.dims[1] > 8,
   makeCase,
   oracle,
   flops: (c) => 2 * c.dst.ne[0] * c.dst.ne[1] * c.srcs[1].ne[0] * c.dst.ne[2] * c.dst.ne[3],
