@@ -128,6 +128,13 @@ elif [ "${1:-}" = qgemm ]; then
   awk '/^## /{h=substr($0,4); v=""} /^MUL_MAT /{for(i=1;i<=NF;i++) if($i=="generated"||$i=="native") v=$i" "$(i+1); sub(/\{.*/, "", v)} /^timing/{m=""; for(i=1;i<=NF;i++) if($i=="median" && m=="") m=$(i+1)" "$(i+2)} /^metrics/{for(i=1;i<=NF;i++) if($i=="GFLOP/s") g=$(i-1); printf "%s | %s | %s | %s\n", h, v, m, g} /rror|refused/{printf "%s | %s\n", h, substr($0,1,120)}' "$OUT/tune.txt" > "$OUT/qgemm-table.txt"
   cat "$OUT/qgemm-table.txt" >> "$OUT/tune.txt"
   cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = qgemm2 ]; then
+  # Issue 20, after qgemm: the quantized rule's 128×128 tiles with double staging (constant buffer offsets),
+  # and auto for the 4-bit formats at 4096³-class N (2048).
+  a 4096x512x4096 type0=q4_0; s 4096x512x4096 16x16x16 2 2 4 4 32 type0=q4_0,type1=0 double
+  s 4096x512x4096 16x16x16 2 2 4 4 64 type0=q4_0,type1=0 prefetch; a 4096x512x4096 type0=q8_0,type1=1
+  a 4096x2048x4096 type0=q4_0; a 4096x512x4096 type0=int4
+  cat "$OUT/tune.txt"; exit 0
 elif [ "${1:-}" = gemm4 ]; then
   # Issue 26, sgtune helper (2026-12-02): the rules now take 2×2 · 4×4 (gemm3's best, 225.7 TFLOP/s);
   # double staging with constant buffer offsets (gemm3's runtime-picked buffer ran 2.2× slower);
