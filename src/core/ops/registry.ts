@@ -172,6 +172,12 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
       // f16 workgroup memory (validate() skips these where the features are missing: the tiled f32 rules below).
       {
         when: [{ feature: 'quant', min: 1 }, { feature: 'N', min: 9 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 128 }, { feature: 'K', multipleOf: 32 }],
+        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 4, tileK: 32, subgroupSize: 32, staging: 'double', storeOrder: 'plain' }),
+        limits: { maxComputeWorkgroupStorageSize: 40960 },
+        note: 'H200 4096x512x4096 q4_0 (matmul-tune.sh qgemm2): double staging 148 µs (115.9 TFLOP/s) against prefetch 176 µs, K64 prefetch 169 — the decode at the store overlaps the other buffer\'s multiply (f16 operands lose with double: gemm4)',
+      },
+      {
+        when: [{ feature: 'quant', min: 1 }, { feature: 'N', min: 9 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 128 }, { feature: 'K', multipleOf: 32 }],
         schedule: freezeSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 4, tileK: 32, subgroupSize: 32, staging: 'prefetch', storeOrder: 'plain' }),
         limits: { maxComputeWorkgroupStorageSize: 20480 },
         note: "H200 4096x512x4096 q4_0 (matmul-tune.sh qgemm): 128×128 tiles 175 µs (98.2 TFLOP/s) against 128×64 217 µs, 128×64 K64 205, 256×128 285; each weight decoded 4×, not 8×",
@@ -226,6 +232,12 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
         when: [{ feature: 'K', multipleOf: 4 }, { feature: 'M', min: 2048 }, { feature: 'N', min: 2048 }],
         schedule: freezeSchedule({ family: 'matmul', tileM: 128, tileN: 128, tileK: 16, threadM: 8, threadN: 16, vectorWidth: 4, staging: 'prefetch', splitK: 1 }),
         note: 'H200 2026-12-02 (matmul-tune.sh gemm1): 4096³ 40.1 TFLOP/s with 8×16 per thread (128 threads, 16 KiB) against 38.1 for 8×8 (the fastest of 144 in the 2026-11-29 sweep); 128×256 8×16 39.2, 16×8 37.2, split K 2 31.8',
+      },
+      {
+        when: [{ feature: 'K', multipleOf: 4 }, { feature: 'M', min: 2048 }, { feature: 'N', min: 512 }],
+        schedule: freezeSchedule({ family: 'matmul', tileM: 128, tileN: 128, tileK: 16, threadM: 8, threadN: 8, vectorWidth: 4, staging: 'double', splitK: 1 }),
+        limits: { maxComputeWorkgroupStorageSize: 32768 },
+        note: 'H200 2026-12-02 (matmul-tune.sh gemm4): 4096x512x4096 double staging (constant buffer offsets) 507 µs, 33.9 TFLOP/s, against prefetch 521 µs in the same call; at 4096³ double lost (4.03 against 3.43 ms)',
       },
       {
         when: [{ feature: 'K', multipleOf: 4 }, { feature: 'M', min: 2048 }, { feature: 'N', min: 512 }],
