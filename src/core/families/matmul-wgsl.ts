@@ -102,7 +102,7 @@ export interface MatmulGeometry {
    * `fn wq_block(blk) -> WqBlock` (32 quants as 8 vec4, d, m; blk = m·K/32 + k/32). The gemv
    * family then gives a thread whole blocks (one scale load, the quants as whole words).
    */
-  readonly weightBlocks?: { readonly wgsl: string; readonly hasMin: boolean; /** wq_block_i8 too (integer quants: the mmvq family). */ readonly integer: boolean };
+  readonly weightBlocks?: { readonly wgsl: string; readonly hasMin: boolean; /** wq_block_i8 too (integer quants: the mmvq family). */ readonly integer: boolean; /** wq_block_c8's codes over the quants (mmvq folds it into Σx). */ readonly bias: number };
 }
 
 /** The src0 storage element and load expression when src0 holds quantized weights. */
