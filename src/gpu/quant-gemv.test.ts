@@ -61,15 +61,16 @@ describe('quantized GEMV, block-at-a-time decode (SwiftShader)', () => {
   it('mmvq fused (activations quantized inside the GEMV, one pass) rounds as the quantize pass does: the same outputs bit for bit as its prequantized twin', async () => {
     const wrong: string[] = [];
     // Same mapping (rows per workgroup and per thread, threads per row group) in both: each thread sums the same terms in the same order.
-    for (const [name, [M, N, K, type1], rowsPerThread, reduction] of [
-      ['q4_0', [37, 3, 96, 0], 2, 'subgroup'],
-      ['q5_0', [9, 5, 160, 1], 4, 'shared'],
-      ['q4_1', [13, 1, 64, 0], 1, 'subgroup'],
-      ['q8_0', [21, 2, 128, 1], 2, 'shared'],
+    // blocksPerThread only changes when loads are issued, not the order of the sums: the fused side takes 2 on two cases (full steps and a tail).
+    for (const [name, [M, N, K, type1], rowsPerThread, blocksPerThread, reduction] of [
+      ['q4_0', [37, 1, 2080, 0], 2, 2, 'subgroup'], // 65 blocks over 32 threads: a full step and a tail
+      ['q5_0', [9, 5, 160, 1], 4, 1, 'shared'],
+      ['q4_1', [13, 1, 64, 0], 1, 1, 'subgroup'],
+      ['q8_0', [21, 2, 2048, 1], 2, 2, 'shared'],
     ] as const) {
-      const run = (activations: 'prequantized' | 'fused') =>
-        lab.time({ op: 'MUL_MAT', dims: [M, N, K], params: { type0: weightFormat(name).id, type1 }, variant: { kind: 'schedule', schedule: { family: 'mmvq', workgroupSize: 64, rowsPerWorkgroup: 4, rowsPerThread, activations, reduction } }, skipTiming: true });
-      const [pre, fused] = [await run('prequantized'), await run('fused')];
+      const run = (activations: 'prequantized' | 'fused', blocks: number) =>
+        lab.time({ op: 'MUL_MAT', dims: [M, N, K], params: { type0: weightFormat(name).id, type1 }, variant: { kind: 'schedule', schedule: { family: 'mmvq', workgroupSize: 64, rowsPerWorkgroup: 4, rowsPerThread, blocksPerThread: blocks, activations, reduction } }, skipTiming: true });
+      const [pre, fused] = [await run('prequantized', 1), await run('fused', blocksPerThread)];
       for (const r of [pre, fused]) if (!r.correct) wrong.push(`${name} ${r.scheduleKey}: maxErr ${r.maxErr} bound ${r.bound} ${r.correctness.failures[0] ?? ''}`);
       expect(fused.wgsl, name).toContain('mmvq fused');
       expect(fused.wgsl, name).toContain('let x = q8_1_block(xb0 + kb * 8u);');

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../adapter';
 import { MUL_MAT } from '../ops/mul-mat';
 import { schedulesFor } from '../ops/registry';
+import { blockDecodeWgsl } from '../quant/block-wgsl';
 import { weightFormat } from '../quant/weights';
 import { parseSchedule, validateSchedule, type Schedule } from '../schedule/schedule';
 import { DOT4_WGSL_FEATURE, MMVQ } from './mmvq';
@@ -42,6 +43,11 @@ describe('mmvq family (integer-dot GEMV over q8_1 activations)', () => {
     expect(fused.wgsl).toMatch(/let w0 = wq_block_c8\(ab0 \+ kb\);\n\s+let w1 = wq_block_c8\(ab1 \+ kb\);/);
     expect(fused.wgsl).toContain('let g = lid / 32u;');
     expect(fused.dispatch).toEqual([10, 1, 1]);
+    // Two blocks per step: four weight loads (2 rows × 2 blocks) before the first dot, then a one-block tail.
+    const two = MUL_MAT.generate(mmvq({ rowsPerThread: 2, blocksPerThread: 2 }), c).wgsl;
+    expect(two).toMatch(/for \(; kb \+ 32u < 3u; kb = kb \+ 64u\) \{\n\s+let w0_0 = wq_block_c8\(ab0 \+ kb\);\n\s+let w1_0 = wq_block_c8\(ab1 \+ kb\);\n\s+let w0_1 = wq_block_c8\(ab0 \+ kb \+ 32u\);\n\s+let w1_1 = wq_block_c8\(ab1 \+ kb \+ 32u\);/);
+    expect(two).toContain('let x = ld_xq(6u + kb + 32u);');
+    expect(two).toContain('for (; kb < 3u; kb = kb + 32u) {');
   });
 
   it("folds the format's bias into Σq of the activations (integers, once per block), the min into d·Σq", () => {
@@ -50,6 +56,14 @@ describe('mmvq family (integer-dot GEMV over q8_1 activations)', () => {
     expect(gen('q5_0')).toContain('dot4I8Packed(w0.q[7], x.qb.w) - 16i * x.isum;');
     expect(gen('q8_0')).toContain('dot4I8Packed(w0.q[7], x.qb.w);');
     expect(gen('q4_1')).toContain('acc0_0 = acc0_0 + w0.d * x.d * f32(si0) + w0.m * x.s;');
+    // wq_block_c8: q4_0's codes are the nibbles masked out of a word, no per-byte bias (wq_block_i8 keeps it).
+    const q4 = blockDecodeWgsl('q4_0', 0);
+    expect(q4.bias).toBe(8);
+    const c8 = q4.wgsl.slice(q4.wgsl.indexOf('fn wq_block_c8'));
+    expect(c8).toContain('b.q[0] = (r.qs[0] & 0x0f0f0f0fu);');
+    expect(c8).toContain('b.q[4] = ((r.qs[0] >> 4u) & 0x0f0f0f0fu);');
+    expect(c8).not.toContain('0x80808080u');
+    expect(blockDecodeWgsl('q8_0', 0).bias).toBe(0);
     expect(MUL_MAT.fits(mmvq(), quant('mxfp4', [8, 1, 64]))).toEqual(['mmvq takes ggml block weights with integer quants (q4_0, q4_1, q5_0, q5_1, q8_0), not this src0']);
   });
 

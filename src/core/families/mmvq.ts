@@ -32,6 +32,8 @@ export interface MmvqSchedule {
    * workgroupSize·rowsPerThread/rowsPerWorkgroup threads of a row group split its blocks.
    */
   readonly rowsPerThread?: number;
+  /** Blocks of each row a thread loads per loop step (kb, kb + T, …) before using any (default 1): loads in flight. */
+  readonly blocksPerThread?: number;
   /** 'prequantized' (a first pass, default) or 'fused' (quantized in registers inside the GEMV: one pass). */
   readonly activations?: 'prequantized' | 'fused';
   readonly reduction: 'subgroup' | 'shared';
@@ -43,6 +45,7 @@ const QUANT_WG = 64;
 const isPow2 = (n: number) => Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0;
 const rowsPerThread = (s: MmvqSchedule) => s.rowsPerThread ?? 1;
 const fused = (s: MmvqSchedule) => s.activations === 'fused';
+const blocksPerThread = (s: MmvqSchedule) => s.blocksPerThread ?? 1;
 /** Threads that split one row group's blocks. */
 const threadsPerGroup = (s: MmvqSchedule) => (s.workgroupSize * rowsPerThread(s)) / s.rowsPerWorkgroup;
 
@@ -129,6 +132,7 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
   const sub = s.reduction === 'subgroup' && T > 1;
   const { hasMin, bias } = k.weightBlocks!;
   const fuse = fused(s);
+  const U = blocksPerThread(s);
   const body: string[] = [
     G === 1 ? 'let g = 0u;' : `let g = lid / ${u(T)};`,
     T === 1 ? 'let j = 0u;' : `let j = lid % ${u(T)};`,
@@ -137,23 +141,31 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
     ...rows.map((i) => (k.M % R === 0 ? `let ab${i} = (m0 + ${u(i)}) * ${u(KB)};` : `let ab${i} = min(m0 + ${u(i)}, ${u(k.M - 1)}) * ${u(KB)};`)),
     ...(fuse ? cols.map((c) => `let xb${c} = ${xBase(k, u(c))};`) : []),
     ...accs.map((x) => `var ${x.name} = 0.0;`),
-    `for (var kb = j; kb < ${u(KB)}; kb = kb + ${u(T)}) {`,
-    // The rows' weight blocks first: RT independent loads in flight before any use.
-    ...rows.map((i) => `  let w${i} = wq_block_c8(ab${i} + kb);`),
   ];
   const words = ['qa.x', 'qa.y', 'qa.z', 'qa.w', 'qb.x', 'qb.y', 'qb.z', 'qb.w'];
-  for (const c of cols) {
-    body.push('  {', fuse ? `    let x = q8_1_block(xb${c} + kb * 8u);` : `    let x = ld_xq(${c ? `${u(c * KB)} + ` : ''}kb);`);
-    for (const i of rows) {
-      const dots = words.map((wd, t) => `dot4I8Packed(w${i}.q[${t}], x.${wd})`).join(' + ');
-      body.push(
-        `    let si${i} = ${dots}${bias ? ` - ${bias}i * x.isum` : ''};`,
-        `    acc${i}_${c} = acc${i}_${c} + w${i}.d * x.d * f32(si${i})${hasMin ? ` + w${i}.m * x.s` : ''};`,
-      );
+  /** n blocks per row at kb, kb + T, …: every weight block's loads issued before the first use. */
+  const step = (n: number): string[] => {
+    const out: string[] = [];
+    const kbOf = (b: number) => (b === 0 ? 'kb' : `kb + ${u(b * T)}`);
+    const wOf = (i: number, b: number) => (n === 1 ? `w${i}` : `w${i}_${b}`);
+    for (let b = 0; b < n; b++) out.push(...rows.map((i) => `let ${wOf(i, b)} = wq_block_c8(ab${i} + ${kbOf(b)});`));
+    for (let b = 0; b < n; b++) {
+      for (const c of cols) {
+        const kbx = b === 0 ? 'kb' : `(${kbOf(b)})`;
+        out.push('{', fuse ? `  let x = q8_1_block(xb${c} + ${kbx} * 8u);` : `  let x = ld_xq(${c ? `${u(c * KB)} + ` : ''}${kbOf(b)});`);
+        for (const i of rows) {
+          const w = wOf(i, b);
+          const dots = words.map((wd, t) => `dot4I8Packed(${w}.q[${t}], x.${wd})`).join(' + ');
+          out.push(`  let si${i} = ${dots}${bias ? ` - ${bias}i * x.isum` : ''};`, `  acc${i}_${c} = acc${i}_${c} + ${w}.d * x.d * f32(si${i})${hasMin ? ` + ${w}.m * x.s` : ''};`);
+        }
+        out.push('}');
+      }
     }
-    body.push('  }');
-  }
-  body.push('}');
+    return out.map((l) => `  ${l}`);
+  };
+  // Blocks in the order U = 1 visits them (the sums are the same to the bit for every blocksPerThread).
+  if (U === 1) body.push(`for (var kb = j; kb < ${u(KB)}; kb = kb + ${u(T)}) {`, ...step(1), '}');
+  else body.push('var kb = j;', `for (; kb + ${u((U - 1) * T)} < ${u(KB)}; kb = kb + ${u(U * T)}) {`, ...step(U), '}', `for (; kb < ${u(KB)}; kb = kb + ${u(T)}) {`, ...step(1), '}');
   const dstAt = (i: number, c: number) => `${u(k.dst.offset)} + ${u(c * k.dst.rowStride)} + m0${i ? ` + ${u(i)}` : ''}`;
   const guard = (i: number) => ['j == 0u', ...(k.M % R ? [`m0${i ? ` + ${u(i)}` : ''} < ${u(k.M)}`] : [])].join(' && ');
   let partLen = 0;
@@ -179,7 +191,7 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
     : [storageDecl(1, 'xq', 'read', 'vec4<u32>')];
   const ldXq = `fn ld_xq(t: u32) -> Xq {\n  let o = t * ${u(XQ_VEC4S)};\n  let e = xq[o + 2u];\n  return Xq(xq[o], xq[o + 1u], bitcast<f32>(e.x), bitcast<f32>(e.y), bitcast<i32>(e.z));\n}`;
   return [
-    `// generated: ${label} — mmvq ${fuse ? 'fused (activations quantized in registers, one pass)' : 'pass 2'}: ${R} row(s) per workgroup, ${RT} per thread, ${T} thread(s) per row group over blocks, dot4I8Packed, ${sub ? 'subgroup' : 'shared'} reduction`,
+    `// generated: ${label} — mmvq ${fuse ? 'fused (activations quantized in registers, one pass)' : 'pass 2'}: ${R} row(s) per workgroup, ${RT} per thread, ${T} thread(s) per row group over blocks, ${U} block(s) per step, dot4I8Packed, ${sub ? 'subgroup' : 'shared'} reduction`,
     `requires ${DOT4_WGSL_FEATURE};`,
     ...rowReduceEnables(sub),
     storageDecl(0, 'src0', 'read', 'u32'),
@@ -202,6 +214,7 @@ export const MMVQ: FamilyDef<MmvqSchedule, GemvSnippet> = {
     workgroupSize: { values: [64, 128, 256], doc: 'threads per workgroup (the GEMV pass)' },
     rowsPerWorkgroup: { values: [1, 2, 4, 8, 16], doc: 'weight rows per workgroup' },
     rowsPerThread: { values: [1, 2, 4], doc: 'rows a thread takes per block it visits: one activation block feeds them all, their weight loads are in flight together', default: 1 },
+    blocksPerThread: { values: [1, 2, 4], doc: "blocks of each row a thread loads per loop step before using any (loads in flight along K)", default: 1 },
     activations: { values: ['prequantized', 'fused'], doc: "q8_1 activations from a first pass ('prequantized', timed with it) or quantized in registers inside the GEMV ('fused': one pass)", default: 'prequantized' },
     reduction: { values: ['subgroup', 'shared'], doc: "how a row's partial sums meet" },
   },
@@ -215,6 +228,7 @@ export const MMVQ: FamilyDef<MmvqSchedule, GemvSnippet> = {
     if (!isPow2(s.rowsPerWorkgroup)) reasons.push(`rowsPerWorkgroup ${s.rowsPerWorkgroup} is not a power of two`);
     if (!isPow2(RT) || RT > s.rowsPerWorkgroup) reasons.push(`rowsPerThread ${RT} must be a power of two ≤ rowsPerWorkgroup ${s.rowsPerWorkgroup}`);
     else if (s.rowsPerWorkgroup / RT > s.workgroupSize) reasons.push(`rowsPerWorkgroup / rowsPerThread = ${s.rowsPerWorkgroup / RT} row groups exceed workgroupSize ${s.workgroupSize}`);
+    if (!isPow2(blocksPerThread(s)) || blocksPerThread(s) > 8) reasons.push(`blocksPerThread ${blocksPerThread(s)} must be 1, 2, 4 or 8`);
     if (s.activations !== undefined && s.activations !== 'prequantized' && s.activations !== 'fused') reasons.push(`activations '${s.activations}' is not prequantized or fused`);
     if (!adapter.wgslFeatures?.includes(DOT4_WGSL_FEATURE)) reasons.push(`mmvq needs WGSL's ${DOT4_WGSL_FEATURE} (dot4I8Packed), which this runtime does not offer`);
     if (s.reduction === 'subgroup' && !adapter.features.includes('subgroups')) reasons.push("reduction 'subgroup' needs the 'subgroups' feature, which this adapter lacks");

@@ -1,6 +1,7 @@
 // The registry: every op the lab knows, its promotion state, the contract rejections it
 // declares, and schedulesFor's ordered shape rules. Promotion is a reviewed edit of this file.
-import type { AdapterDescriptor, DeviceLimits } from '../adapter';
+import type { DeviceLimits } from '../adapter';
+import type { LimitsView } from '../families/types';
 import { UsageError } from '../errors';
 import { validateSchedule, type Schedule } from '../schedule/schedule';
 import { allHold, type Condition } from '../schedule/shape-rules';
@@ -191,7 +192,7 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
       // passes every other weight format (mxfp4, K-quants, Track-1) on to the gemv rules below.
       ...(['subgroup', 'shared'] as const).map((reduction) => ({
         when: [{ feature: 'quant', min: 1 }, { feature: 'N', max: 8 }],
-        schedule: freezeSchedule({ family: 'mmvq' as const, workgroupSize: 256, rowsPerWorkgroup: 4, rowsPerThread: 1, activations: 'prequantized' as const, reduction }),
+        schedule: freezeSchedule({ family: 'mmvq' as const, workgroupSize: 256, rowsPerWorkgroup: 4, rowsPerThread: 1, blocksPerThread: 1, activations: 'prequantized' as const, reduction }),
         note:
           reduction === 'subgroup'
             ? 'H200 2026-12-02 (formats --mmvq): 4096² q8_0 16.0 µs vs 27.3 for the block-decode gemv, q4_0 15.0 vs 30.6, q4_1/q5_0/q5_1 14.5/17.0/16.2 vs 26.0/30.2/28.4; 16384² q8_0 83.2 vs 310, q4_0 64.3 vs 294. The fused and rowsPerThread variants: scripts/gpu/mmvq-tune.sh'
@@ -375,7 +376,7 @@ export function registryStateFor(op: string, adapter: AdapterIdentity): ClassSta
  * The schedule the generated path uses for a case, or null when no rule takes it here.
  * `before` are rules tried ahead of the registry's (a sweep proposal under evaluation).
  */
-export function schedulesFor(op: string, c: OpCase, adapter: Pick<AdapterDescriptor, 'limits' | 'features'>, before: readonly ShapeRule[] = []): Schedule | null {
+export function schedulesFor(op: string, c: OpCase, adapter: LimitsView, before: readonly ShapeRule[] = []): Schedule | null {
   const def = opByName(op);
   if (def.noGeneratedPath) return null;
   const features = def.features(c);
