@@ -42,8 +42,9 @@ describe('MUL_MAT with quantized weights on SwiftShader', () => {
       expect(rows.map((x) => x.label)).toEqual(LABELS);
       for (const x of rows) expect(x.correct, x.label).toBe(true);
       if (native) return;
-      // gemv for N ≤ 8 (vec4 where K allows), the tiled matmul past it; f16 activations past 8 a declared fallback.
-      expect(rows.map((x) => x.scheduleKey?.split('{')[0] ?? x.fallback?.code)).toEqual(['gemv', 'gemv', 'gemv', 'matmul', 'quant-f16-gemm']);
+      // N ≤ 8: mmvq for the integer block formats (this runtime offers dot4I8Packed), gemv for the rest (vec4
+      // where K allows); the tiled matmul past it; f16 activations past 8 a declared fallback.
+      expect(rows.map((x) => x.scheduleKey?.split('{')[0] ?? x.fallback?.code)).toEqual(['mmvq', 'gemv', 'gemv', 'matmul', 'quant-f16-gemm']);
     }, 180_000);
   }
 
