@@ -64,9 +64,9 @@ if [ "${1:-}" = mmvq ]; then
   if [ -n "${LOCAL:-}" ]; then
     sw local 300 "$(shapes 64x1x256 q4_0 q8_0)" '{"family":"mmvq","workgroupSize":[64],"rowsPerWorkgroup":[4],"rowsPerThread":[1,2],"blocksPerThread":[1,2],"activations":["prequantized","fused"],"reduction":["subgroup"]}'
   else
-    sw 4k 150 "$(shapes 4096x1x4096 $F4)" '{"family":"mmvq","workgroupSize":[256],"rowsPerWorkgroup":[4,8,16],"rowsPerThread":[1,2,4],"blocksPerThread":[1,2],"activations":["prequantized","fused"],"reduction":["subgroup"]}'
-    sw 16k 240 "$(shapes 16384x1x16384 $F4)" '{"family":"mmvq","workgroupSize":[256],"rowsPerWorkgroup":[4,8],"rowsPerThread":[1,2,4],"blocksPerThread":[1,2],"activations":["prequantized","fused"],"reduction":["subgroup"]}'
-    sw n248 120 "$(shapes 4096x2x4096 q4_0 q8_0),$(shapes 4096x4x4096 q4_0 q8_0),$(shapes 4096x8x4096 q4_0 q8_0)" '{"family":"mmvq","workgroupSize":[256],"rowsPerWorkgroup":[4],"rowsPerThread":[1,2],"blocksPerThread":[1,2],"activations":["prequantized","fused"],"reduction":["subgroup"]}'
+    sw 4k 120 "$(shapes 4096x1x4096 $F4)" '{"family":"mmvq","workgroupSize":[256],"rowsPerWorkgroup":[4,8,16],"rowsPerThread":[1,2,4],"blocksPerThread":[1,2],"activations":["prequantized","fused"],"reduction":["subgroup"]}'
+    sw 16k 200 "$(shapes 16384x1x16384 $F4)" '{"family":"mmvq","workgroupSize":[256],"rowsPerWorkgroup":[4,8],"rowsPerThread":[1,2,4],"blocksPerThread":[1,2],"activations":["prequantized","fused"],"reduction":["subgroup"]}'
+    sw n248 90 "$(shapes 4096x2x4096 q4_0 q8_0),$(shapes 4096x4x4096 q4_0 q8_0),$(shapes 4096x8x4096 q4_0 q8_0)" '{"family":"mmvq","workgroupSize":[256],"rowsPerWorkgroup":[4],"rowsPerThread":[1,2],"blocksPerThread":[1,2],"activations":["prequantized","fused"],"reduction":["subgroup"]}'
   fi
   cat "$OUT/tune.txt"; exit 0
 elif [ -n "${LOCAL:-}" ]; then
