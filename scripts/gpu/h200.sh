@@ -12,8 +12,9 @@
 #   ops: every op (≈ 7 s an op on the H200: 50 ops ≈ 6 min); OPS_ONLY=A,B,… times only those.
 # formats: issue 20's performance rows (GEMV 16384² N=1 f16/q8_0/q4_0/mxfp4/nvfp4, GEMV 4096² N=1
 # q4_0/q8_0, GEMM 4096×512×4096 of the 4-bit formats), each a `lab formats` table, the GEMVs with
-# an MMVQ row (q8_1 activations + dot4I8Packed, both passes timed) beside each integer block format;
-# formatsmmvq: every integer block format's GEMV at 4096², registry pick and MMVQ; formats_all:
+# --mmvq: each integer block format on the registry's pick (MMVQ: q8_1 activations + dot4I8Packed,
+# where WGSL offers it) and again on the other GEMV path (the block-decode gemv);
+# formatsmmvq: every integer block format's GEMV at 4096², both paths; the mmvq knobs: `round.sh tune-mmvq:420`; formats_all:
 # every format's GEMV at 4096² and DEQUANT at 4096² (the full format matrix, checked then timed).
 # Full outputs go to $OUT (or ./gpu-out); the tables print last.
 set -uo pipefail

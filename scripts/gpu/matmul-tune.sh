@@ -44,7 +44,35 @@ a() { # shape [params]: what auto picks
   echo "## $1 auto $params" >> "$OUT/tune.txt"
   timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --op MUL_MAT --shape "$1" ${params:+--param $params} 2>&1 | grep -E "^MUL_MAT|^correct|^timing|^metrics|rror" >> "$OUT/tune.txt"
 }
-if [ -n "${LOCAL:-}" ]; then
+if [ "${1:-}" = mmvq ]; then
+  # Issue 20, mmvq helper: the integer-dot GEMV's knobs (rowsPerWorkgroup, rowsPerThread, blocksPerThread,
+  # activations prequantized = two passes timed as their sum | fused = one pass) on q4_0, q4_1, q5_0, q8_0
+  # at 4096x1x4096 and 16384x1x16384, and N = 2, 4, 8 at 4096 (q4_0, q8_0). One `lab sweep` per group (limits sum to 410 s): inputs and oracle
+  # once per shape, every candidate checked then timed; its reference column is the registry's pick.
+  # Targets (GB/s of the weights as stored; copy 4.24 TB/s): 16384² q8_0/q4_0 ≥ 2.97 TB/s (70%); 4096² q4_0 ≥ 0.8, q8_0 ≥ 1.5 TB/s.
+  # Weight bytes: q4_0 18, q4_1 20, q5_0 22, q8_0 34 per 32 weights (4096²: 9.4, 10.5, 11.5, 17.8 MB; 16384²: 151, 168, 185, 285 MB).
+  sw() { # label seconds shapes space
+    echo "=== $1: sweep $3" >> "$OUT/tune.txt"
+    timeout "$2" $NODE ${LAB_DIR:-dist-cli}/lab.mjs sweep --op MUL_MAT --reps ${MMVQ_REPS:-5} --shapes "$3" --space "$4" --json "$OUT/mmvq-$1.json" > "$OUT/mmvq-$1.txt" 2> "$OUT/mmvq-$1.err"
+    echo "rc=$?" >> "$OUT/tune.txt"
+    sed -n '/^reference/,/^proposal/p' "$OUT/mmvq-$1.txt" | sed 's/mmvq{"activations":"\([a-z]*\)","blocksPerThread":\([0-9]\),"reduction":"\([a-z]*\)","rowsPerThread":\([0-9]\),"rowsPerWorkgroup":\([0-9]*\),"workgroupSize":\([0-9]*\)}/mmvq W\6 R\5 RT\4 U\2 \1 \3/g' >> "$OUT/tune.txt"
+    tail -3 "$OUT/mmvq-$1.err" >> "$OUT/tune.txt"
+  }
+  # 4096² has 128 blocks per row: rowsPerWorkgroup 4/8/16 keeps 16–256 threads per row group (blocksPerThread 2 needs ≤ 64 to
+  # step). rowsPerThread 4 (32 KiB of partials declared for N ≤ 8: the H200 offers 48) is where fused quantizes each block once a workgroup.
+  F4="q4_0 q4_1 q5_0 q8_0"
+  shapes() { local d=$1; shift; local out=""; for f in "$@"; do out="$out${out:+,}$d:contiguous:type0=$f"; done; echo "$out"; }
+  if [ -n "${LOCAL:-}" ]; then
+    sw local 300 "$(shapes 64x1x256 q4_0 q8_0)" '{"family":"mmvq","workgroupSize":[64],"rowsPerWorkgroup":[4],"rowsPerThread":[1,2],"blocksPerThread":[1,2],"activations":["prequantized","fused"],"reduction":["subgroup"]}'
+  else
+    sw 4k 120 "$(shapes 4096x1x4096 $F4)" '{"family":"mmvq","workgroupSize":[256],"rowsPerWorkgroup":[4,8,16],"rowsPerThread":[1,2,4],"blocksPerThread":[1,2],"activations":["prequantized","fused"],"reduction":["subgroup"]}'
+    # A sweep prints only when done: the two target formats first, in a step of their own.
+    sw 16k 110 "$(shapes 16384x1x16384 q4_0 q8_0)" '{"family":"mmvq","workgroupSize":[256],"rowsPerWorkgroup":[4,8],"rowsPerThread":[1,2,4],"blocksPerThread":[1,2],"activations":["prequantized","fused"],"reduction":["subgroup"]}'
+    sw 16k-b 90 "$(shapes 16384x1x16384 q4_1 q5_0)" '{"family":"mmvq","workgroupSize":[256],"rowsPerWorkgroup":[4,8],"rowsPerThread":[1,2,4],"blocksPerThread":[1,2],"activations":["prequantized","fused"],"reduction":["subgroup"]}'
+    sw n248 90 "$(shapes 4096x2x4096 q4_0 q8_0),$(shapes 4096x4x4096 q4_0 q8_0),$(shapes 4096x8x4096 q4_0 q8_0)" '{"family":"mmvq","workgroupSize":[256],"rowsPerWorkgroup":[4],"rowsPerThread":[1,2],"blocksPerThread":[1,2],"activations":["prequantized","fused"],"reduction":["subgroup"]}'
+  fi
+  cat "$OUT/tune.txt"; exit 0
+elif [ -n "${LOCAL:-}" ]; then
   g 256x1x256 256 4 1 4 4 subgroup; g 256x1x256 64 2 1 4 4 shared type0=1; g 130x3x66 64 8 4 1 2 subgroup
   s 128x64x128 16x8x16 2 2 2 2 32 type0=1,type1=1
   m 130x66x100 64 64 16 8 8 prefetch 2

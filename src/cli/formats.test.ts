@@ -37,7 +37,7 @@ describe('lab formats', () => {
     expect(r.stderr).toMatch(/unknown weight format 'q9_0' \(known: q4_0, q4_1, q5_0, .*int8_f16\)/);
   });
 
-  it('--mmvq: a second row for each integer block format on the mmvq schedule (q8_1 activations), none for mxfp4; gemv only', () => {
+  it('--mmvq: a second row for each integer block format on the other GEMV path (here the registry picks mmvq, so the block-decode gemv), none for mxfp4; gemv only', () => {
     const r = runCli(['formats', '--op', 'gemv', '--shape', '16x3x64', '--format', 'q4_1,mxfp4', '--mmvq', '--min-runs', '1', '--json', '-']);
     expect(r.status, r.stderr).toBe(0);
     const rows = JSON.parse(r.stdout).rows as { format: string; scheduleKey: string | null; correct: boolean | null; medianNs: number | null }[];

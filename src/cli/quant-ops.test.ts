@@ -42,9 +42,10 @@ describe('MUL_MAT with quantized weights on SwiftShader', () => {
       expect(rows.map((x) => x.label)).toEqual(LABELS);
       for (const x of rows) expect(x.correct, x.label).toBe(true);
       if (native) return;
-      // gemv for N ≤ 8 (vec4 where K allows), the tiled matmul past it (no subgroup matrices here); f16 activations past 8
-      // run on subgroup matrices only: here a declared fallback, named.
-      expect(rows.map((x) => x.scheduleKey?.split('{')[0] ?? x.fallback?.code)).toEqual(['gemv', 'gemv', 'gemv', 'matmul', 'no-shader-f16']);
+      // N ≤ 8: mmvq for the integer block formats (this runtime offers dot4I8Packed), gemv for the rest (vec4
+      // where K allows); the tiled matmul past it (no subgroup matrices here); f16 activations past 8 run on
+      // subgroup matrices only: here a declared fallback, named.
+      expect(rows.map((x) => x.scheduleKey?.split('{')[0] ?? x.fallback?.code)).toEqual(['mmvq', 'gemv', 'gemv', 'matmul', 'no-shader-f16']);
     }, 180_000);
   }
 

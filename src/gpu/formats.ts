@@ -6,8 +6,12 @@
 // refusal) is a row with the reason; a cancelled run or a lost device ends the whole run.
 import { adapterName, type AdapterDescriptor } from '../core/adapter';
 import { ProgressTracker, type ProgressFn } from '../core/progress';
-import { FORMATS_SEED, formatError, formatRowOf, planFormatsRequest, refusedFormatRow, sortFormatRows, WEIGHT_DISTRIBUTION, type FormatRow, type FormatsRequest } from '../core/report/formats';
+import { FORMATS_SEED, formatError, formatRowOf, planFormatsRequest, refusedFormatRow, sortFormatRows, WEIGHT_DISTRIBUTION, type FormatCase, type FormatRow, type FormatsPlan, type FormatsRequest } from '../core/report/formats';
 import { formatsJson, type FormatsJson } from '../core/report/json';
+import { DOT4_WGSL_FEATURE } from '../core/families/mmvq';
+import type { LimitsView } from '../core/families/types';
+import { opByName, schedulesFor } from '../core/ops/registry';
+import type { Schedule } from '../core/schedule/schedule';
 import { hasIntegerBlockDecode } from '../core/quant/block-wgsl';
 import type { Level1Request } from '../core/requests';
 import type { Level1Result } from '../core/results';
@@ -19,14 +23,17 @@ export async function runFormats(time: (req: Level1Request) => Promise<Level1Res
   const plan = planFormatsRequest(req); // usage errors before any device work
   const startedAt = new Date().toISOString();
   const base: Level1Request['variant'] = req.native ? { kind: 'native' } : { kind: 'auto' };
-  // Each case once with the registry's pick (or native); with mmvq the integer block formats again on the mmvq schedule.
-  const runs = plan.cases.flatMap((c) => [{ c, variant: base }, ...(req.mmvq && !c.problem && c.id > 1 && hasIntegerBlockDecode(c.id) ? [{ c, variant: { kind: 'schedule', schedule: mmvqScheduleFor(adapter) } as const }] : [])]);
+  // Each case once with the registry's pick (or native); with mmvq the integer block formats again on the other GEMV path.
+  const runs = plan.cases.flatMap((c) => {
+    const other = req.mmvq && !c.problem && c.id > 1 && hasIntegerBlockDecode(c.id) ? otherGemvSchedule(plan, c, adapter, req.native === true) : null;
+    return [{ c, variant: base }, ...(other ? [{ c, variant: { kind: 'schedule', schedule: other } as const }] : [])];
+  });
   // A format's error column (up to 4M weights encoded and decoded) is the same for its mmvq row: once per format.
   const errors = new Map(plan.cases.map((c) => [c, formatError(plan, c)] as const));
   const progress = new ProgressTracker(runs.length, onProgress, () => performance.now());
   const rows: FormatRow[] = [];
   for (const { c, variant } of runs) {
-    progress.tick(`${plan.op} ${plan.dims.join('x')} ${c.name}${variant.kind === 'schedule' ? ' (mmvq)' : ''}`);
+    progress.tick(`${plan.op} ${plan.dims.join('x')} ${c.name}${variant.kind === 'schedule' ? ` (${variant.schedule.family})` : ''}`);
     const err = errors.get(c) ?? null;
     if (c.problem) {
       rows.push(refusedFormatRow(c, err, c.problem));
@@ -47,7 +54,14 @@ export async function runFormats(time: (req: Level1Request) => Promise<Level1Res
   return formatsJson({ kind: 'formats', op: plan.op, ggmlOp: plan.ggmlOp, shape: plan.dims.join('x'), adapter: adapterName(adapter), distribution: WEIGHT_DISTRIBUTION, rows: sortFormatRows(rows), adapterDescriptor: adapter, startedAt });
 }
 
-/** The mmvq schedule a formats run adds: 4 rows × 64 threads per workgroup, subgroup reduction where offered. */
-export function mmvqScheduleFor(adapter: Pick<AdapterDescriptor, 'features'>) {
-  return { family: 'mmvq', workgroupSize: 256, rowsPerWorkgroup: 4, reduction: adapter.features.includes('subgroups') ? 'subgroup' : 'shared' } as const;
+/**
+ * The --mmvq row's schedule for an integer block format: the other GEMV path than the base row's —
+ * the registry's pick as if WGSL lacked dot4I8Packed (the block-decode gemv) where the registry
+ * picks mmvq, else its pick as if WGSL offered it (the mmvq rule; refused by name where it does not).
+ */
+export function otherGemvSchedule(plan: FormatsPlan, c: FormatCase, adapter: LimitsView, native: boolean): Schedule | null {
+  const kase = opByName(plan.ggmlOp).makeCase([...plan.dims], 'contiguous', c.params);
+  const without = (adapter.wgslFeatures ?? []).filter((f) => f !== DOT4_WGSL_FEATURE);
+  const pickWith = (wgslFeatures: readonly string[]) => schedulesFor(plan.ggmlOp, kase, { ...adapter, wgslFeatures });
+  return !native && pickWith(adapter.wgslFeatures ?? [])?.family === 'mmvq' ? pickWith(without) : pickWith([...without, DOT4_WGSL_FEATURE]);
 }

@@ -1,7 +1,8 @@
 // The quantized GEMV kernels on SwiftShader through Dawn (run with scripts/with-gpu-env.mjs):
 // ggml's 32-weight block types through the block-at-a-time decode — the native template and the
 // generated gemv family — against the oracle of the dequantized weights, at odd N = 1…7, with f32
-// and f16 activations. Checks only (SwiftShader times are never GPU numbers).
+// and f16 activations; the mmvq family (two passes and fused) and the registry's pick. Checks only
+// (SwiftShader times are never GPU numbers).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openNodeEngine } from '../cli/runtime-node';
 import { weightFormat } from '../core/quant/weights';
@@ -15,8 +16,11 @@ afterAll(async () => lab?.close());
 
 const BLOCK_FORMATS = ['q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'mxfp4'];
 
+/** The generated gemv family's block decode (the registry picks mmvq for the integer formats where dot4I8Packed is offered). */
+const GEMV_BLOCKS = { family: 'gemv', workgroupSize: 64, rowsPerWorkgroup: 4, columnsPerPass: 4, vectorWidth: 4, unroll: 1, reduction: 'subgroup' } as const;
+
 describe('quantized GEMV, block-at-a-time decode (SwiftShader)', () => {
-  for (const variant of [{ kind: 'native' as const }, { kind: 'auto' as const }]) {
+  for (const variant of [{ kind: 'native' as const }, { kind: 'schedule' as const, schedule: GEMV_BLOCKS }]) {
     it(`${variant.kind}: every 32-weight block type at N = 1, 3, 5 (f32) and 7 (f16), odd M, K with odd block counts`, async () => {
       const wrong: string[] = [];
       // Two of the four shapes per format, every shape twice or more over the six formats (SwiftShader compiles slowly).
@@ -27,7 +31,7 @@ describe('quantized GEMV, block-at-a-time decode (SwiftShader)', () => {
           const r = await lab.time({ op: 'MUL_MAT', dims: [M, N, K], params: { type0, type1 }, variant, skipTiming: true });
           if (!r.correct || r.variant !== (variant.kind === 'native' ? 'native' : 'generated')) wrong.push(`${name} ${M}x${N}x${K} type1=${type1}: ${r.variant} maxErr ${r.maxErr} bound ${r.bound}`);
           expect(r.wgsl, name).toContain('fn wq_block(blk: u32) -> WqBlock');
-          if (variant.kind === 'auto') expect(r.wgsl, name).toContain('let wb = wq_block(ab + kb);');
+          if (variant.kind === 'schedule') expect(r.wgsl, name).toContain('let wb = wq_block(ab + kb);');
         }
       }
       expect(wrong).toEqual([]);
@@ -47,11 +51,42 @@ describe('quantized GEMV, block-at-a-time decode (SwiftShader)', () => {
         expect(r.scheduleKey).toMatch(/^mmvq/);
         // Level 1 shows the GEMV pass (the quantize pass runs before it in the same compute pass).
         expect(r.wgsl).toContain('mmvq pass 2');
-        expect(r.wgsl).toContain('dot4I8Packed(wb.q[7], xq[o + 7u])');
+        expect(r.wgsl).toContain('dot4I8Packed(w0.q[7], x.qb.w)');
       }
     }
     expect(wrong).toEqual([]);
     await expect(lab.time({ op: 'MUL_MAT', dims: [8, 1, 64], params: { type0: weightFormat('mxfp4').id }, variant: { kind: 'schedule', schedule: { family: 'mmvq', workgroupSize: 64, rowsPerWorkgroup: 4, reduction: 'shared' } }, skipTiming: true })).rejects.toThrow(/mmvq takes ggml block weights with integer quants/);
+  }, 600_000);
+
+  it('mmvq fused (activations quantized inside the GEMV, one pass) rounds as the quantize pass does: the same outputs bit for bit as its prequantized twin', async () => {
+    const wrong: string[] = [];
+    // Same mapping (rows per workgroup and per thread, threads per row group) in both: each thread sums the same terms in the same order.
+    // blocksPerThread only changes when loads are issued, not the order of the sums: the fused side takes 2 on two cases (full steps and a tail).
+    for (const [name, [M, N, K, type1], rowsPerThread, blocksPerThread, reduction] of [
+      ['q4_0', [37, 1, 2080, 0], 2, 2, 'subgroup'], // 65 blocks over 32 threads: a full step and a tail
+      ['q5_0', [9, 5, 160, 1], 4, 1, 'shared'],
+      ['q4_1', [13, 1, 64, 0], 1, 1, 'subgroup'],
+      ['q8_0', [21, 2, 2048, 1], 2, 2, 'shared'],
+    ] as const) {
+      const run = (activations: 'prequantized' | 'fused', blocks: number) =>
+        lab.time({ op: 'MUL_MAT', dims: [M, N, K], params: { type0: weightFormat(name).id, type1 }, variant: { kind: 'schedule', schedule: { family: 'mmvq', workgroupSize: 64, rowsPerWorkgroup: 4, rowsPerThread, blocksPerThread: blocks, activations, reduction } }, skipTiming: true });
+      const [pre, fused] = [await run('prequantized', 1), await run('fused', blocksPerThread)];
+      for (const r of [pre, fused]) if (!r.correct) wrong.push(`${name} ${r.scheduleKey}: maxErr ${r.maxErr} bound ${r.bound} ${r.correctness.failures[0] ?? ''}`);
+      expect(fused.wgsl, name).toContain('mmvq fused');
+      expect(fused.wgsl, name).toContain('let x = q8_1_block(xb0 + kb * 8u);');
+      // Equal to the last bit: the largest error, where it is, and its ratio to the bound.
+      expect([fused.maxErr, fused.correctness.worstIndex, fused.correctness.worstRatio], name).toEqual([pre.maxErr, pre.correctness.worstIndex, pre.correctness.worstRatio]);
+    }
+    expect(wrong).toEqual([]);
+  }, 600_000);
+
+  it("the registry's pick: mmvq for the integer block formats at N ≤ 8 (this runtime offers dot4I8Packed), the block-decode gemv for mxfp4", async () => {
+    for (const [name, dims, family] of [['q4_0', [37, 1, 96], 'mmvq'], ['q8_0', [9, 8, 64], 'mmvq'], ['mxfp4', [13, 2, 64], 'gemv']] as const) {
+      const r = await lab.time({ op: 'MUL_MAT', dims: [...dims], params: { type0: weightFormat(name).id }, variant: { kind: 'auto' }, skipTiming: true });
+      expect(r.correct, `${name}: maxErr ${r.maxErr} bound ${r.bound}`).toBe(true);
+      expect(r.variant).toBe('generated');
+      expect(r.scheduleKey?.split('{')[0], name).toBe(family);
+    }
   }, 600_000);
 });
 

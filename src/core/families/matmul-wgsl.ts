@@ -111,6 +111,8 @@ export interface MatmulGeometry {
     readonly integer: boolean;
     /** `fn wq_unpack(r: WqRaw) -> WqBlock`: the sgmatrix family loads a tile's raw blocks (wq_raw) ahead and decodes them at the store. */
     readonly unpack: string;
+    /** wq_block_c8's codes over the quants (mmvq folds it into Σx). */
+    readonly bias: number;
   };
 }
 

@@ -1,16 +1,22 @@
-// The mmvq family: ggml's MMVQ for quantized GEMV (N ≤ 8) in two passes of one run.
-//   pass 1 quantizes the activations (src1, f32 or f16) to q8_1 blocks of 32 in a scratch buffer:
-//          per block 8 u32 of four i8 (round(x / d), d = amax / 127), then d and d·Σq as f32 bits;
-//   pass 2 is the GEMV: a thread takes whole weight blocks (wq_block_i8: the quants as packed i8
-//          words, src/core/quant/block-wgsl.ts) and sums dot4I8Packed over each block's 8 words
-//          against the activation block: acc += d_w·d_x·Σ + m_w·(d_x·Σq_x).
-// Both passes sit in one compute pass, so a timed run is their sum. The activations are rounded,
-// so the kernel declares q8_1 numerics (correctness.ts: eps 2^-8 and ggml's NMSE threshold). Needs
-// WGSL's packed_4x8_integer_dot_product; the subgroup reduction needs 'subgroups'.
+// The mmvq family: ggml's MMVQ for quantized GEMV (N ≤ 8): activations (src1, f32 or f16) rounded to
+// ggml's q8_1 blocks of 32 (four i8 per u32, round(x / d) with d = amax / 127, and d·Σq), then
+// dot4I8Packed over whole weight blocks: acc += d_w·d_x·Σ(c·q_x − bias·q_x) + m_w·(d_x·Σq_x).
+// Two ways to get the q8_1 activations (the `activations` knob):
+//   'prequantized': pass 1 quantizes them into a scratch buffer (three vec4<u32> per block: the
+//                   quants, then d, d·Σq and Σq), pass 2 is the GEMV; both sit in one compute pass,
+//                   so a timed run is their sum;
+//   'fused':        one pass: a thread quantizes each activation block it visits in registers
+//                   (q8_1_block, the very function pass 1 runs, so the rounding is bit for bit the
+//                   same) and uses it for its rowsPerThread rows.
+// The weights come as unsigned codes (wq_block_c8, src/core/quant/block-wgsl.ts) and the format's
+// bias (q4_0: 8, q5_0: 16) is taken once per block through Σq_x, in integers (exact, so the result
+// is the per-byte i8 form's), instead of per byte. The activations are rounded, so the kernel
+// declares q8_1 numerics (correctness.ts: eps 2^-8 and ggml's NMSE threshold). Needs WGSL's
+// packed_4x8_integer_dot_product; the subgroup reduction needs 'subgroups'.
 import { computeMain, storageDecl, u } from '../codegen/wgsl';
 import { MAX_WORKGROUPS_PER_DIM } from '../kernel';
 import { rowReduceBuiltins, rowReduceEnables, type GemvSnippet } from './gemv';
-import { vec4Aligned } from './matmul-wgsl';
+import { MATMUL_BINDINGS, vec4Aligned } from './matmul-wgsl';
 import { scheduleKey, type FamilyDef } from './types';
 
 export const DOT4_WGSL_FEATURE = 'packed_4x8_integer_dot_product';
@@ -18,15 +24,30 @@ export const DOT4_WGSL_FEATURE = 'packed_4x8_integer_dot_product';
 export interface MmvqSchedule {
   readonly family: 'mmvq';
   readonly workgroupSize: number;
-  /** Weight rows per workgroup; the workgroupSize / rowsPerWorkgroup threads of a row split its blocks. */
+  /** Weight rows per workgroup. */
   readonly rowsPerWorkgroup: number;
+  /**
+   * Rows a thread takes at each block it visits (default 1): one activation block (loaded or
+   * quantized) feeds all of them, and their weight loads are in flight together. The
+   * workgroupSize·rowsPerThread/rowsPerWorkgroup threads of a row group split its blocks.
+   */
+  readonly rowsPerThread?: number;
+  /** Blocks of each row a thread loads per loop step (kb, kb + T, …) before using any (default 1): loads in flight. */
+  readonly blocksPerThread?: number;
+  /** 'prequantized' (a first pass, default) or 'fused' (quantized in registers inside the GEMV: one pass). */
+  readonly activations?: 'prequantized' | 'fused';
   readonly reduction: 'subgroup' | 'shared';
 }
 
-/** u32 words per q8_1 activation block in the scratch: 8 of packed i8, d, d·Σq. */
-const XQ_WORDS = 10;
+/** vec4<u32> per q8_1 activation block in the scratch: quants 0–15, 16–31, then (d, d·Σq, Σq, 0). */
+const XQ_VEC4S = 3;
 const QUANT_WG = 64;
 const isPow2 = (n: number) => Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0;
+const rowsPerThread = (s: MmvqSchedule) => s.rowsPerThread ?? 1;
+const fused = (s: MmvqSchedule) => s.activations === 'fused';
+const blocksPerThread = (s: MmvqSchedule) => s.blocksPerThread ?? 1;
+/** Threads that split one row group's blocks. */
+const threadsPerGroup = (s: MmvqSchedule) => (s.workgroupSize * rowsPerThread(s)) / s.rowsPerWorkgroup;
 
 function fitsMmvq(s: MmvqSchedule, k: GemvSnippet): string[] {
   const reasons: string[] = [];
@@ -37,111 +58,150 @@ function fitsMmvq(s: MmvqSchedule, k: GemvSnippet): string[] {
   if (!vec4Aligned(k.src1, k.N, k.ne12, k.ne13)) reasons.push(`mmvq reads src1 as vec4: its rows must start on 4-element boundaries (offset ${k.src1.offset}, row stride ${k.src1.rowStride})`);
   const gx = Math.ceil(k.M / s.rowsPerWorkgroup);
   if (gx > MAX_WORKGROUPS_PER_DIM) reasons.push(`rowsPerWorkgroup ${s.rowsPerWorkgroup} needs ${gx} workgroups along x for M = ${k.M}, over ${MAX_WORKGROUPS_PER_DIM}`);
-  if (Math.ceil((k.N * k.K) / 32 / QUANT_WG) > MAX_WORKGROUPS_PER_DIM) reasons.push(`the quantize pass needs over ${MAX_WORKGROUPS_PER_DIM} workgroups for N·K = ${k.N * k.K}`);
+  if (!fused(s) && Math.ceil((k.N * k.K) / 32 / QUANT_WG) > MAX_WORKGROUPS_PER_DIM) reasons.push(`the quantize pass needs over ${MAX_WORKGROUPS_PER_DIM} workgroups for N·K = ${k.N * k.K}`);
   return reasons;
 }
 
-function src1Loader(f16: boolean): { elem: string; fn: string } {
-  if (!f16) return { elem: 'vec4<f32>', fn: 'fn ld_x(i: u32) -> vec4<f32> {\n  return src1[i];\n}' };
-  return { elem: 'vec2<u32>', fn: 'fn ld_x(i: u32) -> vec4<f32> {\n  let w = src1[i];\n  return vec4<f32>(unpack2x16float(w.x), unpack2x16float(w.y));\n}' };
+/**
+ * ld_x (src1 as vec4, f32 or f16 words) and q8_1_block(i): the 32 activations from vec4 index i as a
+ * q8_1 block. Both ways of running mmvq call this one function, so they round alike.
+ */
+function q8_1Wgsl(f16: boolean): { elem: string; struct: string; fns: string } {
+  const xs = Array.from({ length: 8 }, (_, i) => i);
+  const ld = f16 ? 'fn ld_x(i: u32) -> vec4<f32> {\n  let w = src1[i];\n  return vec4<f32>(unpack2x16float(w.x), unpack2x16float(w.y));\n}' : 'fn ld_x(i: u32) -> vec4<f32> {\n  return src1[i];\n}';
+  const amax = `max(max(max(max(a0.x, a0.y), max(a0.z, a0.w)), ${xs.slice(1).map((i) => `max(max(a${i}.x, a${i}.y), max(a${i}.z, a${i}.w))`).reduce((acc, e) => `max(${acc}, ${e})`)}), 0.0)`;
+  const struct = 'struct Xq {\n  qa: vec4<u32>,\n  qb: vec4<u32>,\n  d: f32,\n  s: f32,\n  isum: i32,\n}';
+  const fn = [
+    'fn q8_1_block(i: u32) -> Xq {',
+    ...xs.map((i) => `  let v${i} = ld_x(i + ${u(i)});`),
+    ...xs.map((i) => `  let a${i} = abs(v${i});`),
+    `  let amax = ${amax};`,
+    '  let d = amax / 127.0;',
+    '  let id = select(0.0, 1.0 / d, d > 0.0);',
+    ...xs.map((i) => `  let q${i} = vec4<i32>(round(v${i} * id));`),
+    `  let qs = ${xs.map((i) => `q${i}`).join(' + ')};`,
+    '  let isum = qs.x + qs.y + qs.z + qs.w;',
+    `  return Xq(vec4<u32>(${[0, 1, 2, 3].map((i) => `pack4xI8(q${i})`).join(', ')}), vec4<u32>(${[4, 5, 6, 7].map((i) => `pack4xI8(q${i})`).join(', ')}), d, d * f32(isum), isum);`,
+    '}',
+  ];
+  return { elem: f16 ? 'vec2<u32>' : 'vec4<f32>', struct, fns: `${struct}\n${ld}\n${fn.join('\n')}` };
 }
 
-/** Pass 1: one thread per (column, block) quantizes 32 activations to q8_1. */
+/** Where column n's activations start, in vec4 units of src1. */
+const xBase = (k: GemvSnippet, n: string) => `(${u(k.src1.offset)} + ${n} * ${u(k.src1.rowStride)}) / 4u`;
+
+/** Pass 1 (prequantized): one thread per (column, block) writes its q8_1 block to the scratch. */
 function quantizeWgsl(k: GemvSnippet, label: string): string {
   const KB = k.K / 32;
-  const l = src1Loader(k.type1 === 'f16');
-  const xs = Array.from({ length: 8 }, (_, i) => i);
+  const q = q8_1Wgsl(k.type1 === 'f16');
   const body = [
     'let t = gid.x;',
     `if (t >= ${u(k.N * KB)}) {`,
     '  return;',
     '}',
-    `let n = t / ${u(KB)};`,
-    `let b = t % ${u(KB)};`,
-    `let base = (${u(k.src1.offset)} + n * ${u(k.src1.rowStride)}) / 4u + b * 8u;`,
-    ...xs.map((i) => `let v${i} = ld_x(base + ${u(i)});`),
-    ...xs.map((i) => `let a${i} = abs(v${i});`),
-    `let amax = max(max(max(max(a0.x, a0.y), max(a0.z, a0.w)), ${xs.slice(1).map((i) => `max(max(a${i}.x, a${i}.y), max(a${i}.z, a${i}.w))`).reduce((acc, e) => `max(${acc}, ${e})`)}), 0.0);`,
-    'let d = amax / 127.0;',
-    'let id = select(0.0, 1.0 / d, d > 0.0);',
-    ...xs.map((i) => `let q${i} = vec4<i32>(round(v${i} * id));`),
-    `let o = t * ${u(XQ_WORDS)};`,
-    ...xs.map((i) => `xq[o + ${u(i)}] = pack4xI8(q${i});`),
-    `let qs = ${xs.map((i) => `q${i}`).join(' + ')};`,
-    'xq[o + 8u] = bitcast<u32>(d);',
-    'xq[o + 9u] = bitcast<u32>(d * f32(qs.x + qs.y + qs.z + qs.w));',
+    `let x = q8_1_block(${xBase(k, `(t / ${u(KB)})`)} + (t % ${u(KB)}) * 8u);`,
+    `let o = t * ${u(XQ_VEC4S)};`,
+    'xq[o] = x.qa;',
+    'xq[o + 1u] = x.qb;',
+    'xq[o + 2u] = vec4<u32>(bitcast<u32>(x.d), bitcast<u32>(x.s), bitcast<u32>(x.isum), 0u);',
   ];
   return [
     `// generated: ${label} — mmvq pass 1: src1 → q8_1 blocks (${k.N} column(s) × ${KB} blocks)`,
     `requires ${DOT4_WGSL_FEATURE};`,
-    storageDecl(0, 'src1', 'read', l.elem),
-    storageDecl(1, 'xq', 'read_write', 'u32'),
+    storageDecl(0, 'src1', 'read', q.elem),
+    storageDecl(1, 'xq', 'read_write', 'vec4<u32>'),
     '',
-    l.fn,
+    q.fns,
     '',
     ...computeMain(QUANT_WG, ['@builtin(global_invocation_id) gid: vec3<u32>'], body),
   ].join('\n');
 }
 
-/** Pass 2: the integer-dot GEMV over the weights' blocks and the q8_1 activations. */
+/** The integer-dot GEMV: pass 2 over the scratch (prequantized), or the whole kernel (fused). */
 function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
   const W = s.workgroupSize;
   const R = s.rowsPerWorkgroup;
-  const T = W / R;
+  const RT = rowsPerThread(s);
+  const G = R / RT;
+  const T = threadsPerGroup(s);
   const KB = k.K / 32;
   const cols = Array.from({ length: k.N }, (_, c) => c);
+  const rows = Array.from({ length: RT }, (_, i) => i);
+  const A = RT * k.N; // accumulators per thread: acc{i}_{c}, index i·N + c
+  const accs = rows.flatMap((i) => cols.map((c) => ({ i, c, name: `acc${i}_${c}`, a: i * k.N + c })));
   const sub = s.reduction === 'subgroup' && T > 1;
-  const hasMin = k.weightBlocks!.hasMin;
+  const { hasMin, bias } = k.weightBlocks!;
+  const fuse = fused(s);
+  const U = blocksPerThread(s);
   const body: string[] = [
-    R === 1 ? 'let r = 0u;' : `let r = lid / ${u(T)};`,
+    G === 1 ? 'let g = 0u;' : `let g = lid / ${u(T)};`,
     T === 1 ? 'let j = 0u;' : `let j = lid % ${u(T)};`,
-    R === 1 ? 'let mOut = wid.x;' : `let mOut = wid.x * ${u(R)} + r;`,
+    `let m0 = wid.x * ${u(R)} + g * ${u(RT)};`,
     // Rows past M read the last row (their sums are dropped at the store): every thread reaches the barriers.
-    k.M % R === 0 ? 'let m = mOut;' : `let m = min(mOut, ${u(k.M - 1)});`,
-    `let ab = m * ${u(KB)};`,
-    ...cols.map((c) => `var acc${c} = 0.0;`),
-    `for (var kb = j; kb < ${u(KB)}; kb = kb + ${u(T)}) {`,
-    '  let wb = wq_block_i8(ab + kb);',
+    ...rows.map((i) => (k.M % R === 0 ? `let ab${i} = (m0 + ${u(i)}) * ${u(KB)};` : `let ab${i} = min(m0 + ${u(i)}, ${u(k.M - 1)}) * ${u(KB)};`)),
+    ...(fuse ? cols.map((c) => `let xb${c} = ${xBase(k, u(c))};`) : []),
+    ...accs.map((x) => `var ${x.name} = 0.0;`),
   ];
-  for (const c of cols) {
-    body.push(
-      '  {',
-      `    let o = (${u(c * KB)} + kb) * ${u(XQ_WORDS)};`,
-      `    let si = ${Array.from({ length: 8 }, (_, i) => `dot4I8Packed(wb.q[${i}], xq[o + ${u(i)}])`).join(' + ')};`,
-      `    acc${c} = acc${c} + wb.d * bitcast<f32>(xq[o + 8u]) * f32(si)${hasMin ? ' + wb.m * bitcast<f32>(xq[o + 9u])' : ''};`,
-      '  }',
-    );
-  }
-  body.push('}');
-  const dstAt = (c: number) => `${u(k.dst.offset)} + ${u(c * k.dst.rowStride)} + mOut`;
-  const guard = ['j == 0u', ...(k.M % R ? [`mOut < ${u(k.M)}`] : [])].join(' && ');
+  const words = ['qa.x', 'qa.y', 'qa.z', 'qa.w', 'qb.x', 'qb.y', 'qb.z', 'qb.w'];
+  /** n blocks per row at kb, kb + T, …: every weight block's loads issued before the first use. */
+  const step = (n: number): string[] => {
+    const out: string[] = [];
+    const kbOf = (b: number) => (b === 0 ? 'kb' : `kb + ${u(b * T)}`);
+    const wOf = (i: number, b: number) => (n === 1 ? `w${i}` : `w${i}_${b}`);
+    for (let b = 0; b < n; b++) out.push(...rows.map((i) => `let ${wOf(i, b)} = wq_block_c8(ab${i} + ${kbOf(b)});`));
+    for (let b = 0; b < n; b++) {
+      for (const c of cols) {
+        const kbx = b === 0 ? 'kb' : `(${kbOf(b)})`;
+        out.push('{', fuse ? `  let x = q8_1_block(xb${c} + ${kbx} * 8u);` : `  let x = ld_xq(${c ? `${u(c * KB)} + ` : ''}${kbOf(b)});`);
+        for (const i of rows) {
+          const w = wOf(i, b);
+          const dots = words.map((wd, t) => `dot4I8Packed(${w}.q[${t}], x.${wd})`).join(' + ');
+          out.push(`  let si${i} = ${dots}${bias ? ` - ${bias}i * x.isum` : ''};`, `  acc${i}_${c} = acc${i}_${c} + ${w}.d * x.d * f32(si${i})${hasMin ? ` + ${w}.m * x.s` : ''};`);
+        }
+        out.push('}');
+      }
+    }
+    return out.map((l) => `  ${l}`);
+  };
+  // Blocks in the order U = 1 visits them (the sums are the same to the bit for every blocksPerThread).
+  if (U === 1) body.push(`for (var kb = j; kb < ${u(KB)}; kb = kb + ${u(T)}) {`, ...step(1), '}');
+  else body.push('var kb = j;', `for (; kb + ${u((U - 1) * T)} < ${u(KB)}; kb = kb + ${u(U * T)}) {`, ...step(U), '}', `for (; kb < ${u(KB)}; kb = kb + ${u(T)}) {`, ...step(1), '}');
+  const dstAt = (i: number, c: number) => `${u(k.dst.offset)} + ${u(c * k.dst.rowStride)} + m0${i ? ` + ${u(i)}` : ''}`;
+  const guard = (i: number) => ['j == 0u', ...(k.M % R ? [`m0${i ? ` + ${u(i)}` : ''} < ${u(k.M)}`] : [])].join(' && ');
   let partLen = 0;
   if (T === 1) {
-    for (const c of cols) body.push(`if (${guard}) {`, `  dst[${dstAt(c)}] = acc${c};`, '}');
+    for (const x of accs) body.push(`if (${guard(x.i)}) {`, `  dst[${dstAt(x.i, x.c)}] = ${x.name};`, '}');
   } else if (sub) {
-    // Butterfly within a subgroup (min(T, size) lanes), then one partial per group through shared memory.
-    partLen = W * k.N;
-    body.push(`let w = min(${u(T)}, sgSize);`, 'for (var o = w / 2u; o > 0u; o = o / 2u) {', ...cols.map((c) => `  acc${c} = acc${c} + subgroupShuffleXor(acc${c}, o);`), '}');
-    body.push('if (j % w == 0u) {', ...cols.map((c) => `  part[(r * ${u(T)} + j / w) * ${u(k.N)} + ${u(c)}] = acc${c};`), '}', 'workgroupBarrier();');
-    for (const c of cols) body.push(`if (${guard}) {`, '  var t = 0.0;', `  for (var g = 0u; g < ${u(T)} / w; g = g + 1u) {`, `    t = t + part[(r * ${u(T)} + g) * ${u(k.N)} + ${u(c)}];`, '  }', `  dst[${dstAt(c)}] = t;`, '}');
+    // Butterfly within a subgroup (min(T, size) lanes), then one partial per subgroup through shared memory.
+    partLen = W * A;
+    body.push(`let w = min(${u(T)}, sgSize);`, 'for (var o = w / 2u; o > 0u; o = o / 2u) {', ...accs.map((x) => `  ${x.name} = ${x.name} + subgroupShuffleXor(${x.name}, o);`), '}');
+    body.push('if (j % w == 0u) {', ...accs.map((x) => `  part[(g * ${u(T)} + j / w) * ${u(A)} + ${u(x.a)}] = ${x.name};`), '}', 'workgroupBarrier();');
+    for (const x of accs) body.push(`if (${guard(x.i)}) {`, '  var t = 0.0;', `  for (var p = 0u; p < ${u(T)} / w; p = p + 1u) {`, `    t = t + part[(g * ${u(T)} + p) * ${u(A)} + ${u(x.a)}];`, '  }', `  dst[${dstAt(x.i, x.c)}] = t;`, '}');
   } else {
-    partLen = W * k.N;
-    body.push(...cols.map((c) => `part[lid * ${u(k.N)} + ${u(c)}] = acc${c};`), 'workgroupBarrier();');
+    partLen = W * A;
+    body.push(...accs.map((x) => `part[lid * ${u(A)} + ${u(x.a)}] = ${x.name};`), 'workgroupBarrier();');
     for (let o = T / 2; o >= 1; o /= 2) {
-      body.push(`if (j < ${u(o)}) {`, ...cols.map((c) => `  part[lid * ${u(k.N)} + ${u(c)}] = part[lid * ${u(k.N)} + ${u(c)}] + part[(lid + ${u(o)}) * ${u(k.N)} + ${u(c)}];`), '}', 'workgroupBarrier();');
+      body.push(`if (j < ${u(o)}) {`, ...accs.map((x) => `  part[lid * ${u(A)} + ${u(x.a)}] = part[lid * ${u(A)} + ${u(x.a)}] + part[(lid + ${u(o)}) * ${u(A)} + ${u(x.a)}];`), '}', 'workgroupBarrier();');
     }
-    for (const c of cols) body.push(`if (${guard}) {`, `  dst[${dstAt(c)}] = part[lid * ${u(k.N)} + ${u(c)}];`, '}');
+    for (const x of accs) body.push(`if (${guard(x.i)}) {`, `  dst[${dstAt(x.i, x.c)}] = part[lid * ${u(A)} + ${u(x.a)}];`, '}');
   }
+  const q = q8_1Wgsl(k.type1 === 'f16');
+  const xq = fuse
+    ? [storageDecl(1, 'src1', 'read', q.elem)]
+    : [storageDecl(1, 'xq', 'read', 'vec4<u32>')];
+  const ldXq = `fn ld_xq(t: u32) -> Xq {\n  let o = t * ${u(XQ_VEC4S)};\n  let e = xq[o + 2u];\n  return Xq(xq[o], xq[o + 1u], bitcast<f32>(e.x), bitcast<f32>(e.y), bitcast<i32>(e.z));\n}`;
   return [
-    `// generated: ${label} — mmvq pass 2: ${R} row(s) per workgroup, ${T} thread(s) per row over blocks, dot4I8Packed, ${sub ? 'subgroup' : 'shared'} reduction`,
+    `// generated: ${label} — mmvq ${fuse ? 'fused (activations quantized in registers, one pass)' : 'pass 2'}: ${R} row(s) per workgroup, ${RT} per thread, ${T} thread(s) per row group over blocks, ${U} block(s) per step, dot4I8Packed, ${sub ? 'subgroup' : 'shared'} reduction`,
     `requires ${DOT4_WGSL_FEATURE};`,
     ...rowReduceEnables(sub),
     storageDecl(0, 'src0', 'read', 'u32'),
-    storageDecl(1, 'xq', 'read', 'u32'),
+    ...xq,
     storageDecl(2, 'dst', 'read_write', 'f32'),
     ...(partLen ? [`var<workgroup> part: array<f32, ${partLen}>;`] : []),
     '',
     k.weightBlocks!.wgsl.trim(),
+    '',
+    fuse ? q.fns : `${q.struct}\n${ldXq}`,
     '',
     ...computeMain(W, rowReduceBuiltins(sub), body),
   ].join('\n');
@@ -149,19 +209,27 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
 
 export const MMVQ: FamilyDef<MmvqSchedule, GemvSnippet> = {
   name: 'mmvq',
-  doc: "ggml's MMVQ for quantized GEMV (N ≤ 8): activations quantized to q8_1 in a first pass, dot4I8Packed over whole weight blocks in the second; timed as their sum",
+  doc: "ggml's MMVQ for quantized GEMV (N ≤ 8): activations rounded to q8_1 (in a first pass, or fused into the GEMV), dot4I8Packed over whole weight blocks; a two-pass run is timed as their sum",
   space: {
-    workgroupSize: { values: [64, 128, 256], doc: 'threads per workgroup (pass 2)' },
-    rowsPerWorkgroup: { values: [1, 2, 4, 8, 16], doc: 'weight rows per workgroup (the rest of the threads split the blocks)' },
+    workgroupSize: { values: [64, 128, 256], doc: 'threads per workgroup (the GEMV pass)' },
+    rowsPerWorkgroup: { values: [1, 2, 4, 8, 16], doc: 'weight rows per workgroup' },
+    rowsPerThread: { values: [1, 2, 4], doc: 'rows a thread takes per block it visits: one activation block feeds them all, their weight loads are in flight together', default: 1 },
+    blocksPerThread: { values: [1, 2, 4], doc: "blocks of each row a thread loads per loop step before using any (loads in flight along K)", default: 1 },
+    activations: { values: ['prequantized', 'fused'], doc: "q8_1 activations from a first pass ('prequantized', timed with it) or quantized in registers inside the GEMV ('fused': one pass)", default: 'prequantized' },
     reduction: { values: ['subgroup', 'shared'], doc: "how a row's partial sums meet" },
   },
   threads: (s) => s.workgroupSize,
-  workgroupBytes: (s) => (s.workgroupSize / s.rowsPerWorkgroup > 1 ? s.workgroupSize * 8 * 4 : 0),
+  workgroupBytes: (s) => (threadsPerGroup(s) > 1 ? s.workgroupSize * rowsPerThread(s) * 8 * 4 : 0),
   threadsText: (s) => `workgroupSize ${s.workgroupSize}`,
   validate(s, adapter) {
     const reasons: string[] = [];
+    const RT = rowsPerThread(s);
     if (!isPow2(s.workgroupSize)) reasons.push(`workgroupSize ${s.workgroupSize} is not a power of two`);
-    if (!isPow2(s.rowsPerWorkgroup) || s.rowsPerWorkgroup > s.workgroupSize) reasons.push(`rowsPerWorkgroup ${s.rowsPerWorkgroup} must be a power of two ≤ workgroupSize ${s.workgroupSize}`);
+    if (!isPow2(s.rowsPerWorkgroup)) reasons.push(`rowsPerWorkgroup ${s.rowsPerWorkgroup} is not a power of two`);
+    if (!isPow2(RT) || RT > s.rowsPerWorkgroup) reasons.push(`rowsPerThread ${RT} must be a power of two ≤ rowsPerWorkgroup ${s.rowsPerWorkgroup}`);
+    else if (s.rowsPerWorkgroup / RT > s.workgroupSize) reasons.push(`rowsPerWorkgroup / rowsPerThread = ${s.rowsPerWorkgroup / RT} row groups exceed workgroupSize ${s.workgroupSize}`);
+    if (!isPow2(blocksPerThread(s)) || blocksPerThread(s) > 8) reasons.push(`blocksPerThread ${blocksPerThread(s)} must be 1, 2, 4 or 8`);
+    if (s.activations !== undefined && s.activations !== 'prequantized' && s.activations !== 'fused') reasons.push(`activations '${s.activations}' is not prequantized or fused`);
     if (!adapter.wgslFeatures?.includes(DOT4_WGSL_FEATURE)) reasons.push(`mmvq needs WGSL's ${DOT4_WGSL_FEATURE} (dot4I8Packed), which this runtime does not offer`);
     if (s.reduction === 'subgroup' && !adapter.features.includes('subgroups')) reasons.push("reduction 'subgroup' needs the 'subgroups' feature, which this adapter lacks");
     return reasons;
@@ -170,19 +238,23 @@ export const MMVQ: FamilyDef<MmvqSchedule, GemvSnippet> = {
   generate(s, k, c) {
     const label = `${c.op} ${c.label}`;
     const KB = k.K / 32;
-    const sub = s.reduction === 'subgroup' && s.workgroupSize / s.rowsPerWorkgroup > 1;
-    return {
+    const sub = s.reduction === 'subgroup' && threadsPerGroup(s) > 1;
+    const common = {
       label: `generated:${c.op} ${scheduleKey(s)}`,
       wgsl: gemvWgsl(s, k, label),
       entryPoint: 'main',
+      dispatch: [Math.ceil(k.M / s.rowsPerWorkgroup), 1, 1] as [number, number, number],
+      ...(sub ? { features: ['subgroups'] } : {}),
+      inputRounding: 'q8_1' as const,
+    };
+    if (fused(s)) return { ...common, bindings: MATMUL_BINDINGS };
+    return {
+      ...common,
       bindings: [
         { binding: 0, role: 'src0', access: 'read' },
         { binding: 1, role: 'scratch', buffer: 'xq', access: 'read' },
         { binding: 2, role: 'dst', access: 'read_write' },
       ],
-      dispatch: [Math.ceil(k.M / s.rowsPerWorkgroup), 1, 1],
-      ...(sub ? { features: ['subgroups'] } : {}),
-      inputRounding: 'q8_1',
       prelude: [
         {
           label: `generated:${c.op} ${scheduleKey(s)} quantize`,
@@ -195,7 +267,7 @@ export const MMVQ: FamilyDef<MmvqSchedule, GemvSnippet> = {
           dispatch: [Math.ceil((k.N * KB) / QUANT_WG), 1, 1],
         },
       ],
-      scratch: [{ name: 'xq', sizeBytes: k.N * KB * XQ_WORDS * 4 }],
+      scratch: [{ name: 'xq', sizeBytes: k.N * KB * XQ_VEC4S * 16 }],
     };
   },
 };

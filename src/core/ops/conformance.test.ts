@@ -8,8 +8,8 @@ import { OPS, REGISTRY, registryEntry, schedulesFor } from './registry';
 import { opFamilies, type MatrixEntry, type OpDef } from './types';
 
 const ADAPTER = { limits: DEFAULT_LIMITS, features: [] as string[] };
-/** Rule schedules that need a feature (subgroups, subgroup matrices) are checked where it exists; their rules are skipped elsewhere. */
-const FEATURED = { limits: DEFAULT_LIMITS, features: ['subgroups', 'shader-f16', 'chromium-experimental-subgroup-matrix'] };
+/** Rule schedules that need a feature (subgroups, subgroup matrices, WGSL's dot4I8Packed) are checked where it exists; their rules are skipped elsewhere. */
+const FEATURED = { limits: DEFAULT_LIMITS, features: ['subgroups', 'shader-f16', 'chromium-experimental-subgroup-matrix'], wgslFeatures: ['packed_4x8_integer_dot_product'] };
 const caseOf = (op: OpDef, e: MatrixEntry) => op.makeCase(e.dims, e.layout, e.params);
 const entryId = (e: MatrixEntry) => `${e.dims.join('x')}:${e.layout}${e.params ? `:${Object.entries(e.params).map(([k, v]) => `${k}=${v}`).join(',')}` : ''}`;
 

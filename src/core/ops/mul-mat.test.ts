@@ -152,7 +152,7 @@ describe('MUL_MAT (ggml_mul_mat)', () => {
   });
 
   it('picks schedules by the registry rules, each valid under the default limits plus the ones it declares', () => {
-    const featured = { ...adapter, features: ['shader-f16', 'subgroups', 'chromium-experimental-subgroup-matrix'] };
+    const featured = { ...adapter, features: ['shader-f16', 'subgroups', 'chromium-experimental-subgroup-matrix'], wgslFeatures: ['packed_4x8_integer_dot_product'] };
     for (const rule of registryEntry('MUL_MAT').rules) expect(validateSchedule(rule.schedule, { ...featured, limits: { ...featured.limits, ...rule.limits } })).toEqual([]);
     const pick = (dims: number[], layout = 'contiguous') => schedulesFor('MUL_MAT', MUL_MAT.makeCase(dims, layout), adapter);
     // H200 2026-12-02: 8×16 per thread at 4096³ (40.1 TFLOP/s against 38.1), 8×8 from N = 512 (33.0 against 26.3 for 64×64).

@@ -1,6 +1,7 @@
 // The registry: every op the lab knows, its promotion state, the contract rejections it
 // declares, and schedulesFor's ordered shape rules. Promotion is a reviewed edit of this file.
-import type { AdapterDescriptor, DeviceLimits } from '../adapter';
+import type { DeviceLimits } from '../adapter';
+import type { LimitsView } from '../families/types';
 import { UsageError } from '../errors';
 import { validateSchedule, type Schedule } from '../schedule/schedule';
 import { allHold, type Condition } from '../schedule/shape-rules';
@@ -216,6 +217,17 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
         note: 'within the 16 KiB default (15 KiB), for N ≥ 2048 where the adapter lacks the 30 KiB of the first rule: H200 2026-12-02 (matmul-tune.sh gemm2, offsets clamped), f16×f16→f32 4096³ 155.8 TFLOP/s (110.5 before the clamp, issue26)',
       },
       { when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 9 }], schedule: freezeSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 1, subgroupsN: 1, matricesM: 1, matricesN: 1, tileK: 16, subgroupSize: 32, staging: 'single', storeOrder: 'plain' }) },
+      // Decode (N ≤ 8) of integer block weights (q4_0, q4_1, q5_0, q5_1, q8_0): ggml's MMVQ where WGSL
+      // offers dot4I8Packed (validate), subgroup reduction where offered, else shared; mmvq's fits()
+      // passes every other weight format (mxfp4, K-quants, Track-1) on to the gemv rules below.
+      ...(['subgroup', 'shared'] as const).map((reduction) => ({
+        when: [{ feature: 'quant', min: 1 }, { feature: 'N', max: 8 }],
+        schedule: freezeSchedule({ family: 'mmvq' as const, workgroupSize: 256, rowsPerWorkgroup: 4, rowsPerThread: 1, blocksPerThread: 1, activations: 'prequantized' as const, reduction }),
+        note:
+          reduction === 'subgroup'
+            ? 'H200 2026-12-02 (formats --mmvq): 4096² q8_0 16.0 µs vs 27.3 for the block-decode gemv, q4_0 15.0 vs 30.6, q4_1/q5_0/q5_1 14.5/17.0/16.2 vs 26.0/30.2/28.4; 16384² q8_0 83.2 vs 310, q4_0 64.3 vs 294. The fused and rowsPerThread variants: scripts/gpu/mmvq-tune.sh'
+            : 'adapters without subgroups (the same schedule, a shared-memory tree)',
+      })),
       // Decode (N ≤ 8): gemv, one src0 load feeding every column of the pass.
       ...([1, 2, 4, 8] as const).map((C) => ({
         when: [{ feature: 'N', max: C }, { feature: 'K', multipleOf: 4 }],
@@ -400,7 +412,7 @@ export function registryStateFor(op: string, adapter: AdapterIdentity): ClassSta
  * The schedule the generated path uses for a case, or null when no rule takes it here.
  * `before` are rules tried ahead of the registry's (a sweep proposal under evaluation).
  */
-export function schedulesFor(op: string, c: OpCase, adapter: Pick<AdapterDescriptor, 'limits' | 'features'>, before: readonly ShapeRule[] = []): Schedule | null {
+export function schedulesFor(op: string, c: OpCase, adapter: LimitsView, before: readonly ShapeRule[] = []): Schedule | null {
   const def = opByName(op);
   if (def.noGeneratedPath) return null;
   const features = def.features(c);

@@ -60,6 +60,8 @@ export interface BlockDecode {
   readonly integer: boolean;
   /** WGSL of `fn wq_unpack(r: WqRaw) -> WqBlock`: wq_block's decode of raw fields loaded earlier (wq_raw), for kernels that prefetch. */
   readonly unpack: string;
+  /** What wq_block_c8's codes carry over wq_block_i8's quants (q4_0: 8, q5_0: 16, else 0). */
+  readonly bias: number;
 }
 
 /** How many u32 words cover `n` bytes starting at any offset ≡ align (mod 4). */
@@ -132,24 +134,24 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
   if (!L.lut) {
     // i8 form: byte lanes of one u32 (four quants), the bias taken per byte without borrows.
     const spread = (t: number) => `(((r.qh >> ${u(t)}) & 1u) << 4u) | (((r.qh >> ${u(t + 1)}) & 1u) << 12u) | (((r.qh >> ${u(t + 2)}) & 1u) << 20u) | (((r.qh >> ${u(t + 3)}) & 1u) << 28u)`;
-    const i8Of = (i: number): string => {
+    const i8Of = (i: number, biased: boolean): string => {
       if (L.codes === 'i8') return `r.qs[${i}]`;
       let q = i < 4 ? `(r.qs[${i % 4}] & 0x0f0f0f0fu)` : `((r.qs[${i % 4}] >> 4u) & 0x0f0f0f0fu)`;
       if (L.qh !== undefined) q = `(${q} | ${spread(4 * i)})`;
       const b = L.bias * 0x01010101;
-      return L.bias ? `((${q} | 0x80808080u) - ${u(b)}) ^ 0x80808080u` : q;
+      return L.bias && biased ? `((${q} | 0x80808080u) - ${u(b)}) ^ 0x80808080u` : q;
     };
-    lines.push(
-      `struct WqBlockI8 {\n  q: array<u32, 8>,\n  d: f32,\n  m: f32,\n}`,
-      `fn wq_block_i8(blk: u32) -> WqBlockI8 {`,
+    const fn = (name: string, biased: boolean) => [
+      `fn ${name}(blk: u32) -> WqBlockI8 {`,
       `  let r = wq_raw(blk);`,
       `  var b: WqBlockI8;`,
       `  b.d = r.d;`,
       `  b.m = r.m;`,
-      ...Array.from({ length: 8 }, (_, i) => `  b.q[${i}] = ${i8Of(i)};`),
+      ...Array.from({ length: 8 }, (_, i) => `  b.q[${i}] = ${i8Of(i, biased)};`),
       `  return b;`,
       `}`,
-    );
+    ];
+    lines.push(`struct WqBlockI8 {\n  q: array<u32, 8>,\n  d: f32,\n  m: f32,\n}`, ...fn('wq_block_i8', true), ...fn('wq_block_c8', false));
   }
-  return { wgsl: lines.join('\n') + '\n', unpack: [`fn wq_unpack(r: WqRaw) -> WqBlock {`, ...decode].join('\n') + '\n', blockSize: 32, hasMin: L.m !== undefined, integer: !L.lut };
+  return { wgsl: lines.join('\n') + '\n', unpack: [`fn wq_unpack(r: WqRaw) -> WqBlock {`, ...decode].join('\n') + '\n', blockSize: 32, hasMin: L.m !== undefined, integer: !L.lut, bias: L.lut ? 0 : L.bias };
 }

@@ -115,7 +115,7 @@ export interface FormatsRequest {
   readonly native?: boolean;
   /** Level 1's minimum timed runs per format. */
   readonly minRuns?: number;
-  /** GEMV only: each integer block format (q4_0…q8_0) again on the mmvq schedule (q8_1 activations, dot4I8Packed). */
+  /** GEMV only: each integer block format (q4_0…q8_0) again on the other GEMV path (the block-decode gemv where the registry picks mmvq, mmvq where it does not). */
   readonly mmvq?: boolean;
 }
 

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from '../adapter';
+import { MUL_MAT } from '../ops/mul-mat';
+import { schedulesFor } from '../ops/registry';
+import { blockDecodeWgsl } from '../quant/block-wgsl';
+import { weightFormat } from '../quant/weights';
+import { parseSchedule, validateSchedule, type Schedule } from '../schedule/schedule';
+import { DOT4_WGSL_FEATURE, MMVQ } from './mmvq';
+
+const mmvq = (knobs: Record<string, number | string> = {}): Schedule => parseSchedule({ family: 'mmvq', workgroupSize: 64, rowsPerWorkgroup: 4, reduction: 'subgroup', ...knobs });
+const dot4 = { limits: DEFAULT_LIMITS, features: ['subgroups'], wgslFeatures: [DOT4_WGSL_FEATURE] };
+const quant = (name: string, dims: number[], type1 = 0) => MUL_MAT.makeCase(dims, 'contiguous', { type0: weightFormat(name).id, type1 });
+
+describe('mmvq family (integer-dot GEMV over q8_1 activations)', () => {
+  it('reads schedules written before rowsPerThread and activations as one row per thread, prequantized', () => {
+    expect(mmvq()).toMatchObject({ rowsPerThread: 1, activations: 'prequantized' });
+    expect(validateSchedule(mmvq({ rowsPerThread: 2, activations: 'fused' }), dot4)).toEqual([]);
+    expect(validateSchedule(mmvq({ rowsPerThread: 8 }), dot4)).toEqual(['rowsPerThread 8 must be a power of two ≤ rowsPerWorkgroup 4']);
+    expect(validateSchedule(mmvq(), { ...dot4, wgslFeatures: [] })).toEqual([`mmvq needs WGSL's ${DOT4_WGSL_FEATURE} (dot4I8Packed), which this runtime does not offer`]);
+    // One partial per thread, row and column (N ≤ 8) when a row group has several threads.
+    expect(MMVQ.workgroupBytes(mmvq({ rowsPerThread: 2 }) as never)).toBe(64 * 2 * 8 * 4);
+    expect(MMVQ.workgroupBytes(mmvq({ workgroupSize: 64, rowsPerWorkgroup: 64 }) as never)).toBe(0);
+  });
+
+  it('prequantized: a quantize pass into three vec4 per block, then the GEMV; fused: one pass over src1, the same q8_1_block', () => {
+    const c = quant('q4_0', [37, 3, 96]);
+    const pre = MUL_MAT.generate(mmvq(), c);
+    expect(pre.prelude).toHaveLength(1);
+    expect(pre.scratch).toEqual([{ name: 'xq', sizeBytes: 3 * 3 * 48 }]);
+    expect(pre.prelude![0].wgsl).toContain('let x = q8_1_block((64u + (t / 3u) * 96u) / 4u + (t % 3u) * 8u);');
+    expect(pre.wgsl).toContain('let x = ld_xq(3u + kb);');
+    expect(pre.bindings.map((b) => b.role)).toEqual(['src0', 'scratch', 'dst']);
+    const fused = MUL_MAT.generate(mmvq({ activations: 'fused', rowsPerThread: 2 }), c);
+    expect(fused.prelude).toBeUndefined();
+    expect(fused.scratch).toBeUndefined();
+    expect(fused.inputRounding).toBe('q8_1');
+    expect(fused.bindings.map((b) => b.role)).toEqual(['src0', 'src1', 'dst']);
+    expect(fused.wgsl).toContain('let x = q8_1_block(xb2 + kb * 8u);');
+    // src1 sits 64 elements into its buffer (the guard band). The rounding is one function in both kernels, character for character.
+    const fnOf = (w: string) => w.slice(w.indexOf('fn q8_1_block'), w.indexOf('}', w.indexOf('return Xq(')));
+    expect(fnOf(fused.wgsl)).toBe(fnOf(pre.prelude![0].wgsl));
+    // Two rows per thread: both weight blocks loaded before either is used; 4 rows / 2 = 2 groups of 32 threads.
+    expect(fused.wgsl).toMatch(/let w0 = wq_block_c8\(ab0 \+ kb\);\n\s+let w1 = wq_block_c8\(ab1 \+ kb\);/);
+    expect(fused.wgsl).toContain('let g = lid / 32u;');
+    expect(fused.dispatch).toEqual([10, 1, 1]);
+    // Two blocks per step: four weight loads (2 rows × 2 blocks) before the first dot, then a one-block tail.
+    const two = MUL_MAT.generate(mmvq({ rowsPerThread: 2, blocksPerThread: 2 }), c).wgsl;
+    expect(two).toMatch(/for \(; kb \+ 32u < 3u; kb = kb \+ 64u\) \{\n\s+let w0_0 = wq_block_c8\(ab0 \+ kb\);\n\s+let w1_0 = wq_block_c8\(ab1 \+ kb\);\n\s+let w0_1 = wq_block_c8\(ab0 \+ kb \+ 32u\);\n\s+let w1_1 = wq_block_c8\(ab1 \+ kb \+ 32u\);/);
+    expect(two).toContain('let x = ld_xq(6u + kb + 32u);');
+    expect(two).toContain('for (; kb < 3u; kb = kb + 32u) {');
+  });
+
+  it("folds the format's bias into Σq of the activations (integers, once per block), the min into d·Σq", () => {
+    const gen = (name: string) => MUL_MAT.generate(mmvq(), quant(name, [8, 1, 64])).wgsl;
+    expect(gen('q4_0')).toContain('dot4I8Packed(w0.q[7], x.qb.w) - 8i * x.isum;');
+    expect(gen('q5_0')).toContain('dot4I8Packed(w0.q[7], x.qb.w) - 16i * x.isum;');
+    expect(gen('q8_0')).toContain('dot4I8Packed(w0.q[7], x.qb.w);');
+    expect(gen('q4_1')).toContain('acc0_0 = acc0_0 + w0.d * x.d * f32(si0) + w0.m * x.s;');
+    // wq_block_c8: q4_0's codes are the nibbles masked out of a word, no per-byte bias (wq_block_i8 keeps it).
+    const q4 = blockDecodeWgsl('q4_0', 0);
+    expect(q4.bias).toBe(8);
+    const c8 = q4.wgsl.slice(q4.wgsl.indexOf('fn wq_block_c8'));
+    expect(c8).toContain('b.q[0] = (r.qs[0] & 0x0f0f0f0fu);');
+    expect(c8).toContain('b.q[4] = ((r.qs[0] >> 4u) & 0x0f0f0f0fu);');
+    expect(c8).not.toContain('0x80808080u');
+    expect(blockDecodeWgsl('q8_0', 0).bias).toBe(0);
+    expect(MUL_MAT.fits(mmvq(), quant('mxfp4', [8, 1, 64]))).toEqual(['mmvq takes ggml block weights with integer quants (q4_0, q4_1, q5_0, q5_1, q8_0), not this src0']);
+  });
+
+  it("is the registry's pick for integer block weights at N ≤ 8 where WGSL offers dot4I8Packed; gemv elsewhere", () => {
+    const noSub = { ...dot4, features: [] };
+    const plain = { limits: DEFAULT_LIMITS, features: ['subgroups'] };
+    for (const name of ['q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0']) {
+      for (const N of [1, 3, 8]) expect(schedulesFor('MUL_MAT', quant(name, [64, N, 128]), dot4), `${name} N=${N}`).toMatchObject({ family: 'mmvq', reduction: 'subgroup' });
+      expect(schedulesFor('MUL_MAT', quant(name, [64, 2, 128], 1), noSub)).toMatchObject({ family: 'mmvq', reduction: 'shared' });
+      expect(schedulesFor('MUL_MAT', quant(name, [64, 2, 128]), plain)).toMatchObject({ family: 'gemv' });
+    }
+    // Not an integer block format, or past the decode ground: the rules after it.
+    expect(schedulesFor('MUL_MAT', quant('mxfp4', [64, 1, 128]), dot4)).toMatchObject({ family: 'gemv' });
+    expect(schedulesFor('MUL_MAT', quant('q4_k', [64, 1, 256]), dot4)).toMatchObject({ family: 'gemv' });
+    expect(schedulesFor('MUL_MAT', quant('q4_0', [64, 9, 128]), dot4)).toMatchObject({ family: 'matmul' });
+    // f32 and f16 weights keep gemv.
+    expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([64, 1, 128]), dot4)).toMatchObject({ family: 'gemv' });
+  });
+});
