@@ -4,7 +4,7 @@
 // the lab gives up on that device: it marks it lost, destroys it where destroying returns (the
 // browser), abandons it where it would block (Dawn in Node waits for the queue to drain, forever),
 // opens a new device on the same GPU for the next work, and fails the run with a WatchdogError
-// naming the bound. Callers turn it into the `too-slow` verdict (the lane) or an error (Level 1).
+// naming the bound. Callers turn it into the `too-slow` verdict (the lane's shape or column, Level 1's result).
 // The Node CLI exits explicitly once a device was abandoned: its spinning thread would keep the
 // process alive.
 import { LabError } from '../core/errors';
@@ -26,7 +26,7 @@ export class WatchdogError extends LabError {
     what: string,
   ) {
     super(
-      `hung: ${label} gave no answer within the watchdog's wall bound of ${boundMs} ms (${what}); the device was given up and ${recoveryMs === null ? 'no working one could be opened in this process (a software adapter keeps spinning in the hung kernel): run again' : `a new one opened in ${recoveryMs.toFixed(0)} ms`}`,
+      `hung: ${label} gave no answer within the watchdog's wall bound of ${boundMs} ms (${what}); the device was given up and ${recoveryMs === null ? 'no working one could be opened in this process (a software adapter keeps spinning in the hung kernel)' : `a new one opened in ${recoveryMs.toFixed(0)} ms`}`,
     );
   }
 }

@@ -35,8 +35,8 @@ export const LANE_CAPS = { pairs: 128, shapesPerPair: 256, shapes: 2048, speedup
  * table it admits draws in about 4 s on the 2-core SwiftShader test machine (docs/input-limits.md).
  */
 export const SWEEP_CAPS = { shapes: 64, candidates: 4096, cells: 8192, proposal: 256, conditions: 16, spaceValues: 64 } as const;
-/** Level 1: correctness failures listed. */
-export const LEVEL1_CAPS = { failures: 1000 } as const;
+/** Level 1: correctness failures listed; shapes one `time` of one kernel takes (--shape, repeated). */
+export const LEVEL1_CAPS = { failures: 1000, shapes: 64 } as const;
 
 /** Bytes the CLI reads from a --wgsl file. */
 export const MAX_WGSL_FILE_BYTES = 1024 * 1024;
