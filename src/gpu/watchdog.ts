@@ -1,9 +1,10 @@
 // The watchdog: every wait on the GPU (a dispatch's completion, a readback's map, a timed batch)
 // is bounded by a wall time. A kernel that never finishes — a user's `loop {}` that never breaks,
 // a native or generated kernel gone wrong — cannot be interrupted on the device, so past the bound
-// the lab gives up on that device: it marks it lost, destroys it where destroying returns (the
-// browser), abandons it where it would block (Dawn in Node waits for the queue to drain, forever),
-// opens a new device on the same GPU for the next work, and fails the run with a WatchdogError
+// the lab gives up on that device: it marks it lost, destroys it where destroying returns (a
+// browser on a GPU), abandons it where it would block (Dawn in Node waits for the queue to drain,
+// forever; so does Chromium's GPU process on a software adapter), opens a new device on the same
+// GPU for the next work where one can work, and fails the run with a WatchdogError
 // naming the bound. Callers turn it into the `too-slow` verdict (the lane's shape or column, Level 1's result).
 // The Node CLI exits explicitly once a device was abandoned: its spinning thread would keep the
 // process alive.
@@ -34,6 +35,13 @@ export class WatchdogError extends LabError {
 let abandoned = 0;
 const givenUp = new WeakSet<GPUDevice>();
 
+let stuck: string | undefined;
+
+/** Why this process's software adapter can run no more GPU work (a kernel the watchdog gave up still runs on it); null while it can. */
+export function stuckAdapter(): string | null {
+  return stuck ?? null;
+}
+
 /** Devices given up by the watchdog in this process (the CLI exits explicitly when any were). */
 export function abandonedDevices(): number {
   return abandoned;
@@ -62,13 +70,17 @@ export async function watched<T>(ctx: GpuContext, what: string, label: string, w
   const t0 = performance.now();
   let recoveryMs: number | null = null;
   const reason = `the watchdog gave up on ${label} after ${boundMs} ms (${what})`;
-  if (ctx.adapter.runtime === 'node' && ctx.adapter.isFallbackAdapter) {
+  if (ctx.adapter.isFallbackAdapter) {
     // SwiftShader runs every device of the process on one scheduler of CPU workers, and work
     // queued to the worker spinning in the hung kernel never runs: a new device (same or fresh Dawn
     // instance) opens and compiles, but its dispatches never finish (measured: 2-core machine,
-    // 2026-12-02). Nothing more is asked of Dawn here: the lane's CLI goes on in a fresh process
-    // (src/cli/watchdog-respawn.ts); other runs end with the verdict and the CLI exits.
-    ctx.lostReason = `${reason}; a software adapter cannot be recovered in this process: run again`;
+    // 2026-12-02). In Chromium, destroying the hung device blocks the GPU process itself (Dawn
+    // waits for the queue to drain), and with it the page's rendering (measured headless, same
+    // day). So nothing more is asked of the adapter: the device is left as it is, and later runs
+    // in this process fail at once, naming why (stuckAdapter). The CLI goes on in a fresh process
+    // (src/cli/watchdog-respawn.ts); the page keeps working without the GPU.
+    stuck ??= `a software adapter is still running ${label}, which the watchdog gave up after ${boundMs} ms: it cannot run GPU work again in this ${ctx.adapter.runtime === 'browser' ? 'browser until the browser is restarted (its GPU process shares the CPU threads)' : 'process'}`;
+    ctx.lostReason = stuck;
     throw new WatchdogError(label, boundMs, null, what);
   }
   try {
