@@ -84,11 +84,11 @@ export async function watched<T>(ctx: GpuContext, what: string, label: string, w
     throw new WatchdogError(label, boundMs, null, what);
   }
   try {
-    await ctx.recreate(reason);
-    // A software adapter (SwiftShader) runs every device on one pool of CPU threads: with one of
-    // them spinning in the hung kernel, a new device's dispatches of several workgroups may never
-    // finish either. A small probe says whether this process can go on.
-    if (await probe(ctx.device, Math.min(boundMs, PROBE_MS))) recoveryMs = performance.now() - t0;
+    // Bounded too: a driver that keeps the hung queue may not hand out a new device either.
+    if (!(await settlesWithin(ctx.recreate(reason), RECREATE_MS))) ctx.lostReason = `${reason}; no new device within ${RECREATE_MS} ms`;
+    // A small probe says whether the new device finishes work (an adapter that shares its threads
+    // between devices would not, with one spinning in the hung kernel).
+    else if (await probe(ctx.device, Math.min(boundMs, PROBE_MS))) recoveryMs = performance.now() - t0;
     else ctx.lostReason = `${reason}; the new device does not finish a ${PROBE_WORKGROUPS}-workgroup probe either (a software adapter shares its threads between devices): this process cannot run GPU work any more — run again`;
   } catch {
     // The next run reopens the device through the engine (lostReason stays set).
@@ -97,6 +97,14 @@ export async function watched<T>(ctx: GpuContext, what: string, label: string, w
 }
 
 const PROBE_MS = 2000;
+/** How long opening a new device may take after a give-up, ms (a GPU takes well under a second). */
+const RECREATE_MS = 10_000;
+
+/** Whether `p` resolves within `ms` (a rejection is thrown on). */
+async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([p.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), ms)))]).finally(() => clearTimeout(timer));
+}
 const PROBE_WORKGROUPS = 64;
 
 /** Whether a device finishes a trivial dispatch of several workgroups within `ms`. */
