@@ -1,14 +1,22 @@
 // The watchdog in the page (headless Chromium, SwiftShader): a pasted user kernel that never
 // finishes ends within the watchdog's bound with the too-slow verdict naming it, as the CLI
 // reports it; the page stays usable, and the next GPU run answers at once (issue 25).
-import { expect, test } from '@playwright/test';
+import { chromium, expect, test, type Browser } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CHROMIUM_PATH, chromiumArgs } from '../src/cli/chromium';
 import { openLab, run, runError, variantRadio } from './lab-page';
 
 const add = join(process.cwd(), 'examples', 'kernels', 'add');
 
-test('a kernel that never finishes: too-slow naming the bound, in bounded time; the page stays usable', async ({ page }) => {
+// A browser of its own: on SwiftShader the hung kernel keeps spinning in the GPU process until the
+// browser closes, and the specs after this one share the default browser.
+let own: Browser | undefined;
+test.afterAll(async () => own?.close());
+
+test('a kernel that never finishes: too-slow naming the bound, in bounded time; the page stays usable', async ({ baseURL }) => {
+  own = await chromium.launch({ executablePath: CHROMIUM_PATH, args: chromiumArgs() });
+  const page = await (await own.newContext({ baseURL })).newPage();
   await openLab(page);
   await variantRadio(page, 'user').check();
   await page.getByTestId('user-example').selectOption('add');
