@@ -18,15 +18,15 @@ commands:
        [--layout NAME] [--param NAME=VALUE]... [--native [--wgsl FILE] | --schedule JSON]
        [--seed N] [--min-runs N] [--markdown FILE] [--share-base URL]
                               --wgsl FILE runs your edit of the native kernel (same bindings);
-                              --param sets an op parameter (e.g. --param eps=1e-5), repeatable
+                              --param sets an op parameter (e.g. --param eps=1e-5), repeatable;
+                              --shape repeated (up to 64) times one kernel over several shapes:
+                              each result, then one table (--json: kind level1-table)
   time --op all|OP[,OP…] [--filter REGEX] [--native]
                               without --shape: one table over each op's default matrix
-                              (like test-backend-ops -m perf); exit 1 if any kernel is wrong
+                              (like test-backend-ops -m perf); exit 1 if any kernel is wrong or too-slow
   time --kernel MANIFEST.json --shape SHAPE [--layout NAME] [--param NAME=VALUE]...
                               your own kernel: a manifest and its WGSL (docs/kernel-manifest.md);
                               the op is the manifest's; refusals are named (exit 2)
-                              --shape may be repeated (up to 64) to time one kernel over several
-                              shapes: each result, then one table (--json: kind level1-table)
 
   lane [--op OP]... [--shape OP:DIMS[:LAYOUT][:k=v,…]]... [--repeat N|auto] [--tolerance T]
        [--device NAME] [--markdown FILE] [--proposal SWEEP.json] [--share-base URL]
