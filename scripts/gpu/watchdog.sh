@@ -6,7 +6,11 @@
 #    judged by f16's bound, labelled (f16-staged); workgroup = maxComputeInvocationsPerWorkgroup.
 # 2. A never-terminating user kernel in the lane beside the example: the watchdog (bound 2 s) ends
 #    it, the device is recreated (recovery ms in the note), the lane goes on: the second shape and
-#    the other kernel are measured. Prints a short table.
+#    the other kernel are measured.
+# 3. `time --kernel` over three shapes whose middle one never finishes (the loop breaks on every
+#    other element count): the CLI prints the too-slow row naming the bound and measures the shapes
+#    after it (on a GPU in the same process, the new device's recovery ms in the JSON; where no
+#    device works, in a fresh process). Prints a short table: whole CLI run, bound, recovery ms.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -25,6 +29,16 @@ lab time --kernel examples/kernels/ggml-style-add/manifest.json --shape 4096x409
 t0=$(date +%s%N)
 timeout 300 /tmp/node dist-cli/lab.mjs lane --kernel "$HANG/manifest.json" --kernel examples/kernels/ggml-style-add/manifest.json --shape ADD:4096x4096 --shape ADD:4096x64 --repeat 3 --watchdog-ms 2000 --json "$OUT/watchdog-lane.json" > "$OUT/watchdog-lane.txt" 2>&1
 echo "lane with a hung kernel: rc=$? in $(( ($(date +%s%N) - t0) / 1000000 )) ms (124 = not bounded)"
+# 3. Hangs only where the case has 4096×4096 elements.
+HANG2=$(mktemp -d)
+cp "$HANG"/*.wgsl "$HANG2/"
+sed -i 's|if (params.ne == 0u) { break; }|if (params.ne != 16777216u) { break; }|' "$HANG2/binary.wgsl" "$HANG2/binary_f16.wgsl"
+sed 's/"name": "ggml-style-add"/"name": "hangs-at-4096x4096"/' examples/kernels/ggml-style-add/manifest.json > "$HANG2/manifest.json"
+t0=$(date +%s%N)
+timeout 300 /tmp/node dist-cli/lab.mjs time --kernel "$HANG2/manifest.json" --shape 4096x64 --shape 4096x4096 --shape 4096x256 --watchdog-ms 2000 --json "$OUT/watchdog-time.json" > "$OUT/watchdog-time.txt" 2>&1
+TIME_RC=$?
+TIME_MS=$(( ($(date +%s%N) - t0) / 1000000 ))
+echo "time over 3 shapes, the middle one hung: rc=$TIME_RC in $TIME_MS ms (1 = a too-slow row; 124 = not bounded)"
 /tmp/node -e '
 const fs = require("fs"); const out = process.argv[1];
 const g = JSON.parse(fs.readFileSync(out + "/ggml-style-add.json", "utf8"));
@@ -32,4 +46,10 @@ console.log(`ggml-style-add: ${g.userKernel.id} variant ${g.userKernel.variant} 
 try { const l = JSON.parse(fs.readFileSync(out + "/watchdog-lane.json", "utf8"));
   for (const p of l.pairs) for (const s of p.shapes) for (const u of s.users ?? []) console.log(`${s.shape}\t${u.kernel.id}\t${u.verdict}\t${(u.note ?? "").slice(0, 160)}`);
 } catch (e) { console.log("lane: no JSON (" + e.message + ")"); }
-' "$OUT"
+try { const t = JSON.parse(fs.readFileSync(out + "/watchdog-time.json", "utf8"));
+  const txt = fs.readFileSync(out + "/watchdog-time.txt", "utf8"); const fresh = /recovered: a fresh process has a device (\d+) ms/.exec(txt);
+  console.log("time --kernel, 3 shapes (whole CLI run " + process.argv[2] + " ms, exit " + process.argv[3] + ")");
+  console.log("shape\tverdict\tmedian µs\tbound ms\trecovery ms");
+  for (const r of t.results) console.log(`${r.shape}\t${r.verdict ?? (r.correct ? "correct" : "wrong")}\t${r.timing ? (r.timing.medianNs / 1e3).toFixed(1) : "—"}\t${r.watchdog ? r.watchdog.boundMs : "—"}\t${r.watchdog ? (r.watchdog.recoveryMs ?? (fresh ? fresh[1] + " (fresh process)" : "none")) : "—"}`);
+} catch (e) { console.log("time: no JSON (" + e.message + ")"); }
+' "$OUT" "$TIME_MS" "$TIME_RC"

@@ -66,6 +66,9 @@ describe('lab CLI: hostile arguments', () => {
 
   it("time --shape '' is refused, not the whole default matrix; an inherited --param name is a name like any other", () => {
     refused(['time', '--op', 'ADD', '--shape', ''], /error: shape '' is not of the form AxBxC/, 20_000);
+    refused(['time', '--op', 'ADD', '--shape', '64x8', '--shape', ''], /error: shape '' is not of the form AxBxC/, 20_000);
+    refused(['time', '--op', 'ADD', ...Array.from({ length: 65 }, () => ['--shape', '8']).flat()], /error: --shape is given 65 times, over the cap of 64 shapes for one time run/, 20_000);
+    refused(['time', '--op', 'ADD', '--shape', '8', '--shape', '16', '--markdown', '/tmp/x.md'], /error: --markdown is for one result: give it with one --shape/, 20_000);
     refused(['time', '--op', 'ADD', '--shape', '64x8', '--param', '__proto__=1'], /error: ADD takes no params, got __proto__/, 20_000);
     refused(['time', '--op', 'RMS_NORM', '--shape', '64x8', '--param', 'constructor=1'], /error: RMS_NORM has no param 'constructor' \(params: eps\)/, 20_000);
   });

@@ -22,6 +22,9 @@ function copy(editManifest: (m: any) => void = () => {}, editWgsl: (w: string) =
   return join(out, 'manifest.json');
 }
 
+/** A loop that never breaks unless `breakWhen` holds: the kernel never finishes where it does not. */
+const HANG_LOOP = (breakWhen: string) => `    var k = 0u;\n    loop { if (${breakWhen}) { break; } k = k + 1u; dst[params.offset_dst] = f32(k); }\n`;
+
 describe('a kernel as an engine wrote it (node runtime)', () => {
   it('loads unchanged and runs: read_write sources, @binding(2 + 1), a limit-sized workgroup; the f32 variant on an adapter without shader-f16', () => {
     const r = runCli(['time', '--kernel', join(ggml, 'manifest.json'), '--shape', '1000x6', '--layout', 'broadcast-row', '--min-runs', '2', '--json', '-']);
@@ -68,16 +71,20 @@ describe('a kernel as an engine wrote it (node runtime)', () => {
     expect(json.correctness.failures[0]).toMatch(/^source-written: the kernel wrote to src1 \(bound read_write as its WGSL declares it\): \d+ bytes changed, the first at byte 256/);
   });
 
-  it('a kernel that never finishes is ended by the watchdog within its bound, named; the next run works', () => {
+  it('a kernel that never finishes is ended by the watchdog within its bound: a too-slow row naming the bound, exit 1; the next run works', () => {
     const hang = copy(
       (m) => (m.name = 'never-ends'),
-      (w) => w.replace('    let c = coords(gid.x);', '    var k = 0u;\n    loop { if (params.ne == 0u) { break; } k = k + 1u; dst[params.offset_dst] = f32(k); }\n    let c = coords(gid.x);'),
+      (w) => w.replace('    let c = coords(gid.x);', `${HANG_LOOP('params.ne == 0u')}    let c = coords(gid.x);`),
     );
     const t0 = performance.now();
-    const r = runCli(['time', '--kernel', hang, '--shape', '64x4', '--watchdog-ms', '1500'], 60_000);
+    const r = runCli(['time', '--kernel', hang, '--shape', '64x4', '--watchdog-ms', '1500', '--json', '-'], 60_000);
     const wallMs = performance.now() - t0;
+    // A hung kernel is a measured outcome, not a crash: its row, exit 1 (as a wrong kernel).
     expect(r.status, r.stderr).toBe(1);
-    expect(r.stderr).toMatch(/WatchdogError: hung: user:never-ends gave no answer within the watchdog's wall bound of 1500 ms \(1 run\)/);
+    const json = JSON.parse(r.stdout);
+    expect(json).toMatchObject({ kind: 'level1', shape: '64x4', verdict: 'too-slow', correct: false, timing: null, maxErr: null, watchdog: { boundMs: 1500 } });
+    expect(json.watchdog.note).toMatch(/^hung: user:never-ends gave no answer within the watchdog's wall bound of 1500 ms \(1 run\)/);
+    expect(r.stderr).toMatch(/^verdict {3}too-slow {2}hung: user:never-ends gave no answer within the watchdog's wall bound of 1500 ms/m);
     expect(wallMs).toBeLessThan(30_000); // start-up and compile included; killed at 60 s otherwise
     process.stderr.write(`watchdog: bound 1500 ms, CLI exited after ${(wallMs / 1000).toFixed(1)} s\n`);
     const next = runCli(['time', '--kernel', join(ggml, 'manifest.json'), '--shape', '64x4', '--min-runs', '2', '--json', '-']);
@@ -88,10 +95,53 @@ describe('a kernel as an engine wrote it (node runtime)', () => {
     expect(bad.stderr).toMatch(/the watchdog's bound must be an integer from 100 to 600000 ms, got 5/);
   });
 
+  it('an edit of the native kernel (--wgsl) that never finishes: the same too-slow row', () => {
+    const shown = runCli(['time', '--op', 'ADD', '--native', '--shape', '64x4', '--min-runs', '2', '-vv']);
+    expect(shown.status, shown.stderr).toBe(0);
+    const wgsl = /(?:^|\n)wgsl \(dispatch [^)]*\):\n([\s\S]*)$/.exec(shown.stderr)![1];
+    const edited = join(mkdtempSync(join(tmpdir(), 'lab-hang-wgsl-')), 'add.wgsl');
+    writeFileSync(edited, wgsl.replace('  let c = tensor_coords(p.dst.ne, i);', '  var k = 0u;\n  loop { if (p.dst.n == 0u) { break; } k = k + 1u; dst[0] = f32(k); }\n  let c = tensor_coords(p.dst.ne, i);'));
+    expect(readFileSync(edited, 'utf8')).toContain('loop {');
+    const t0 = performance.now();
+    const r = runCli(['time', '--op', 'ADD', '--native', '--wgsl', edited, '--shape', '64x4', '--watchdog-ms', '1500', '--json', '-'], 60_000);
+    expect(r.status, r.stderr).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ variant: 'native', verdict: 'too-slow', timing: null, watchdog: { boundMs: 1500 } });
+    expect(r.stderr).toMatch(/^verdict {3}too-slow {2}hung: native:ADD .*\(edited\) gave no answer within the watchdog's wall bound of 1500 ms/m);
+    expect(performance.now() - t0).toBeLessThan(30_000);
+  });
+
+  it('time over several shapes: the shape that hangs is too-slow, the shapes after it are measured in a fresh process, one table', () => {
+    // Hangs only where the case has 1024 elements (256x4).
+    const hang = copy(
+      (m) => (m.name = 'hangs-at-1024'),
+      (w) => w.replace('    let c = coords(gid.x);', `${HANG_LOOP('params.ne != 1024u')}    let c = coords(gid.x);`),
+    );
+    const t0 = performance.now();
+    const r = runCli(['time', '--kernel', hang, '--shape', '64x4', '--shape', '256x4', '--shape', '512x4', '--min-runs', '2', '--watchdog-ms', '1500', '--json', '-'], 90_000);
+    const wallMs = performance.now() - t0;
+    expect(r.status, r.stderr).toBe(1);
+    const json = JSON.parse(r.stdout);
+    expect(json.kind).toBe('level1-table');
+    expect(json.results.map((x: { shape: string; correct: boolean; verdict?: string }) => [x.shape, x.correct, x.verdict ?? null])).toEqual([
+      ['64x4', true, null],
+      ['256x4', false, 'too-slow'],
+      ['512x4', true, null],
+    ]);
+    expect(json.results[0].timing.medianNs).toBeGreaterThan(0);
+    expect(json.results[2].timing.medianNs).toBeGreaterThan(0);
+    expect(json.results[1].watchdog.note).toMatch(/wall bound of 1500 ms/);
+    expect(r.stderr).toMatch(/ADD +256x4 +hangs-at-1024@[0-9a-f]{12} +too-slow/);
+    expect(r.stderr).toMatch(/1 of 3 kernels are too-slow \(ended by the watchdog\)/);
+    const recovered = /recovered: a fresh process has a device (\d+) ms after the watchdog gave up \(resuming at case 3\)/.exec(r.stderr);
+    expect(recovered, r.stderr).not.toBeNull();
+    expect(wallMs).toBeLessThan(60_000);
+    process.stderr.write(`watchdog in time over 3 shapes: bound 1500 ms, recovered in ${recovered![1]} ms, CLI exited after ${(wallMs / 1000).toFixed(1)} s\n`);
+  }, 100_000);
+
   it('a lane with a hung kernel among others reports it hung, naming the bound, and measures the rest in a fresh process', () => {
     const hang = copy(
       (m) => (m.name = 'never-ends'),
-      (w) => w.replace('    let c = coords(gid.x);', '    var k = 0u;\n    loop { if (params.ne == 0u) { break; } k = k + 1u; dst[params.offset_dst] = f32(k); }\n    let c = coords(gid.x);'),
+      (w) => w.replace('    let c = coords(gid.x);', `${HANG_LOOP('params.ne == 0u')}    let c = coords(gid.x);`),
     );
     const t0 = performance.now();
     const r = runCli(['lane', '--kernel', hang, '--kernel', join(ggml, 'manifest.json'), '--shape', 'ADD:64x4', '--shape', 'ADD:256x4', '--repeat', '2', '--watchdog-ms', '1500', '--allow-undecided', '--json', '-'], 120_000);

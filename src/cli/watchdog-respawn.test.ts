@@ -3,7 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HUNG_AT_ENV, HUNG_KERNELS_ENV, hungKernelNotes, markHung, MAX_RESPAWNS, reportResumed, respawnWithoutHung } from './watchdog-respawn';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { sampleLevel1 } from '../../test/fixtures/sample-results';
+import { HUNG_AT_ENV, HUNG_KERNELS_ENV, hungKernelNotes, markHung, MAX_RESPAWNS, readResume, reportResumed, respawnWithoutHung, RESUME_ENV } from './watchdog-respawn';
 import { projectRoot } from './project-root';
 
 const add = join(projectRoot(), 'examples', 'kernels', 'ggml-style-add');
@@ -39,5 +42,20 @@ describe('hung kernels handed to a fresh process', () => {
     expect(lines[0]).toMatch(/^recovered: a fresh process has a device (19\d\d|20\d\d) ms after the watchdog gave up \(never-ends reported hung\)$/);
     reportResumed((l) => lines.push(l), {});
     expect(lines).toHaveLength(1);
+  });
+
+  it('time over several cases resumes from a file of the results so far, read like any input', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lab-resume-test-'));
+    const at = (name: string, text: string) => (writeFileSync(join(dir, name), text), { [RESUME_ENV]: join(dir, name) });
+    const one = JSON.parse(JSON.stringify(sampleLevel1()));
+    expect(readResume(at('ok.json', JSON.stringify({ from: 1, results: [one] })))).toEqual({ from: 1, results: [one] });
+    // Anything else starts from the first case: not JSON, a count that disagrees, a result that does not validate, no file.
+    for (const [name, text] of [['a', 'nope'], ['b', JSON.stringify({ from: 2, results: [one] })], ['c', JSON.stringify({ from: 1, results: [{ ...one, kind: 'lane' }] })], ['d', JSON.stringify({ from: 1, results: [{ ...one, verdict: 'too-slow' }] })]])
+      expect(readResume(at(name, text))).toBeNull();
+    expect(readResume({ [RESUME_ENV]: join(dir, 'missing.json') })).toBeNull();
+    expect(readResume({})).toBeNull();
+    const lines: string[] = [];
+    reportResumed((l) => lines.push(l), { ...at('ok2.json', JSON.stringify({ from: 1, results: [one] })), [HUNG_AT_ENV]: String(Date.now() - 500) });
+    expect(lines[0]).toMatch(/^recovered: a fresh process has a device \d+ ms after the watchdog gave up \(resuming at case 2\)$/);
   });
 });

@@ -18,9 +18,10 @@ export interface Level1Result extends Level1Record {
   readonly label: string;
   /** For variant 'user': which kernel (name, manifest and WGSL hashes). */
   readonly userKernel?: UserKernelRef | null;
-  readonly maxErr: number;
-  readonly bound: number;
-  readonly correctness: CorrectnessReport;
+  /** null when nothing was compared: the watchdog ended the check's run (verdict 'too-slow'). */
+  readonly maxErr: number | null;
+  readonly bound: number | null;
+  readonly correctness: Omit<CorrectnessReport, 'worstRatio'> & { readonly worstRatio: number | null };
   /** null when the output was wrong: a wrong kernel's time is never read. */
   readonly timing: TimingSummary | null;
   /** Roofline metrics of the timed result (null when untimed). */

@@ -22,8 +22,8 @@ import { runLevel1 } from './level1';
 import { runFormats } from './formats';
 import type { FormatsRequest } from '../core/report/formats';
 import { runSweep } from './sweep';
-import { isGivenUp, WATCHDOG_MS_RANGE } from './watchdog';
-import { UsageError } from '../core/errors';
+import { isGivenUp, stuckAdapter, WATCHDOG_MS_RANGE } from './watchdog';
+import { DeviceLostError, UsageError } from '../core/errors';
 
 export interface EngineOptions {
   runtime: Runtime;
@@ -88,6 +88,9 @@ export class Engine implements LabApi {
     if (runId) this.pending.add(runId);
     const start = async () => {
       try {
+        // A software adapter still spinning in a kernel the watchdog gave up finishes no new work: said at once.
+        const stuck = stuckAdapter();
+        if (stuck) throw new DeviceLostError(stuck);
         const ctx = await this.context();
         ctx.cancelled = runId ? () => this.cancelled.has(runId) : null;
         ctx.watchdogMs = watchdogMs ?? null;

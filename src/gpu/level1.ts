@@ -13,6 +13,8 @@ import type { TimingSummary } from '../core/stats/timing';
 import { checkedSession } from './checked';
 import { deviceAdapter, type GpuContext } from './device';
 import { measure } from './measure';
+import { WatchdogError } from './watchdog';
+import { nelements } from '../core/tensor';
 
 export type { Level1Result } from '../core/results';
 export type { Level1Request, VariantRequest } from '../core/requests';
@@ -35,18 +37,10 @@ export async function runLevel1(ctx: GpuContext, req: Level1Request, onProgress?
   const progress = new ProgressTracker({ [UNIT_CHECK]: 1, [UNIT_MEASURE]: timed ? 1 : 0 }, onProgress, () => performance.now());
   progress.tick(`${op.name} ${c.label}: correctness`);
   const { inputs, oracle } = ctx.host.get(plan, req.seed ?? 1);
-  const checked = await checkedSession(ctx, resolved.kernel, c, inputs, [oracle]);
-  const { session } = checked;
-  try {
-    const correctness = checked.reports[0];
-    progress.advance(1, UNIT_CHECK);
-    let timing: TimingSummary | null = null;
-    if (correctness.correct && timed) {
-      progress.tick(`${op.name} ${c.label}: timing`);
-      timing = await measure(ctx, session, { perRunEstimateNs: checked.firstRunNs, ...req.timing });
-    }
-    progress.finish(`${op.name} ${c.label}`);
-    const bytes = op.bytes(c);
+  const bytes = op.bytes(c);
+  // A kernel the watchdog ended (watchdog.ts) is a measured outcome, not a crash: the result
+  // says too-slow, naming the bound, like the lane's column.
+  const result = (correctness: Level1Result['correctness'], timing: TimingSummary | null, hung: WatchdogError | null): Level1Result => {
     const metrics = timing ? computeMetrics(timing, op.flops(c), bytes.readBytes + bytes.writeBytes, peaksForKernel(peaksFor(ctx.adapter, ctx.calibration), 'features' in resolved.kernel ? resolved.kernel : {}, ctx.calibration)) : null;
     return Object.freeze({
       kind: 'level1',
@@ -63,10 +57,11 @@ export async function runLevel1(ctx: GpuContext, req: Level1Request, onProgress?
       userKernel: user?.ref ?? null,
       fallback: resolved.fallback,
       correct: correctness.correct,
-      maxErr: correctness.maxErr,
-      bound: correctness.bound,
+      maxErr: correctness.worstRatio === null ? null : correctness.maxErr,
+      bound: correctness.worstRatio === null ? null : correctness.bound,
       correctness,
       timing,
+      ...(hung ? { verdict: 'too-slow' as const, watchdog: { boundMs: hung.boundMs, recoveryMs: hung.recoveryMs === null ? null : Math.round(hung.recoveryMs), note: hung.message } } : {}),
       flops: op.flops(c),
       readBytes: bytes.readBytes,
       writeBytes: bytes.writeBytes,
@@ -77,6 +72,32 @@ export async function runLevel1(ctx: GpuContext, req: Level1Request, onProgress?
       ...(user ? { workgroupSize: user.plan.passes[0].workgroupSize } : {}),
       startedAt,
     });
+  };
+  let checked: Awaited<ReturnType<typeof checkedSession>>;
+  try {
+    checked = await checkedSession(ctx, resolved.kernel, c, inputs, [oracle]);
+  } catch (e) {
+    if (!(e instanceof WatchdogError)) throw e;
+    progress.finish(`${op.name} ${c.label}: too-slow`);
+    return result({ correct: false, maxErr: 0, bound: 0, worstRatio: null, worstIndex: -1, elements: nelements(c.dst), checked: 0, outOfBound: 0, nonFinite: 0, guardViolations: 0, failures: [] }, null, e);
+  }
+  const { session } = checked;
+  try {
+    const correctness = checked.reports[0];
+    progress.advance(1, UNIT_CHECK);
+    let timing: TimingSummary | null = null;
+    let hung: WatchdogError | null = null;
+    if (correctness.correct && timed) {
+      progress.tick(`${op.name} ${c.label}: timing`);
+      try {
+        timing = await measure(ctx, session, { perRunEstimateNs: checked.firstRunNs, ...req.timing });
+      } catch (e) {
+        if (!(e instanceof WatchdogError)) throw e;
+        hung = e;
+      }
+    }
+    progress.finish(`${op.name} ${c.label}`);
+    return result(correctness, timing, hung);
   } finally {
     session.destroy();
   }

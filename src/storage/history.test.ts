@@ -23,6 +23,8 @@ describe('history', () => {
 
   it('summarizes each kind of run in one line', () => {
     expect(runSummary(level1)).toEqual({ what: 'ADD 256x16 inplace · generated', verdict: 'correct', tone: 'good', headline: '12.35 µs [10.24–19.88]' });
+    const hung = stored(runRecord('level1', { result: { ...sampleLevel1(), correct: false, timing: null, metrics: null, verdict: 'too-slow', watchdog: { boundMs: 30_000, recoveryMs: null, note: 'hung: …' } } }, '2026-03-01T11:00:00.000Z'));
+    expect(runSummary(hung)).toEqual({ what: 'ADD 256x16 inplace · generated', verdict: 'too-slow', tone: 'bad', headline: 'ended by the watchdog at 30000 ms' });
     // Every op's whole matrix: the counts follow the registry as ops are added.
     const shapes = OPS.reduce((n, op) => n + op.matrix.length, 0);
     expect(runSummary(laneOld)).toMatchObject({ what: `lane · ${OPS.map((o) => o.name).join(', ')} · ${shapes} shapes`, verdict: 'green', tone: 'good' });

@@ -35,9 +35,9 @@ export function runSummary(r: RunRecord): RunSummary {
     case 'level1':
       return {
         what: `${res.op} ${res.label ?? res.shape} · ${res.variant}`,
-        verdict: res.correct ? 'correct' : 'WRONG',
-        tone: res.correct ? 'good' : 'bad',
-        headline: res.timing ? `${fmtUs(res.timing.medianNs, 2)} µs [${fmtUs(res.timing.minNs, 2)}–${fmtUs(res.timing.maxNs, 2)}]` : res.correct ? 'not timed' : 'never timed (wrong)',
+        verdict: res.watchdog ? 'too-slow' : res.correct ? 'correct' : 'WRONG',
+        tone: res.correct && !res.watchdog ? 'good' : 'bad',
+        headline: res.timing ? `${fmtUs(res.timing.medianNs, 2)} µs [${fmtUs(res.timing.minNs, 2)}–${fmtUs(res.timing.maxNs, 2)}]` : res.watchdog ? `ended by the watchdog at ${res.watchdog.boundMs} ms` : res.correct ? 'not timed' : 'never timed (wrong)',
       };
     case 'lane': {
       const shapes = res.pairs.flatMap((p) => p.shapes);

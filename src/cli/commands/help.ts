@@ -18,10 +18,12 @@ commands:
        [--layout NAME] [--param NAME=VALUE]... [--native [--wgsl FILE] | --schedule JSON]
        [--seed N] [--min-runs N] [--markdown FILE] [--share-base URL]
                               --wgsl FILE runs your edit of the native kernel (same bindings);
-                              --param sets an op parameter (e.g. --param eps=1e-5), repeatable
+                              --param sets an op parameter (e.g. --param eps=1e-5), repeatable;
+                              --shape repeated (up to 64) times one kernel over several shapes:
+                              each result, then one table (--json: kind level1-table)
   time --op all|OP[,OP…] [--filter REGEX] [--native]
                               without --shape: one table over each op's default matrix
-                              (like test-backend-ops -m perf); exit 1 if any kernel is wrong
+                              (like test-backend-ops -m perf); exit 1 if any kernel is wrong or too-slow
   time --kernel MANIFEST.json --shape SHAPE [--layout NAME] [--param NAME=VALUE]...
                               your own kernel: a manifest and its WGSL (docs/kernel-manifest.md);
                               the op is the manifest's; refusals are named (exit 2)
@@ -78,12 +80,15 @@ options for every command:
   --filter REGEX              time (many ops), lane, sweep: run only the cases whose
                               'OP DIMS LAYOUT [PARAMS]' matches, e.g. --filter 'inplace'
   --watchdog-ms N             time, lane: the wall bound on one GPU wait (default 30000); past
-                              it the kernel is ended as hung (too-slow in the lane), the device
-                              given up and a new one opened
+                              it the kernel is ended as hung: its verdict is too-slow, naming the
+                              bound (time prints its row, exit 1; a lane column or shape), the
+                              device is given up and a new one opened; where none works in the
+                              process (SwiftShader) the rest of the run goes on in a fresh one
   -v, -vv                     more detail: -v every progress step and the adapter first;
                               -vv also the WGSL run (time) and stack traces of errors
 
-exit codes: 0 done (lane green, no regression), 1 a wrong kernel, a failed prefer gate or a
+exit codes: 0 done (lane green, no regression), 1 a wrong kernel, a kernel the watchdog ended
+(too-slow: its row is printed, a measured outcome, not a crash), a failed prefer gate or a
 regression (diff), 2 a usage error: a bad option, op, shape or output path, a case outside the
 contract or the adapter's limits (refused before any GPU work), a missing adapter, results that
 cannot be compared

@@ -1,6 +1,6 @@
 // `time`: Level 1 — one kernel checked against the oracle, then timed alone; or, without
 // --shape, one table over each op's default matrix.
-import { MAX_WGSL_FILE_BYTES } from '../../core/input/caps';
+import { LEVEL1_CAPS, MAX_WGSL_FILE_BYTES } from '../../core/input/caps';
 import { UsageError } from '../../core/errors';
 import { adapterName } from '../../core/adapter';
 import { parseManifest } from '../../core/manifest/format';
@@ -11,17 +11,18 @@ import { level1Json, type Level1Json } from '../../core/report/json';
 import { formatLevel1 } from '../../core/report/text';
 import { planCase, planOf, refuseOutsideLimits } from '../../core/plan/plan';
 import { parseSchedule } from '../../core/schedule/schedule';
-import type { VariantRequest } from '../../gpu/level1';
+import type { Level1Result, VariantRequest } from '../../gpu/level1';
 import { keepMatching, parseFilter } from '../filter';
 import { readCappedText } from '../read-capped';
 import { SHARE_OPTIONS, shareBase, writeShareOutputs } from '../share-output';
 import { readUserKernel } from '../user-kernel-files';
+import { readResume, reportResumed, respawnToResume } from '../watchdog-respawn';
 import { cliOf, countOpt, intOption, output, paramOptions, parse } from './args';
 
 export async function cmdTime(argv: string[]): Promise<number> {
   const v = parse(argv, {
     op: { type: 'string' },
-    shape: { type: 'string' },
+    shape: { type: 'string', multiple: true },
     layout: { type: 'string' },
     param: { type: 'string', multiple: true },
     native: { type: 'boolean' },
@@ -41,16 +42,22 @@ export async function cmdTime(argv: string[]): Promise<number> {
   // A user kernel names its op; --op, when given, must agree (checked when it resolves).
   if (!v.op && user) v.op = parseManifest(user.manifest).op;
   if (!v.op) throw new UsageError('time needs --op (one of ' + OPS.map((o) => o.name).join(', ') + ', or all)');
-  if (v.shape === undefined) { // --shape '' is a shape to refuse, not the whole default matrix
+  const shapes = v.shape as unknown as string[] | undefined;
+  if (shapes === undefined) { // --shape '' is a shape to refuse, not the whole default matrix
     if (user) throw new UsageError('time --kernel needs --shape, e.g. --shape 4096x4096');
     return timeTable(v);
   }
+  if (shapes.length > LEVEL1_CAPS.shapes) throw new UsageError(`--shape is given ${shapes.length} times, over the cap of ${LEVEL1_CAPS.shapes} shapes for one time run`);
   if (v.filter !== undefined) throw new UsageError('--filter picks among many cases: give it without --shape (time --op all --filter REGEX)');
   if (v.native && v.schedule !== undefined) throw new UsageError('give --native or --schedule, not both');
-  const dims = parseDims(v.shape as string);
+  if (shapes.length > 1 && v.markdown) throw new UsageError('--markdown is for one result: give it with one --shape');
   const params = paramOptions(v);
-  // The case's plan: usage errors before any device work; the engine runs this same plan.
-  const { op } = planCase({ op: v.op as string, dims, layout: v.layout as string | undefined, ...(params ? { params } : {}) });
+  // Each case's plan: usage errors before any device work; the engine runs these same plans.
+  const cases = shapes.map((s) => {
+    const dims = parseDims(s);
+    return { dims, op: planCase({ op: v.op as string, dims, layout: v.layout as string | undefined, ...(params ? { params } : {}) }).op };
+  });
+  const op = cases[0].op;
   if (v.wgsl !== undefined && !v.native) throw new UsageError('--wgsl replaces the native kernel: give it with --native');
   const variant: VariantRequest = user
     ? { kind: 'user', ...user }
@@ -62,25 +69,62 @@ export async function cmdTime(argv: string[]): Promise<number> {
   const out = output(v.json as string | undefined);
   const lab = await cli.open();
   try {
-    const result = await lab.time({
-      op: op.name,
-      dims,
-      layout: v.layout as string | undefined,
-      ...(params ? { params } : {}),
-      variant,
-      seed: intOption(v, 'seed'),
-      timing: { minRuns: intOption(v, 'min-runs') },
-      watchdogMs: intOption(v, 'watchdog-ms'),
-    });
-    out.text(formatLevel1(result));
-    cli.detail(2, `wgsl (dispatch ${result.dispatch.join(' × ')}):\n${result.wgsl}`);
-    const json = level1Json(result);
-    out.json(json);
-    await writeShareOutputs(json, { markdown: v.markdown as string | undefined, base }, out.text);
-    return result.correct ? 0 : 1;
+    reportResumed();
+    const done = await runCases(cases.length, (i) =>
+      lab.time({
+        op: op.name,
+        dims: cases[i].dims,
+        layout: v.layout as string | undefined,
+        ...(params ? { params } : {}),
+        variant,
+        seed: intOption(v, 'seed'),
+        timing: { minRuns: intOption(v, 'min-runs') },
+        watchdogMs: intOption(v, 'watchdog-ms'),
+      }).then((result) => {
+        out.text(formatLevel1(result));
+        cli.detail(2, `wgsl (dispatch ${result.dispatch.join(' × ')}):\n${result.wgsl}`);
+        return result;
+      }),
+    );
+    if ('respawned' in done) return done.respawned;
+    const { results } = done;
+    if (results.length === 1) {
+      out.json(results[0]);
+      await writeShareOutputs(results[0], { markdown: v.markdown as string | undefined, base }, out.text);
+    } else {
+      out.text(`\n${textTable(TABLE_HEAD, results.map(tableRow))}`);
+      out.json({ kind: 'level1-table', results });
+    }
+    return exitOf(results, results.length > 1 ? out.text : undefined);
   } finally {
     await lab.close();
   }
+}
+
+/**
+ * Runs cases 0…n−1 (from where a parent process stopped, when this one resumes it). A kernel the
+ * watchdog ended is a too-slow result like any other; when it leaves no working device in this
+ * process (a software adapter in Node: watchdog.ts) and cases are left, the rest runs in a fresh
+ * process (watchdog-respawn.ts), whose output and exit code are the command's.
+ */
+async function runCases(n: number, run: (i: number) => Promise<Level1Result>): Promise<{ results: Level1Json[] } | { respawned: number }> {
+  const resume = readResume();
+  const results: Level1Json[] = resume && resume.from < n ? [...resume.results] : [];
+  for (let i = results.length; i < n; i++) {
+    const r = await run(i);
+    results.push(level1Json(r));
+    if (r.watchdog && r.watchdog.recoveryMs === null && i + 1 < n) return { respawned: respawnToResume({ from: i + 1, results }, `${r.op} ${r.label} too-slow (the watchdog's bound ${r.watchdog.boundMs} ms)`) };
+  }
+  return { results };
+}
+
+/** 0 when every kernel was correct and timed; 1 when any was wrong or too-slow (the rows are printed: an outcome, not a crash). */
+function exitOf(results: readonly Level1Json[], say?: (line: string) => void): number {
+  const wrong = results.filter((r) => !r.correct && !r.watchdog).length;
+  const slow = results.filter((r) => r.watchdog).length;
+  if (say && wrong) say(`${wrong} of ${results.length} kernels are wrong (never timed)`);
+  if (say && slow) say(`${slow} of ${results.length} kernels are too-slow (ended by the watchdog)`);
+  return wrong || slow ? 1 : 0;
 }
 
 /** --op all | OP[,OP…] → the ops, in registry order when 'all'. */
@@ -90,14 +134,16 @@ function opList(text: string): OpDef[] {
   return [...new Map(ops.map((o) => [o.name, o])).values()];
 }
 
+const TABLE_HEAD = ['op', 'shape', 'kernel', 'correct', 'median', 'runs', 'bandwidth', 'compute'];
+
 /** One row of the many-ops table, as test-backend-ops' perf mode prints one case per line. */
 function tableRow(j: Level1Json): string[] {
   const t = j.timing;
   return [
     j.op,
     j.label ?? j.shape,
-    j.variant === 'native' ? (j.fallback ? `native (${j.fallback.code})` : 'native') : 'generated',
-    j.correct ? 'yes' : 'NO',
+    j.variant === 'native' ? (j.fallback ? `native (${j.fallback.code})` : 'native') : j.userKernel ? j.userKernel.id : j.variant,
+    j.watchdog ? 'too-slow' : j.correct ? 'yes' : 'NO',
     t ? fmtNs(t.medianNs) : '—',
     t ? String(t.runs) : '—',
     fmtGBps(j.metrics?.gbps),
@@ -120,17 +166,18 @@ async function timeTable(v: Record<string, unknown>): Promise<number> {
     const adapter = await lab.adapter();
     // Every case is refused or kept before the first one runs.
     for (const { op, e } of cases) refuseOutsideLimits(planOf(op, e), adapter);
-    const results: Level1Json[] = [];
-    for (const [i, { op, e }] of cases.entries()) {
+    reportResumed();
+    const done = await runCases(cases.length, (i) => {
+      const { op, e } = cases[i];
       cli.detail(1, `[${i + 1}/${cases.length}] ${op.name} ${planOf(op, e).c.label}`);
-      const r = await lab.time({ op: op.name, dims: [...e.dims], layout: e.layout, ...(e.params ? { params: { ...e.params } } : {}), variant: { kind: v.native ? 'native' : 'auto' }, seed: intOption(v, 'seed'), timing: { minRuns: intOption(v, 'min-runs') } });
-      results.push(level1Json(r));
-    }
-    out.text(`${adapterName(adapter)}\n${textTable(['op', 'shape', 'kernel', 'correct', 'median', 'runs', 'bandwidth', 'compute'], results.map(tableRow))}`);
-    const wrong = results.filter((r) => !r.correct).length;
-    if (wrong) out.text(`${wrong} of ${results.length} kernels are wrong (never timed)`);
+      return lab.time({ op: op.name, dims: [...e.dims], layout: e.layout, ...(e.params ? { params: { ...e.params } } : {}), variant: { kind: v.native ? 'native' : 'auto' }, seed: intOption(v, 'seed'), timing: { minRuns: intOption(v, 'min-runs') }, watchdogMs: intOption(v, 'watchdog-ms') });
+    });
+    if ('respawned' in done) return done.respawned;
+    const { results } = done;
+    out.text(`${adapterName(adapter)}\n${textTable(TABLE_HEAD, results.map(tableRow))}`);
+    for (const r of results) if (r.watchdog) out.text(`${r.op} ${r.label ?? r.shape}: too-slow — ${r.watchdog.note}`);
     out.json({ kind: 'level1-table', results });
-    return wrong ? 1 : 0;
+    return exitOf(results, out.text);
   } finally {
     await lab.close();
   }

@@ -38,8 +38,8 @@ export const LANE_CAPS = { pairs: 128, shapesPerPair: 256, shapes: 2048, speedup
 export const SWEEP_CAPS = { shapes: 64, candidates: 4096, cells: 8192, proposal: 256, conditions: 16, spaceValues: 64 } as const;
 /** A formats run: rows (every format the lab knows is 39, each at most twice: --mmvq adds a row). */
 export const FORMATS_CAPS = { rows: 256 } as const;
-/** Level 1: correctness failures listed. */
-export const LEVEL1_CAPS = { failures: 1000 } as const;
+/** Level 1: correctness failures listed; shapes one `time` of one kernel takes (--shape, repeated). */
+export const LEVEL1_CAPS = { failures: 1000, shapes: 64 } as const;
 
 /** Bytes the CLI reads from a --wgsl file. */
 export const MAX_WGSL_FILE_BYTES = 1024 * 1024;

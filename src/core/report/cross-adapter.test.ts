@@ -93,6 +93,10 @@ describe('cross-adapter report', () => {
     const cell = r.rows[0].cells[r.columns[0].id];
     expect(cell.entries[0]).toMatchObject({ kind: 'level1', variant: 'native', nativeMedianNs: l1.timing!.medianNs, generatedMedianNs: null });
     expect(crossReportText(r)).toContain('copy 4.18 TB/s, f32 61.5 TFLOP/s');
+    // A kernel the watchdog ended is too-slow there, not wrong.
+    const hung = { ...l1, correct: false, timing: null, metrics: null, verdict: 'too-slow' as const, watchdog: { boundMs: 2000, recoveryMs: 41, note: 'hung: bound 2000 ms' } };
+    const slow = buildCrossAdapterReport([{ source: 'hung.json', result: hung }]);
+    expect(slow.rows[0].cells[slow.columns[0].id].entries[0]).toMatchObject({ kind: 'level1', verdict: 'too-slow', nativeMedianNs: null });
   });
 
   it('states the promotion each class supports, in the registry vocabulary', () => {

@@ -70,7 +70,7 @@ function level1Entry(r: Stamped<Level1Json>, source: string): { op: string; case
       startedAt: r.startedAt,
       codeHash: r.codeHash,
       labVersion: r.labVersion,
-      verdict: r.correct ? 'correct' : 'wrong',
+      verdict: r.verdict ?? (r.correct ? 'correct' : 'wrong'),
       speedupMedian: null,
       speedupMin: null,
       speedupMax: null,

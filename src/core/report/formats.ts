@@ -11,7 +11,7 @@ import { opByName } from '../ops/registry';
 import { parseDims } from '../ops/types';
 import { benchmarkWeights, decodeWeights, knownWeightFormatNames, quantError, weightBits, weightFormat, WEIGHT_DISTRIBUTION, WEIGHT_FORMATS, weightStoredBytes } from '../quant/weights';
 import { MAX_TEXT_CHARS } from '../input/caps';
-import { fmtGBps, fmtGflops, fmtNs, textTable } from './format';
+import { fmtExp, fmtGBps, fmtGflops, fmtNs, textTable } from './format';
 
 export type { FormatRow, FormatsOp };
 
@@ -155,7 +155,7 @@ export function formatRowOf(c: FormatCase, err: FormatError | null, r: Level1Res
     pctPeakBw: r.metrics?.pctPeakBw ?? null,
     pctPeakFlops: r.metrics?.pctPeakFlops ?? null,
     bottleneck: r.metrics?.bottleneck ?? null,
-    reason: r.correct ? null : `wrong: maxErr ${r.maxErr.toExponential(2)} over bound ${r.bound.toExponential(2)}`,
+    reason: r.watchdog ? `too-slow: ${r.watchdog.note}` : r.correct ? null : `wrong: maxErr ${fmtExp(r.maxErr)} over bound ${fmtExp(r.bound)}`,
   };
 }
 

@@ -88,7 +88,7 @@ export function level1Markdown(r: Level1Json, link?: string): string {
   const t = r.timing;
   const label = r.label ?? `${r.shape}${r.layout ? ` ${r.layout}` : ''}`;
   const lines = [
-    `### kernel-lab Level 1: ${mdEscape(r.op)} ${mdEscape(label)} · ${r.variant}${r.userKernel ? ` ${mdCode(r.userKernel.id)}` : ''} ${r.correct ? '✅ correct' : '❌ wrong'}`,
+    `### kernel-lab Level 1: ${mdEscape(r.op)} ${mdEscape(label)} · ${r.variant}${r.userKernel ? ` ${mdCode(r.userKernel.id)}` : ''} ${r.watchdog ? '⏱️ too-slow' : r.correct ? '✅ correct' : '❌ wrong'}`,
     '',
     `Adapter: ${adapterText(r)} · ${stampText(r)}`,
     '',
@@ -99,7 +99,8 @@ export function level1Markdown(r: Level1Json, link?: string): string {
   ];
   if (r.userKernel) lines.push(userKernelLine(r.userKernel), '');
   if (r.fallback) lines.push(`auto fell back to native: ${mdEscape(r.fallback.code)} — ${mdEscape(r.fallback.reason)}`, '');
-  if (!r.correct) lines.push('A wrong kernel is never timed.', '');
+  if (r.watchdog) lines.push(`too-slow: ${mdEscape(r.watchdog.note)}`, '');
+  else if (!r.correct) lines.push('A wrong kernel is never timed.', '');
   else lines.push('Timed alone: Level 1 has no speedup (a speedup comes only from a lane, native and generated in the same run).', '');
   return [...lines, ...linkLine(link)].join('\n');
 }

@@ -67,6 +67,12 @@ export function formatLevel1(r: Level1Result): string {
   if (r.userKernel) lines.push(`kernel    ${userKernelHashes(r.userKernel)}`);
   if (r.fallback) lines.push(`fallback  native: ${r.fallback.code} (${r.fallback.reason})`);
   const c = r.correctness;
+  if (r.watchdog) lines.push(`verdict   too-slow  ${r.watchdog.note}`);
+  if (c.worstRatio === null) {
+    // The watchdog ended the check's own run: nothing was compared, nothing timed.
+    lines.push(`correct   not decided: the check's run did not finish`, 'timing    not read');
+    return lines.join('\n');
+  }
   lines.push(
     `correct   ${r.correct ? 'yes' : 'NO'}  maxErr ${fmtExp(r.maxErr)}  bound ${fmtExp(r.bound)}  worst err/bound ${c.worstRatio.toFixed(3)}  (${c.checked === c.elements ? `${c.elements} elements` : `${c.checked} sampled of ${c.elements} elements; all checked for NaN/Inf`})`,
   );
@@ -74,6 +80,8 @@ export function formatLevel1(r: Level1Result): string {
     lines.push(`          out of bound ${c.outOfBound}, non-finite ${c.nonFinite}, guard bytes changed ${c.guardViolations}`);
     c.failures.forEach((f) => lines.push(`          ${f}`));
     lines.push('timing    not read: a wrong kernel is never timed');
+  } else if (r.watchdog) {
+    lines.push('timing    not read: the watchdog ended the timed runs');
   } else if (r.timing) {
     const t = r.timing;
     lines.push(

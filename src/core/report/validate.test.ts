@@ -50,6 +50,22 @@ describe('validateResult', () => {
     rejects(metrics, /metrics\.latencyMinUs: expected a finite number/);
   });
 
+  it('a kernel the watchdog ended: too-slow with its record, untimed, shared and rendered; either half alone is refused', async () => {
+    const note = "hung: user:never-ends gave no answer within the watchdog's wall bound of 1500 ms (1 run)";
+    const hung = { ...copy(sampleLevel1()), correct: false, maxErr: null, bound: null, timing: null, metrics: null, verdict: 'too-slow' as const, watchdog: { boundMs: 1500, recoveryMs: null, note } };
+    hung.correctness = { ...hung.correctness, worstRatio: null, checked: 0, outOfBound: 0, failures: [] };
+    expect(validateResult(hung)).toMatchObject({ verdict: 'too-slow', watchdog: { boundMs: 1500 } });
+    expect(await decodeShare(await encodeShare(hung))).toMatchObject({ verdict: 'too-slow', watchdog: { note } });
+    expect(resultMarkdown(hung)).toMatch(/^### kernel-lab Level 1: .* ⏱️ too-slow$/m);
+    expect(resultMarkdown(hung)).toContain("too-slow: hung: user:never-ends gave no answer within the watchdog's wall bound of 1500 ms (1 run)");
+    const { watchdog: _w, ...verdictOnly } = hung;
+    rejects(verdictOnly, /verdict: 'too-slow' and the watchdog's record go together/);
+    const { verdict: _v, ...recordOnly } = hung;
+    rejects(recordOnly, /verdict: 'too-slow' and the watchdog's record go together/);
+    rejects({ ...hung, correct: true, timing: copy(sampleLevel1()).timing }, /timing: a kernel the watchdog ended has no timing/);
+    rejects({ ...hung, verdict: 'slow' }, /verdict: expected one of too-slow/);
+  });
+
   it('a sweep shares, and its markdown names what was accepted', async () => {
     const sweep = sampleSweep();
     expect(await decodeShare(await encodeShare(sweep))).toEqual(copy(sweep));

@@ -164,6 +164,10 @@ export const level1Fields = {
   bound: nullable(num),
   correctness,
   timing,
+  /** 'too-slow' when the watchdog ended the kernel (absent otherwise, and in results stored before it). */
+  verdict: optional(oneOf(['too-slow'])),
+  /** What the watchdog did: its wall bound, how long opening a new device took (null: none in this process), its note. */
+  watchdog: optional(obj({ boundMs: count, recoveryMs: nullable(nonNegative), note: text })),
   flops: nullable(nonNegative),
   readBytes: nonNegative,
   writeBytes: nonNegative,
@@ -179,6 +183,8 @@ export const level1 = obj({ kind: literal('level1'), ...stamps, ...level1Fields 
   if ((v.dispatch as unknown[]).length !== 3) return `${p}dispatch: expected 3 workgroup counts, got ${(v.dispatch as unknown[]).length}`;
   if (v.correct === false && v.timing !== null) return `${p}timing: a wrong kernel is never timed, but this result carries a timing`;
   if (v.metrics && v.timing === null) return `${p}metrics: metrics without a timing`;
+  if ((v.verdict === 'too-slow') !== (v.watchdog !== undefined)) return `${p}verdict: 'too-slow' and the watchdog's record go together`;
+  if (v.verdict === 'too-slow' && v.timing !== null) return `${p}timing: a kernel the watchdog ended has no timing`;
   return null;
 });
 

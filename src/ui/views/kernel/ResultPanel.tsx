@@ -56,12 +56,19 @@ export function ResultPanel(props: { result: Level1Json; shared?: boolean }) {
           </p>
         )}
       </Show>
+      <Show when={r().watchdog}>
+        {(w) => (
+          <p class="note bad" data-testid="result-verdict">
+            too-slow: {w().note}
+          </p>
+        )}
+      </Show>
       <div class="result-grid">
         <div>
           <h3>Correctness</h3>
           <table class="kv">
             <tbody>
-              <Row label="correct" value={r().correct ? 'yes' : 'NO'} testid="result-correct" bad={!r().correct} />
+              <Row label="correct" value={c().worstRatio === null && r().watchdog ? 'not decided (the check did not finish)' : r().correct ? 'yes' : 'NO'} testid="result-correct" bad={!r().correct} />
               <Row label="max |err|" value={fmtExp(r().maxErr)} num />
               <Row label="bound (worst element)" value={fmtExp(r().bound)} num />
               <Row label="worst err / bound" value={fmtRatio(c().worstRatio, 3)} num bad={(c().worstRatio ?? 0) > 1} />
@@ -85,7 +92,7 @@ export function ResultPanel(props: { result: Level1Json; shared?: boolean }) {
             when={t()}
             fallback={
               <p class="note" classList={{ bad: !r().correct }} data-testid="result-untimed">
-                {r().correct ? 'not timed (check only)' : 'timing not read: a wrong kernel is never timed'}
+                {r().watchdog ? 'timing not read: the watchdog ended the kernel' : r().correct ? 'not timed (check only)' : 'timing not read: a wrong kernel is never timed'}
               </p>
             }
           >

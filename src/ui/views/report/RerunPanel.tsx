@@ -24,7 +24,7 @@ async function runHere(rr: Rerun, onProgress: Parameters<typeof lab.time>[1], ru
 function level1Rows(r: Level1Json): [string, string][] {
   return [
     ['kernel', r.variant === 'generated' ? `generated ${r.scheduleKey ?? ''}` : 'native'],
-    ['correct', r.correct ? 'yes' : 'NO'],
+    ['correct', r.watchdog ? `too-slow (${r.watchdog.boundMs} ms bound)` : r.correct ? 'yes' : 'NO'],
     ['median', fmtNs(r.timing?.medianNs)],
     ['min', fmtNs(r.timing?.minNs)],
     ['runs', r.timing ? String(r.timing.runs) : '—'],
