@@ -3,11 +3,11 @@
 // src/core/quant/weights.ts). {{ROWS}} rows per workgroup, {{TPR}} threads per row, {{NCOLS}}
 // src1 columns, one accumulator each, so each weight is decoded once for all columns. The partial
 // sums meet in a shared-memory tree.
-//   BLOCKS (ggml's 32-weight block types): a thread takes whole blocks; `wq_block(blk)` reads a
-//   block's words once (scale once, quants as whole u32 words) and gives its 32 quants as 8 vec4,
-//   which meet 8 vec4 loads of src1 per column; weight = q·d (+ m).
-//   otherwise: `wq_rc(m, k)` decodes one weight at a time (K-quants, Track-1), a thread walking
-//   runs of {{BLOCK}} weights so the block's scale stays in cache.
+//   BLOCKS (every format when K % 32 == 0): a thread takes whole 32-weight chunks; `wq_block(blk)`
+//   reads a chunk's words once (scales once, quants as whole u32 words) and gives its 32 quants as
+//   8 vec4, which meet 8 vec4 loads of src1 per column; weight = q·d (+ m).
+//   otherwise (Track-1 rows with a ragged end): `wq_rc(m, k)` decodes one weight at a time, a thread
+//   walking runs of {{BLOCK}} weights so the block's scale stays in cache.
 // DECODE is generated from the codec tables for the format (src/core/quant/).
 
 {{PARAMS}}

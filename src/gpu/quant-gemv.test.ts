@@ -1,7 +1,7 @@
 // The quantized GEMV kernels on SwiftShader through Dawn (run with scripts/with-gpu-env.mjs):
-// ggml's 32-weight block types through the block-at-a-time decode — the native template and the
-// generated gemv family — against the oracle of the dequantized weights, at odd N = 1…7, with f32
-// and f16 activations. Checks only (SwiftShader times are never GPU numbers).
+// every format through the block-at-a-time decode (ggml's 32-weight types, the K-quants, Track-1)
+// — the native template and the generated gemv family — against the oracle of the dequantized
+// weights, at odd N = 1…7, with f32 and f16 activations. Checks only (SwiftShader times are never GPU numbers).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openNodeEngine } from '../cli/runtime-node';
 import { weightFormat } from '../core/quant/weights';
@@ -30,6 +30,33 @@ describe('quantized GEMV, block-at-a-time decode (SwiftShader)', () => {
           if (variant.kind === 'auto') expect(r.wgsl, name).toContain('let wb = wq_block(ab + kb);');
         }
       }
+      expect(wrong).toEqual([]);
+    }, 600_000);
+  }
+
+  for (const variant of [{ kind: 'native' as const }, { kind: 'auto' as const }]) {
+    it(`${variant.kind}: K-quants and Track-1 formats decode 32 weights a call (ragged block 64 at K = 96; a ragged row end one weight a call)`, async () => {
+      const wrong: string[] = [];
+      const cases: [string, number, number, number, number][] = [
+        ['q4_k', 7, 3, 512, 0],
+        ['q5_k', 5, 1, 256, 1],
+        ['q6_k', 9, 2, 256, 0],
+        ['nvfp4', 37, 1, 96, 0],
+        ['mxfp4_t1', 9, 5, 64, 1],
+        ['int3', 13, 3, 96, 0],
+        ['mxint8', 5, 1, 160, 0],
+        ['fp8_e4m3_f16', 11, 7, 64, 1],
+        ['nvfp8', 6, 2, 32, 0],
+      ];
+      for (const [name, M, N, K, type1] of cases) {
+        const r = await lab.time({ op: 'MUL_MAT', dims: [M, N, K], params: { type0: weightFormat(name).id, type1 }, variant, skipTiming: true });
+        if (!r.correct || r.variant !== (variant.kind === 'native' ? 'native' : 'generated')) wrong.push(`${name} ${M}x${N}x${K} type1=${type1}: ${r.variant} maxErr ${r.maxErr} bound ${r.bound}`);
+        expect(r.wgsl, name).toContain('fn wq_block(blk: u32) -> WqBlock');
+      }
+      // int5 at K = 70: its rows end mid-word, so the one-weight decode (still exact against the oracle).
+      const ragged = await lab.time({ op: 'MUL_MAT', dims: [5, 2, 70], params: { type0: weightFormat('int5').id }, variant, skipTiming: true });
+      expect(ragged.correct).toBe(true);
+      expect(ragged.wgsl).not.toContain('fn wq_block');
       expect(wrong).toEqual([]);
     }, 600_000);
   }

@@ -3,10 +3,48 @@ import { blockDecodeWgsl, hasBlockDecode, hasIntegerBlockDecode } from './block-
 import { WEIGHT_FORMATS } from './weights';
 
 describe('block-at-a-time decode WGSL', () => {
-  it("covers ggml's 32-weight types; the integer form all but mxfp4", () => {
-    expect(WEIGHT_FORMATS.filter((f) => hasBlockDecode(f.id)).map((f) => f.name)).toEqual(['q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'mxfp4']);
+  it('covers every format where K % 32 == 0 (Track-1 rows with a ragged end are one weight a call); the integer form ggml\'s integer types', () => {
+    expect(WEIGHT_FORMATS.filter((f) => !hasBlockDecode(f.id))).toEqual([]);
     expect(WEIGHT_FORMATS.filter((f) => hasIntegerBlockDecode(f.id)).map((f) => f.name)).toEqual(['q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0']);
-    expect(() => blockDecodeWgsl('q4_k', 0)).toThrow(/q4_k: no block decode/);
+    expect(hasBlockDecode('int5', 70)).toBe(false);
+    expect(hasBlockDecode('int5', 96)).toBe(true);
+    expect(hasBlockDecode('q4_k', 512)).toBe(true);
+    expect(() => blockDecodeWgsl('nvfp4', 0)).toThrow(/nvfp4: a Track-1 block decode needs the matrix shape/);
+    expect(() => blockDecodeWgsl('int5', 0, 'src0', { rows: 2, cols: 70 })).toThrow(/int5: no block decode at K = 70 \(K must be a multiple of 32\)/);
+  });
+
+  it('Track-1: one generator over the codec tables — b words of b-bit codes, the chunk\'s scale(s), vector element decode', () => {
+    // nvfp4: 32 E2M1 codes in 4 words, two 16-weight E4M3 scales folded into q, the global as d.
+    const nv = blockDecodeWgsl('nvfp4', 64, 'src0', { rows: 4, cols: 64 });
+    expect(nv.wgsl.match(/let W\d+ = wq_w\(w0/g)).toHaveLength(4);
+    expect(nv.wgsl).toContain('b.q[0] = wq_el4(((vec4<u32>(W0) >> vec4<u32>(0u, 4u, 8u, 12u)) & vec4<u32>(15u))) * s0;');
+    expect(nv.wgsl).toContain('b.q[7] = wq_el4(((vec4<u32>(W3) >> vec4<u32>(16u, 20u, 24u, 28u)) & vec4<u32>(15u))) * s1;');
+    // The global is the word after 32 code words (256 × 4 bits) and 4·4 E4M3 scale bytes (4 words).
+    expect(nv.wgsl).toContain('b.d = bitcast<f32>(wq_w(36u));');
+    expect(nv).toMatchObject({ hasMin: false, integer: false });
+    // int3: 3 words, codes straddling words joined; block 64 at K = 96 leaves a ragged last block: scales row by row.
+    const i3 = blockDecodeWgsl('int3', 0, 'src0', { rows: 2, cols: 96 });
+    expect(i3.wgsl.match(/let W\d+ = wq_w\(w0/g)).toHaveLength(3);
+    expect(i3.wgsl).toContain('((W0 >> 30u) | (W1 << 2u))');
+    expect(i3.wgsl).toContain('let si = (blk / 3u) * 2u + (blk % 3u) / 2u;');
+    expect(i3.wgsl).toContain('b.d = wq_scale(si);');
+    // mxint8 (E8M0 scale, one per chunk): 8 words, one scale byte.
+    const mx8 = blockDecodeWgsl('mxint8', 0, 'src0', { rows: 2, cols: 64 });
+    expect(mx8.wgsl.match(/let W\d+ = wq_w\(w0/g)).toHaveLength(8);
+    expect(mx8.wgsl).toContain('let si = blk;');
+  });
+
+  it('K-quants: a 32-weight eighth of a super-block per call, whole words; Q4_K/Q5_K with a min, Q6_K with its two scales in q', () => {
+    const q4k = blockDecodeWgsl('q4_k', 0);
+    expect(q4k.wgsl.match(/let Q\d = wq_w\(Qw/g)).toHaveLength(8);
+    expect(q4k.wgsl).toContain("b.m = -(wq_f16_at(o + 2u) * f32(sm.y));");
+    expect(q4k.hasMin).toBe(true);
+    expect(blockDecodeWgsl('q5_k', 0).wgsl.match(/let H\d = wq_w\(Hw/g)).toHaveLength(8);
+    // Q6_K's 210-byte super-blocks sit at even offsets: 9 words funnelled into 8, for ql and qh.
+    const q6k = blockDecodeWgsl('q6_k', 0);
+    expect(q6k.wgsl).toContain('let L7 = wq_funnel(Lr7, Lr8, Ls);');
+    expect(q6k.wgsl).toContain('let H7 = wq_funnel(Hr7, Hr8, Hs);');
+    expect(q6k).toMatchObject({ hasMin: false, integer: false });
   });
 
   it('reads a block as whole words: the span of its quants once, joined by a funnel shift where blocks are 2-byte aligned', () => {
@@ -28,5 +66,8 @@ describe('block-at-a-time decode WGSL', () => {
     expect(blockDecodeWgsl('q5_0', 0).wgsl).toContain('| 0x80808080u) - 269488144u) ^ 0x80808080u');
     expect(blockDecodeWgsl('mxfp4', 0)).toMatchObject({ integer: false });
     expect(blockDecodeWgsl('mxfp4', 0).wgsl).not.toContain('wq_block_i8');
+    // mxfp4's E2M1 values computed, not a dynamically indexed const table (a per-thread local copy on some compilers).
+    expect(blockDecodeWgsl('mxfp4', 0).wgsl).not.toContain('array<f32, 16>');
+    expect(blockDecodeWgsl('mxfp4', 0).wgsl).toContain('b.q[0] = wq_e2m1x2(((vec4<u32>(r.qs[0]) >> vec4<u32>(0u, 8u, 16u, 24u)) & vec4<u32>(15u)));');
   });
 });

@@ -1,15 +1,27 @@
-// Block-at-a-time WGSL decode of ggml's 32-weight block types (Q4_0, Q4_1, Q5_0, Q5_1, Q8_0,
-// MXFP4) for the GEMV kernels: one call reads a block's words once (its scale once, its packed
-// quants as whole u32 words, 2-byte-aligned blocks joined by a funnel shift) and returns all 32
-// quants. Two forms:
+// Block-at-a-time WGSL decode for the GEMV kernels: one call reads a 32-weight chunk's words once
+// (its scale(s) once, its packed quants as whole u32 words, blocks at 2-byte offsets joined by a
+// funnel shift) and returns all 32 weights. Every weight format has it where K % 32 == 0:
+//   ggml's 32-weight types (Q4_0…Q8_0, MXFP4): one block per call (LAYOUTS below);
+//   the K-quants (Q4_K, Q5_K, Q6_K): one 32-weight eighth of a 256-weight super-block per call;
+//   the Track-1 formats: 32 codes of the code stream (b words for b-bit codes, word-aligned since
+//     K % 32 == 0) and the 1 or 2 block scales they fall in — one generator over the codec tables
+//     (element bits and kind, block size, scale kind), not one copy per format.
+// Two forms:
 //   wq_block(blk)    -> WqBlock   { q: 8 × vec4<f32> in k order, d, m }: weight k = q·d + m;
 //   wq_block_i8(blk) -> WqBlockI8 { q: 8 × u32 of four i8 each in k order, d, m } for the
-//                       integer-dot (MMVQ) kernel: dot4I8Packed(q[i], x8) · d · dx + m · Σx.
-// blk is the flat block index (row · K/32 + k/32). q·d is exact in f32 for every type here (an
-// f16 or power-of-two scale times a ≤ 5-bit integer), so Σ d·(q·x) only reorders the oracle's
-// sum of fround(q·d)·x; Q4_1/Q5_1's + m is one rounding per weight in the oracle, taken here as
-// m·Σx (within the bound's eps per term).
-import { weightFormat, type WeightFormat } from './weights';
+//                       integer-dot (MMVQ) kernel: dot4I8Packed(q[i], x8) · d · dx + m · Σx
+//                       (ggml's integer block types only).
+// blk is the flat chunk index (row · K/32 + k/32). fround(q·d) + m is the codec's decode of each
+// weight bit for bit: where a chunk has two scales (16-weight blocks: nvfp4, nvfp8, Q6_K's
+// sub-blocks) q carries its scale already (the codec's product, rounded once) and d is 1 (nvfp4:
+// the global, multiplied second as the codec does); the K-quants' d and m are the sub-block's
+// d·sc and −dmin·m. Kernels sum d·Σ(q·x) + m·Σx: a reordering of the oracle's Σ fround(w)·x.
+import { ELEMENTS, type ElementCodec } from './element';
+import { QUANT_FORMATS } from './formats';
+import { SCALE_BITS } from './scale';
+import { elementDecodeWgsl, MINIFLOAT_LAYOUT, scaleDecodeWgsl } from './wgsl';
+import { SCALE_MIN_K4_WGSL } from './weights-wgsl';
+import { codeWords, weightFormat, type WeightFormat } from './weights';
 
 const u = (n: number) => `${n >>> 0}u`;
 
@@ -38,25 +50,41 @@ const LAYOUTS: Readonly<Record<string, BlockLayout>> = {
   mxfp4: { scale: 'e8m0', qs: 1, codes: 'nib4', bias: 0, lut: true },
 };
 
-/** The formats with a block decoder (ggml's 32-weight legacy types and MXFP4). */
-export function hasBlockDecode(format: string | number): boolean {
+/** A 32-weight chunk: what one wq_block call returns. */
+const CHUNK = 32;
+
+/**
+ * Whether `format` has a block decode for rows of `cols` weights: ggml's 32-weight types always,
+ * the K-quants always (K is a multiple of 256), Track-1 when cols % 32 == 0 (a chunk then starts on a
+ * word of the code stream; a ragged last block of a group-scaled format is fine). Without cols:
+ * whether it has one for some K.
+ */
+export function hasBlockDecode(format: string | number, cols?: number): boolean {
   const f = weightFormat(format);
-  return f.kind === 'ggml' && f.name in LAYOUTS;
+  if (f.kind === 'ggml') return f.name in LAYOUTS;
+  return cols === undefined || cols % CHUNK === 0;
 }
 
-/** The integer (MMVQ) form: every block type whose quants are integers (not mxfp4's E2M1 table). */
+/** The integer (MMVQ) form: ggml's block types whose quants are integers (not mxfp4's E2M1). */
 export function hasIntegerBlockDecode(format: string | number): boolean {
-  return hasBlockDecode(format) && !LAYOUTS[weightFormat(format).name].lut;
+  const f = weightFormat(format);
+  return f.kind === 'ggml' && f.name in LAYOUTS && !LAYOUTS[f.name].lut;
 }
 
 export interface BlockDecode {
   /** WGSL: the block struct(s) and wq_block / wq_block_i8, reading `buffer` (u32/i32 words) past wordOffset. */
   readonly wgsl: string;
   readonly blockSize: 32;
-  /** Q4_1/Q5_1: weight = q·d + m, so kernels add m·Σx. */
+  /** weight = q·d + m with m ≠ 0 (Q4_1, Q5_1, Q4_K, Q5_K), so kernels add m·Σx. */
   readonly hasMin: boolean;
-  /** wq_block_i8 is defined too (integer quants; not mxfp4's E2M1 table). */
+  /** wq_block_i8 is defined too (ggml's integer block types). */
   readonly integer: boolean;
+}
+
+/** The rows × cols of the matrix: Track-1 needs it (the scale stream starts past rows·cols codes). */
+export interface BlockShape {
+  readonly rows: number;
+  readonly cols: number;
 }
 
 /** How many u32 words cover `n` bytes starting at any offset ≡ align (mod 4). */
@@ -66,10 +94,16 @@ const wordsSpanned = (n: number, align: number) => Math.ceil((n + align) / 4);
  * WGSL for wq_block (and wq_block_i8 where the quants are integers) of format f, blocks packed
  * back to back from word `wordOffset` of `buffer` (weights.ts's ggml layout).
  */
-export function blockDecodeWgsl(format: string | number, wordOffset: number, buffer = 'src0'): BlockDecode {
+export function blockDecodeWgsl(format: string | number, wordOffset: number, buffer = 'src0', shape?: BlockShape): BlockDecode {
   const f: WeightFormat = weightFormat(format);
+  if (f.kind === 'ggml-k') return kQuantBlock(f, wordOffset, buffer);
+  if (f.kind === 'track1') {
+    if (!shape) throw new Error(`${f.name}: a Track-1 block decode needs the matrix shape (its scale stream starts past the codes)`);
+    if (shape.cols % CHUNK) throw new Error(`${f.name}: no block decode at K = ${shape.cols} (K must be a multiple of ${CHUNK})`);
+    return track1Block(f, wordOffset, buffer, shape);
+  }
   const L = LAYOUTS[f.name];
-  if (!L || f.kind !== 'ggml') throw new Error(`${f.name}: no block decode (ggml's 32-weight block types only)`);
+  if (!L) throw new Error(`${f.name}: no block decode`);
   const bb = f.blockBytes!;
   // A block starts at byte blk·bb: 4-aligned when bb is, else 2-aligned (even bb), else anywhere (mxfp4).
   const maxMis = bb % 4 === 0 ? 0 : bb % 2 === 0 ? 2 : 3;
@@ -78,12 +112,8 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
   const span = wordsSpanned(qsBytes, maxMis);
   const lines: string[] = [
     `// block decode: ${f.name} (${bb} B per 32 weights), one call per block`,
-    `fn wq_w(w: u32) -> u32 {\n  return bitcast<u32>(${buffer}[${u(wordOffset)} + w]);\n}`,
-    // lo's bytes from s/8 on, then hi's: a u32 at a byte offset that is not a multiple of 4.
-    `fn wq_funnel(lo: u32, hi: u32, s: u32) -> u32 {\n  return select((lo >> s) | (hi << (32u - s)), lo, s == 0u);\n}`,
-    `fn wq_u32_at(b: u32) -> u32 {\n  return wq_funnel(wq_w(b >> 2u), wq_w((b >> 2u) + 1u), (b & 3u) * 8u);\n}`,
-    `fn wq_f16_at(b: u32) -> f32 {\n  return unpack2x16float(wq_w(b >> 2u) >> ((b & 2u) * 8u)).x;\n}`,
-    ...(L.lut ? [`const WQ_KV = array<f32, 16>(0.0, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 0.0, -1.0, -2.0, -3.0, -4.0, -6.0, -8.0, -12.0);`] : []),
+    ...wordReads(buffer, wordOffset),
+    ...(L.lut ? [E2M1X2_WGSL] : []),
     `struct WqRaw {\n  qs: array<u32, ${qsWords}>,\n  d: f32,\n  m: f32,\n  qh: u32,\n}`,
   ];
   // The block's raw fields: the quant words loaded once (span words, funnelled), scale, min, high bits.
@@ -112,21 +142,10 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
   };
   const vecOf = (i: number): string => {
     if (L.codes === 'i8') return `vec4<f32>(bitcast<vec4<i32>>(vec4<u32>(r.qs[${i}]) << vec4<u32>(24u, 16u, 8u, 0u)) >> vec4<u32>(24u))`;
-    if (L.lut) return `vec4<f32>(WQ_KV[c${i}.x], WQ_KV[c${i}.y], WQ_KV[c${i}.z], WQ_KV[c${i}.w])`;
+    if (L.lut) return `wq_e2m1x2(${codesOf(i)})`;
     return L.bias ? `vec4<f32>(vec4<i32>(${codesOf(i)}) - vec4<i32>(${L.bias}))` : `vec4<f32>(${codesOf(i)})`;
   };
-  lines.push(
-    `struct WqBlock {\n  q: array<vec4<f32>, 8>,\n  d: f32,\n  m: f32,\n}`,
-    `fn wq_block(blk: u32) -> WqBlock {`,
-    `  let r = wq_raw(blk);`,
-    `  var b: WqBlock;`,
-    `  b.d = r.d;`,
-    `  b.m = r.m;`,
-    ...(L.lut ? Array.from({ length: 8 }, (_, i) => `  let c${i} = ${codesOf(i)};`) : []),
-    ...Array.from({ length: 8 }, (_, i) => `  b.q[${i}] = ${vecOf(i)};`),
-    `  return b;`,
-    `}`,
-  );
+  lines.push(...wqBlockFn(['  let r = wq_raw(blk);'], Array.from({ length: 8 }, (_, i) => vecOf(i)), 'r.d', 'r.m'));
   if (!L.lut) {
     // i8 form: byte lanes of one u32 (four quants), the bias taken per byte without borrows.
     const spread = (t: number) => `(((r.qh >> ${u(t)}) & 1u) << 4u) | (((r.qh >> ${u(t + 1)}) & 1u) << 12u) | (((r.qh >> ${u(t + 2)}) & 1u) << 20u) | (((r.qh >> ${u(t + 3)}) & 1u) << 28u)`;
@@ -150,4 +169,190 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
     );
   }
   return { wgsl: lines.join('\n') + '\n', blockSize: 32, hasMin: L.m !== undefined, integer: !L.lut };
+}
+
+/** The word reads every block decode shares: wq_w (word w past wordOffset), a funnel shift, u32 and f16 at a byte. */
+function wordReads(buffer: string, wordOffset: number): string[] {
+  return [
+    `fn wq_w(w: u32) -> u32 {\n  return bitcast<u32>(${buffer}[${u(wordOffset)} + w]);\n}`,
+    // lo's bytes from s/8 on, then hi's: a u32 at a byte offset that is not a multiple of 4.
+    `fn wq_funnel(lo: u32, hi: u32, s: u32) -> u32 {\n  return select((lo >> s) | (hi << (32u - s)), lo, s == 0u);\n}`,
+    `fn wq_u32_at(b: u32) -> u32 {\n  return wq_funnel(wq_w(b >> 2u), wq_w((b >> 2u) + 1u), (b & 3u) * 8u);\n}`,
+    `fn wq_f16_at(b: u32) -> f32 {\n  return unpack2x16float(wq_w(b >> 2u) >> ((b & 2u) * 8u)).x;\n}`,
+  ];
+}
+
+/**
+ * ggml's kvalues_mxfp4 (2·E2M1) of four codes, computed rather than looked up: a dynamically
+ * indexed const array is lowered to a per-thread local copy by some compilers (the suspected cause
+ * of the mxfp4 GEMV's 866 µs against q4_0's 294 at 16384² on the H200).
+ */
+const E2M1X2_WGSL = [
+  `fn wq_e2m1x2(c: vec4<u32>) -> vec4<f32> {`,
+  `  let e = (c >> vec4<u32>(1u)) & vec4<u32>(3u);`,
+  `  let m = c & vec4<u32>(1u);`,
+  // e = 0: m (0 or 1); else (2 + m)·2^(e−1): 2, 3, 4, 6, 8, 12.
+  `  let mag = select(vec4<f32>(m), vec4<f32>((vec4<u32>(2u) + m) << (max(e, vec4<u32>(1u)) - vec4<u32>(1u))), e != vec4<u32>(0u));`,
+  `  return select(mag, -mag, (c & vec4<u32>(8u)) != vec4<u32>(0u));`,
+  `}`,
+].join('\n');
+
+/** struct WqBlock and fn wq_block(blk): `body` computes what q (8 vec4 expressions), d and m read. */
+function wqBlockFn(body: readonly string[], q: readonly string[], d: string, m: string): string[] {
+  return [
+    `struct WqBlock {\n  q: array<vec4<f32>, 8>,\n  d: f32,\n  m: f32,\n}`,
+    `fn wq_block(blk: u32) -> WqBlock {`,
+    ...body,
+    `  var b: WqBlock;`,
+    `  b.d = ${d};`,
+    `  b.m = ${m};`,
+    ...q.map((e, i) => `  b.q[${i}] = ${e};`),
+    `  return b;`,
+    `}`,
+  ];
+}
+
+const vu = (xs: readonly number[]) => `vec4<u32>(${xs.map(u).join(', ')})`;
+
+/**
+ * `fn wq_el4(c: vec4<u32>) -> vec4<f32>`: four element codes' values, equal to wgsl.ts's scalar
+ * decode_<element> for every finite code (the encoder writes no NaN/Inf). Minifloats are built
+ * from their bits (sign | exponent rebased to f32's | mantissa), subnormals as m·2^(1−bias−man).
+ */
+function elementDecode4(el: ElementCodec): string {
+  if (el.kind === 'int') {
+    const sh = `vec4<u32>(${u(32 - el.bits)})`;
+    return `fn wq_el4(c: vec4<u32>) -> vec4<f32> {\n  return vec4<f32>(bitcast<vec4<i32>>(c << ${sh}) >> ${sh});\n}`;
+  }
+  const { exp, man, bias } = MINIFLOAT_LAYOUT[el.name];
+  const v = (n: number) => `vec4<u32>(${u(n)})`;
+  return [
+    `fn wq_el4(c: vec4<u32>) -> vec4<f32> {`,
+    `  let e = (c >> ${v(man)}) & ${v((1 << exp) - 1)};`,
+    `  let m = c & ${v((1 << man) - 1)};`,
+    `  let normal = bitcast<vec4<f32>>(((e + ${v(127 - bias)}) << ${v(23)}) | (m << ${v(23 - man)}));`,
+    `  let mag = select(vec4<f32>(m) * ${2 ** (1 - bias - man)}, normal, e != ${v(0)});`,
+    `  return select(mag, -mag, (c & ${v(1 << (el.bits - 1))}) != ${v(0)});`,
+    `}`,
+  ].join('\n');
+}
+
+/** The code of `bits` bits at bit p of the chunk's words W0…: a shift, a mask, a second word where it straddles. */
+function codeAt(p: number, bits: number): { word: number; shift: number; straddles: boolean } {
+  return { word: p >> 5, shift: p & 31, straddles: (p & 31) + bits > 32 };
+}
+
+/** Codes 4i…4i+3 of the chunk as a vec4<u32> (one vector shift where they share a word). */
+function codes4(i: number, bits: number): string {
+  const mask = bits === 32 ? null : (1 << bits) - 1;
+  const at = [0, 1, 2, 3].map((t) => codeAt((4 * i + t) * bits, bits));
+  const masked = (e: string, vec: boolean) => (mask === null ? e : `(${e} & ${vec ? `vec4<u32>(${u(mask)})` : u(mask)})`);
+  if (at.every((a) => a.word === at[0].word && !a.straddles)) return masked(`(vec4<u32>(W${at[0].word}) >> ${vu(at.map((a) => a.shift))})`, true);
+  const one = (a: (typeof at)[number]) => masked(a.straddles ? `((W${a.word} >> ${u(a.shift)}) | (W${a.word + 1} << ${u(32 - a.shift)}))` : `(W${a.word} >> ${u(a.shift)})`, false);
+  return `vec4<u32>(${at.map(one).join(', ')})`;
+}
+
+/** Track-1: the chunk's codes (bits words from word blk·bits), its block scale(s) from the scale stream. */
+function track1Block(f: WeightFormat, wordOffset: number, buffer: string, { rows, cols }: BlockShape): BlockDecode {
+  const q = QUANT_FORMATS.find((x) => x.name === f.codecName)!;
+  const el = ELEMENTS[q.element];
+  const bits = el.bits;
+  const cw = codeWords(f, rows, cols);
+  const nb = Math.ceil(cols / q.blockSize);
+  const sbits = SCALE_BITS[q.scale];
+  const sw = Math.ceil((rows * nb * sbits) / 32);
+  const global = q.scale === 'e4m3_fp32_global';
+  const perChunk = CHUNK / q.blockSize; // 2 (block 16), 1 (32), 0.5 (64)
+  // Scale code i of the stream (8-, 16- or 32-bit codes, LSB-first).
+  const scaleCode =
+    sbits === 32 ? `wq_w(${u(cw)} + i)` : sbits === 16 ? `(wq_w(${u(cw)} + (i >> 1u)) >> ((i & 1u) * 16u)) & 0xffffu` : `(wq_w(${u(cw)} + (i >> 2u)) >> ((i & 3u) * 8u)) & 0xffu`;
+  // The chunk's first scale: blk·32/blockSize when every row's blocks are whole, else row by row (ragged last block).
+  const KB = cols / CHUNK;
+  const si =
+    cols % q.blockSize === 0
+      ? perChunk >= 1 ? (perChunk === 1 ? 'blk' : `blk * ${u(perChunk)}`) : `blk / ${u(1 / perChunk)}`
+      : `(blk / ${u(KB)}) * ${u(nb)} + (blk % ${u(KB)}) / ${u(1 / perChunk)}`;
+  const body = [`  let w0 = blk * ${u(bits)};`, ...Array.from({ length: bits }, (_, i) => `  let W${i} = wq_w(w0 + ${u(i)});`), `  let si = ${si};`];
+  let qs: string[];
+  let d: string;
+  if (perChunk === 2) {
+    // Two 16-weight blocks: each half of q carries its scale (the codec's e·s); d is the global (1 elsewhere).
+    body.push('  let s0 = wq_scale(si);', '  let s1 = wq_scale(si + 1u);');
+    qs = Array.from({ length: 8 }, (_, i) => `wq_el4(${codes4(i, bits)}) * s${i < 4 ? 0 : 1}`);
+    d = global ? `bitcast<f32>(wq_w(${u(cw + sw)}))` : '1.0';
+  } else {
+    qs = Array.from({ length: 8 }, (_, i) => `wq_el4(${codes4(i, bits)})`);
+    d = 'wq_scale(si)';
+  }
+  const lines = [
+    `// block decode: ${f.name} (${q.element} codes, ${q.blockSize}-weight blocks, ${q.scale} scale), ${rows} × ${cols}, one call per 32 weights`,
+    ...wordReads(buffer, wordOffset),
+    elementDecode4(el),
+    ...(q.scale === 'e4m3_fp32_global' ? [elementDecodeWgsl(ELEMENTS.e4m3)] : []),
+    scaleDecodeWgsl(q),
+    `fn wq_scale(i: u32) -> f32 {\n  return decode_scale(${scaleCode});\n}`,
+    ...wqBlockFn(body, qs, d, '0.0'),
+  ];
+  return { wgsl: lines.join('\n') + '\n', blockSize: 32, hasMin: false, integer: false };
+}
+
+/** `let P0…P7`: 8 words of the chunk from byte expression `at` (a funnel over 9 where super-blocks are 2-byte aligned). */
+function words8(name: string, at: string, aligned: boolean): string[] {
+  if (aligned) return [`  let ${name}w = (${at}) >> 2u;`, ...Array.from({ length: 8 }, (_, i) => `  let ${name}${i} = wq_w(${name}w + ${u(i)});`)];
+  return [
+    `  let ${name}a = ${at};`,
+    `  let ${name}w = ${name}a >> 2u;`,
+    `  let ${name}s = (${name}a & 3u) * 8u;`,
+    ...Array.from({ length: 9 }, (_, i) => `  let ${name}r${i} = wq_w(${name}w + ${u(i)});`),
+    ...Array.from({ length: 8 }, (_, i) => `  let ${name}${i} = wq_funnel(${name}r${i}, ${name}r${i + 1}, ${name}s);`),
+  ];
+}
+
+const BYTE_LANES = 'vec4<u32>(0u, 8u, 16u, 24u)';
+
+/**
+ * The K-quants, one 32-weight eighth c of super-block blk/8 per call (ggml-k.ts's dequantize, step
+ * for step): Q4_K/Q5_K's chunk is sub-block c (scale and min from get_scale_min_k4; quants the low or
+ * high nibbles of 32 bytes, Q5_K's bit 4 from qh), Q6_K's is half c/4, quarter c%4 (two 16-weight
+ * scales, so q carries d·sc).
+ */
+function kQuantBlock(f: WeightFormat, wordOffset: number, buffer: string): BlockDecode {
+  const bb = f.blockBytes!;
+  const head = [`// block decode: ${f.name} (${bb} B per 256 weights), one call per 32 weights`, ...wordReads(buffer, wordOffset)];
+  const byteAt = `fn wq_byte(b: u32) -> u32 {\n  return (wq_w(b >> 2u) >> ((b & 3u) * 8u)) & 0xffu;\n}`;
+  const lanes = (w: string, extra: string) => `(vec4<u32>(${w}) >> (${BYTE_LANES} + vec4<u32>(${extra})))`;
+  if (f.name === 'q6_k') {
+    const body = [
+      `  let o = (blk >> 3u) * ${u(bb)};`,
+      '  let c = blk & 7u;',
+      '  let hf = c >> 2u;',
+      '  let k = c & 3u;',
+      ...words8('L', `o + hf * 64u + 32u * (k & 1u)`, false),
+      ...words8('H', `o + 128u + hf * 32u`, false),
+      '  let ns = (k >> 1u) * 4u;',
+      '  let d = wq_f16_at(o + 208u);',
+      // The two 16-weight sub-blocks' i8 scales, d·sc rounded once as the codec does.
+      `  let sc = o + 192u + hf * 8u + 2u * k;`,
+      '  let ds0 = d * f32(bitcast<i32>(wq_byte(sc) << 24u) >> 24u);',
+      '  let ds1 = d * f32(bitcast<i32>(wq_byte(sc + 1u) << 24u) >> 24u);',
+    ];
+    const qs = Array.from({ length: 8 }, (_, i) => `vec4<f32>(vec4<i32>((${lanes(`L${i}`, 'ns')} & vec4<u32>(15u)) | ((${lanes(`H${i}`, '2u * k')} & vec4<u32>(3u)) << vec4<u32>(4u))) - vec4<i32>(32)) * ds${i < 4 ? 0 : 1}`);
+    return { wgsl: [...head, byteAt, ...wqBlockFn(body, qs, '1.0', '0.0')].join('\n') + '\n', blockSize: 32, hasMin: false, integer: false };
+  }
+  const q5 = f.name === 'q5_k';
+  const body = [
+    `  let o = (blk >> 3u) * ${u(bb)};`,
+    '  let c = blk & 7u;',
+    '  let sm = wq_scale_min(o, c);',
+    ...words8('Q', `o + ${q5 ? '48u' : '16u'} + 32u * (c >> 1u)`, true),
+    ...(q5 ? words8('H', 'o + 16u', true) : []),
+    '  let ns = (c & 1u) * 4u;',
+  ];
+  const qs = Array.from({ length: 8 }, (_, i) => {
+    const nib = `(${lanes(`Q${i}`, 'ns')} & vec4<u32>(15u))`;
+    return `vec4<f32>(${q5 ? `${nib} | ((${lanes(`H${i}`, 'c')} & vec4<u32>(1u)) << vec4<u32>(4u))` : nib})`;
+  });
+  // weight = fround(d·sc · q) − fround(dmin·m): d = d·sc, m = −dmin·m.
+  const wgsl = [...head, byteAt, ...SCALE_MIN_K4_WGSL, ...wqBlockFn(body, qs, 'wq_f16_at(o) * f32(sm.x)', '-(wq_f16_at(o + 2u) * f32(sm.y))')].join('\n') + '\n';
+  return { wgsl, blockSize: 32, hasMin: true, integer: false };
 }
