@@ -1,11 +1,12 @@
 // The block-at-a-time decode (src/core/quant/block-wgsl.ts) on SwiftShader through Dawn (run with
-// scripts/with-gpu-env.mjs): for every weight format, a kernel writes each chunk's fround(q·d) and m,
+// scripts/with-gpu-env.mjs): for every weight format, a kernel writes fround(q·d) and m of each chunk
+// (wq_block) or each 8-weight part (wq_part),
 // and fround(q·d) + m must equal the codec's decode of every weight bit for bit — ggml's block
 // types, the K-quants and all Track-1 formats, with a ragged last block where the format allows one
 // (block 64 at K = 96) and the packed matrix past a word offset.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openNodeEngine } from '../cli/runtime-node';
-import { blockDecodeWgsl, hasBlockDecode } from '../core/quant/block-wgsl';
+import { BLOCK_PARTS, blockDecodeWgsl, hasBlockDecode } from '../core/quant/block-wgsl';
 import { benchmarkWeights, decodeWeights, WEIGHT_FORMATS, type WeightFormat } from '../core/quant/weights';
 
 let lab: Awaited<ReturnType<typeof openNodeEngine>>;
@@ -24,9 +25,9 @@ afterAll(async () => {
 /** Words before the matrix: the decode must read past them (kernels pass the guard band's offset). */
 const OFFSET_WORDS = 5;
 
-/** Per weight: [fround(q·d), m] as the GPU computed them. */
-async function gpuDecode(f: WeightFormat, words: Uint32Array, rows: number, cols: number): Promise<Float32Array> {
-  const blocks = (rows * cols) / 32;
+/** Per weight: [fround(q·d), m] as the GPU computed them, one wq_block call per chunk or one wq_part call per 8 weights. */
+async function gpuDecode(f: WeightFormat, words: Uint32Array, rows: number, cols: number, form: 'block' | 'part'): Promise<Float32Array> {
+  const calls = (rows * cols) / (form === 'block' ? 32 : 8);
   const dec = blockDecodeWgsl(f.id, OFFSET_WORDS, 'src0', { rows, cols });
   const code = [
     '@group(0) @binding(0) var<storage, read> src0: array<u32>;',
@@ -34,12 +35,12 @@ async function gpuDecode(f: WeightFormat, words: Uint32Array, rows: number, cols
     dec.wgsl,
     '@compute @workgroup_size(64)',
     'fn main(@builtin(global_invocation_id) g: vec3<u32>) {',
-    `  if (g.x >= ${blocks}u) { return; }`,
-    '  let b = wq_block(g.x);',
-    '  for (var i = 0u; i < 8u; i = i + 1u) {',
+    `  if (g.x >= ${calls}u) { return; }`,
+    form === 'block' ? '  let b = wq_block(g.x);' : `  let b = wq_part(g.x / ${BLOCK_PARTS}u, g.x % ${BLOCK_PARTS}u);`,
+    `  for (var i = 0u; i < ${form === 'block' ? 8 : 2}u; i = i + 1u) {`,
     '    let p = b.q[i] * b.d;',
     '    for (var t = 0u; t < 4u; t = t + 1u) {',
-    '      let at = (g.x * 32u + i * 4u + t) * 2u;',
+    `      let at = (g.x * ${form === 'block' ? 32 : 8}u + i * 4u + t) * 2u;`,
     '      out[at] = p[t];',
     '      out[at + 1u] = b.m;',
     '    }',
@@ -61,7 +62,7 @@ async function gpuDecode(f: WeightFormat, words: Uint32Array, rows: number, cols
   const pass = enc.beginComputePass();
   pass.setPipeline(pipeline);
   pass.setBindGroup(0, bind);
-  pass.dispatchWorkgroups(Math.ceil(blocks / 64));
+  pass.dispatchWorkgroups(Math.ceil(calls / 64));
   pass.end();
   enc.copyBufferToBuffer(out, 0, read, 0, outBytes);
   device.queue.submit([enc.finish()]);
@@ -84,20 +85,22 @@ describe('block-at-a-time decode equals the codec bit for bit (SwiftShader)', ()
       expect(hasBlockDecode(f.id, cols), f.name).toBe(true);
       const { words } = benchmarkWeights(f, rows, cols, 0x5eed + f.id);
       const ref = decodeWeights(f, words, rows, cols);
-      const got = await gpuDecode(f, words, rows, cols);
-      let bad = 0;
-      let first = '';
-      for (let i = 0; i < ref.length; i++) {
-        const qd = got[2 * i];
-        const m = got[2 * i + 1];
-        const w = m === 0 ? qd : Math.fround(qd + m);
-        // === keeps −0 equal to 0 (a negative zero code sums the same).
-        if (!(w === ref[i])) {
-          bad++;
-          first ||= `weight ${i}: ${w} (q·d ${qd}, m ${m}) vs codec ${ref[i]}`;
+      for (const form of ['block', 'part'] as const) {
+        const got = await gpuDecode(f, words, rows, cols, form);
+        let bad = 0;
+        let first = '';
+        for (let i = 0; i < ref.length; i++) {
+          const qd = got[2 * i];
+          const m = got[2 * i + 1];
+          const w = m === 0 ? qd : Math.fround(qd + m);
+          // === keeps −0 equal to 0 (a negative zero code sums the same).
+          if (!(w === ref[i])) {
+            bad++;
+            first ||= `weight ${i}: ${w} (q·d ${qd}, m ${m}) vs codec ${ref[i]}`;
+          }
         }
+        if (bad) wrong.push(`${f.name} ${form}: ${bad}/${ref.length} differ, first ${first}`);
       }
-      if (bad) wrong.push(`${f.name}: ${bad}/${ref.length} differ, first ${first}`);
     }
     expect(wrong).toEqual([]);
   }, 600_000);

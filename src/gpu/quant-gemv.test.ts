@@ -27,7 +27,7 @@ describe('quantized GEMV, block-at-a-time decode (SwiftShader)', () => {
           const r = await lab.time({ op: 'MUL_MAT', dims: [M, N, K], params: { type0, type1 }, variant, skipTiming: true });
           if (!r.correct || r.variant !== (variant.kind === 'native' ? 'native' : 'generated')) wrong.push(`${name} ${M}x${N}x${K} type1=${type1}: ${r.variant} maxErr ${r.maxErr} bound ${r.bound}`);
           expect(r.wgsl, name).toContain('fn wq_block(blk: u32) -> WqBlock');
-          if (variant.kind === 'auto') expect(r.wgsl, name).toContain('let wb = wq_block(ab + kb);');
+          if (variant.kind === 'auto') expect(r.wgsl, name).toContain('let wp0 = wq_part(ab + kb, qp);');
         }
       }
       expect(wrong).toEqual([]);
@@ -60,6 +60,22 @@ describe('quantized GEMV, block-at-a-time decode (SwiftShader)', () => {
       expect(wrong).toEqual([]);
     }, 600_000);
   }
+
+  it('gemv schedules: parts with an unrolled main loop and a tail, and whole chunks where a row has fewer than four threads', async () => {
+    const wrong: string[] = [];
+    const schedules = [
+      { family: 'gemv', workgroupSize: 64, rowsPerWorkgroup: 2, columnsPerPass: 2, vectorWidth: 4, unroll: 4, reduction: 'shared' },
+      { family: 'gemv', workgroupSize: 64, rowsPerWorkgroup: 32, columnsPerPass: 1, vectorWidth: 4, unroll: 1, reduction: 'subgroup' },
+    ] as const;
+    for (const [name, M, N, K] of [['q5_0', 9, 3, 224], ['q6_k', 5, 2, 512], ['int6', 7, 1, 160]] as const) {
+      for (const schedule of schedules) {
+        const r = await lab.time({ op: 'MUL_MAT', dims: [M, N, K], params: { type0: weightFormat(name).id }, variant: { kind: 'schedule', schedule }, skipTiming: true });
+        if (!r.correct) wrong.push(`${name} ${M}x${N}x${K} R${schedule.rowsPerWorkgroup}: maxErr ${r.maxErr} bound ${r.bound}`);
+        expect(r.wgsl, name).toContain(schedule.rowsPerWorkgroup === 32 ? 'let wb = wq_block(ab + kb);' : 'let wp3 = wq_part(');
+      }
+    }
+    expect(wrong).toEqual([]);
+  }, 600_000);
 
   it('mmvq (q8_1 activations, dot4I8Packed): the integer block types against the f32 oracle with the declared q8_1 bound; mxfp4 refused by name', async () => {
     const wrong: string[] = [];

@@ -28,6 +28,12 @@ describe('block-at-a-time decode WGSL', () => {
     expect(i3.wgsl).toContain('((W0 >> 30u) | (W1 << 2u))');
     expect(i3.wgsl).toContain('let si = (blk / 3u) * 2u + (blk % 3u) / 2u;');
     expect(i3.wgsl).toContain('b.d = wq_scale(si);');
+    // Part s (8 weights): nvfp4's one word and block s/2's scale; int3's 24 bits at byte 12·blk + 3s, funnelled.
+    expect(nv.wgsl).toContain('fn wq_part(blk: u32, s: u32) -> WqPart {');
+    expect(nv.wgsl).toContain('let Ww = (blk * 16u + s * 4u) >> 2u;');
+    expect(nv.wgsl).toContain('let s0 = wq_scale(si + (s >> 1u));');
+    expect(i3.wgsl).toContain('let Wa = blk * 12u + s * 3u;');
+    expect(i3.wgsl).toContain('let W0 = wq_funnel(Wr0, Wr1, Ws);');
     // mxint8 (E8M0 scale, one per chunk): 8 words, one scale byte.
     const mx8 = blockDecodeWgsl('mxint8', 0, 'src0', { rows: 2, cols: 64 });
     expect(mx8.wgsl.match(/let W\d+ = wq_w\(w0/g)).toHaveLength(8);
@@ -36,14 +42,17 @@ describe('block-at-a-time decode WGSL', () => {
 
   it('K-quants: a 32-weight eighth of a super-block per call, whole words; Q4_K/Q5_K with a min, Q6_K with its two scales in q', () => {
     const q4k = blockDecodeWgsl('q4_k', 0);
-    expect(q4k.wgsl.match(/let Q\d = wq_w\(Qw/g)).toHaveLength(8);
+    // 8 quant words in wq_block, 2 in wq_part (bytes 8s… of the sub-block's 32).
+    expect(q4k.wgsl.match(/let Q\d = wq_w\(Qw/g)).toHaveLength(10);
+    expect(q4k.wgsl).toContain('let Qw = (o + 16u + 32u * (c >> 1u) + s * 8u) >> 2u;');
     expect(q4k.wgsl).toContain("b.m = -(wq_f16_at(o + 2u) * f32(sm.y));");
     expect(q4k.hasMin).toBe(true);
-    expect(blockDecodeWgsl('q5_k', 0).wgsl.match(/let H\d = wq_w\(Hw/g)).toHaveLength(8);
+    expect(blockDecodeWgsl('q5_k', 0).wgsl.match(/let H\d = wq_w\(Hw/g)).toHaveLength(10);
     // Q6_K's 210-byte super-blocks sit at even offsets: 9 words funnelled into 8, for ql and qh.
     const q6k = blockDecodeWgsl('q6_k', 0);
     expect(q6k.wgsl).toContain('let L7 = wq_funnel(Lr7, Lr8, Ls);');
     expect(q6k.wgsl).toContain('let H7 = wq_funnel(Hr7, Hr8, Hs);');
+    expect(q6k.wgsl).toContain('let ds0 = d * f32(bitcast<i32>(wq_byte(sc + (s >> 1u)) << 24u) >> 24u);');
     expect(q6k).toMatchObject({ hasMin: false, integer: false });
   });
 
@@ -64,6 +73,10 @@ describe('block-at-a-time decode WGSL', () => {
     expect(q8.wgsl).toContain('b.q[7] = r.qs[7];');
     // q5_0: bit 4 of each quant from qh, the −16 taken per byte without borrows.
     expect(blockDecodeWgsl('q5_0', 0).wgsl).toContain('| 0x80808080u) - 269488144u) ^ 0x80808080u');
+    // Part s of a nibble block: quant words 2(s & 1) and +1, high nibbles for s ≥ 2; q8_0's words 2s, 2s + 1.
+    expect(q4.wgsl).toContain('let Wa = o + 2u + (s & 1u) * 8u;');
+    expect(q4.wgsl).toContain('let ns = (s >> 1u) * 4u;');
+    expect(q8.wgsl).toContain('let Wa = o + 2u + s * 8u;');
     expect(blockDecodeWgsl('mxfp4', 0)).toMatchObject({ integer: false });
     expect(blockDecodeWgsl('mxfp4', 0).wgsl).not.toContain('wq_block_i8');
     // mxfp4's E2M1 values computed, not a dynamically indexed const table (a per-thread local copy on some compilers).

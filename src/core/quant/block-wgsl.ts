@@ -121,7 +121,7 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
     `fn wq_raw(blk: u32) -> WqRaw {`,
     `  let o = blk * ${u(bb)};`,
     `  var r: WqRaw;`,
-    L.scale === 'f16' ? `  r.d = wq_f16_at(o);` : `  r.d = ldexp(1.0, i32((wq_w(o >> 2u) >> ((o & 3u) * 8u)) & 0xffu) - 128);`,
+    `  r.d = ${L.scale === 'f16' ? 'wq_f16_at(o)' : 'ldexp(1.0, i32((wq_w(o >> 2u) >> ((o & 3u) * 8u)) & 0xffu) - 128)'};`,
     `  r.m = ${L.m !== undefined ? `wq_f16_at(o + ${u(L.m)})` : '0.0'};`,
     `  r.qh = ${L.qh !== undefined ? (f.name === 'q5_1' ? `wq_w((o + ${u(L.qh)}) >> 2u)` : `wq_u32_at(o + ${u(L.qh)})`) : '0u'};`,
     `  let a = o + ${u(L.qs)};`,
@@ -133,19 +133,29 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
     `}`,
   ];
   lines.push(...raw);
-  const hi = (t: number) => `((vec4<u32>(r.qh) >> vec4<u32>(${[0, 1, 2, 3].map((i) => u(t + i)).join(', ')})) & vec4<u32>(1u))`;
-  // f32 form: vec4 i (k = 4i…4i+3): the unsigned codes, then bias or table.
-  const codesOf = (i: number): string => {
-    const shift = i < 4 ? 'vec4<u32>(0u, 8u, 16u, 24u)' : 'vec4<u32>(4u, 12u, 20u, 28u)';
-    const q = `((vec4<u32>(r.qs[${i % 4}]) >> ${shift}) & vec4<u32>(15u))`;
-    return L.qh !== undefined ? `(${q} | (${hi(4 * i)} << vec4<u32>(4u)))` : q;
+  // Bits t…t+3 of qh (q5_*'s bit 4 of quants t…t+3); t a WGSL u32 expression.
+  const hi = (qh: string, t: string) => `((vec4<u32>(${qh}) >> (vec4<u32>(0u, 1u, 2u, 3u) + vec4<u32>(${t}))) & vec4<u32>(1u))`;
+  // f32 form of four quants: nibbles (word w shifted by `shift`, high bits from qh at t) with bias or table; or four i8.
+  const vec4Of = (w: string, shift: string, qh: string, t: string): string => {
+    if (L.codes === 'i8') return `vec4<f32>(bitcast<vec4<i32>>(vec4<u32>(${w}) << vec4<u32>(24u, 16u, 8u, 0u)) >> vec4<u32>(24u))`;
+    let q = `((vec4<u32>(${w}) >> ${shift}) & vec4<u32>(15u))`;
+    if (L.qh !== undefined) q = `(${q} | (${hi(qh, t)} << vec4<u32>(4u)))`;
+    if (L.lut) return `wq_e2m1x2(${q})`;
+    return L.bias ? `vec4<f32>(vec4<i32>(${q}) - vec4<i32>(${L.bias}))` : `vec4<f32>(${q})`;
   };
-  const vecOf = (i: number): string => {
-    if (L.codes === 'i8') return `vec4<f32>(bitcast<vec4<i32>>(vec4<u32>(r.qs[${i}]) << vec4<u32>(24u, 16u, 8u, 0u)) >> vec4<u32>(24u))`;
-    if (L.lut) return `wq_e2m1x2(${codesOf(i)})`;
-    return L.bias ? `vec4<f32>(vec4<i32>(${codesOf(i)}) - vec4<i32>(${L.bias}))` : `vec4<f32>(${codesOf(i)})`;
-  };
-  lines.push(...wqBlockFn(['  let r = wq_raw(blk);'], Array.from({ length: 8 }, (_, i) => vecOf(i)), 'r.d', 'r.m'));
+  // vec4 i (k = 4i…4i+3): the low nibbles of word i for i < 4, the high nibbles of word i − 4 after.
+  const vecOf = (i: number) => vec4Of(`r.qs[${L.codes === 'i8' ? i : i % 4}]`, i < 4 ? 'vec4<u32>(0u, 8u, 16u, 24u)' : 'vec4<u32>(4u, 12u, 20u, 28u)', 'r.qh', u(4 * i));
+  lines.push(...wqFn('block', ['  let r = wq_raw(blk);'], Array.from({ length: 8 }, (_, i) => vecOf(i)), 'r.d', 'r.m'));
+  // Part s (k = 8s…8s+7): nib4 reads quant words 2(s & 1), +1 (high nibbles for s ≥ 2); i8 words 2s, 2s + 1.
+  const partBody = [
+    `  let o = blk * ${u(bb)};`,
+    ...(L.qh !== undefined ? [`  let qh = ${f.name === 'q5_1' ? `wq_w((o + ${u(L.qh)}) >> 2u)` : `wq_u32_at(o + ${u(L.qh)})`};`] : []),
+    ...(L.codes === 'nib4' ? ['  let ns = (s >> 1u) * 4u;'] : []),
+    ...wordsAt('W', `o + ${u(L.qs)} + ${L.codes === 'nib4' ? '(s & 1u) * 8u' : 's * 8u'}`, 2, maxMis === 0),
+  ];
+  const partQ = [0, 1].map((t) => vec4Of(`W${t}`, `(${BYTE_LANES} + vec4<u32>(ns))`, 'qh', `s * 8u + ${u(4 * t)}`));
+  const partD = L.scale === 'f16' ? 'wq_f16_at(o)' : 'ldexp(1.0, i32((wq_w(o >> 2u) >> ((o & 3u) * 8u)) & 0xffu) - 128)';
+  lines.push(...wqFn('part', partBody, partQ, partD, L.m !== undefined ? `wq_f16_at(o + ${u(L.m)})` : '0.0'));
   if (!L.lut) {
     // i8 form: byte lanes of one u32 (four quants), the bias taken per byte without borrows.
     const spread = (t: number) => `(((r.qh >> ${u(t)}) & 1u) << 4u) | (((r.qh >> ${u(t + 1)}) & 1u) << 12u) | (((r.qh >> ${u(t + 2)}) & 1u) << 20u) | (((r.qh >> ${u(t + 3)}) & 1u) << 28u)`;
@@ -197,13 +207,21 @@ const E2M1X2_WGSL = [
   `}`,
 ].join('\n');
 
-/** struct WqBlock and fn wq_block(blk): `body` computes what q (8 vec4 expressions), d and m read. */
-function wqBlockFn(body: readonly string[], q: readonly string[], d: string, m: string): string[] {
+/** Threads per 32-weight chunk in the part form: wq_part(blk, s) gives weights 8s…8s+7 of chunk blk. */
+export const BLOCK_PARTS = 4;
+
+/**
+ * struct WqBlock and fn wq_block(blk) (8 vec4: the whole chunk), or struct WqPart and
+ * fn wq_part(blk, s) (2 vec4: weights 8s…8s+7, so four neighbouring threads read a chunk's words and
+ * their activations side by side): `body` computes what q (vec4 expressions), d and m read.
+ */
+function wqFn(form: 'block' | 'part', body: readonly string[], q: readonly string[], d: string, m: string): string[] {
+  const [T, fn, args] = form === 'block' ? ['WqBlock', 'wq_block', 'blk: u32'] : ['WqPart', 'wq_part', 'blk: u32, s: u32'];
   return [
-    `struct WqBlock {\n  q: array<vec4<f32>, 8>,\n  d: f32,\n  m: f32,\n}`,
-    `fn wq_block(blk: u32) -> WqBlock {`,
+    `struct ${T} {\n  q: array<vec4<f32>, ${q.length}>,\n  d: f32,\n  m: f32,\n}`,
+    `fn ${fn}(${args}) -> ${T} {`,
     ...body,
-    `  var b: WqBlock;`,
+    `  var b: ${T};`,
     `  b.d = ${d};`,
     `  b.m = ${m};`,
     ...q.map((e, i) => `  b.q[${i}] = ${e};`),
@@ -272,18 +290,20 @@ function track1Block(f: WeightFormat, wordOffset: number, buffer: string, { rows
     cols % q.blockSize === 0
       ? perChunk >= 1 ? (perChunk === 1 ? 'blk' : `blk * ${u(perChunk)}`) : `blk / ${u(1 / perChunk)}`
       : `(blk / ${u(KB)}) * ${u(nb)} + (blk % ${u(KB)}) / ${u(1 / perChunk)}`;
-  const body = [`  let w0 = blk * ${u(bits)};`, ...Array.from({ length: bits }, (_, i) => `  let W${i} = wq_w(w0 + ${u(i)});`), `  let si = ${si};`];
-  let qs: string[];
-  let d: string;
-  if (perChunk === 2) {
-    // Two 16-weight blocks: each half of q carries its scale (the codec's e·s); d is the global (1 elsewhere).
-    body.push('  let s0 = wq_scale(si);', '  let s1 = wq_scale(si + 1u);');
-    qs = Array.from({ length: 8 }, (_, i) => `wq_el4(${codes4(i, bits)}) * s${i < 4 ? 0 : 1}`);
-    d = global ? `bitcast<f32>(wq_w(${u(cw + sw)}))` : '1.0';
-  } else {
-    qs = Array.from({ length: 8 }, (_, i) => `wq_el4(${codes4(i, bits)})`);
-    d = 'wq_scale(si)';
-  }
+  // The whole chunk: bits words from word blk·bits. Part s: its 8·bits bits from byte 4·bits·blk + bits·s
+  // (a funnel where bits is not a multiple of 4). 16-weight blocks: q carries its block's scale (the
+  // codec's e·s) and d is the global (1 elsewhere); else d is the chunk's one scale.
+  const fns = (['block', 'part'] as const).map((form) => {
+    const n = form === 'block' ? 8 : 2;
+    const body =
+      form === 'block'
+        ? [`  let w0 = blk * ${u(bits)};`, ...Array.from({ length: bits }, (_, i) => `  let W${i} = wq_w(w0 + ${u(i)});`)]
+        : wordsAt('W', `blk * ${u(4 * bits)} + s * ${u(bits)}`, Math.ceil(bits / 4), bits % 4 === 0);
+    body.push(`  let si = ${si};`);
+    if (perChunk !== 2) return wqFn(form, body, Array.from({ length: n }, (_, i) => `wq_el4(${codes4(i, bits)})`), 'wq_scale(si)', '0.0');
+    body.push(...(form === 'block' ? ['  let s0 = wq_scale(si);', '  let s1 = wq_scale(si + 1u);'] : ['  let s0 = wq_scale(si + (s >> 1u));']));
+    return wqFn(form, body, Array.from({ length: n }, (_, i) => `wq_el4(${codes4(i, bits)}) * s${i < 4 ? 0 : 1}`), global ? `bitcast<f32>(wq_w(${u(cw + sw)}))` : '1.0', '0.0');
+  });
   const lines = [
     `// block decode: ${f.name} (${q.element} codes, ${q.blockSize}-weight blocks, ${q.scale} scale), ${rows} × ${cols}, one call per 32 weights`,
     ...wordReads(buffer, wordOffset),
@@ -291,20 +311,20 @@ function track1Block(f: WeightFormat, wordOffset: number, buffer: string, { rows
     ...(q.scale === 'e4m3_fp32_global' ? [elementDecodeWgsl(ELEMENTS.e4m3)] : []),
     scaleDecodeWgsl(q),
     `fn wq_scale(i: u32) -> f32 {\n  return decode_scale(${scaleCode});\n}`,
-    ...wqBlockFn(body, qs, d, '0.0'),
+    ...fns.flat(),
   ];
   return { wgsl: lines.join('\n') + '\n', blockSize: 32, hasMin: false, integer: false };
 }
 
-/** `let P0…P7`: 8 words of the chunk from byte expression `at` (a funnel over 9 where super-blocks are 2-byte aligned). */
-function words8(name: string, at: string, aligned: boolean): string[] {
-  if (aligned) return [`  let ${name}w = (${at}) >> 2u;`, ...Array.from({ length: 8 }, (_, i) => `  let ${name}${i} = wq_w(${name}w + ${u(i)});`)];
+/** `let P0…P{n−1}`: n words from byte expression `at` (a funnel over n + 1 where `at` may not be 4-aligned). */
+function wordsAt(name: string, at: string, n: number, aligned: boolean): string[] {
+  if (aligned) return [`  let ${name}w = (${at}) >> 2u;`, ...Array.from({ length: n }, (_, i) => `  let ${name}${i} = wq_w(${name}w + ${u(i)});`)];
   return [
     `  let ${name}a = ${at};`,
     `  let ${name}w = ${name}a >> 2u;`,
     `  let ${name}s = (${name}a & 3u) * 8u;`,
-    ...Array.from({ length: 9 }, (_, i) => `  let ${name}r${i} = wq_w(${name}w + ${u(i)});`),
-    ...Array.from({ length: 8 }, (_, i) => `  let ${name}${i} = wq_funnel(${name}r${i}, ${name}r${i + 1}, ${name}s);`),
+    ...Array.from({ length: n + 1 }, (_, i) => `  let ${name}r${i} = wq_w(${name}w + ${u(i)});`),
+    ...Array.from({ length: n }, (_, i) => `  let ${name}${i} = wq_funnel(${name}r${i}, ${name}r${i + 1}, ${name}s);`),
   ];
 }
 
@@ -318,41 +338,49 @@ const BYTE_LANES = 'vec4<u32>(0u, 8u, 16u, 24u)';
  */
 function kQuantBlock(f: WeightFormat, wordOffset: number, buffer: string): BlockDecode {
   const bb = f.blockBytes!;
-  const head = [`// block decode: ${f.name} (${bb} B per 256 weights), one call per 32 weights`, ...wordReads(buffer, wordOffset)];
+  const head = [`// block decode: ${f.name} (${bb} B per 256 weights), one call per 32 weights (or 8: wq_part)`, ...wordReads(buffer, wordOffset)];
   const byteAt = `fn wq_byte(b: u32) -> u32 {\n  return (wq_w(b >> 2u) >> ((b & 3u) * 8u)) & 0xffu;\n}`;
   const lanes = (w: string, extra: string) => `(vec4<u32>(${w}) >> (${BYTE_LANES} + vec4<u32>(${extra})))`;
+  // The chunk's 8 words of a stream from byte `at`, or part s's 2 (from at + 8s).
+  const words = (form: 'block' | 'part', name: string, at: string, aligned: boolean) => (form === 'block' ? wordsAt(name, at, 8, aligned) : wordsAt(name, `${at} + s * 8u`, 2, aligned));
+  const n = (form: 'block' | 'part') => (form === 'block' ? 8 : 2);
+  const i8 = (b: string) => `f32(bitcast<i32>(wq_byte(${b}) << 24u) >> 24u)`;
   if (f.name === 'q6_k') {
+    const fns = (['block', 'part'] as const).map((form) => {
+      const body = [
+        `  let o = (blk >> 3u) * ${u(bb)};`,
+        '  let c = blk & 7u;',
+        '  let hf = c >> 2u;',
+        '  let k = c & 3u;',
+        ...words(form, 'L', `o + hf * 64u + 32u * (k & 1u)`, false),
+        ...words(form, 'H', `o + 128u + hf * 32u`, false),
+        '  let ns = (k >> 1u) * 4u;',
+        '  let d = wq_f16_at(o + 208u);',
+        // The 16-weight sub-blocks' i8 scales (both, or part s's), d·sc rounded once as the codec does.
+        `  let sc = o + 192u + hf * 8u + 2u * k;`,
+        ...(form === 'block' ? [`  let ds0 = d * ${i8('sc')};`, `  let ds1 = d * ${i8('sc + 1u')};`] : [`  let ds0 = d * ${i8('sc + (s >> 1u)')};`]),
+      ];
+      const qs = Array.from({ length: n(form) }, (_, i) => `vec4<f32>(vec4<i32>((${lanes(`L${i}`, 'ns')} & vec4<u32>(15u)) | ((${lanes(`H${i}`, '2u * k')} & vec4<u32>(3u)) << vec4<u32>(4u))) - vec4<i32>(32)) * ds${i < 4 ? 0 : 1}`);
+      return wqFn(form, body, qs, '1.0', '0.0');
+    });
+    return { wgsl: [...head, byteAt, ...fns.flat()].join('\n') + '\n', blockSize: 32, hasMin: false, integer: false };
+  }
+  const q5 = f.name === 'q5_k';
+  const fns = (['block', 'part'] as const).map((form) => {
     const body = [
       `  let o = (blk >> 3u) * ${u(bb)};`,
       '  let c = blk & 7u;',
-      '  let hf = c >> 2u;',
-      '  let k = c & 3u;',
-      ...words8('L', `o + hf * 64u + 32u * (k & 1u)`, false),
-      ...words8('H', `o + 128u + hf * 32u`, false),
-      '  let ns = (k >> 1u) * 4u;',
-      '  let d = wq_f16_at(o + 208u);',
-      // The two 16-weight sub-blocks' i8 scales, d·sc rounded once as the codec does.
-      `  let sc = o + 192u + hf * 8u + 2u * k;`,
-      '  let ds0 = d * f32(bitcast<i32>(wq_byte(sc) << 24u) >> 24u);',
-      '  let ds1 = d * f32(bitcast<i32>(wq_byte(sc + 1u) << 24u) >> 24u);',
+      '  let sm = wq_scale_min(o, c);',
+      ...words(form, 'Q', `o + ${q5 ? '48u' : '16u'} + 32u * (c >> 1u)`, true),
+      ...(q5 ? words(form, 'H', 'o + 16u', true) : []),
+      '  let ns = (c & 1u) * 4u;',
     ];
-    const qs = Array.from({ length: 8 }, (_, i) => `vec4<f32>(vec4<i32>((${lanes(`L${i}`, 'ns')} & vec4<u32>(15u)) | ((${lanes(`H${i}`, '2u * k')} & vec4<u32>(3u)) << vec4<u32>(4u))) - vec4<i32>(32)) * ds${i < 4 ? 0 : 1}`);
-    return { wgsl: [...head, byteAt, ...wqBlockFn(body, qs, '1.0', '0.0')].join('\n') + '\n', blockSize: 32, hasMin: false, integer: false };
-  }
-  const q5 = f.name === 'q5_k';
-  const body = [
-    `  let o = (blk >> 3u) * ${u(bb)};`,
-    '  let c = blk & 7u;',
-    '  let sm = wq_scale_min(o, c);',
-    ...words8('Q', `o + ${q5 ? '48u' : '16u'} + 32u * (c >> 1u)`, true),
-    ...(q5 ? words8('H', 'o + 16u', true) : []),
-    '  let ns = (c & 1u) * 4u;',
-  ];
-  const qs = Array.from({ length: 8 }, (_, i) => {
-    const nib = `(${lanes(`Q${i}`, 'ns')} & vec4<u32>(15u))`;
-    return `vec4<f32>(${q5 ? `${nib} | ((${lanes(`H${i}`, 'c')} & vec4<u32>(1u)) << vec4<u32>(4u))` : nib})`;
+    const qs = Array.from({ length: n(form) }, (_, i) => {
+      const nib = `(${lanes(`Q${i}`, 'ns')} & vec4<u32>(15u))`;
+      return `vec4<f32>(${q5 ? `${nib} | ((${lanes(`H${i}`, 'c')} & vec4<u32>(1u)) << vec4<u32>(4u))` : nib})`;
+    });
+    // weight = fround(d·sc · q) − fround(dmin·m): d = d·sc, m = −dmin·m.
+    return wqFn(form, body, qs, 'wq_f16_at(o) * f32(sm.x)', '-(wq_f16_at(o + 2u) * f32(sm.y))');
   });
-  // weight = fround(d·sc · q) − fround(dmin·m): d = d·sc, m = −dmin·m.
-  const wgsl = [...head, byteAt, ...SCALE_MIN_K4_WGSL, ...wqBlockFn(body, qs, 'wq_f16_at(o) * f32(sm.x)', '-(wq_f16_at(o + 2u) * f32(sm.y))')].join('\n') + '\n';
-  return { wgsl, blockSize: 32, hasMin: true, integer: false };
+  return { wgsl: [...head, byteAt, ...SCALE_MIN_K4_WGSL, ...fns.flat()].join('\n') + '\n', blockSize: 32, hasMin: true, integer: false };
 }
