@@ -108,6 +108,14 @@ elif [ "${1:-}" = gemm3 ]; then
   a 4096x4096x4096 type0=1; s 4096x4096x4096 16x16x16 4 2 4 4 32 type0=1 prefetch rotated
   a 4096x512x4096 type0=1
   cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = qgemv ]; then
+  # Issue 20: the quantized GEMV's block path at 16384² N=1 — the rule (W256 R4 U4: 64 threads a row,
+  # four per 32-weight chunk), fewer/more loads in flight, more/fewer rows, and R128 (two threads a
+  # row: a thread per whole chunk, the pre-parts layout) as the baseline.
+  for f in q4_0 nvfp4; do
+    for v in "256 4 1 4 4 subgroup" "256 4 1 4 2 subgroup" "256 4 1 4 1 subgroup" "256 8 1 4 4 subgroup" "256 1 1 4 4 subgroup" "256 128 1 4 1 subgroup"; do g 16384x1x16384 $v type0=$f; done
+  done
+  cat "$OUT/tune.txt"; exit 0
 elif [ "${1:-}" = rope26 ]; then
   # ROPE generated vs native (issue 26: the generated path's powi unrolled into selects), llama case and 4096 tokens.
   for sh in 128x32x512 128x32x4096; do r ROPE $sh; r ROPE $sh --native; r ROPE_BACK $sh; r ROPE_BACK $sh --native; done
