@@ -13,6 +13,14 @@ describe('block-at-a-time decode WGSL', () => {
     expect(() => blockDecodeWgsl('int5', 0, 'src0', { rows: 2, cols: 70 })).toThrow(/int5: no block decode at K = 70 \(K must be a multiple of 32\)/);
   });
 
+  it('turns quants into floats without an int → float conversion (2^23 + q from the bits, minus 2^23 + bias)', () => {
+    expect(blockDecodeWgsl('q4_0', 0).wgsl).toContain('(bitcast<vec4<f32>>(((vec4<u32>(r.qs[0]) >> vec4<u32>(0u, 8u, 16u, 24u)) & vec4<u32>(15u)) | vec4<u32>(0x4b000000u)) - vec4<f32>(8388616.0))');
+    // int4: (c ^ 8) − 8.
+    expect(blockDecodeWgsl('int4', 0, 'src0', { rows: 1, cols: 64 }).wgsl).toContain('(bitcast<vec4<f32>>((c ^ vec4<u32>(8u)) | vec4<u32>(0x4b000000u)) - vec4<f32>(8388616.0))');
+    // No vector conversion left in any format's decode (vec4<f32>(…) only of constants).
+    for (const f of WEIGHT_FORMATS) expect(blockDecodeWgsl(f.id, 0, 'src0', { rows: 2, cols: 256 }).wgsl, f.name).not.toMatch(/vec4<f32>\((?![\d.]+\))/);
+  });
+
   it('Track-1: one generator over the codec tables — b words of b-bit codes, the chunk\'s scale(s), vector element decode', () => {
     // nvfp4: 32 E2M1 codes in 4 words, two 16-weight E4M3 scales folded into q, the global as d.
     const nv = blockDecodeWgsl('nvfp4', 64, 'src0', { rows: 4, cols: 64 });

@@ -137,11 +137,12 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
   const hi = (qh: string, t: string) => `((vec4<u32>(${qh}) >> (vec4<u32>(0u, 1u, 2u, 3u) + vec4<u32>(${t}))) & vec4<u32>(1u))`;
   // f32 form of four quants: nibbles (word w shifted by `shift`, high bits from qh at t) with bias or table; or four i8.
   const vec4Of = (w: string, shift: string, qh: string, t: string): string => {
-    if (L.codes === 'i8') return `vec4<f32>(bitcast<vec4<i32>>(vec4<u32>(${w}) << vec4<u32>(24u, 16u, 8u, 0u)) >> vec4<u32>(24u))`;
+    // i8 bytes: (b ^ 0x80) − 128, the offset byte converted without an int → float conversion.
+    if (L.codes === 'i8') return u2f(`((vec4<u32>(${w} ^ 0x80808080u) >> ${BYTE_LANES}) & vec4<u32>(255u))`, 128);
     let q = `((vec4<u32>(${w}) >> ${shift}) & vec4<u32>(15u))`;
     if (L.qh !== undefined) q = `(${q} | (${hi(qh, t)} << vec4<u32>(4u)))`;
     if (L.lut) return `wq_e2m1x2(${q})`;
-    return L.bias ? `vec4<f32>(vec4<i32>(${q}) - vec4<i32>(${L.bias}))` : `vec4<f32>(${q})`;
+    return u2f(q, L.bias);
   };
   // vec4 i (k = 4i…4i+3): the low nibbles of word i for i < 4, the high nibbles of word i − 4 after.
   const vecOf = (i: number) => vec4Of(`r.qs[${L.codes === 'i8' ? i : i % 4}]`, i < 4 ? 'vec4<u32>(0u, 8u, 16u, 24u)' : 'vec4<u32>(4u, 12u, 20u, 28u)', 'r.qh', u(4 * i));
@@ -202,7 +203,7 @@ const E2M1X2_WGSL = [
   `  let e = (c >> vec4<u32>(1u)) & vec4<u32>(3u);`,
   `  let m = c & vec4<u32>(1u);`,
   // e = 0: m (0 or 1); else (2 + m)·2^(e−1): 2, 3, 4, 6, 8, 12.
-  `  let mag = select(vec4<f32>(m), vec4<f32>((vec4<u32>(2u) + m) << (max(e, vec4<u32>(1u)) - vec4<u32>(1u))), e != vec4<u32>(0u));`,
+  `  let mag = ${u2f('select(m, (vec4<u32>(2u) + m) << (max(e, vec4<u32>(1u)) - vec4<u32>(1u)), e != vec4<u32>(0u))', 0)};`,
   `  return select(mag, -mag, (c & vec4<u32>(8u)) != vec4<u32>(0u));`,
   `}`,
 ].join('\n');
@@ -230,6 +231,15 @@ function wqFn(form: 'block' | 'part', body: readonly string[], q: readonly strin
   ];
 }
 
+/**
+ * q − sub as vec4<f32> for a vec4<u32> q < 2^23, exactly, without an int → float conversion (a
+ * quarter-rate instruction on NVIDIA GPUs, 32 of them per chunk): 2^23 + q is the f32 with q in its
+ * mantissa, and subtracting 2^23 + sub leaves the small integer q − sub.
+ */
+function u2f(q: string, sub: number): string {
+  return `(bitcast<vec4<f32>>(${q} | vec4<u32>(0x4b000000u)) - vec4<f32>(${8388608 + sub}.0))`;
+}
+
 const vu = (xs: readonly number[]) => `vec4<u32>(${xs.map(u).join(', ')})`;
 
 /**
@@ -239,8 +249,9 @@ const vu = (xs: readonly number[]) => `vec4<u32>(${xs.map(u).join(', ')})`;
  */
 function elementDecode4(el: ElementCodec): string {
   if (el.kind === 'int') {
-    const sh = `vec4<u32>(${u(32 - el.bits)})`;
-    return `fn wq_el4(c: vec4<u32>) -> vec4<f32> {\n  return vec4<f32>(bitcast<vec4<i32>>(c << ${sh}) >> ${sh});\n}`;
+    // b-bit two's complement c: (c ^ 2^(b−1)) − 2^(b−1).
+    const half = 2 ** (el.bits - 1);
+    return `fn wq_el4(c: vec4<u32>) -> vec4<f32> {\n  return ${u2f(`(c ^ vec4<u32>(${u(half)}))`, half)};\n}`;
   }
   const { exp, man, bias } = MINIFLOAT_LAYOUT[el.name];
   const v = (n: number) => `vec4<u32>(${u(n)})`;
@@ -249,7 +260,7 @@ function elementDecode4(el: ElementCodec): string {
     `  let e = (c >> ${v(man)}) & ${v((1 << exp) - 1)};`,
     `  let m = c & ${v((1 << man) - 1)};`,
     `  let normal = bitcast<vec4<f32>>(((e + ${v(127 - bias)}) << ${v(23)}) | (m << ${v(23 - man)}));`,
-    `  let mag = select(vec4<f32>(m) * ${2 ** (1 - bias - man)}, normal, e != ${v(0)});`,
+    `  let mag = select(${u2f('m', 0)} * ${2 ** (1 - bias - man)}, normal, e != ${v(0)});`,
     `  return select(mag, -mag, (c & ${v(1 << (el.bits - 1))}) != ${v(0)});`,
     `}`,
   ].join('\n');
@@ -360,7 +371,7 @@ function kQuantBlock(f: WeightFormat, wordOffset: number, buffer: string): Block
         `  let sc = o + 192u + hf * 8u + 2u * k;`,
         ...(form === 'block' ? [`  let ds0 = d * ${i8('sc')};`, `  let ds1 = d * ${i8('sc + 1u')};`] : [`  let ds0 = d * ${i8('sc + (s >> 1u)')};`]),
       ];
-      const qs = Array.from({ length: n(form) }, (_, i) => `vec4<f32>(vec4<i32>((${lanes(`L${i}`, 'ns')} & vec4<u32>(15u)) | ((${lanes(`H${i}`, '2u * k')} & vec4<u32>(3u)) << vec4<u32>(4u))) - vec4<i32>(32)) * ds${i < 4 ? 0 : 1}`);
+      const qs = Array.from({ length: n(form) }, (_, i) => `${u2f(`((${lanes(`L${i}`, 'ns')} & vec4<u32>(15u)) | ((${lanes(`H${i}`, '2u * k')} & vec4<u32>(3u)) << vec4<u32>(4u)))`, 32)} * ds${i < 4 ? 0 : 1}`);
       return wqFn(form, body, qs, '1.0', '0.0');
     });
     return { wgsl: [...head, byteAt, ...fns.flat()].join('\n') + '\n', blockSize: 32, hasMin: false, integer: false };
@@ -377,7 +388,7 @@ function kQuantBlock(f: WeightFormat, wordOffset: number, buffer: string): Block
     ];
     const qs = Array.from({ length: n(form) }, (_, i) => {
       const nib = `(${lanes(`Q${i}`, 'ns')} & vec4<u32>(15u))`;
-      return `vec4<f32>(${q5 ? `${nib} | ((${lanes(`H${i}`, 'c')} & vec4<u32>(1u)) << vec4<u32>(4u))` : nib})`;
+      return u2f(q5 ? `(${nib} | ((${lanes(`H${i}`, 'c')} & vec4<u32>(1u)) << vec4<u32>(4u)))` : nib, 0);
     });
     // weight = fround(d·sc · q) − fround(dmin·m): d = d·sc, m = −dmin·m.
     return wqFn(form, body, qs, 'wq_f16_at(o) * f32(sm.x)', '-(wq_f16_at(o + 2u) * f32(sm.y))');
