@@ -48,7 +48,7 @@ formats_step() {
     formatsmmvq) args="--op gemv --shape 4096x1x4096 --format q4_0,q4_1,q5_0,q5_1,q8_0,mxfp4 --mmvq" ;;
     formatsgemm) args="--op gemm --shape 4096x512x4096 --format f16,q4_0,mxfp4,nvfp4,int4,mxint4" ;;
     # The Track-1 and K-quant GEMVs through the block decode (registry pick: gemv, four threads per
-    # 32-weight chunk), and the same through the native template (a thread per whole chunk).
+    # 32-weight chunk), and the same through the native template.
     formats16kt1) args="--op gemv --shape 16384x1x16384 --format $T1_FORMATS" ;;
     formats16kt1n) args="--op gemv --shape 16384x1x16384 --format $T1_FORMATS --native" ;;
   esac

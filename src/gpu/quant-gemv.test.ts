@@ -27,7 +27,7 @@ describe('quantized GEMV, block-at-a-time decode (SwiftShader)', () => {
           const r = await lab.time({ op: 'MUL_MAT', dims: [M, N, K], params: { type0, type1 }, variant, skipTiming: true });
           if (!r.correct || r.variant !== (variant.kind === 'native' ? 'native' : 'generated')) wrong.push(`${name} ${M}x${N}x${K} type1=${type1}: ${r.variant} maxErr ${r.maxErr} bound ${r.bound}`);
           expect(r.wgsl, name).toContain('fn wq_block(blk: u32) -> WqBlock');
-          if (variant.kind === 'auto') expect(r.wgsl, name).toContain('let wp0 = wq_part(ab + kb, qp);');
+          expect(r.wgsl, name).toContain(variant.kind === 'auto' ? 'let wp0 = wq_part(ab + kb, qp);' : 'let blk = wq_part(m * nb + b, qp);');
         }
       }
       expect(wrong).toEqual([]);
