@@ -26,9 +26,14 @@ test('the heaviest link the caps accept opens and draws within bounds; heavier o
   // Bounded, with room for a shared CI machine: ~4.7 s beside 1.4 s for a tiny link when idle, 10.9 s beside 2.2 s under load 12.
   expect(openMs).toBeLessThan(20_000);
 
+  const formatsHead = { kind: 'formats', schemaVersion: 1, op: 'gemv', ggmlOp: 'MUL_MAT', shape: '32x2x64', adapter: 'FIXTURE', distribution: 'seeded Gaussian' };
   for (const [what, link, message] of [
     ['1000 shapes × 300 candidates', await linkFor(JSON.stringify(sweepOf(1000, 300, false))), /shapes: 1000 items, over the cap of 64/],
-    ['kind hasOwnProperty', await linkFor(JSON.stringify({ ...heaviestAcceptedSweep(), kind: 'hasOwnProperty' })), /kind: expected one of level1, lane, sweep, calibration, got 'hasOwnProperty'/],
+    ['kind hasOwnProperty', await linkFor(JSON.stringify({ ...heaviestAcceptedSweep(), kind: 'hasOwnProperty' })), /kind: expected one of level1, lane, sweep, calibration, formats, got 'hasOwnProperty'/],
+    // Formats runs (the fields before `rows` whole): a row of text, a wrong type, rows over the cap — the field named on the page.
+    ['formats: a row of text', await linkFor(JSON.stringify({ ...formatsHead, rows: ['q4_0'] })), /formats result: rows\[0\]: expected an object, got 'q4_0'/],
+    ['formats: op a number', await linkFor(JSON.stringify({ ...formatsHead, op: 4, rows: [] })), /formats result: op: expected one of gemv, gemm, dequant, get_rows, got number 4/],
+    ['formats: 257 rows', await linkFor(JSON.stringify({ ...formatsHead, rows: new Array(257).fill({}) })), /formats result: rows: 257 items, over the cap of 256/],
   ] as const) {
     const t1 = Date.now();
     await page.goto('about:blank');

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # MUL_MAT schedule variants on the H200 (issue 11): GEMV / small N, f16 subgroup matrices, f32.
 # Same prelude as h200.sh; each line is one `lab time` (checked against the oracle, then timed).
-# Usage on the device: bash scripts/gpu/matmul-tune.sh [bench]   (outputs in $OUT; LAB_DIR: where lab.mjs is, default dist-cli)
+# Usage on the device: bash scripts/gpu/matmul-tune.sh [STEP|bench]   (outputs in $OUT; LAB_DIR: where lab.mjs is, default dist-cli)
+# Steps: issue26 gemm1 gemm2 gemm3 rope26 issue26b qgemm (quantized weights on subgroup matrices); none: the GEMV/sgmatrix rows, then bench.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -48,6 +49,8 @@ if [ -n "${LOCAL:-}" ]; then
   s 128x64x128 16x8x16 2 2 2 2 32 type0=1,type1=1
   m 130x66x100 64 64 16 8 8 prefetch 2
   a 256x8x256; a 128x64x128 type0=1,type1=1
+  # qgemm's rows: here the sgmatrix schedules are refused by name (no subgroup matrices), auto runs the tiled f32 matmul.
+  s 128x64x128 16x16x16 2 2 4 2 32 type0=q4_0,type1=0 prefetch; a 128x64x128 type0=q4_0; a 128x64x128 type0=nvfp4,type1=1
 elif [ "${1:-}" = issue26 ]; then
   # Issue 26 (2026-12-02): sgmatrix staging and tilings (16x16x16 needs > 16 KiB: the H200 offers 48),
   # f16 weights × f32, N = 512, GEMV, ROPE generated vs native; `device --calibrate` first (the MMA ceiling).
@@ -115,6 +118,53 @@ elif [ "${1:-}" = qgemv ]; then
   for f in q4_0 nvfp4; do
     for v in "256 4 1 4 4 subgroup" "256 4 1 4 2 subgroup" "256 4 1 4 1 subgroup" "256 8 1 4 4 subgroup" "256 1 1 4 4 subgroup" "256 128 1 4 1 subgroup"; do g 16384x1x16384 $v type0=$f; done
   done
+  cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = qgemm ]; then
+  # Issue 20, qgemm helper: quantized weights on subgroup matrices at 4096×512×4096 (target ≥ 40 TFLOP/s
+  # for a 4-bit format), each K tile decoded into f16 workgroup memory (block formats a block per thread,
+  # nvfp4 four weights a load), src1 f32 (staged as f16) or f16. Each format: what auto picks (the rule:
+  # 128×64 tiles, 256 workgroups, each weight decoded 8×) with f32 and f16 src1; q4_0 also 128×128
+  # (20 KiB, decoded 4×), tileK 64 (two blocks a row), 256×128 (30 KiB), and the tiled f32 matmul (what
+  # auto picked before, and picks where subgroup matrices are missing). 13 rows, one `lab time` each.
+  for fmt in q4_0 q8_0 mxfp4 nvfp4; do a 4096x512x4096 type0=$fmt,type1=0; a 4096x512x4096 type0=$fmt,type1=1; done
+  for v in "2 2 4 4 32 prefetch" "2 2 4 2 64 prefetch" "4 2 4 4 32 prefetch"; do set -- $v; s 4096x512x4096 16x16x16 $1 $2 $3 $4 $5 type0=q4_0,type1=0 $6; done
+  s 4096x512x4096 16x16x16 2 2 4 4 32 type0=q4_0,type1=1 prefetch
+  echo "## 4096x512x4096 matmul 128x128 K16 t8x8 prefetch type0=q4_0 (f32 tiled)" >> "$OUT/tune.txt"
+  timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --op MUL_MAT --shape 4096x512x4096 --param type0=q4_0 --schedule '{"family":"matmul","tileM":128,"tileN":128,"tileK":16,"threadM":8,"threadN":8,"vectorWidth":4,"staging":"prefetch","splitK":1}' 2>&1 | grep -E "^correct|^timing|^metrics|rror|refused" >> "$OUT/tune.txt"
+  # The short table last: one line per row (median, GFLOP/s, or the error).
+  echo "=== qgemm: row | what auto ran | median | GFLOP/s" >> "$OUT/tune.txt"
+  awk '/^## /{h=substr($0,4); v=""} /^MUL_MAT /{for(i=1;i<=NF;i++) if($i=="generated"||$i=="native") v=$i" "$(i+1); sub(/\{.*/, "", v)} /^timing/{m=""; for(i=1;i<=NF;i++) if($i=="median" && m=="") m=$(i+1)" "$(i+2)} /^metrics/{for(i=1;i<=NF;i++) if($i=="GFLOP/s") g=$(i-1); printf "%s | %s | %s | %s\n", h, v, m, g} /rror|refused/{printf "%s | %s\n", h, substr($0,1,120)}' "$OUT/tune.txt" > "$OUT/qgemm-table.txt"
+  cat "$OUT/qgemm-table.txt" >> "$OUT/tune.txt"
+  cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = qgemm2 ]; then
+  # Issue 20, after qgemm: the quantized rule's 128×128 tiles with double staging (constant buffer offsets),
+  # and auto for the 4-bit formats at 4096³-class N (2048).
+  a 4096x512x4096 type0=q4_0; s 4096x512x4096 16x16x16 2 2 4 4 32 type0=q4_0,type1=0 double
+  s 4096x512x4096 16x16x16 2 2 4 4 64 type0=q4_0,type1=0 prefetch; a 4096x512x4096 type0=q8_0,type1=1
+  a 4096x2048x4096 type0=q4_0; a 4096x512x4096 type0=int4
+  cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = gemm4 ]; then
+  # Issue 26, sgtune helper (2026-12-02): the rules now take 2×2 · 4×4 (gemm3's best, 225.7 TFLOP/s);
+  # double staging with constant buffer offsets (gemm3's runtime-picked buffer ran 2.2× slower);
+  # storeOrder 'matrix' (f16 tiles copied by subgroupMatrixLoad/Store: no 16-bit workgroup stores);
+  # f32 double staging, fixed the same way. 30 rows, one `lab time` process each (~4 s); the first
+  # row of each block is the reference (what auto picks).
+  F=type0=1,type1=1
+  a 4096x4096x4096 $F
+  for v in "4 2 4 4 32 prefetch plain" "2 2 4 4 32 double plain" "2 2 4 4 32 prefetch matrix" "2 2 4 4 32 double matrix" "2 2 4 4 32 single matrix" "2 2 4 4 64 prefetch matrix" "2 2 4 4 16 double plain" "4 2 4 4 32 prefetch matrix" "2 4 4 4 32 prefetch matrix"; do set -- $v; s 4096x4096x4096 16x16x16 $1 $2 $3 $4 $5 $F $6 $7; done
+  echo "=== KERNEL_LAB_DAWN_TOGGLES=disable_robustness (what the predicate on the global subgroupMatrixLoads costs)" >> "$OUT/tune.txt"
+  KERNEL_LAB_DAWN_TOGGLES=disable_robustness s 4096x4096x4096 16x16x16 2 2 4 4 32 $F prefetch matrix
+  KERNEL_LAB_DAWN_TOGGLES=disable_robustness s 4096x4096x4096 16x16x16 2 2 4 4 32 $F double plain
+  echo "=== (toggles back to the lab's own)" >> "$OUT/tune.txt"
+  a 4096x512x4096 $F
+  for v in "2 2 4 2 32 double plain" "2 2 4 2 32 prefetch matrix" "2 2 4 2 32 double matrix" "2 2 2 4 32 double plain" "4 1 2 4 32 double plain" "2 2 4 2 16 double plain"; do set -- $v; s 4096x512x4096 16x16x16 $1 $2 $3 $4 $5 $F $6 $7; done
+  a 4096x4096x4096 type0=1
+  for v in "2 2 4 4 32 prefetch plain" "2 2 4 4 32 double plain" "4 2 4 4 32 prefetch matrix" "2 2 4 4 32 prefetch matrix"; do set -- $v; s 4096x4096x4096 16x16x16 $1 $2 $3 $4 $5 type0=1 $6 $7; done
+  a 4096x512x4096 type0=1; s 4096x512x4096 16x16x16 2 2 4 2 32 type0=1 double plain
+  # f32 (tiled family): its double staging had the same runtime-picked buffer; now constant offsets too.
+  a 4096x4096x4096; m 4096x4096x4096 128 128 16 8 16 double 1
+  a 4096x512x4096; m 4096x512x4096 128 128 16 8 8 double 1
+  date -u +%FT%TZ >> "$OUT/tune.txt"
   cat "$OUT/tune.txt"; exit 0
 elif [ "${1:-}" = rope26 ]; then
   # ROPE generated vs native (issue 26: the generated path's powi unrolled into selects), llama case and 4096 tokens.

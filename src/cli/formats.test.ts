@@ -1,6 +1,8 @@
 // `lab formats` on SwiftShader: the JSON report — one row per format, fastest first, the error
 // columns from the seeded weights, a format whose block does not divide K a row with the reason.
 import { describe, expect, it } from 'vitest';
+import { formats } from '../core/schema/results';
+import { validateResult } from '../core/report/validate';
 import { runCli } from './run-cli';
 
 describe('lab formats', () => {
@@ -9,6 +11,9 @@ describe('lab formats', () => {
     expect(r.status, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report).toMatchObject({ kind: 'formats', op: 'gemv', ggmlOp: 'MUL_MAT', shape: '32x2x64' });
+    // The file is the result schema's JSON: it validates as it is, and its projection is itself, key for key.
+    expect(validateResult(report)).toBe(report);
+    expect(JSON.stringify(formats.project(report))).toBe(JSON.stringify(report));
     expect(report.distribution).toMatch(/Gaussian σ = 0.02 .* outliers/);
     const rows = report.rows as { format: string; medianNs: number | null; nmse: number | null; correct: boolean | null; reason: string | null; bitsPerWeight: number; weightBytes: number }[];
     expect(rows.map((x) => x.format).sort()).toEqual(['f16', 'int4', 'q4_k', 'q8_0']);

@@ -4,7 +4,8 @@
 // formats), the same one the page's Formats view calls; the tables are src/core/report/formats.ts.
 // Registered in main.ts; the runtime, output and option parsing come from there.
 import { writeFileSync } from 'node:fs';
-import { formatsMarkdown, formatsText, planFormatsRequest } from '../core/report/formats';
+import { formatsText, planFormatsRequest } from '../core/report/formats';
+import { formatsMarkdown } from '../core/report/markdown';
 import type { LabApi } from '../worker/api';
 import { countDeclaration, countOption, type CountDeclaration } from '../core/input/counts';
 

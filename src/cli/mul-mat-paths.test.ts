@@ -1,6 +1,7 @@
 // MUL_MAT's decode and f16 paths on SwiftShader (subgroups of 4, no shader-f16, no subgroup
-// matrices): gemv checked against the oracle, f16 past N = 8 a declared rejection; the tiled
-// f32 family's K split inside the workgroup, checked against the oracle.
+// matrices): gemv checked against the oracle, f16 past N = 8 a declared rejection, quantized weights
+// past N = 8 on the tiled f32 family (their sgmatrix schedules refused by name); the tiled f32
+// family's K split inside the workgroup, checked against the oracle.
 import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli';
 
@@ -27,6 +28,19 @@ describe('MUL_MAT gemv and f16 on SwiftShader', () => {
     const s = runCli(['time', '--op', 'MUL_MAT', '--shape', '64x16x32', '--param', 'type0=1,type1=1', '--schedule', '{"family":"sgmatrix","config":"16x8x16","subgroupsM":1,"subgroupsN":1,"matricesM":1,"matricesN":1,"tileK":16}']);
     expect(s.status).toBe(2);
     expect(s.stderr).toMatch(/outside the generated contract: no-shader-f16/);
+  });
+
+  it('quantized weights past N = 8: the tiled f32 matmul (correct); sgmatrix schedules refused naming the features; f16 activations a declared fallback', () => {
+    const a = time('--shape', '64x16x64', '--param', 'type0=q4_0', '--min-runs', '1');
+    expect(a.status, a.stderr).toBe(0);
+    expect(a.json).toMatchObject({ variant: 'generated', correct: true, fallback: null });
+    expect(a.json.scheduleKey).toMatch(/^matmul\{/);
+    const s = runCli(['time', '--op', 'MUL_MAT', '--shape', '64x16x64', '--param', 'type0=q4_0', '--schedule', '{"family":"sgmatrix","config":"16x8x16","subgroupsM":1,"subgroupsN":1,"matricesM":1,"matricesN":1,"tileK":32}']);
+    expect(s.status).toBe(2);
+    expect(s.stderr).toMatch(/refused: sgmatrix needs the 'chromium-experimental-subgroup-matrix' feature, which this adapter lacks; sgmatrix needs the 'shader-f16' feature, which this adapter lacks/);
+    const f16 = time('--shape', '64x16x64', '--param', 'type0=mxfp4,type1=1', '--min-runs', '1');
+    expect(f16.status, f16.stderr).toBe(0);
+    expect(f16.json).toMatchObject({ variant: 'native', correct: true, fallback: { code: 'no-shader-f16', reason: "mxfp4 weights × f16 activations with N = 16 > 8 run on subgroup matrices, which need 'shader-f16'; this adapter lacks it" } });
   });
 
   it('splits K inside the workgroup (four slices, reduced in rounds) and stays correct at ragged edges', () => {

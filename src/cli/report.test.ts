@@ -83,6 +83,21 @@ describe('lab report', () => {
     expect(r.stdout).toMatch(/native columns disagree: .*swift-lane\.json .* vs .*noon\.json .*both shown, not averaged/);
   }, 120_000);
 
+  it('reads a recorded lab formats run through the result schema; a tampered one is refused naming the field', () => {
+    // Recorded by `lab formats --json` on SwiftShader before formats runs joined the result schema.
+    const recorded = new URL('../../test/fixtures/formats-swiftshader.json', import.meta.url).pathname;
+    const tampered = JSON.parse(readFileSync(recorded, 'utf8'));
+    tampered.rows[2].medianNs = 'fast';
+    writeFileSync(path('formats-tampered.json'), JSON.stringify(tampered));
+    const r = runCli(['report', recorded, path('formats-tampered.json'), '--allow-stale', '--json', path('formats-report.json')]);
+    expect(r.status, r.stderr).toBe(2);
+    const report = JSON.parse(readFileSync(path('formats-report.json'), 'utf8'));
+    expect(report.rows.map((x: { caseLabel: string }) => x.caseLabel)).toEqual(['32x2x64 gemv f16', '32x2x64 gemv mxfp4', '32x2x64 gemv q4_0', '32x2x64 gemv q4_k', '32x2x64 gemv q8_0']);
+    const q80 = report.rows[4].cells[report.columns[0].id].entries;
+    expect(q80.map((e: { generatedMedianNs: number }) => e.generatedMedianNs)).toEqual([3158200, 3502209]);
+    expect(report.refused).toEqual([{ source: path('formats-tampered.json'), note: "formats result: rows[2].medianNs: expected a finite number, got 'fast'" }]);
+  }, 120_000);
+
   it('reads 1,000 result files from a folder in bounded time', () => {
     const l1 = JSON.parse(readFileSync(path('swift-l1.json'), 'utf8'));
     mkdirSync(path('many'));

@@ -6,11 +6,12 @@ import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../core/errors';
-import { buildCrossAdapterReport, MAX_REPORT_INPUTS, validateFormatsRun, type CrossAdapterReport, type ReportableRun } from '../core/report/cross-adapter';
+import { buildCrossAdapterReport, MAX_REPORT_INPUTS, type CrossAdapterReport } from '../core/report/cross-adapter';
 import { crossReportHtml, crossReportMarkdown, crossReportText, registryEdits } from '../core/report/cross-adapter-render';
 import { encodeCrossReportLink } from '../core/report/cross-adapter-share';
 import { decodeShare, SHARE_HASH_PREFIX } from '../core/report/share';
 import { validateResult } from '../core/report/validate';
+import type { ResultJson } from '../core/report/json';
 import { checkOutputPath, writeOutput } from './output-paths';
 import { readCappedText } from './read-capped';
 import { shareBase, SHARE_OPTIONS } from './share-output';
@@ -87,9 +88,9 @@ function resultsOf(value: unknown): unknown[] {
 }
 
 /** Reads every input (one at a time), keeping only validated results and the refusals. */
-export async function readReportInputs(args: readonly string[]): Promise<{ results: { source: string; result: ReportableRun }[]; refused: { source: string; note: string }[] }> {
+export async function readReportInputs(args: readonly string[]): Promise<{ results: { source: string; result: ResultJson }[]; refused: { source: string; note: string }[] }> {
   const { inputs, refused } = listInputs(args);
-  const results: { source: string; result: ReportableRun }[] = [];
+  const results: { source: string; result: ResultJson }[] = [];
   for (const input of inputs) {
     let value: unknown;
     try {
@@ -105,7 +106,7 @@ export async function readReportInputs(args: readonly string[]): Promise<{ resul
       try {
         const kind = item && typeof item === 'object' ? (item as { kind?: unknown }).kind : undefined;
         if (kind === 'report') throw new Error('a kernel-lab report, not a result: pass the result files it was made from');
-        results.push({ source, result: kind === 'formats' ? validateFormatsRun(item) : validateResult(item) });
+        results.push({ source, result: validateResult(item) });
       } catch (e) {
         refused.push({ source, note: (e as Error).message });
       }

@@ -6,7 +6,7 @@ import type { AdapterDescriptor } from './adapter';
 import type { CensusReport, CensusRequest } from './census/census-request';
 import type { Calibration } from './metrics/roofline';
 import type { ProgressFn } from './progress';
-import type { FormatsRun } from './report/cross-adapter';
+import type { FormatsJson } from './report/json';
 import type { FormatsRequest } from './report/formats';
 import type { Level1Request } from './requests';
 import type { LaneRequest, LaneResult, Level1Result, SweepRequest, SweepResult } from './results';
@@ -35,7 +35,7 @@ export interface LabApi {
   /** Level 1: check against the oracle, then time. */
   time(req: Level1Request, onProgress?: ProgressFn, runId?: string): Promise<Level1Result>;
   /** `lab formats`: one op over many weight formats, each checked then timed (Level 1), fastest first, with its quantization error. */
-  formats(req: FormatsRequest, onProgress?: ProgressFn, runId?: string): Promise<FormatsRun>;
+  formats(req: FormatsRequest, onProgress?: ProgressFn, runId?: string): Promise<FormatsJson>;
   /** The promotion lane: native vs generated over each pair's matrix. */
   lane(req: LaneRequest, onProgress?: ProgressFn, runId?: string): Promise<LaneResult>;
   /** Offline schedule search: candidates checked, timed, refused or proposed. Writes nothing. */

@@ -116,7 +116,7 @@ export interface LaneResult extends LaneRecord {
 export interface SweepRequest {
   op: string;
   reps?: number;
-  /** Shapes to sweep (default: the op's matrix, less the shapes its contract rejects). */
+  /** Shapes to sweep (default: the op's matrix less what its `sweeps` leaves out, less the shapes its contract rejects). */
   shapes?: { dims: number[]; layout?: string; params?: Record<string, number> }[];
   /** Restrict knobs to these values (default: the family's whole space). */
   space?: Record<string, (number | string)[]>;

@@ -6,9 +6,8 @@
 // refusal) is a row with the reason; a cancelled run or a lost device ends the whole run.
 import { adapterName, type AdapterDescriptor } from '../core/adapter';
 import { ProgressTracker, type ProgressFn } from '../core/progress';
-import type { FormatsRun } from '../core/report/cross-adapter';
 import { FORMATS_SEED, formatError, formatRowOf, planFormatsRequest, refusedFormatRow, sortFormatRows, WEIGHT_DISTRIBUTION, type FormatRow, type FormatsRequest } from '../core/report/formats';
-import { CODE_HASH, LAB_VERSION, RESULT_SCHEMA_VERSION } from '../core/report/json';
+import { formatsJson, type FormatsJson } from '../core/report/json';
 import { hasIntegerBlockDecode } from '../core/quant/block-wgsl';
 import type { Level1Request } from '../core/requests';
 import type { Level1Result } from '../core/results';
@@ -16,7 +15,7 @@ import type { Level1Result } from '../core/results';
 /** Errors that end the run instead of becoming a format's row: the user stopped it, or the device is gone. */
 const ENDS_THE_RUN = new Set(['RunCancelled', 'DeviceLostError']);
 
-export async function runFormats(time: (req: Level1Request) => Promise<Level1Result>, adapter: AdapterDescriptor, req: FormatsRequest, onProgress?: ProgressFn): Promise<FormatsRun> {
+export async function runFormats(time: (req: Level1Request) => Promise<Level1Result>, adapter: AdapterDescriptor, req: FormatsRequest, onProgress?: ProgressFn): Promise<FormatsJson> {
   const plan = planFormatsRequest(req); // usage errors before any device work
   const startedAt = new Date().toISOString();
   const base: Level1Request['variant'] = req.native ? { kind: 'native' } : { kind: 'auto' };
@@ -45,7 +44,7 @@ export async function runFormats(time: (req: Level1Request) => Promise<Level1Res
     progress.advance();
   }
   progress.finish();
-  return { kind: 'formats', op: plan.op, ggmlOp: plan.ggmlOp, shape: plan.dims.join('x'), adapter: adapterName(adapter), distribution: WEIGHT_DISTRIBUTION, rows: sortFormatRows(rows), adapterDescriptor: adapter, schemaVersion: RESULT_SCHEMA_VERSION, labVersion: LAB_VERSION, codeHash: CODE_HASH, startedAt };
+  return formatsJson({ kind: 'formats', op: plan.op, ggmlOp: plan.ggmlOp, shape: plan.dims.join('x'), adapter: adapterName(adapter), distribution: WEIGHT_DISTRIBUTION, rows: sortFormatRows(rows), adapterDescriptor: adapter, startedAt });
 }
 
 /** The mmvq schedule a formats run adds: 4 rows × 64 threads per workgroup, subgroup reduction where offered. */

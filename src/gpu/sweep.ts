@@ -2,9 +2,10 @@
 // checked against the oracle and the variant it would replace before its time is read; then
 // the refusal rules and a proposal in schedulesFor's vocabulary. It writes nothing.
 import { UsageError } from '../core/errors';
+import { SWEEP_CAPS } from '../core/input/caps';
 import { computeMetrics, peaksFor } from '../core/metrics/roofline';
 import { opByName } from '../core/ops/registry';
-import { opFamilies, type OpCase, type OpDef } from '../core/ops/types';
+import { defaultSweepShapes, opFamilies, type OpCase, type OpDef } from '../core/ops/types';
 import { outputAsOracle } from '../core/output-oracle';
 import { planOf, type CasePlan } from '../core/plan/plan';
 import { resolveKernel, type CaseRequest } from '../core/resolve-kernel';
@@ -31,6 +32,12 @@ export function sweepSpace(op: OpDef, restrict?: unknown): { candidates: Schedul
   return { candidates: enumerateSpace(family, knobs), space };
 }
 
+/** Refused before any GPU work: a table the stored result could not hold (hours of timing, then nothing saved). */
+export function checkSweepTable(candidates: number, shapes: number): void {
+  if (candidates * shapes > SWEEP_CAPS.cells)
+    throw new UsageError(`the sweep's table would be ${candidates} candidates × ${shapes} shapes = ${candidates * shapes} cells, over the cap of ${SWEEP_CAPS.cells} a stored sweep holds: narrow it with --shapes or --space`);
+}
+
 interface Live {
   key: string;
   schedule: Schedule;
@@ -48,7 +55,7 @@ export async function runSweep(ctx: GpuContext, req: SweepRequest, onProgress?: 
   const { candidates: all, space } = sweepSpace(op, req.space);
 
   // Shapes: the contract's rejections have no generated path to sweep.
-  const entries: readonly CaseRequest[] = req.shapes?.length ? req.shapes : op.matrix;
+  const entries: readonly CaseRequest[] = req.shapes?.length ? req.shapes : defaultSweepShapes(op);
   const cases: OpCase[] = [];
   const plans = new Map<OpCase, CasePlan>();
   const excludedShapes: { shape: string; reason: string }[] = [];
@@ -63,6 +70,7 @@ export async function runSweep(ctx: GpuContext, req: SweepRequest, onProgress?: 
     }
   }
   if (!cases.length) throw new UsageError(`no shape of ${op.name} is inside the generated contract: nothing to sweep`);
+  checkSweepTable(all.length, cases.length);
 
   const invalid = new Map<string, string>();
   const valid: Schedule[] = [];

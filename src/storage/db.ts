@@ -5,9 +5,8 @@
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { AdapterDescriptor } from '../core/adapter';
 import { LabError } from '../core/errors';
-import type { CalibrationJson } from '../core/report/json';
+import type { CalibrationJson, ResultJson, RunKind } from '../core/report/json';
 import { formatRowKey } from '../core/report/formats';
-import type { LabResultJson, LabRunKind } from '../core/report/lab-result';
 
 export const DB_NAME = 'kernel-lab';
 export const DB_VERSION = 4;
@@ -23,14 +22,14 @@ export interface StoredError {
 /** Schema v1: one record per run, by id, indexed by the adapter's fingerprint. */
 export interface RunRecordV1 {
   id?: number;
-  kind: LabRunKind;
+  kind: RunKind;
   /** adapterFingerprint(adapter): vendor, architecture, device, description, fallback, runtime. */
   adapterKey: string;
   adapter: AdapterDescriptor;
   /** ISO time the run was stored. */
   savedAt: string;
   /** The result JSON (the CLI's --json shape), or null for a failed run. */
-  result: LabResultJson | null;
+  result: ResultJson | null;
   /** Why the run failed, or null. */
   error: StoredError | null;
   /** What was asked, for a failed run (a result names it itself). */
@@ -107,7 +106,7 @@ function errorText(e: unknown): string {
 type UpgradeTx = IDBPTransaction<LabSchema, StoreNames<LabSchema>[], 'versionchange'>;
 
 /** "ADD 4096x512 inplace" for each (op, shape) a result measured. */
-export function opShapesOf(result: LabResultJson | null): string[] {
+export function opShapesOf(result: ResultJson | null): string[] {
   if (!result) return [];
   switch (result.kind) {
     case 'level1':

@@ -3,9 +3,8 @@
 // (quota), it aborts whole, so nothing already stored is lost and nothing half-written stays.
 import { adapterFingerprint, type AdapterDescriptor } from '../core/adapter';
 import { LabError } from '../core/errors';
-import { CODE_HASH, LAB_VERSION } from '../core/report/json';
-import { LAB_RUN_KINDS, resultAdapter, validateLabResult, type LabResultJson, type LabRunKind } from '../core/report/lab-result';
-import { checkAdapter } from '../core/report/validate';
+import { CODE_HASH, LAB_VERSION, resultAdapter, type ResultJson, RUN_KINDS, type RunKind } from '../core/report/json';
+import { checkAdapter, validateResult } from '../core/report/validate';
 import { describeBounded, jsonBoundsProblem, ownValue } from '../core/input/bounded-json';
 import { IMPORT_BOUNDS, MAX_IMPORT_RUNS, MAX_NAME_CHARS } from '../core/input/caps';
 import { isIsoTimestamp } from '../core/input/iso-date';
@@ -41,14 +40,14 @@ export interface FailedRun {
   readonly request?: unknown;
 }
 
-export type RunOutcome = { readonly result: LabResultJson } | FailedRun;
+export type RunOutcome = { readonly result: ResultJson } | FailedRun;
 
 function adapterOf(outcome: RunOutcome): AdapterDescriptor {
   return 'result' in outcome ? resultAdapter(outcome.result) : outcome.adapter;
 }
 
 /** The record a run is stored as (id assigned by the database). Pure. */
-export function runRecord(kind: LabRunKind, outcome: RunOutcome, savedAt = new Date().toISOString()): RunRecord {
+export function runRecord(kind: RunKind, outcome: RunOutcome, savedAt = new Date().toISOString()): RunRecord {
   if ('result' in outcome && outcome.result.kind !== kind) throw new LabError(`a ${outcome.result.kind} result cannot be saved as a ${kind} run`);
   const adapter = adapterOf(outcome);
   const result = 'result' in outcome ? outcome.result : null;
@@ -77,7 +76,7 @@ function calibrationRecord(rec: RunRecord, id: number): CalibrationRecord | null
 }
 
 /** Stores one run (and, for a calibration, the adapter's latest calibration); returns its id. */
-export async function saveRun(db: LabDb, kind: LabRunKind, outcome: RunOutcome): Promise<number> {
+export async function saveRun(db: LabDb, kind: RunKind, outcome: RunOutcome): Promise<number> {
   const rec = runRecord(kind, outcome);
   const tx = db.transaction(['runs', 'calibrations'], 'readwrite');
   try {
@@ -180,18 +179,18 @@ function importedRecord(v: unknown, at: string): RunRecord {
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw new ImportError(`${at}: not an object`);
   // Own properties only: an inherited name is never a field.
   const r = Object.fromEntries(['kind', 'savedAt', 'result', 'error', 'adapter', 'request', 'labVersion', 'codeHash'].map((k) => [k, ownValue(v, k)])) as Record<string, unknown>;
-  if (!LAB_RUN_KINDS.includes(r.kind as LabRunKind)) throw new ImportError(`${at}.kind: expected one of ${LAB_RUN_KINDS.join(', ')}`);
+  if (!RUN_KINDS.includes(r.kind as RunKind)) throw new ImportError(`${at}.kind: expected one of ${RUN_KINDS.join(', ')}`);
   if (!isIsoTimestamp(r.savedAt)) throw new ImportError(`${at}.savedAt: expected an ISO date (YYYY-MM-DDThh:mm:ss[.sss]Z), got ${describeBounded(r.savedAt)}`);
   for (const k of ['labVersion', 'codeHash'] as const) if (str(r[k]) && r[k].length > MAX_NAME_CHARS) throw new ImportError(`${at}.${k}: over the ${MAX_NAME_CHARS}-character cap`);
   let base: RunRecord;
   if (r.result !== null && r.result !== undefined) {
-    let result: LabResultJson;
+    let result: ResultJson;
     try {
-      result = validateLabResult(r.result);
+      result = validateResult(r.result);
     } catch (e) {
       throw new ImportError(`${at}.result: ${(e as Error).message}`);
     }
-    base = runRecord(r.kind as LabRunKind, { result }, r.savedAt);
+    base = runRecord(r.kind as RunKind, { result }, r.savedAt);
   } else {
     const error = r.error && typeof r.error === 'object' ? { name: ownValue(r.error, 'name'), message: ownValue(r.error, 'message') } : null;
     if (!error || !str(error.name) || !str(error.message)) throw new ImportError(`${at}: a run needs a result or an error with name and message`);
@@ -200,7 +199,7 @@ function importedRecord(v: unknown, at: string): RunRecord {
     if (request) throw new ImportError(request);
     const bad = checkAdapter(r.adapter, `${at}.adapter`);
     if (bad) throw new ImportError(bad);
-    base = runRecord(r.kind as LabRunKind, { error: { name: error.name, message: error.message }, adapter: r.adapter as AdapterDescriptor, request: r.request }, r.savedAt);
+    base = runRecord(r.kind as RunKind, { error: { name: error.name, message: error.message }, adapter: r.adapter as AdapterDescriptor, request: r.request }, r.savedAt);
   }
   // The stamps travel with the run: an old run stays stale after a round trip.
   return { ...base, labVersion: str(r.labVersion) ? r.labVersion : base.labVersion, codeHash: str(r.codeHash) ? r.codeHash : base.codeHash };
@@ -220,15 +219,15 @@ export function parseImport(v: unknown): RunRecord[] {
     return runs.map((r, i) => importedRecord(r, `runs[${i}]`));
   }
   if (isObject && ownValue(v, 'kind') !== undefined) {
-    let result: LabResultJson;
+    let result: ResultJson;
     try {
-      result = validateLabResult(v);
+      result = validateResult(v);
     } catch (e) {
       throw new ImportError(`not a kernel-lab export, and not a valid result: ${(e as Error).message}`);
     }
     return [runRecord(result.kind, { result }, new Date().toISOString())];
   }
-  throw new ImportError(`not a kernel-lab file: expected an export (format '${EXPORT_FORMAT}') or a result JSON (${LAB_RUN_KINDS.join(', ')})`);
+  throw new ImportError(`not a kernel-lab file: expected an export (format '${EXPORT_FORMAT}') or a result JSON (${RUN_KINDS.join(', ')})`);
 }
 
 /** Same run: kind, adapter and start time (a result's own, else when it was stored). */

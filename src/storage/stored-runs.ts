@@ -6,8 +6,8 @@
 import { adapterFingerprint } from '../core/adapter';
 import { isOwnKey } from '../core/input/bounded-json';
 import { isIsoTimestamp } from '../core/input/iso-date';
-import { LAB_RUN_KINDS, validateLabResult } from '../core/report/lab-result';
-import { checkAdapter } from '../core/report/validate';
+import { RUN_KINDS } from '../core/report/json';
+import { checkAdapter, validateResult } from '../core/report/validate';
 import { opShapesOf, UNKNOWN_STAMP, type LabDb, type RunRecord } from './db';
 import { sortRuns } from './runs';
 
@@ -25,7 +25,7 @@ export interface StoredRuns {
   readonly damaged: DamagedRun[];
 }
 
-const KINDS: Record<string, true> = Object.fromEntries(LAB_RUN_KINDS.map((k) => [k, true]));
+const KINDS: Record<string, true> = Object.fromEntries(RUN_KINDS.map((k) => [k, true]));
 
 function text(v: unknown, max = 40): string {
   return typeof v === 'string' ? (v.length > max ? `${v.slice(0, max)}…` : v) : '';
@@ -33,13 +33,13 @@ function text(v: unknown, max = 40): string {
 
 /** What is wrong with a stored record (null when History can show it). */
 function problemOf(r: Record<string, unknown>): string | null {
-  if (!isOwnKey(KINDS, r.kind)) return `kind ${text(r.kind) || typeof r.kind} is not one of ${LAB_RUN_KINDS.join(', ')}`;
+  if (!isOwnKey(KINDS, r.kind)) return `kind ${text(r.kind) || typeof r.kind} is not one of ${RUN_KINDS.join(', ')}`;
   if (!isIsoTimestamp(r.savedAt)) return `savedAt '${text(r.savedAt)}' is not an ISO date`;
   const adapter = checkAdapter(r.adapter, 'adapter');
   if (adapter) return adapter;
   if (r.result !== null && r.result !== undefined) {
     try {
-      const result = validateLabResult(r.result);
+      const result = validateResult(r.result);
       if (result.kind !== r.kind) return `a ${result.kind} result stored as a ${r.kind} run`;
     } catch (e) {
       return `result: ${(e as Error).message}`;

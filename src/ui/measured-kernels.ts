@@ -1,6 +1,6 @@
 // Results → the session's measured kernels: every timed kernel with metrics, one entry each.
 import { adapterFingerprint } from '../core/adapter';
-import type { LabResultJson } from '../core/report/lab-result';
+import type { ResultJson } from '../core/report/json';
 import type { LaneRecord, Level1Record, SweepRecord } from '../core/schema/results';
 import type { MeasuredKernel } from './session-results';
 
@@ -34,7 +34,7 @@ export function sweepKernels(r: SweepLike): MeasuredKernel[] {
 }
 
 /** A stored run's kernels (what History keeps): the roofline shows them beside this session's. */
-export function storedKernels(r: LabResultJson): MeasuredKernel[] {
+export function storedKernels(r: ResultJson): MeasuredKernel[] {
   if (r.kind === 'level1') return level1Kernels(r);
   if (r.kind === 'lane') return laneKernels(r);
   if (r.kind === 'sweep') return sweepKernels(r);

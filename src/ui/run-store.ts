@@ -3,7 +3,7 @@
 // follows so it shows a run as soon as it is stored.
 import { createSignal } from 'solid-js';
 import type { AdapterDescriptor } from '../core/adapter';
-import type { LabResultJson, LabRunKind } from '../core/report/lab-result';
+import type { ResultJson, RunKind } from '../core/report/json';
 import type { LabDb } from '../storage/db';
 import { openLabStore, writable, type LabStore } from '../storage/open';
 import { saveRun as storeRun } from '../storage/runs';
@@ -79,9 +79,9 @@ export type SaveOutcome = { readonly saved: true; readonly id: number } | { read
  * --json shapes), or the error it failed with, the adapter it ran on and what was asked.
  * Never rejects: a refusal (quota, no IndexedDB) comes back as { saved: false, error }.
  */
-export function saveRun(kind: LabRunKind, result: LabResultJson): Promise<SaveOutcome>;
-export function saveRun(kind: LabRunKind, error: ErrorInfo, context: { readonly adapter: AdapterDescriptor; readonly request?: unknown }): Promise<SaveOutcome>;
-export async function saveRun(kind: LabRunKind, outcome: LabResultJson | ErrorInfo, context?: { readonly adapter: AdapterDescriptor; readonly request?: unknown }): Promise<SaveOutcome> {
+export function saveRun(kind: RunKind, result: ResultJson): Promise<SaveOutcome>;
+export function saveRun(kind: RunKind, error: ErrorInfo, context: { readonly adapter: AdapterDescriptor; readonly request?: unknown }): Promise<SaveOutcome>;
+export async function saveRun(kind: RunKind, outcome: ResultJson | ErrorInfo, context?: { readonly adapter: AdapterDescriptor; readonly request?: unknown }): Promise<SaveOutcome> {
   try {
     const db = await writableDb(`this ${kind} run`);
     const id =

@@ -3,14 +3,14 @@
 // link look the same) and whether saving worked. Failed runs are stored too.
 import { createSignal, type Accessor } from 'solid-js';
 import type { AdapterDescriptor } from '../core/adapter';
-import type { LabResultJson, LabRunKind } from '../core/report/lab-result';
+import type { ResultJson, RunKind } from '../core/report/json';
 import type { ProgressFn } from '../worker/api';
 import type { ErrorInfo } from './errors';
 import { createRunAction } from './run-action';
 import { saveRun, type SaveOutcome } from './run-store';
 
-export interface StoredRunOptions<Req, Res, Json extends LabResultJson> {
-  readonly kind: LabRunKind;
+export interface StoredRunOptions<Req, Res, Json extends ResultJson> {
+  readonly kind: RunKind;
   readonly call: (req: Req, onProgress: ProgressFn, runId: string) => Promise<Res>;
   readonly toJson: (res: Res) => Json;
   /** The adapter a failed run is stored under. */
@@ -21,7 +21,7 @@ export interface StoredRunOptions<Req, Res, Json extends LabResultJson> {
   readonly onError?: (error: ErrorInfo) => void;
 }
 
-export function createStoredRun<Req, Res, Json extends LabResultJson>(o: StoredRunOptions<Req, Res, Json>) {
+export function createStoredRun<Req, Res, Json extends ResultJson>(o: StoredRunOptions<Req, Res, Json>) {
   const [json, setJson] = createSignal<Json | null>(null);
   const [saved, setSaved] = createSignal<SaveOutcome | null>(null);
   const action = createRunAction<Req, Res>(o.call, {

@@ -2,7 +2,7 @@
 import { UsageError } from '../../core/errors';
 import { opByName } from '../../core/ops/registry';
 import { parseShapeList } from '../../core/ops/shape-specs';
-import { opFamilies } from '../../core/ops/types';
+import { defaultSweepShapes, opFamilies } from '../../core/ops/types';
 import { sweepJson } from '../../core/report/json';
 import { formatSweep } from '../../core/report/sweep-text';
 import { parseOpSpace } from '../../core/schedule/schedule';
@@ -24,13 +24,13 @@ export async function cmdSweep(argv: string[]): Promise<number> {
   if (!v.op) throw new UsageError('sweep needs --op');
   const op = opByName(v.op as string);
   const filter = parseFilter(v.filter as string | undefined);
-  const listedAll = v.shapes ? parseShapeList(String(v.shapes), op) : filter ? op.matrix.map((e) => ({ dims: [...e.dims], layout: e.layout, ...(e.params ? { params: { ...e.params } } : {}) })) : undefined;
+  const listedAll = v.shapes ? parseShapeList(String(v.shapes), op) : filter ? defaultSweepShapes(op).map((e) => ({ dims: [...e.dims], layout: e.layout, ...(e.params ? { params: { ...e.params } } : {}) })) : undefined;
   const listed = listedAll && keepMatching(op, listedAll, filter);
   if (listed && !listed.length) throw new UsageError(`--filter '${v.filter}' matches no shape of ${op.name}`);
   const params = paramOptions(v);
   // --param overrides each shape's own params (the matrix's shapes when --shapes is absent).
   const shapes = params
-    ? (listed ?? op.matrix.map((e) => ({ dims: [...e.dims], layout: e.layout, ...(e.params ? { params: { ...e.params } } : {}) }))).map((e) => {
+    ? (listed ?? defaultSweepShapes(op).map((e) => ({ dims: [...e.dims], layout: e.layout, ...(e.params ? { params: { ...e.params } } : {}) }))).map((e) => {
         const merged = { ...e.params, ...params };
         op.makeCase(e.dims, e.layout ?? op.layouts[0].name, merged);
         return { ...e, params: merged };

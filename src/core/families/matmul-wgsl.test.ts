@@ -30,9 +30,21 @@ describe('matmul codegen', () => {
     const double = generateMatmul(sched({ staging: 'double' }), g).wgsl;
     expect(count(single, 'workgroupBarrier()')).toBe(2);
     expect(count(prefetch, 'workgroupBarrier()')).toBe(2);
-    // one before the loop (tile 0), one per tile
-    expect(count(double, 'workgroupBarrier()')).toBe(2);
+    // one before the loop (tile 0), one per tile: the loop takes two tiles, each half its own buffer at a constant offset
+    expect(count(double, 'workgroupBarrier()')).toBe(3);
+    expect(double).toContain('for (var t = 0u; t < 16u; t = t + 2u) {');
+    expect(double).not.toMatch(/cur|t & 1u/);
     expect(double).toContain('var<workgroup> As: array<vec4<f32>, 512>;');
+    const [first, second] = double.slice(double.indexOf('for (var t')).split('workgroupBarrier();');
+    expect(first).toContain('let ak = kk * 16u + tx;');
+    expect(first).toContain('As[256u + as0]');
+    expect(second).toContain('let ak = 256u + kk * 16u + tx;');
+    expect(second).toContain('if (t + 2u < 16u) {');
+    expect(second).toMatch(/As\[as0\]/);
+    // An odd number of tiles (K 48 = 3 of 16): one pair, the last tile computed from buffer 0 after the loop.
+    const odd = generateMatmul(sched({ staging: 'double' }), geometry(256, 256, 48)).wgsl;
+    expect(odd).toContain('for (var t = 0u; t < 2u; t = t + 2u) {');
+    expect(odd.slice(odd.lastIndexOf('workgroupBarrier();'))).toContain('let ak = kk * 16u + tx;');
     expect(single).toContain('var<workgroup> As: array<vec4<f32>, 256>;');
     // prefetch: tile t+1's loads come after the barrier that publishes tile t, before its math
     const loop = prefetch.slice(prefetch.indexOf('for (var t'));

@@ -102,7 +102,16 @@ export interface MatmulGeometry {
    * `fn wq_block(blk) -> WqBlock` (32 quants as 8 vec4, d, m; blk = m·K/32 + k/32). The gemv
    * family then gives a thread whole blocks (one scale load, the quants as whole words).
    */
-  readonly weightBlocks?: { readonly wgsl: string; readonly hasMin: boolean; /** wq_block_i8 too (integer quants: the mmvq family). */ readonly integer: boolean };
+  readonly weightBlocks?: {
+    readonly wgsl: string;
+    /** Weights per block (32: ggml's legacy types and MXFP4). */
+    readonly blockSize: number;
+    readonly hasMin: boolean;
+    /** wq_block_i8 too (integer quants: the mmvq family). */
+    readonly integer: boolean;
+    /** `fn wq_unpack(r: WqRaw) -> WqBlock`: the sgmatrix family loads a tile's raw blocks (wq_raw) ahead and decodes them at the store. */
+    readonly unpack: string;
+  };
 }
 
 /** The src0 storage element and load expression when src0 holds quantized weights. */
@@ -334,20 +343,23 @@ export function generateMatmul(s: MatmulSchedule, g: MatmulGeometry): MatmulKern
       emit(...slotVars(stA), ...slotVars(stB), ...next('0u'));
       emit(...loop([...stores(stA, ''), ...stores(stB, ''), 'workgroupBarrier();', ...ifMore(next('t + 1u')), ...compute('', ''), 'workgroupBarrier();']));
       break;
-    case 'double':
+    case 'double': {
       // Two shared buffers: tile t+1 is stored into the one tile t is not reading, so one
       // barrier per tile suffices (the buffer written in t was last read in t−1, before its barrier).
+      // Two tiles per iteration, so each half names its buffer by a constant offset, never
+      // `(t & 1) * len` (sgmatrix's double staging ran 2.2× slower than prefetch on the H200 with
+      // such a runtime-picked buffer); an odd last tile is computed from buffer 0 after the loop.
+      const pairs = Math.floor(nTiles / 2);
+      const ifMore2 = (ls: string[]) => [`if (t + 2u < ${u(nTiles)}) {`, indent(ls.join('\n'), 2), '}'];
       emit(...slotVars(stA), ...slotVars(stB), ...next('0u'), ...stores(stA, ''), ...stores(stB, ''), 'workgroupBarrier();');
-      emit(
-        ...loop([
-          `let cur = t & 1u;`,
-          ...ifMore(next('t + 1u')),
-          ...compute(`cur * ${u(aLen)} + `, `cur * ${u(bLen)} + `),
-          ...ifMore([...stores(stA, `(1u - cur) * ${u(aLen)}`), ...stores(stB, `(1u - cur) * ${u(bLen)}`)]),
-          'workgroupBarrier();',
-        ]),
-      );
+      if (pairs) {
+        const first = [...next('t + 1u'), ...compute('', ''), ...stores(stA, u(aLen)), ...stores(stB, u(bLen)), 'workgroupBarrier();'];
+        const second = [...ifMore2(next('t + 2u')), ...compute(`${u(aLen)} + `, `${u(bLen)} + `), ...ifMore2([...stores(stA, ''), ...stores(stB, '')]), 'workgroupBarrier();'];
+        emit(`for (var t = 0u; t < ${u(2 * pairs)}; t = t + 2u) {`, indent([...first, ...second].join('\n'), 2), '}');
+      }
+      if (nTiles % 2) emit(...compute('', ''));
       break;
+    }
   }
 
   // Split K: the other slices hand their sums to slice 0 through workgroup memory, in rounds of

@@ -6,6 +6,7 @@ import { checkOutput } from '../stats/correctness';
 import { contiguous } from '../tensor';
 import { GUARD_BYTES, sentinelBuffer, withGuards } from '../hostdata';
 import { SGMATRIX, sgmatrixTile, type SgmatrixSchedule } from './sgmatrix';
+import { weightFormat } from '../quant/weights';
 
 const sg = (knobs: Record<string, number | string> = {}): Schedule =>
   parseSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 2, subgroupsN: 2, matricesM: 2, matricesN: 2, tileK: 32, ...knobs });
@@ -28,14 +29,30 @@ describe('sgmatrix family (chromium-experimental-subgroup-matrix, f16→f32)', (
 
   it('stages K tiles single, prefetched into registers, or double-buffered with one barrier per tile', () => {
     const c = MUL_MAT.makeCase([64, 32, 96], 'contiguous', { type0: 1 });
-    const barriers = (staging: string) => MUL_MAT.generate(sg({ staging }), c).wgsl.split('for (var k0')[1].match(/workgroupBarrier/g)?.length;
-    expect([barriers('single'), barriers('prefetch'), barriers('double')]).toEqual([2, 2, 1]);
+    // Barriers per iteration of the K loop, and K tiles per iteration (its step over tileK 32).
+    const perTile = (staging: string) => {
+      const loop = MUL_MAT.generate(sg({ staging }), c).wgsl.split('for (var k0')[1];
+      return loop.split('\n}')[0].match(/workgroupBarrier/g)!.length / (Number(loop.match(/k0 = k0 \+ (\d+)u/)![1]) / 32);
+    };
+    expect([perTile('single'), perTile('prefetch'), perTile('double')]).toEqual([2, 2, 1]);
     const double = MUL_MAT.generate(sg({ staging: 'double' }), c);
-    expect(double.wgsl).toContain('var<workgroup> sA: array<f16, 5120>;'); // 2 × 64 rows × 40
-    // The next tile's loads come before the multiply, its stores into the other buffer after.
+    // Two buffers per operand, each 64 rows × 40, addressed with constant offsets: the buffer is never a runtime index
+    // (picked by (k0 / tileK) & 1, the H200 ran this schedule 2.2× slower than prefetch; gemm3).
+    expect(double.wgsl).toContain('var<workgroup> sA0: array<f16, 2560>;\nvar<workgroup> sA1: array<f16, 2560>;');
+    expect(double.wgsl).not.toMatch(/cur|\* 2560u/);
+    // The next tile's loads come before the multiply of buffer 0, its stores into buffer 1 after; then the same, the buffers swapped.
     const loop = double.wgsl.split('for (var k0')[1];
-    expect(loop.indexOf('aw0 = src0[ag0 + (k0 + 32u) / 8u];')).toBeLessThan(loop.indexOf('subgroupMatrixMultiplyAccumulate'));
-    expect(loop.indexOf('sA[(1u - cur) * 2560u + ao0 + 0u]')).toBeGreaterThan(loop.lastIndexOf('subgroupMatrixMultiplyAccumulate'));
+    const [first, second] = loop.split('workgroupBarrier();');
+    expect(first.indexOf('aw0 = src0[ag0 + (k0 + 32u) / 8u];')).toBeLessThan(first.indexOf('subgroupMatrixMultiplyAccumulate'));
+    expect(first).toContain('(&sA0, min(');
+    expect(first.indexOf('sA1[ao0 + 0u]')).toBeGreaterThan(first.lastIndexOf('subgroupMatrixMultiplyAccumulate'));
+    expect(second).toContain('if (k0 + 64u < 96u) {\n      aw0 = src0[ag0 + (k0 + 64u) / 8u];');
+    expect(second).toContain('(&sA1, min(');
+    expect(second.indexOf('sA0[ao0 + 0u]')).toBeGreaterThan(second.lastIndexOf('subgroupMatrixMultiplyAccumulate'));
+    // K = 96 is three tiles: one pair in the loop, the third multiplied from buffer 0 after it.
+    expect(double.wgsl).toContain('for (var k0 = 0u; k0 < 64u; k0 = k0 + 64u) {');
+    const tail = double.wgsl.slice(double.wgsl.lastIndexOf('workgroupBarrier();'));
+    expect(tail.match(/&sA0, min\(/g)).toHaveLength(2);
     expect(`${double.label}\n${double.wgsl}`).toMatchSnapshot();
   });
 
@@ -144,15 +161,21 @@ describe('sgmatrix family (chromium-experimental-subgroup-matrix, f16→f32)', (
 
   it('clamps workgroup offsets to the last start a whole matrix fits: never below a real offset, so the clamp changes nothing', () => {
     // Robustness predicates every subgroupMatrixLoad on offset + span ≤ length; min(offset, length − span) lets the driver prove it.
-    const cases: Record<string, number | string>[] = [{ config: '16x16x16', subgroupsM: 4, matricesM: 4, matricesN: 4, staging: 'prefetch' }, { config: '16x8x16', staging: 'double' }, { config: '16x8x8', tileK: 16, matricesN: 1 }];
+    const cases: Record<string, number | string>[] = [
+      { config: '16x16x16', subgroupsM: 4, matricesM: 4, matricesN: 4, staging: 'prefetch' },
+      { config: '16x8x16', staging: 'double' },
+      { config: '16x8x8', tileK: 16, matricesN: 1 },
+      { config: '16x16x16', matricesM: 4, matricesN: 4, staging: 'double', storeOrder: 'matrix' },
+    ];
     for (const knobs of cases) {
       const s = sg(knobs) as SgmatrixSchedule;
       const { BM, BN } = sgmatrixTile(s);
       const wgsl = MUL_MAT.generate(s, MUL_MAT.makeCase([BM * 2, BN * 2, 64], 'contiguous', { type0: 1, type1: 1 })).wgsl;
       const [cm, cn, ck] = s.config.split('x').map(Number);
       const len = (name: string) => Number(wgsl.match(new RegExp(`var<workgroup> ${name}: array<f16, (\\d+)>;`))![1]);
-      const loads = [...wgsl.matchAll(/subgroupMatrixLoad<subgroup_matrix_(left|right)[^>]*>>\(&(sA|sB), min\((.+?), (\d+)u\), (true|false), (\d+)u\);/g)];
-      expect(loads.length).toBe(s.matricesM + s.matricesN);
+      const loads = [...wgsl.matchAll(/subgroupMatrixLoad<subgroup_matrix_(left|right)[^>]*>>\(&(s[AB][01]?), min\((.+?), (\d+)u\), (true|false), (\d+)u\);/g)];
+      // Double staging: the multiply written once per buffer.
+      expect(loads.length).toBe((s.staging === 'double' ? 2 : 1) * (s.matricesM + s.matricesN));
       for (const [, side, buf, expr, bound, , ld] of loads) {
         const span = Number(ld) * ((side === 'left' ? cm : cn) - 1) + ck;
         expect(Number(bound)).toBe(len(buf) - span);
@@ -163,6 +186,117 @@ describe('sgmatrix family (chromium-experimental-subgroup-matrix, f16→f32)', (
             for (let kk = 0; kk < s.tileK; kk += ck) for (const cur of [0, 1]) most = Math.max(most, f(sgm, sgn, kk, cur));
         expect(most).toBeLessThanOrEqual(Number(bound));
       }
+      // 'matrix' copies: the stores clamped the same way (their offsets are checked by the copy model below).
+      for (const [, buf, bound, side] of [...wgsl.matchAll(/subgroupMatrixStore\(&(s[AB][01]?), min\([ab]o\d+, (\d+)u\), ([ab])w\d+, (?:true|false), \d+u\);/g)]) {
+        expect(Number(bound)).toBe(len(buf) - ((s.tileK + 8) * ((side === 'a' ? cm : cn) - 1) + ck));
+      }
+    }
+  });
+
+  it("'matrix' store order copies every cfg-sized matrix of the tile once, from where 'plain' loads it to where it stores it", () => {
+    // A CPU model of the emitted lets: for each subgroup and unit, the global start (ag) and workgroup offset (ao) of its matrix.
+    for (const knobs of [{ config: '16x16x16', matricesM: 4, matricesN: 4 }, { config: '16x8x16', subgroupsM: 4, subgroupsN: 1, matricesM: 1, matricesN: 2, tileK: 16 }] as Record<string, number | string>[]) {
+      const s = sg({ ...knobs, staging: 'prefetch', storeOrder: 'matrix' }) as SgmatrixSchedule;
+      const { BM, BN } = sgmatrixTile(s);
+      const K = 2 * s.tileK;
+      const c = MUL_MAT.makeCase([BM * 2, BN * 2, K], 'contiguous', { type0: 1, type1: 1 });
+      const wgsl = MUL_MAT.generate(s, c).wgsl;
+      expect(wgsl).not.toMatch(/bitcast|\bs[AB]\[/); // no 16-bit stores
+      expect(wgsl).toContain('var<storage, read> src0: array<f16>;');
+      const [cm, cn, ck] = s.config.split('x').map(Number);
+      const lets = wgsl.split('\n').map((l) => l.trim()).filter((l) => /^let ([ab][go]\d+|base[01]|m0|n0) = /.test(l));
+      const nsg = s.subgroupsM * s.subgroupsN;
+      for (const [p, rows, major] of [['a', BM, cm], ['b', BN, cn]] as const) {
+        const seen = new Map<number, number>();
+        for (let sgi = 0; sgi < nsg; sgi++) {
+          const env: Record<string, bigint> = { sg: BigInt(sgi) };
+          for (const l of lets) {
+            const [, name, e] = l.match(/^let (\w+) = (.+);$/)!;
+            env[name] = Function(...Object.keys(env), `const wid = { x: 1n, y: 1n }; return ${e.replace(/(\d+)u/g, '$1n')};`)(...Object.values(env)) as bigint;
+          }
+          for (let i = 0; env[`${p}g${i}`] !== undefined; i++) {
+            // The unit's guard as emitted around its load (isActive: this subgroup is one of the tile's).
+            const guard = wgsl.match(new RegExp(`if \\((.+)\\) \\{\\n\\s*${p}w${i} = subgroupMatrixLoad`))![1];
+            if (!Function(...Object.keys(env), `const isActive = true; return ${guard.replace(/(\d+)u/g, '$1n')};`)(...Object.values(env))) continue;
+            const base = Number(env[p === 'a' ? 'base0' : 'base1']) + K * (p === 'a' ? BM : BN); // workgroup (1, 1): rows from BM (BN) on
+            const g = Number(env[`${p}g${i}`]) - base;
+            const [row, col] = [Math.floor(g / K), g % K]; // the matrix's first row and K column in the tile
+            expect(row % major).toBe(0);
+            expect(col % ck).toBe(0);
+            expect(Number(env[`${p}o${i}`])).toBe(row * (s.tileK + 8) + col); // where 'plain' stores element (row, col): rows of tileK + 8
+            seen.set(row * K + col, (seen.get(row * K + col) ?? 0) + 1);
+          }
+        }
+        // Every matrix of the rows × tileK tile exactly once.
+        expect([...seen.values()]).toEqual(Array((rows / major) * (s.tileK / ck)).fill(1));
+      }
+    }
+  });
+});
+
+describe('sgmatrix with quantized weights (decoded into f16 workgroup memory)', () => {
+  const q = (name: string, dims: number[], type1 = 0) => MUL_MAT.makeCase(dims, 'contiguous', { type0: weightFormat(name).id, type1 });
+
+  it('names what it refuses: a tileK that splits a 32-weight block, K not a whole number of tiles', () => {
+    expect(MUL_MAT.fits(sg(), q('q4_0', [64, 32, 96]))).toEqual([]);
+    expect(MUL_MAT.fits(sg({ tileK: 16 }), q('q8_0', [64, 32, 96]))).toEqual(['block weights are decoded a whole 32-weight block at a time: tileK 16 must be a multiple of 32']);
+    expect(MUL_MAT.fits(sg({ tileK: 64 }), q('mxfp4', [64, 32, 96]))).toEqual(['K = 96 is not a multiple of tileK 64']);
+    // Every format decodes whole 32-weight chunks where K % 32 == 0 (block-wgsl.ts); at other K a Track-1
+    // format takes four weights a load, any tileK.
+    expect(MUL_MAT.fits(sg({ tileK: 16 }), q('nvfp4', [64, 32, 48]))).toEqual([]);
+    expect(MUL_MAT.fits(sg({ tileK: 16 }), q('nvfp4', [64, 32, 64]))).toEqual(['block weights are decoded a whole 32-weight block at a time: tileK 16 must be a multiple of 32']);
+    expect(MUL_MAT.fits(sg(), q('q4_k', [64, 32, 256], 1))).toEqual([]);
+    // A Track-1 format with a ragged tail block: K must still be whole tiles.
+    expect(MUL_MAT.fits(sg(), q('int5', [64, 32, 70]))).toEqual(['K = 70 is not a multiple of tileK 32', "sgmatrix loads 4 f32 at a time: src1's rows must start on 4-element boundaries (offset 64, row stride 70)"]);
+  });
+
+  it('q4_0: a thread loads one block per K tile ahead (wq_raw) and decodes it at the store (wq_unpack), rounded to f16; labelled so', () => {
+    const k = MUL_MAT.generate(sg({ staging: 'prefetch' }), q('q4_0', [64, 32, 64]));
+    expect(k.inputRounding).toBe('f16');
+    expect(k.features).toEqual(['shader-f16', 'subgroups', 'chromium-experimental-subgroup-matrix']);
+    expect(k.label).toMatch(/ \[weights decoded to f16, f32 src1 staged as f16\]$/);
+    expect(k.wgsl).toContain('@group(0) @binding(0) var<storage, read> src0: array<u32>;');
+    const loop = k.wgsl.split('for (var k0')[1];
+    // The next tile's raw blocks are in flight while this one is multiplied; the decode happens at the store.
+    expect(loop.indexOf('ar0 = wq_raw(ab0 + (k0 + 32u) / 32u);')).toBeLessThan(loop.indexOf('subgroupMatrixMultiplyAccumulate'));
+    expect(loop.indexOf('let wb = wq_unpack(ar0);')).toBeLessThan(loop.indexOf('workgroupBarrier'));
+    expect(`${k.label}\n${k.wgsl}`).toMatchSnapshot();
+    // f16 activations: nothing of src1 rounds, the weights still do.
+    const f16 = MUL_MAT.generate(sg(), q('q4_0', [64, 32, 64], 1));
+    expect(f16.inputRounding).toBe('f16');
+    expect(f16.label).toMatch(/ \[weights decoded to f16\]$/);
+  });
+
+  it('nvfp4 at K = 48 (not whole 32-weight chunks, so no block decode): four weights a load through wq4, stored as f16; f16 activations loaded directly', () => {
+    const k = MUL_MAT.generate(sg({ staging: 'direct', tileK: 16 }), q('nvfp4', [64, 32, 48], 1));
+    expect(k.wgsl).toContain('aw0 = wq4(ag0 + (0u) / 4u);');
+    expect(k.wgsl).toContain('let ah = vec4<f16>(aw0);');
+    expect(k.wgsl).not.toContain('var<workgroup> sB');
+    expect(k.inputRounding).toBe('f16');
+    expect(`${k.label}\n${k.wgsl}`).toMatchSnapshot();
+  });
+
+  it('every block of a K tile lands once, at its row and K offset in sA (tileK 64: two blocks a row; more blocks than threads)', () => {
+    // 64 rows × 2 blocks = 128 units over 32 threads (one subgroup): four per thread.
+    const s = sg({ subgroupsM: 1, subgroupsN: 1, matricesM: 4, matricesN: 4, tileK: 64, config: '16x16x16' }) as SgmatrixSchedule;
+    const K = 192;
+    const wgsl = MUL_MAT.generate(s, q('q5_1', [128, 64, K])).wgsl;
+    const lets = wgsl.split('\n').map((l) => l.trim()).filter((l) => /^let (ab\d|ao\d) = /.test(l));
+    expect(lets.filter((l) => l.startsWith('let ab'))).toHaveLength(4);
+    const LD = 64 + 8;
+    for (const wx of [0, 1]) {
+      const seen = new Map<number, number>(); // sA offset → block index
+      for (let lid = 0; lid < 32; lid++) {
+        const env: Record<string, bigint> = { lid: BigInt(lid), m0: BigInt(64 * wx) }; // workgroup wx along M
+        for (const l of lets) {
+          const [, name, e] = l.match(/^let (\w+) = (.+);$/)!;
+          env[name] = Function(...Object.keys(env), `return ${e.replace(/(\d+)u/g, '$1n')};`)(...Object.values(env)) as bigint;
+        }
+        for (let i = 0; i < 4; i++) seen.set(Number(env[`ao${i}`]), Number(env[`ab${i}`]));
+      }
+      // Block c of tile row r (of the first K tile) is block (64·wx + r)·K/32 + c, stored at r·LD + 32c.
+      const want = new Map(Array.from({ length: 128 }, (_, v) => [Math.floor(v / 2) * LD + (v % 2) * 32, (64 * wx + Math.floor(v / 2)) * (K / 32) + (v % 2)]));
+      expect(seen).toEqual(want);
     }
   });
 });

@@ -4,11 +4,14 @@
 // tile of (subgroupsM·matricesM·cfgM) × (subgroupsN·matricesN·cfgN) outputs; each subgroup holds
 // matricesM×matricesN result matrices. K goes through workgroup memory tileK at a time as f16:
 // f16 sources are copied, f32 sources are rounded to f16 on the way (the kernel then says so in
-// `inputRounding`, and its bound uses f16's eps). Results are stored straight to dst (f32).
+// `inputRounding`, and its bound uses f16's eps). Quantized weights (the snippet's `weights` /
+// `weightBlocks`: src0 is u32 words) are decoded on the way: a 32-weight block per thread for ggml's
+// block types (raw words loaded with the tile, wq_unpack at the store), four weights a load through
+// wq4 otherwise; rounded to f16 like f32 sources. Results are stored straight to dst (f32).
 // Whole tiles only: fits() names the dimension that is not a multiple. Pure string building.
 import type { DType } from '../tensor';
 import { MAX_WORKGROUPS_PER_DIM } from '../kernel';
-import { batchBase, MATMUL_BINDINGS, type MatmulOperand } from './matmul-wgsl';
+import { batchBase, MATMUL_BINDINGS, weightLoads, type MatmulOperand } from './matmul-wgsl';
 import { computeMain, storageDecl, u } from '../codegen/wgsl';
 import type { GemvSnippet } from './gemv';
 import { scheduleKey, type FamilyDef } from './types';
@@ -30,7 +33,8 @@ export interface SgmatrixSchedule {
    * How K tiles reach workgroup memory: 'single' loads, stores, multiplies; 'prefetch' issues the
    * next tile's global loads into registers before multiplying the current one; 'double' also
    * stores them into a second buffer while the first is read (one barrier per tile, twice the
-   * workgroup memory). 'direct' stages nothing that is f16: each subgroup loads its matrices
+   * workgroup memory; the K loop unrolled by two so every buffer offset is a constant — with the
+   * buffer picked by `(k0 / tileK) & 1` the H200 ran 2.2× slower than prefetch). 'direct' stages nothing that is f16: each subgroup loads its matrices
    * straight from the storage buffer (the cache, not workgroup memory, shares rows between
    * subgroups; no barrier for them); f32 operands are still staged (prefetched) as f16.
    */
@@ -40,8 +44,11 @@ export interface SgmatrixSchedule {
    * the same word of its 16-byte chunk, and 16-byte-aligned rows put a warp's 32 lanes on 8 banks
    * (4-way conflicts on every store). 'rotated': lane of row r starts at word r % 4 of its chunk
    * (the loaded vec4 rotated by two selects), so the 32 lanes of 8 rows × 4 chunks hit 32 banks.
+   * 'matrix': no 16-bit stores at all — each subgroup copies whole cfg-sized matrices of the tile,
+   * subgroupMatrixLoad from the buffer and subgroupMatrixStore into workgroup memory (the driver's
+   * own wide stores); f32 operands keep the vector path (they are rounded on the way).
    */
-  readonly storeOrder: 'plain' | 'rotated';
+  readonly storeOrder: 'plain' | 'rotated' | 'matrix';
 }
 
 export const SGMATRIX_FEATURE = 'chromium-experimental-subgroup-matrix';
@@ -66,6 +73,9 @@ export function sgmatrixTile(s: SgmatrixSchedule): { BM: number; BN: number; thr
 /** Elements one global load carries: 8 f16 (vec4<u32>) or 4 f32 (vec4<f32>). */
 const perLoad = (t: DType) => (t === 'f16' ? 8 : 4);
 
+/** Weights decoded a 32-weight block per thread (wq_raw/wq_unpack); other block decoders go through wq4 like any format. */
+const blockWeights = (k: GemvSnippet) => k.weightBlocks?.blockSize === 32;
+
 export function sgmatrixFits(s: SgmatrixSchedule, k: GemvSnippet): string[] {
   const reasons: string[] = [];
   const { BM, BN } = sgmatrixTile(s);
@@ -75,19 +85,24 @@ export function sgmatrixFits(s: SgmatrixSchedule, k: GemvSnippet): string[] {
   if (k.M % BM) reasons.push(`M = ${k.M} is not a multiple of the tile's ${BM} (subgroupsM·matricesM·${cfg(s).cm})`);
   if (k.N % BN) reasons.push(`N = ${k.N} is not a multiple of the tile's ${BN} (subgroupsN·matricesN·${cfg(s).cn})`);
   if (k.K % s.tileK) reasons.push(`K = ${k.K} is not a multiple of tileK ${s.tileK}`);
+  // Quantized weights: a thread decodes whole 32-weight blocks into the tile (ggml's block types), so a
+  // tile holds whole blocks. Other formats (K-quants' 256-weight superblocks, Track-1) decode four
+  // weights a load and take any tileK; a ragged tail block never meets a whole tile (K % tileK above).
+  if (blockWeights(k) && s.tileK % 32) reasons.push(`block weights are decoded a whole 32-weight block at a time: tileK ${s.tileK} must be a multiple of 32`);
   const aligned = (name: string, o: MatmulOperand, t: DType, rows: number, ne2: number, ne3: number) => {
     const q = perLoad(t);
     const ok = o.offset % q === 0 && (rows === 1 || o.rowStride % q === 0) && (ne2 === 1 || o.batchStride2 % q === 0) && (ne3 === 1 || o.batchStride3 % q === 0);
     if (!ok) reasons.push(`sgmatrix loads ${q} ${t} at a time: ${name}'s rows must start on ${q}-element boundaries (offset ${o.offset}, row stride ${o.rowStride})`);
   };
-  aligned('src0', k.src0, t0, k.M, k.ne02, k.ne03);
+  // Quantized weights are addressed by their decode (wq_raw, wq4), never as vectors of src0.
+  if (!k.weights) aligned('src0', k.src0, t0, k.M, k.ne02, k.ne03);
   aligned('src1', k.src1, t1, k.N, k.ne12, k.ne13);
   if (k.epilogue) reasons.push('sgmatrix takes no epilogue');
   if (k.M / BM > MAX_WORKGROUPS_PER_DIM || k.N / BN > MAX_WORKGROUPS_PER_DIM) reasons.push(`the tile needs more than ${MAX_WORKGROUPS_PER_DIM} workgroups along x or y`);
   return reasons;
 }
 
-export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: string): { wgsl: string; dispatch: [number, number, number]; rounds: boolean } {
+export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: string): { wgsl: string; dispatch: [number, number, number]; rounds: boolean; quant: 'block' | 'weight' | null } {
   const { cm, cn, ck } = cfg(s);
   const { BM, BN, threads } = sgmatrixTile(s);
   const BK = s.tileK;
@@ -100,11 +115,19 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   const right = `subgroup_matrix_right<f16, ${cn}, ${ck}>`;
   const result = `subgroup_matrix_result<f32, ${cn}, ${cm}>`;
   const staged = sgmatrixStaged(s, t0, t1);
+  // Quantized weights (src0 u32 words; the snippet's src0 is the logical f32 matrix): decoded a block at a time where
+  // the format has a block decoder, else four weights per unit through wq4; either way rounded to f16 in sA.
+  const quant = blockWeights(k) ? 'block' : k.weights ? 'weight' : null;
+  const weightRead = weightLoads(k.weights, true);
   // A direct operand is read by subgroupMatrixLoad itself: an array of f16.
-  const elem = (t: DType, st: boolean) => (!st ? 'f16' : t === 'f16' ? 'vec4<u32>' : 'vec4<f32>');
-  const copies = s.staging === 'double' ? 2 : 1;
+  // So is an f16 operand copied matrix by matrix ('matrix' store order).
+  const byMatrix = s.storeOrder === 'matrix';
+  const elem = (t: DType, st: boolean) => (!st || (byMatrix && t === 'f16') ? 'f16' : t === 'f16' ? 'vec4<u32>' : 'vec4<f32>');
+  // Double buffering: two arrays per operand (sA0, sA1), each addressed with constant offsets.
+  const copies = s.staging === 'double' ? ['0', '1'] : [''];
   const staging = s.staging === 'direct' ? 'prefetch' : s.staging;
   const rotated = s.storeOrder === 'rotated';
+  const nsg = s.subgroupsM * s.subgroupsN;
   const body: string[] = [];
   const emit = (...ls: string[]) => body.push(...ls);
   if (batched) emit(k.ne13 > 1 ? `let i2 = wid.z % ${u(k.ne12)};\nlet i3 = wid.z / ${u(k.ne12)};` : 'let i2 = wid.z;');
@@ -118,8 +141,32 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   // (global element / q without k0, workgroup offset) does not change along K: computed once.
   const bufA = BM * LD;
   const bufB = BN * LD;
-  interface Unit { readonly p: 'a' | 'b'; readonly i: number; readonly src: string; readonly t: DType; readonly sh: string; readonly guard: string | null }
-  const unitsOf = (p: 'a' | 'b', src: string, t: DType, rows: number, row0: string, bse: string, rowStride: number): Unit[] => {
+  // `read`: the load of one unit at an index in units of q elements (a storage read, or quantized weights' wq4 decode);
+  // `block`: a unit is one 32-weight block of quantized weights (raw words loaded, decoded at the store);
+  // `mat`: a subgroup's copy of one f16 matrix ('matrix' store order): global offset at ${p}g${i}, workgroup offset at ${p}o${i}.
+  interface Unit {
+    readonly p: 'a' | 'b'; readonly i: number; readonly src: string; readonly read: (at: string) => string; readonly t: DType; readonly sh: string; readonly guard: string | null; readonly block: boolean;
+    readonly mat?: { readonly type: string; readonly colMajor: boolean; readonly rowStride: number; readonly span: number };
+  }
+  const unitsOf = (p: 'a' | 'b', src: string, t: DType, rows: number, row0: string, bse: string, rowStride: number, read = (at: string) => `${src}[${at}]`): Unit[] => {
+    if (byMatrix && t === 'f16') {
+      // Matrix j of the tile (rows / major blocks of rows, BK / ck along K) is subgroup j % nsg's unit j / nsg.
+      const major = p === 'a' ? cm : cn;
+      const perRow = BK / ck;
+      const count = (rows / major) * perRow;
+      const out: Unit[] = [];
+      for (let j0 = 0, i = 0; j0 < count; j0 += nsg, i++) {
+        const j = `(sg + ${u(j0)})`;
+        emit(`let ${p}g${i} = ${bse} + (${row0} + (${j} / ${u(perRow)}) * ${u(major)}) * ${u(rowStride)} + (${j} % ${u(perRow)}) * ${u(ck)};`);
+        emit(`let ${p}o${i} = (${j} / ${u(perRow)}) * ${u(major * LD)} + (${j} % ${u(perRow)}) * ${u(ck)};`);
+        const type = p === 'a' ? left : right;
+        emit(`var ${p}w${i} = ${type}();`);
+        // Subgroups past the tile (isActive false) copy nothing; a partial last round is guarded by its index.
+        const guard = j0 + nsg > count ? `isActive && ${j} < ${u(count)}` : 'isActive';
+        out.push({ p, i, src, read, t, sh: p === 'a' ? 'sA' : 'sB', guard, block: false, mat: { type, colMajor: p === 'b', rowStride, span: LD * (major - 1) + ck } });
+      }
+      return out;
+    }
     const q = perLoad(t);
     const units = (rows * BK) / q;
     const perRow = BK / q;
@@ -132,40 +179,73 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
       // Rotated f16 stores: this lane's row mod 4, as a word offset (2 f16) into its chunk.
       if (rotated && t === 'f16') emit(`let ${p}q${i} = (${v} / ${u(perRow)}) % 4u;`, `let ${p}q2${i} = ${p}q${i} * 2u;`);
       emit(`var ${p}w${i} = ${elem(t, true)}();`);
-      out.push({ p, i, src, t, sh: p === 'a' ? 'sA' : 'sB', guard });
+      out.push({ p, i, src, read, t, sh: p === 'a' ? 'sA' : 'sB', guard, block: false });
+    }
+    return out;
+  };
+  /** Quantized weights a block at a time: unit v is block v % (BK/32) of tile row v / (BK/32); its raw words are the registers. */
+  const blockUnitsOf = (): Unit[] => {
+    const perRow = BK / 32;
+    const units = BM * perRow;
+    const out: Unit[] = [];
+    for (let v0 = 0, i = 0; v0 < units; v0 += threads, i++) {
+      const v = v0 === 0 ? 'lid' : `(lid + ${u(v0)})`;
+      const guard = v0 + threads > units ? `${v} < ${u(units)}` : null;
+      // The block index of this unit's first K tile (blocks run along K, K/32 a row) and where its 32 weights go in sA.
+      const row = perRow === 1 ? v : `${v} / ${u(perRow)}`;
+      emit(`let ab${i} = (m0 + ${row}) * ${u(k.K / 32)}${perRow === 1 ? '' : ` + ${v} % ${u(perRow)}`};`);
+      emit(`let ao${i} = ${perRow === 1 ? `${v} * ${u(LD)}` : `(${row}) * ${u(LD)} + (${v} % ${u(perRow)}) * 32u`};`);
+      emit(`var ar${i}: WqRaw;`);
+      out.push({ p: 'a', i, src: 'src0', read: () => '', t: 'f32', sh: 'sA', guard, block: true });
     }
     return out;
   };
   const units = [
-    ...(staged.a ? unitsOf('a', 'src0', t0, BM, 'm0', 'base0', k.src0.rowStride) : []),
+    ...(!staged.a ? [] : quant === 'block' ? blockUnitsOf() : unitsOf('a', 'src0', t0, BM, 'm0', 'base0', k.src0.rowStride, quant === 'weight' ? weightRead.load : undefined)),
     ...(staged.b ? unitsOf('b', 'src1', t1, BN, 'n0', 'base1', k.src1.rowStride) : []),
   ];
   const guarded = (x: Unit, lines: string[]) => (x.guard ? [`if (${x.guard}) {`, ...lines.map((l) => `  ${l}`), '}'] : lines);
   /** Global loads of the tile at K offset `kExpr` into the registers. */
-  const loads = (kExpr: string) => units.flatMap((x) => guarded(x, [`${x.p}w${x.i} = ${x.src}[${x.p}g${x.i} + (${kExpr}) / ${u(perLoad(x.t))}];`]));
-  /** The registers into workgroup memory (f16), at buffer `buf` (0 or 1, a WGSL expression). */
+  const loads = (kExpr: string) =>
+    units.flatMap((x) =>
+      guarded(x, [
+        x.block
+          ? `ar${x.i} = wq_raw(ab${x.i} + (${kExpr}) / 32u);`
+          : x.mat
+            ? `${x.p}w${x.i} = subgroupMatrixLoad<${x.mat.type}>(&${x.src}, ${x.p}g${x.i} + ${kExpr}, ${x.mat.colMajor}, ${u(x.mat.rowStride)});`
+            : `${x.p}w${x.i} = ${x.read(`${x.p}g${x.i} + (${kExpr}) / ${u(perLoad(x.t))}`)};`,
+      ]),
+    );
+  /** The registers into workgroup memory (f16), into buffer `buf` ('' single, '0' or '1' double). */
   const stores = (buf: string) =>
     units.flatMap((x) => {
-      const o = buf === '0u' ? `${x.p}o${x.i}` : `${buf} * ${u(x.p === 'a' ? bufA : bufB)} + ${x.p}o${x.i}`;
+      const o = `${x.p}o${x.i}`;
+      const sh = `${x.sh}${buf}`;
       const lines: string[] = [];
-      if (x.t === 'f16' && rotated) {
+      if (x.block) {
+        // 32 weights: q·d (+ m) in f32 (q·d exact), rounded once to f16.
+        lines.push(`let wb = wq_unpack(ar${x.i});`);
+        for (let j = 0; j < 8; j++) lines.push(`let ah${j} = vec4<f16>(wb.q[${j}] * wb.d${k.weightBlocks!.hasMin ? ' + wb.m' : ''});`, ...[0, 1, 2, 3].map((e) => `${sh}[${o} + ${u(4 * j + e)}] = ah${j}[${e}];`));
+      } else if (x.mat) {
+        // Clamped like the multiply's loads (never below the real offset), so robustness's predicate folds.
+        lines.push(`subgroupMatrixStore(&${sh}, min(${o}, ${u((x.p === 'a' ? bufA : bufB) - x.mat.span)}), ${x.p}w${x.i}, ${x.mat.colMajor}, ${u(LD)});`);
+      } else if (x.t === 'f16' && rotated) {
         // Word w of the rotated vector is word (w + q) % 4 of the loaded one, stored where that word belongs.
         const q = `${x.p}q${x.i}`;
         lines.push(`let ${x.p}v1 = select(${x.p}w${x.i}, ${x.p}w${x.i}.yzwx, (${q} & 1u) != 0u);`, `let ${x.p}v = select(${x.p}v1, ${x.p}v1.zwxy, (${q} & 2u) != 0u);`);
         for (const [w, comp] of ['x', 'y', 'z', 'w'].entries()) {
           const at = `${o} + ((${x.p}q2${x.i} + ${u(2 * w)}) & 7u)`;
-          lines.push(`let ${x.p}h${w} = bitcast<vec2<f16>>(${x.p}v.${comp});`, `${x.sh}[${at}] = ${x.p}h${w}.x;`, `${x.sh}[${at} + 1u] = ${x.p}h${w}.y;`);
+          lines.push(`let ${x.p}h${w} = bitcast<vec2<f16>>(${x.p}v.${comp});`, `${sh}[${at}] = ${x.p}h${w}.x;`, `${sh}[${at} + 1u] = ${x.p}h${w}.y;`);
         }
       } else if (x.t === 'f16') {
-        for (const [w, comp] of ['x', 'y', 'z', 'w'].entries()) lines.push(`let ${x.p}h${w} = bitcast<vec2<f16>>(${x.p}w${x.i}.${comp});`, `${x.sh}[${o} + ${u(2 * w)}] = ${x.p}h${w}.x;`, `${x.sh}[${o} + ${u(2 * w + 1)}] = ${x.p}h${w}.y;`);
+        for (const [w, comp] of ['x', 'y', 'z', 'w'].entries()) lines.push(`let ${x.p}h${w} = bitcast<vec2<f16>>(${x.p}w${x.i}.${comp});`, `${sh}[${o} + ${u(2 * w)}] = ${x.p}h${w}.x;`, `${sh}[${o} + ${u(2 * w + 1)}] = ${x.p}h${w}.y;`);
       } else {
-        lines.push(`let ${x.p}h = vec4<f16>(${x.p}w${x.i});`, ...[0, 1, 2, 3].map((e) => `${x.sh}[${o} + ${u(e)}] = ${x.p}h[${e}];`));
+        lines.push(`let ${x.p}h = vec4<f16>(${x.p}w${x.i});`, ...[0, 1, 2, 3].map((e) => `${sh}[${o} + ${u(e)}] = ${x.p}h[${e}];`));
       }
       return x.guard ? guarded(x, lines) : ['{', ...lines.map((l) => `  ${l}`), '}'];
     });
-  /** The subgroup's multiply-accumulates over the tile in buffer `buf`. */
+  /** The subgroup's multiply-accumulates over the tile in buffer `buf` ('' single, '0' or '1' double). */
   const multiply = (buf: string) => {
-    const off = (size: number) => (buf === '0u' ? '' : `${buf} * ${u(size)} + `);
     const out = ['if (isActive) {', `  for (var kk = 0u; kk < ${u(BK)}; kk = kk + ${u(ck)}) {`];
     // A staged operand is read from workgroup memory (rows of LD), a direct one from its buffer at K offset k0.
     // Robustness wraps every subgroupMatrixLoad in `if (offset + span <= length)` (Tint's predication).
@@ -173,7 +253,7 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
     // lets the driver's range analysis prove that condition and drop the branch (H200 4096³: 148.9 →
     // 213.1 TFLOP/s; with robustness off altogether, 208). span = LD·(major − 1) + minor.
     const at = (st: boolean, sh: string, size: number, row: string, src: string, bse: string, rowStride: number, major: number) =>
-      st ? `&${sh}, min(${off(size)}${row} * ${u(LD)} + kk, ${u(copies * size - (LD * (major - 1) + ck))}), ` : `&${src}, ${bse} + (${row}) * ${u(rowStride)} + k0 + kk, `;
+      st ? `&${sh}${buf}, min(${row} * ${u(LD)} + kk, ${u(size - (LD * (major - 1) + ck))}), ` : `&${src}, ${bse} + (${row}) * ${u(rowStride)} + k0 + kk, `;
     for (let i = 0; i < s.matricesM; i++) {
       const row = staged.a ? `(sgm * ${u(s.matricesM * cm)} + ${u(i * cm)})` : `m0 + sgm * ${u(s.matricesM * cm)} + ${u(i * cm)}`;
       out.push(`    let l${i} = subgroupMatrixLoad<${left}>(${at(staged.a, 'sA', bufA, row, 'src0', 'base0', k.src0.rowStride, cm)}false, ${u(staged.a ? LD : k.src0.rowStride)});`);
@@ -191,15 +271,26 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   const loop = `for (var k0 = 0u; k0 < ${u(k.K)}; k0 = k0 + ${u(BK)}) {`;
   if (!units.length) {
     // Nothing staged: no workgroup memory, no barrier; the subgroups run independently.
-    emit(loop, ...inLoop(multiply('0u')), '}');
+    emit(loop, ...inLoop(multiply('')), '}');
   } else if (staging === 'single') {
-    emit(loop, ...inLoop([...loads('k0'), ...stores('0u'), 'workgroupBarrier();', ...multiply('0u'), 'workgroupBarrier();']), '}');
+    emit(loop, ...inLoop([...loads('k0'), ...stores(''), 'workgroupBarrier();', ...multiply(''), 'workgroupBarrier();']), '}');
   } else if (staging === 'prefetch') {
     // The next tile's global loads are in flight while this one is multiplied.
-    emit(...loads('0u'), loop, ...inLoop([...stores('0u'), 'workgroupBarrier();', ...more(loads(`k0 + ${u(BK)}`)), ...multiply('0u'), 'workgroupBarrier();']), '}');
+    emit(...loads('0u'), loop, ...inLoop([...stores(''), 'workgroupBarrier();', ...more(loads(`k0 + ${u(BK)}`)), ...multiply(''), 'workgroupBarrier();']), '}');
   } else {
     // Tile t is read from buffer t % 2 while tile t + 1 is stored into the other: one barrier per tile.
-    emit(...loads('0u'), ...stores('0u'), 'workgroupBarrier();', loop, ...inLoop([`let cur = (k0 / ${u(BK)}) & 1u;`, ...more(loads(`k0 + ${u(BK)}`)), ...multiply('cur'), ...more(stores('(1u - cur)')), 'workgroupBarrier();']), '}');
+    // Two tiles per iteration, so each half names its buffers; an odd last tile (K / tileK is known
+    // here) is multiplied from buffer 0 after the loop.
+    const tiles = k.K / BK;
+    const pairs = Math.floor(tiles / 2);
+    const next2 = (ls: string[]) => [`if (k0 + ${u(2 * BK)} < ${u(k.K)}) {`, ...ls.map((l) => `  ${l}`), '}'];
+    emit(...loads('0u'), ...stores('0'), 'workgroupBarrier();');
+    if (pairs) {
+      const first = [...loads(`k0 + ${u(BK)}`), ...multiply('0'), ...stores('1'), 'workgroupBarrier();'];
+      const second = [...next2(loads(`k0 + ${u(2 * BK)}`)), ...multiply('1'), ...next2(stores('0')), 'workgroupBarrier();'];
+      emit(`for (var k0 = 0u; k0 < ${u(pairs * 2 * BK)}; k0 = k0 + ${u(2 * BK)}) {`, ...inLoop([...first, ...second]), '}');
+    }
+    if (tiles % 2) emit(...multiply('0'));
   }
   // dst is column-major for the result (column n is dst row n, m contiguous): stride = dst's row stride.
   emit('if (isActive) {');
@@ -211,28 +302,37 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
     }
   }
   emit('}');
+  // Quantized weights are always rounded (decoded to f16); the snippet calls them f32.
   const rounds = t0 === 'f32' || t1 === 'f32';
   const wgsl = [
     `// generated: ${label} — ${scheduleKey(s)}`,
-    `// sgmatrix: ${BM}×${BN} outputs per workgroup (${s.subgroupsM}×${s.subgroupsN} subgroups of ${s.matricesM}×${s.matricesN} ${s.config} f16→f32 matrices), K ${BK} per step, ${s.staging} staging${rounds ? '; f32 sources rounded to f16 on staging' : ''}`,
+    `// sgmatrix: ${BM}×${BN} outputs per workgroup (${s.subgroupsM}×${s.subgroupsN} subgroups of ${s.matricesM}×${s.matricesN} ${s.config} f16→f32 matrices), K ${BK} per step, ${s.staging} staging${stagingNote(quant, t1, rounds)}`,
     'enable f16;',
     'enable subgroups;',
     'enable chromium_experimental_subgroup_matrix;',
     'diagnostic(off, chromium.subgroup_matrix_uniformity);',
-    storageDecl(0, 'src0', 'read', elem(t0, staged.a)),
+    storageDecl(0, 'src0', 'read', quant ? 'u32' : elem(t0, staged.a)),
     storageDecl(1, 'src1', 'read', elem(t1, staged.b)),
     storageDecl(2, 'dst', 'read_write', 'f32'),
-    ...(staged.a ? [`var<workgroup> sA: array<f16, ${copies * BM * LD}>;`] : []),
-    ...(staged.b ? [`var<workgroup> sB: array<f16, ${copies * BN * LD}>;`] : []),
+    ...(staged.a ? copies.map((c) => `var<workgroup> sA${c}: array<f16, ${bufA}>;`) : []),
+    ...(staged.b ? copies.map((c) => `var<workgroup> sB${c}: array<f16, ${bufB}>;`) : []),
+    ...(quant === 'block' ? ['', k.weightBlocks!.wgsl.trim(), k.weightBlocks!.unpack.trim()] : quant === 'weight' ? [weightRead.fns.trimEnd()] : []),
     '',
     ...computeMain(threads, ['@builtin(workgroup_id) wid: vec3<u32>', '@builtin(local_invocation_index) lid: u32', '@builtin(subgroup_size) sgSize: u32'], body),
   ].join('\n');
-  return { wgsl, dispatch: [k.M / BM, k.N / BN, k.ne12 * k.ne13], rounds };
+  return { wgsl, dispatch: [k.M / BM, k.N / BN, k.ne12 * k.ne13], rounds, quant };
+}
+
+/** The header's note on what is rounded to f16 on staging. */
+function stagingNote(quant: 'block' | 'weight' | null, t1: DType, rounds: boolean): string {
+  if (!quant) return rounds ? '; f32 sources rounded to f16 on staging' : '';
+  const how = quant === 'block' ? 'a 32-weight block per thread' : 'four weights per load';
+  return `; quantized weights decoded (${how}) and rounded to f16 on staging${t1 === 'f32' ? ', f32 src1 too' : ''}`;
 }
 
 export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
   name: 'sgmatrix',
-  doc: 'subgroup-matrix (chromium-experimental-subgroup-matrix) tiles: f16 operands staged in workgroup memory, f32 accumulation, whole tiles only',
+  doc: 'subgroup-matrix (chromium-experimental-subgroup-matrix) tiles: f16 operands staged in workgroup memory (f32 ones and quantized weights rounded to f16 there), f32 accumulation, whole tiles only',
   space: {
     config: { values: ['16x16x16', '16x8x16', '16x8x8'], doc: 'subgroup-matrix shape M×N×K (f16→f32)' },
     subgroupsM: { values: [1, 2, 4], doc: 'subgroups per workgroup along M' },
@@ -247,7 +347,12 @@ export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
       doc: 'K-tile staging: single buffer, register prefetch of the next tile, double-buffered workgroup memory, or direct (f16 operands loaded by subgroupMatrixLoad from their buffer, f32 ones prefetched)',
       default: 'single',
     },
-    storeOrder: { values: ['plain', 'rotated'], sweep: ['plain'], doc: "f16 staging stores: plain (a warp's lanes on 8 banks) or rotated by row (on 32 banks; slower on the H200, swept on request)", default: 'plain' },
+    storeOrder: {
+      values: ['plain', 'rotated', 'matrix'],
+      sweep: ['plain'],
+      doc: "f16 staging stores: plain (a warp's lanes on 8 banks), rotated by row (on 32 banks; slower on the H200, swept on request), or matrix (whole matrices copied by subgroupMatrixLoad/Store, no 16-bit stores)",
+      default: 'plain',
+    },
   },
   threads: (s) => sgmatrixTile(s).threads,
   workgroupBytes: (s) => {
@@ -270,7 +375,7 @@ export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
   generate(s, k, c) {
     const g = generateSgmatrix(s, k, `${c.op} ${c.label}`);
     return {
-      label: `generated:${c.op} ${scheduleKey(s)}${g.rounds ? ' [f32 operands staged as f16]' : ''}`,
+      label: `generated:${c.op} ${scheduleKey(s)}${g.quant ? ` [weights decoded to f16${k.type1 === 'f16' ? '' : ', f32 src1 staged as f16'}]` : g.rounds ? ' [f32 operands staged as f16]' : ''}`,
       wgsl: g.wgsl,
       entryPoint: 'main',
       bindings: MATMUL_BINDINGS,

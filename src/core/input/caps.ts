@@ -1,6 +1,6 @@
 // The caps on everything the lab reads from outside: share links, imported files, schedules
 // and the CLI's file arguments. One table, so docs/input-limits.md and the validators agree.
-// Each cap is well above what the lab itself writes (the largest real sweep: 972 candidates
+// Each cap is well above what the lab itself writes (the largest default sweep: 972 candidates
 // × 8 shapes) and low enough that decoding and rendering an accepted input stays bounded.
 import type { JsonBounds } from './bounded-json';
 
@@ -31,10 +31,13 @@ export const LANE_CAPS = { pairs: 128, shapesPerPair: 256, shapes: 2048, speedup
 /**
  * The sweep: its table is candidates × shapes cells (each several columns), so the table is
  * capped, not only each list (1000 shapes × 300 candidates would be 300 000 cells). 8192 keeps
- * the largest real sweep (MUL_MAT: 972 candidates × 8 shapes = 7776); the heaviest
+ * the largest default sweep (OUT_PROD: 972 candidates × 8 shapes = 7776; an op's `sweeps` leaves
+ * shapes out where its whole matrix would be over, and runSweep refuses a larger table up front); the heaviest
  * table it admits draws in about 4 s on the 2-core SwiftShader test machine (docs/input-limits.md).
  */
 export const SWEEP_CAPS = { shapes: 64, candidates: 4096, cells: 8192, proposal: 256, conditions: 16, spaceValues: 64 } as const;
+/** A formats run: rows (every format the lab knows is 39, each at most twice: --mmvq adds a row). */
+export const FORMATS_CAPS = { rows: 256 } as const;
 /** Level 1: correctness failures listed. */
 export const LEVEL1_CAPS = { failures: 1000 } as const;
 

@@ -6,7 +6,7 @@
 // FUZZ_SEED and FUZZ_MS (per corpus) replay or lengthen a run.
 import { afterAll, describe, expect, it } from 'vitest';
 import { compareLanes } from '../report/compare';
-import type { LaneJson, ResultJson } from '../report/json';
+import { resultAdapter, type LaneJson, type ResultJson } from '../report/json';
 import { formatLane } from '../report/lane-text';
 import { resultMarkdown } from '../report/markdown';
 import { decodeShare, encodeShare, ShareLinkError } from '../report/share';
@@ -18,7 +18,7 @@ import { DEFAULT_LIMITS } from '../adapter';
 import { runSummary } from '../../storage/history';
 import { exportFile, ImportError, parseImport, runRecord } from '../../storage/runs';
 import { checkStoredRun } from '../../storage/stored-runs';
-import { BASE64URL, deepText, heaviestAcceptedSweep, JSON_MUTATIONS, linkFor, mutateJson, mutateText, seeded, seedResults, sweepOf, TEXT_MUTATIONS, type Rng } from '../../../test/fixtures/fuzz-corpus';
+import { BASE64URL, deepText, heaviestAcceptedSweep, hostileFormats, JSON_MUTATIONS, linkFor, mutateJson, mutateText, seeded, seedResults, sweepOf, TEXT_MUTATIONS, type Rng } from '../../../test/fixtures/fuzz-corpus';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 1616);
 const BUDGET_MS = Number(process.env.FUZZ_MS ?? 2500);
@@ -120,6 +120,7 @@ async function fuzzLinks(rng: Rng, f: Figures): Promise<void> {
     ['sweep 64 shapes x 129 candidates (one past the caps)', async () => linkFor(JSON.stringify(sweepOf(64, 129, false)))],
     ['a field nested 100 000 deep', async () => linkFor(deepText(JSON.stringify(seeds[1]), 'addedByANewerLab', 100_000))],
     ["'~1' on exact data", async () => linkFor(JSON.stringify(seeds[0]), '2~1.')],
+    ...hostileFormats().map(([what, run]): [string, () => Promise<string>] => [what, async () => linkFor(JSON.stringify(run))]),
   ];
   await untilBudget(fixed.length, async (i) => {
     let what: string;
@@ -182,16 +183,18 @@ async function trial<T>(f: Figures, what: string, decode: () => T | Promise<T>, 
 
 async function fuzzImports(rng: Rng, f: Figures): Promise<void> {
   const seeds = seedResults();
-  const records = [...seeds.map((r, i) => ({ ...runRecord(r.kind, { result: r }, `2026-03-0${i + 1}T10:00:00.000Z`), id: i + 1 })), { ...runRecord('level1', { error: { name: 'WgslCompileError', message: 'error at line 3:5' }, adapter: seeds[0].adapter, request: { op: 'ADD', dims: [64, 4] } }, '2026-03-09T10:00:00.000Z'), id: 9 }];
+  const records = [...seeds.map((r, i) => ({ ...runRecord(r.kind, { result: r }, `2026-03-0${i + 1}T10:00:00.000Z`), id: i + 1 })), { ...runRecord('level1', { error: { name: 'WgslCompileError', message: 'error at line 3:5' }, adapter: resultAdapter(seeds[0]), request: { op: 'ADD', dims: [64, 4] } }, '2026-03-09T10:00:00.000Z'), id: 9 }];
   const file = JSON.parse(JSON.stringify(exportFile(records)));
   const text = JSON.stringify(file);
   const JSON_CHARS = '{}[]",:0123456789.-eE truefalsnul\\/_';
-  const heavyRun = (result: unknown) => JSON.stringify({ ...file, runs: [{ ...file.runs[2], result }] });
+  // A run of the file (its sweep, its formats run) with its result replaced.
+  const heavyRun = (result: unknown, at = 2) => JSON.stringify({ ...file, runs: [{ ...file.runs[at], result }] });
   const fixed: [string, string][] = [
     ['a run: sweep 1000 shapes x 300 empty candidates', heavyRun(sweepOf(1000, 300, false))],
     ['a run: sweep 64 x 128, all filled (the caps)', heavyRun(heaviestAcceptedSweep())],
     ['a file nested 100 000 deep', deepText(text, 'addedByANewerLab', 100_000)],
     ['5001 runs', JSON.stringify({ ...file, runs: Array.from({ length: 5001 }, () => file.runs[0]) })],
+    ...hostileFormats().map(([what, run]): [string, string] => [`a run: ${what}`, heavyRun(run, seeds.findIndex((r) => r.kind === 'formats'))]),
   ];
   await untilBudget(fixed.length, async (i) => {
     let what: string;
@@ -221,8 +224,7 @@ async function fuzzImports(rng: Rng, f: Figures): Promise<void> {
         const c = checkStoredRun({ ...rec, id: nextId++ });
         if (!('record' in c)) return `imported, it reads back damaged: ${c.damaged.problem}`;
         runSummary(c.record);
-        // A formats run (no mutation here makes one) renders through its own view.
-        const p = rec.result && rec.result.kind !== 'formats' ? renderProblem(rec.result) : null;
+        const p = rec.result ? renderProblem(rec.result) : null;
         if (p) return p;
       }
       return null;

@@ -44,6 +44,43 @@ describe('MUL_MAT with quantized src0', () => {
     expect(wq).toMatch(/var<storage, read> src0: array<u32>/);
   });
 
+  it('past N = 8 the rules pick subgroup matrices where the adapter offers them (f32 or f16 activations), the tiled f32 matmul elsewhere', () => {
+    const plain = { limits: DEFAULT_LIMITS, features: [] as string[] };
+    const featured = { limits: DEFAULT_LIMITS, features: ['subgroups', 'shader-f16', 'chromium-experimental-subgroup-matrix'] };
+    const h200 = { ...featured, limits: { ...DEFAULT_LIMITS, maxComputeWorkgroupStorageSize: 49152 } };
+    const q = (name: string, dims: number[], type1 = 0) => MUL_MAT.makeCase(dims, 'contiguous', { type0: weightFormat(name).id, type1 });
+    // issue 20's GEMM row: 4096×512×4096 of a 4-bit format, f32 src1 staged as f16 or f16 src1 (the formats of
+    // matmul-tune.sh qgemm and h200.sh formatsgemm, whose `lab formats --op gemm` runs auto).
+    for (const name of ['q4_0', 'q8_0', 'mxfp4', 'nvfp4', 'int4', 'mxint4']) {
+      for (const type1 of [0, 1]) {
+        // H200 (qgemm, q4_0): 128×128 tiles 175 µs against 128×64's 217 — where the adapter offers their 20 KiB.
+        expect(schedulesFor('MUL_MAT', q(name, [4096, 512, 4096], type1), h200), `${name} type1=${type1}`).toMatchObject({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 4, tileK: 32, staging: 'prefetch' });
+        expect(schedulesFor('MUL_MAT', q(name, [4096, 512, 4096], type1), featured), `${name} type1=${type1}`).toMatchObject({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 2, tileK: 32, staging: 'prefetch' });
+      }
+      expect(schedulesFor('MUL_MAT', q(name, [4096, 512, 4096]), plain)).toMatchObject({ family: 'matmul', tileM: 128, tileN: 128 });
+    }
+    // Tiles that do not divide the shape: the smallest whole-block tile, then (f32 src1) the tiled matmul.
+    expect(schedulesFor('MUL_MAT', q('q4_k', [48, 24, 256], 1), featured)).toMatchObject({ family: 'sgmatrix', config: '16x8x16', matricesM: 1, tileK: 32 });
+    expect(schedulesFor('MUL_MAT', q('q4_0', [40, 24, 64]), featured)).toMatchObject({ family: 'matmul' });
+    expect(MUL_MAT.generate(schedulesFor('MUL_MAT', q('q4_0', [256, 64, 128]), featured)!, q('q4_0', [256, 64, 128])).label).toMatch(/\[weights decoded to f16, f32 src1 staged as f16\]$/);
+  });
+
+  it('the contract: f16 activations past N = 8 need subgroup matrices (the tiled matmul reads f32), named for the format', () => {
+    const q = (name: string, dims: number[], type1 = 1) => MUL_MAT.makeCase(dims, 'contiguous', { type0: weightFormat(name).id, type1 });
+    const a = { limits: DEFAULT_LIMITS, features: [] as string[] };
+    expect(MUL_MAT.require(q('q4_0', [64, 16, 64]), a)).toEqual({ code: 'no-shader-f16', reason: "q4_0 weights × f16 activations with N = 16 > 8 run on subgroup matrices, which need 'shader-f16'; this adapter lacks it" });
+    expect(MUL_MAT.require(q('q4_0', [64, 16, 64]), { ...a, features: ['shader-f16'] })?.code).toBe('no-subgroup-matrix');
+    const full = { ...a, features: ['shader-f16', 'subgroups', 'chromium-experimental-subgroup-matrix'] };
+    expect(MUL_MAT.require(q('q4_0', [64, 16, 64]), full)).toBeNull();
+    // Whole tiles only: M % 16, and for block formats K % 32 (one block per tile row); K-quants and Track-1 formats K % 16.
+    expect(MUL_MAT.require(q('q8_0', [40, 16, 64]), full)).toEqual({ code: 'sgmatrix-unfit', reason: "q8_0 weights × f16 activations with N > 8 run on whole subgroup-matrix tiles: M = 40 is not a multiple of the tile's 16 (subgroupsM·matricesM·16)" });
+    expect(MUL_MAT.require(q('nvfp4', [64, 16, 48]), full)).toBeNull();
+    expect(MUL_MAT.require(q('int4', [64, 16, 72]), full)?.reason).toMatch(/K = 72 is not a multiple of tileK 16/);
+    // f32 activations and the decode ground are every adapter's.
+    expect(MUL_MAT.require(q('q4_0', [40, 16, 64], 0), a)).toBeNull();
+    expect(MUL_MAT.require(q('q4_0', [40, 8, 64]), a)).toBeNull();
+  });
+
   it('the slab oracle equals the dot product of the whole decoded matrix, full and sampled (slabs span many rows)', () => {
     // 40 × 32768 q4_0 weights: 1.3M, two slabs of 32 rows; N = 3.
     const c = MUL_MAT.makeCase([40, 3, 32768], 'contiguous', { type0: 2 });

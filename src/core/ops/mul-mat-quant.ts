@@ -5,7 +5,8 @@
 // quantization error against the f32 weights they were made from is the formats command's
 // column, not the check. Native: a GEMV template (N ≤ 8) and mul_mat.wgsl's tiling with SRC0_Q
 // (mul-mat.ts), both decoding through the generated `wq()`; generated: the gemv and matmul families with the same
-// decode in their src0 loads.
+// decode in their src0 loads, and the sgmatrix family decoding each K tile into f16 workgroup memory (f16
+// activations past N = 8 run there only: the contract, mul-mat.ts, declines them where it is missing).
 import gemvWgsl from '../../../kernels/MUL_MAT/mul_mat_q_gemv.wgsl?raw';
 import type { MatmulOperand } from '../families/matmul-wgsl';
 import { uniformSchema } from '../codegen/uniforms';
@@ -17,8 +18,7 @@ import { benchmarkWeights, decodeWeightRows, shapeProblem, weightFormat, weightS
 import { weightDecodeWgsl } from '../quant/weights-wgsl';
 import { blockDecodeWgsl, hasBlockDecode, type BlockDecode } from '../quant/block-wgsl';
 import { contiguous, elementStrides, nelements, typeSizeBytes, type DType, type TensorDesc } from '../tensor';
-import { commonRejection } from './contract';
-import { OpCaseError, type ByteCounts, type OpCase, type OpDef, type OracleResult, type Rejection } from './types';
+import { OpCaseError, type ByteCounts, type OpCase, type OracleResult } from './types';
 
 /** A MUL_MAT case whose weights are a quantized format (type0 beyond f32/f16). */
 export function isQuantMulMat(c: OpCase): boolean {
@@ -162,10 +162,7 @@ export function quantSnippet(c: OpCase): MatmulSnippet {
   };
 }
 
-/** Past the gemv ground the generated path is the tiled matmul, which reads f32 activations only. */
-export function quantRequire(c: OpCase, adapter: Parameters<OpDef['require']>[1], smallN: number): Rejection | null {
-  if (c.srcs[1].type === 'f16' && c.dst.ne[1] > smallN) {
-    return { code: 'quant-f16-gemm', reason: `quantized weights (${formatOf(c).name}) with f16 activations at N = ${c.dst.ne[1]} > ${smallN}: the generated tiled matmul reads f32 activations (subgroup matrices are not offered for quantized weights yet)` };
-  }
-  return commonRejection(c, adapter);
+/** The weight format's name, for reasons ('q4_0'). */
+export function quantFormatName(c: OpCase): string {
+  return formatOf(c).name;
 }

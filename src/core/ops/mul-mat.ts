@@ -22,7 +22,7 @@ import { caseLabel, OpCaseError, paramsLabel, parseParams, type OpCase, type OpD
 import { randomBuffer } from '../hostdata';
 import { inputSeed } from '../inputs';
 import { isWeightFormatId, TYPE_PARAM_VALUES, weightFormat } from '../quant/weights';
-import { isQuantMulMat, quantBytes, quantDecode, quantFeatures, quantInputs, quantMulMatCase, quantNative, quantOracle, quantRequire, quantSnippet } from './mul-mat-quant';
+import { isQuantMulMat, quantBytes, quantDecode, quantFeatures, quantFormatName, quantInputs, quantMulMatCase, quantNative, quantOracle, quantSnippet } from './mul-mat-quant';
 
 /** ggml's type ids for the sources: GGML_TYPE_F32 = 0, GGML_TYPE_F16 = 1. */
 const TYPE_VALUES = [
@@ -158,37 +158,37 @@ function snippet(c: OpCase): MatmulSnippet {
   return { ...g, ne02: c.srcs[0].ne[2], ne03: c.srcs[0].ne[3], type0: c.srcs[0].type, type1: c.srcs[1].type };
 }
 
-/** The families MUL_MAT's generated path takes: tiled f32, gemv (N ≤ 8), subgroup matrices (f16), mmvq (quantized weights, N ≤ 8). */
+/** The families MUL_MAT's generated path takes: tiled f32, gemv (N ≤ 8), subgroup matrices (f16, and quantized weights decoded to f16), mmvq (quantized weights, N ≤ 8). */
 const PATHS = [generatedPath(MATMUL, snippet), generatedPath(GEMV, snippet), generatedPath(SGMATRIX, snippet), generatedPath(MMVQ, snippet)];
 const pathOf = (s: Schedule) => PATHS.find((p) => p.family === s.family);
 const generated = {
-  fits: (s: Schedule, c: OpCase): string[] =>
-    isQuantMulMat(c) && s.family === 'sgmatrix'
-      ? ['subgroup matrices are not offered for quantized weights (the gemv and matmul families decode them)']
-      : (pathOf(s)?.fits(s, c) ?? [`MUL_MAT takes a ${PATHS.map((p) => p.family).join(', ')} schedule, not ${s.family}`]),
+  fits: (s: Schedule, c: OpCase): string[] => pathOf(s)?.fits(s, c) ?? [`MUL_MAT takes a ${PATHS.map((p) => p.family).join(', ')} schedule, not ${s.family}`],
   generate: (s: Schedule, c: OpCase) => {
-    if (isQuantMulMat(c) && s.family === 'sgmatrix') throw new OpCaseError(`MUL_MAT ${c.label}: ${generated.fits(s, c).join('; ')}`);
     const p = pathOf(s);
     if (!p) throw new OpCaseError(`MUL_MAT takes a ${PATHS.map((q) => q.family).join(', ')} schedule, not ${s.family}`);
     return p.generate(s, c);
   },
 };
 
-/** The smallest subgroup-matrix tile (16×8 outputs, K 16): a case it cannot take, none can. */
+/** The smallest subgroup-matrix tile (16×8 outputs, K 16; K 32 for block-decoded weights): a case it cannot take, none can. */
 const SMALLEST_SGMATRIX: SgmatrixSchedule = Object.freeze({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 1, subgroupsN: 1, matricesM: 1, matricesN: 1, tileK: 16, subgroupSize: 32, staging: 'single', storeOrder: 'plain' });
 
 /**
- * The contract: f16 sources past the small-N (gemv) ground need subgroup matrices, which need
+ * The contract: f16 operands past the small-N (gemv) ground — f16 sources, or f16 activations
+ * beside quantized weights — need subgroup matrices (the tiled family reads f32 only), which need
  * shader-f16; without them the case is declined by name. Then the shared limits.
  */
 function requireMulMat(c: OpCase, adapter: Parameters<OpDef['require']>[1]): ReturnType<OpDef['require']> {
-  if (isQuantMulMat(c)) return quantRequire(c, adapter, SMALL_N);
-  const f16 = c.srcs.some((t) => t.type === 'f16');
+  const quant = isQuantMulMat(c);
+  const f16 = quant ? c.srcs[1].type === 'f16' : c.srcs.some((t) => t.type === 'f16');
   if (f16 && c.dst.ne[1] > SMALL_N) {
-    if (!adapter.features.includes('shader-f16')) return { code: 'no-shader-f16', reason: `f16 MUL_MAT with N = ${c.dst.ne[1]} > ${SMALL_N} runs on subgroup matrices, which need 'shader-f16'; this adapter lacks it` };
-    if (!adapter.features.includes(SGMATRIX_FEATURE)) return { code: 'no-subgroup-matrix', reason: `f16 MUL_MAT with N = ${c.dst.ne[1]} > ${SMALL_N} runs on subgroup matrices ('${SGMATRIX_FEATURE}'); this adapter lacks it` };
-    const why = sgmatrixFits(SMALLEST_SGMATRIX, snippet(c));
-    if (why.length) return { code: 'sgmatrix-unfit', reason: `f16 MUL_MAT with N > ${SMALL_N} runs on whole subgroup-matrix tiles: ${why.join('; ')}` };
+    const what = quant ? `${quantFormatName(c)} weights × f16 activations` : 'f16 MUL_MAT';
+    const runs = quant ? 'run' : 'runs';
+    if (!adapter.features.includes('shader-f16')) return { code: 'no-shader-f16', reason: `${what} with N = ${c.dst.ne[1]} > ${SMALL_N} ${runs} on subgroup matrices, which need 'shader-f16'; this adapter lacks it` };
+    if (!adapter.features.includes(SGMATRIX_FEATURE)) return { code: 'no-subgroup-matrix', reason: `${what} with N = ${c.dst.ne[1]} > ${SMALL_N} ${runs} on subgroup matrices ('${SGMATRIX_FEATURE}'); this adapter lacks it` };
+    const k = snippet(c);
+    const why = sgmatrixFits(k.weightBlocks?.blockSize === 32 ? { ...SMALLEST_SGMATRIX, tileK: 32 } : SMALLEST_SGMATRIX, k);
+    if (why.length) return { code: 'sgmatrix-unfit', reason: `${what} with N > ${SMALL_N} ${runs} on whole subgroup-matrix tiles: ${why.join('; ')}` };
   }
   return commonRejection(c, adapter);
 }
@@ -225,6 +225,10 @@ export const MUL_MAT: OpDef = {
     { dims: [96, 24, 64], layout: 'contiguous', params: { type0: weightFormat('nvfp4').id } },
     { dims: [64, 9, 96], layout: 'contiguous', params: { type0: weightFormat('q8_0').id, type1: 1 } },
   ],
+  // The sweep's default space is the tiled f32 family (972 candidates): it times the matrix's f32
+  // shapes past N = 8 (the rules send N ≤ 8 to gemv, f16 and quantized weights to other families);
+  // all 17 shapes would be 16 524 cells, over the stored sweep's cap of 8192.
+  sweeps: (e) => !e.params && e.dims[1] > 8,
   makeCase,
   oracle,
   flops: (c) => 2 * c.dst.ne[0] * c.dst.ne[1] * c.srcs[1].ne[0] * c.dst.ne[2] * c.dst.ne[3],

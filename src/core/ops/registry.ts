@@ -166,14 +166,38 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
   }),
   entry({
     op: 'MUL_MAT',
-    declaredRejections: ['no-shader-f16', 'no-subgroup-matrix', 'sgmatrix-unfit', 'quant-f16-gemm'],
+    declaredRejections: ['no-shader-f16', 'no-subgroup-matrix', 'sgmatrix-unfit'],
     rules: [
+      // Quantized weights past the decode ground: subgroup matrices where offered, each K tile decoded into
+      // f16 workgroup memory (validate() skips these where the features are missing: the tiled f32 rules below).
+      {
+        when: [{ feature: 'quant', min: 1 }, { feature: 'N', min: 9 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 128 }, { feature: 'K', multipleOf: 32 }],
+        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 4, tileK: 32, subgroupSize: 32, staging: 'prefetch', storeOrder: 'plain' }),
+        limits: { maxComputeWorkgroupStorageSize: 20480 },
+        note: "H200 4096x512x4096 q4_0 (matmul-tune.sh qgemm): 128×128 tiles 175 µs (98.2 TFLOP/s) against 128×64 217 µs, 128×64 K64 205, 256×128 285; each weight decoded 4×, not 8×",
+      },
+      {
+        when: [{ feature: 'quant', min: 1 }, { feature: 'N', min: 9 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 64 }, { feature: 'K', multipleOf: 32 }],
+        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 2, tileK: 32, subgroupSize: 32, staging: 'prefetch', storeOrder: 'plain' }),
+        note: "N a multiple of 64 only: the f16 rule's 128×64 tiles (H200 4096x512x4096 q4_0 217 µs, 79 TFLOP/s)",
+      },
+      {
+        when: [{ feature: 'quant', min: 1 }, { feature: 'N', min: 9 }],
+        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 1, subgroupsN: 1, matricesM: 1, matricesN: 1, tileK: 32, subgroupSize: 32, staging: 'single', storeOrder: 'plain' }),
+        note: 'the smallest tile with whole 32-weight blocks (M % 16, N % 8, K % 32): what the contract checks for f16 activations',
+      },
       // f16 past the decode ground: subgroup matrices (the contract declines it where they are missing).
+      {
+        when: [{ feature: 'type0', min: 1, max: 1 }, { feature: 'type1', min: 1, max: 1 }, { feature: 'N', min: 2048 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 128 }, { feature: 'K', multipleOf: 32 }],
+        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 4, tileK: 32, subgroupSize: 32, staging: 'prefetch', storeOrder: 'plain' }),
+        limits: { maxComputeWorkgroupStorageSize: 20480 },
+        note: 'H200 2026-12-02 (matmul-tune.sh gemm3, one call): f16×f16→f32 4096³ 609 µs, 225.7 TFLOP/s with 128×128 tiles against 646 µs (212.8) for the 4×2 · 4×4 rule below; K64 683 µs, K16 (4×2) 818, rotated stores 729–765. 128 threads and 20 KiB: more workgroups per SM than 256×128. f16 × f16 only: f16 weights × f32 (src1 staged as f32 vec4, twice the loads per thread) keeps the rule below until measured',
+      },
       {
         when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 2048 }, { feature: 'M', multipleOf: 256 }, { feature: 'N', multipleOf: 128 }, { feature: 'K', multipleOf: 32 }],
         schedule: freezeSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 4, subgroupsN: 2, matricesM: 4, matricesN: 4, tileK: 32, subgroupSize: 32, staging: 'prefetch', storeOrder: 'plain' }),
         limits: { maxComputeWorkgroupStorageSize: 30720 },
-        note: 'H200 2026-12-02 (matmul-tune.sh gemm2, workgroup offsets clamped so the robustness predicate folds): 256×128 tiles, f16×f16→f32 4096³ 213.1 TFLOP/s, f16 weights × f32 209.1 (2×4 subgroups: 212.9; before the clamp, issue26b: 148.8 / 148.8); at N = 512 too few workgroups (67.2 against 106.3 for 2×2 · 4×4, issue26), hence N ≥ 2048. 30 KiB of workgroup memory',
+        note: 'H200 2026-12-02 (matmul-tune.sh gemm2, workgroup offsets clamped so the robustness predicate folds): 256×128 tiles, f16 weights × f32 4096³ 209.1 TFLOP/s (gemm3: 657 µs, 209.3), f16×f16→f32 213.1 (that case now takes the 2×2 rule above) (2×4 subgroups: 212.9; before the clamp, issue26b: 148.8 / 148.8); at N = 512 too few workgroups (67.2 against 106.3 for 2×2 · 4×4, issue26), hence N ≥ 2048. 30 KiB of workgroup memory',
       },
       {
         when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 9 }, { feature: 'N', max: 2047 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 64 }, { feature: 'K', multipleOf: 32 }],

@@ -175,6 +175,11 @@ export interface OpDef {
   readonly params: readonly ParamSpec[];
   /** The default shape matrix: what the page offers and the lane runs. */
   readonly matrix: readonly MatrixEntry[];
+  /**
+   * Which matrix shapes a sweep without --shapes times, where the whole matrix would put its table
+   * (candidates × shapes) over the stored result's cap (SWEEP_CAPS.cells); default: all of them.
+   */
+  sweeps?(e: MatrixEntry): boolean;
   /** The case `bench --only ops` times on a GPU: the llama-7B-sized one the op meets in a training step. */
   readonly bench: BenchCase;
   /**
@@ -261,4 +266,9 @@ export function caseLabel(dims: readonly number[], layout: string, defaultLayout
 /** Every family an op's generated path takes, the primary first. */
 export function opFamilies(op: Pick<OpDef, 'family' | 'moreFamilies'>): readonly Family[] {
   return [op.family, ...(op.moreFamilies ?? [])];
+}
+
+/** The shapes a sweep without --shapes times: the op's matrix, less what its `sweeps` leaves out. */
+export function defaultSweepShapes(op: OpDef): readonly MatrixEntry[] {
+  return op.sweeps ? op.matrix.filter((e) => op.sweeps!(e)) : op.matrix;
 }

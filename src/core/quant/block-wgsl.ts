@@ -7,7 +7,9 @@
 //     K % 32 == 0) and the 1 or 2 block scales they fall in — one generator over the codec tables
 //     (element bits and kind, block size, scale kind), not one copy per format.
 // Two forms:
-//   wq_block(blk)    -> WqBlock   { q: 8 × vec4<f32> in k order, d, m }: weight k = q·d + m;
+//   wq_block(blk)    -> WqBlock   { q: 8 × vec4<f32> in k order, d, m }: weight k = q·d + m
+//                       (also as wq_raw(blk), the loads, then wq_unpack(raw), the arithmetic: for
+//                       ggml's 32-weight types the raw fields, else the chunk index, loads at unpack);
 //   wq_block_i8(blk) -> WqBlockI8 { q: 8 × u32 of four i8 each in k order, d, m } for the
 //                       integer-dot (MMVQ) kernel: dot4I8Packed(q[i], x8) · d · dx + m · Σx
 //                       (ggml's integer block types only).
@@ -79,6 +81,8 @@ export interface BlockDecode {
   readonly hasMin: boolean;
   /** wq_block_i8 is defined too (ggml's integer block types). */
   readonly integer: boolean;
+  /** WGSL of `fn wq_unpack(r: WqRaw) -> WqBlock`: wq_block's decode of raw fields loaded earlier (wq_raw), for kernels that prefetch. */
+  readonly unpack: string;
 }
 
 /** The rows × cols of the matrix: Track-1 needs it (the scale stream starts past rows·cols codes). */
@@ -147,6 +151,8 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
   // vec4 i (k = 4i…4i+3): the low nibbles of word i for i < 4, the high nibbles of word i − 4 after.
   const vecOf = (i: number) => vec4Of(`r.qs[${L.codes === 'i8' ? i : i % 4}]`, i < 4 ? 'vec4<u32>(0u, 8u, 16u, 24u)' : 'vec4<u32>(4u, 12u, 20u, 28u)', 'r.qh', u(4 * i));
   lines.push(...wqFn('block', ['  let r = wq_raw(blk);'], Array.from({ length: 8 }, (_, i) => vecOf(i)), 'r.d', 'r.m'));
+  // wq_block's arithmetic on raw fields loaded earlier (kernels that load a tile's raw blocks ahead and decode them later).
+  const unpack = wqFn('unpack', [], Array.from({ length: 8 }, (_, i) => vecOf(i)), 'r.d', 'r.m').join('\n') + '\n';
   // Part s (k = 8s…8s+7): nib4 reads quant words 2(s & 1), +1 (high nibbles for s ≥ 2); i8 words 2s, 2s + 1.
   const partBody = [
     `  let o = blk * ${u(bb)};`,
@@ -179,7 +185,7 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
       `}`,
     );
   }
-  return { wgsl: lines.join('\n') + '\n', blockSize: 32, hasMin: L.m !== undefined, integer: !L.lut };
+  return { wgsl: lines.join('\n') + '\n', unpack, blockSize: 32, hasMin: L.m !== undefined, integer: !L.lut };
 }
 
 /** The word reads every block decode shares: wq_w (word w past wordOffset), a funnel shift, u32 and f16 at a byte. */
@@ -212,14 +218,15 @@ const E2M1X2_WGSL = [
 export const BLOCK_PARTS = 4;
 
 /**
- * struct WqBlock and fn wq_block(blk) (8 vec4: the whole chunk), or struct WqPart and
- * fn wq_part(blk, s) (2 vec4: weights 8s…8s+7, so four neighbouring threads read a chunk's words and
- * their activations side by side): `body` computes what q (vec4 expressions), d and m read.
+ * struct WqBlock and fn wq_block(blk) (8 vec4: the whole chunk), struct WqPart and fn wq_part(blk, s)
+ * (2 vec4: weights 8s…8s+7, so four neighbouring threads read a chunk's words and their activations
+ * side by side), or fn wq_unpack(r: WqRaw) (WqBlock from raw fields loaded earlier): `body` computes
+ * what q (vec4 expressions), d and m read.
  */
-function wqFn(form: 'block' | 'part', body: readonly string[], q: readonly string[], d: string, m: string): string[] {
-  const [T, fn, args] = form === 'block' ? ['WqBlock', 'wq_block', 'blk: u32'] : ['WqPart', 'wq_part', 'blk: u32, s: u32'];
+function wqFn(form: 'block' | 'part' | 'unpack', body: readonly string[], q: readonly string[], d: string, m: string): string[] {
+  const [T, fn, args] = form === 'block' ? ['WqBlock', 'wq_block', 'blk: u32'] : form === 'part' ? ['WqPart', 'wq_part', 'blk: u32, s: u32'] : ['WqBlock', 'wq_unpack', 'r: WqRaw'];
   return [
-    `struct ${T} {\n  q: array<vec4<f32>, ${q.length}>,\n  d: f32,\n  m: f32,\n}`,
+    ...(form === 'unpack' ? [] : [`struct ${T} {\n  q: array<vec4<f32>, ${q.length}>,\n  d: f32,\n  m: f32,\n}`]),
     `fn ${fn}(${args}) -> ${T} {`,
     ...body,
     `  var b: ${T};`,
@@ -230,6 +237,14 @@ function wqFn(form: 'block' | 'part', body: readonly string[], q: readonly strin
     `}`,
   ];
 }
+
+/**
+ * The raw form of the K-quant and Track-1 decoders: the chunk index (their loads depend on it
+ * through scales and offsets), so wq_unpack does the loads — kernels that prefetch raw blocks
+ * (sgmatrix) still work, without the prefetch.
+ */
+const RAW_AS_INDEX = [`struct WqRaw {\n  blk: u32,\n}`, `fn wq_raw(blk: u32) -> WqRaw {\n  return WqRaw(blk);\n}`].join('\n');
+const UNPACK_BY_INDEX = `fn wq_unpack(r: WqRaw) -> WqBlock {\n  return wq_block(r.blk);\n}\n`;
 
 /**
  * q − sub as vec4<f32> for a vec4<u32> q < 2^23, exactly, without an int → float conversion (a
@@ -324,7 +339,7 @@ function track1Block(f: WeightFormat, wordOffset: number, buffer: string, { rows
     `fn wq_scale(i: u32) -> f32 {\n  return decode_scale(${scaleCode});\n}`,
     ...fns.flat(),
   ];
-  return { wgsl: lines.join('\n') + '\n', blockSize: 32, hasMin: false, integer: false };
+  return { wgsl: [...lines, RAW_AS_INDEX].join('\n') + '\n', unpack: UNPACK_BY_INDEX, blockSize: 32, hasMin: false, integer: false };
 }
 
 /** `let P0…P{n−1}`: n words from byte expression `at` (a funnel over n + 1 where `at` may not be 4-aligned). */
@@ -374,7 +389,7 @@ function kQuantBlock(f: WeightFormat, wordOffset: number, buffer: string): Block
       const qs = Array.from({ length: n(form) }, (_, i) => `${u2f(`((${lanes(`L${i}`, 'ns')} & vec4<u32>(15u)) | ((${lanes(`H${i}`, '2u * k')} & vec4<u32>(3u)) << vec4<u32>(4u)))`, 32)} * ds${i < 4 ? 0 : 1}`);
       return wqFn(form, body, qs, '1.0', '0.0');
     });
-    return { wgsl: [...head, byteAt, ...fns.flat()].join('\n') + '\n', blockSize: 32, hasMin: false, integer: false };
+    return { wgsl: [...head, byteAt, ...fns.flat(), RAW_AS_INDEX].join('\n') + '\n', unpack: UNPACK_BY_INDEX, blockSize: 32, hasMin: false, integer: false };
   }
   const q5 = f.name === 'q5_k';
   const fns = (['block', 'part'] as const).map((form) => {
@@ -393,5 +408,5 @@ function kQuantBlock(f: WeightFormat, wordOffset: number, buffer: string): Block
     // weight = fround(d·sc · q) − fround(dmin·m): d = d·sc, m = −dmin·m.
     return wqFn(form, body, qs, 'wq_f16_at(o) * f32(sm.x)', '-(wq_f16_at(o + 2u) * f32(sm.y))');
   });
-  return { wgsl: [...head, byteAt, ...SCALE_MIN_K4_WGSL, ...fns.flat()].join('\n') + '\n', blockSize: 32, hasMin: true, integer: false };
+  return { wgsl: [...head, byteAt, ...SCALE_MIN_K4_WGSL, ...fns.flat(), RAW_AS_INDEX].join('\n') + '\n', unpack: UNPACK_BY_INDEX, blockSize: 32, hasMin: true, integer: false };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildCrossAdapterReport, adapterClassOf, MAX_REPORT_INPUTS, validateFormatsRun } from './cross-adapter';
+import { buildCrossAdapterReport, adapterClassOf, MAX_REPORT_INPUTS } from './cross-adapter';
+import { validateResult } from './validate';
 import { cellColour, crossReportHtml, crossReportMarkdown, crossReportText, registryEdits } from './cross-adapter-render';
 import { decodeCrossReportLink, encodeCrossReportLink, validateCrossReport } from './cross-adapter-share';
 import { CODE_HASH, type LaneJson } from './json';
@@ -130,15 +131,15 @@ describe('cross-adapter report', () => {
   it('takes lab formats runs: a case per (shape, format), each format its own row', () => {
     const row = (format: string, medianNs: number | null, correct: boolean | null) => ({ format, bitsPerWeight: 4.5, variant: 'generated', scheduleKey: 'k', correct, medianNs, p20Ns: medianNs, p80Ns: medianNs, weightBytes: 9437184, weightGBps: 300, gflops: 1000, pctPeakBw: 6, pctPeakFlops: 2, bottleneck: 'latency-bound', nmse: 0.0121, maxRelError: 1, reason: correct === null ? 'no shader-f16' : null });
     const run = { kind: 'formats', op: 'gemv', ggmlOp: 'MUL_MAT', shape: '4096x1x4096', adapter: 'nvidia hopper', distribution: 'Gaussian', rows: [row('q4_0', 31400, true), row('f16', null, null)], adapterDescriptor: H200, schemaVersion: 1, labVersion: '0.1.0', codeHash: CODE_HASH, startedAt: '2026-12-02T06:10:00.000Z' };
-    const r = buildCrossAdapterReport([{ source: 'formats.json', result: validateFormatsRun(run) }]);
+    const r = buildCrossAdapterReport([{ source: 'formats.json', result: validateResult(run) }]);
     expect(r.rows.map((x) => `${x.op} ${x.caseLabel}`)).toEqual(['MUL_MAT 4096x1x4096 gemv f16', 'MUL_MAT 4096x1x4096 gemv q4_0']);
     const q4 = r.rows[1].cells[r.columns[0].id].entries[0];
     expect(q4).toMatchObject({ kind: 'formats', verdict: 'correct', generatedMedianNs: 31400, generatedPctBw: 6 });
     expect(crossReportText(r)).toContain('formats generated · 4.5 bits/w · NMSE 1.21e-2 31.4 µs (6% BW)');
     expect(r.rows[0].cells[r.columns[0].id].entries[0].verdict).toBe('not run: no shader-f16');
     // A formats run from before the stamps (no adapter descriptor, no code hash) is refused by name.
-    expect(() => validateFormatsRun({ ...run, codeHash: undefined })).toThrow(/codeHash must be a string .*rerun lab formats --json/);
-    expect(() => validateFormatsRun({ ...run, adapterDescriptor: 'x' })).toThrow(/adapterDescriptor/);
+    expect(() => validateResult(JSON.parse(JSON.stringify({ ...run, codeHash: undefined })))).toThrow(/codeHash: missing .*rerun lab formats --json/);
+    expect(() => validateResult({ ...run, adapterDescriptor: 'x' })).toThrow(/adapterDescriptor/);
   });
 
   it('caps the inputs', () => {

@@ -5,48 +5,7 @@
 // cell says so instead of averaging.
 import { adapterFingerprint, adapterName, type AdapterDescriptor } from '../adapter';
 import type { CellEntry, ClassEvidence, CrossAdapterReport, ReportCell, ReportColumn, ReportNote, ReportRow } from '../schema/report';
-import { checkAdapter } from './validate';
-import type { FormatsReport } from './formats';
-import { CODE_HASH, LAB_VERSION, RESULT_SCHEMA_VERSION, type CalibrationJson, type LaneJson, type Level1Json, type ResultJson, type SweepJson } from './json';
-
-/** A `lab formats --json` run as the report takes it: stamped, with its adapter described. */
-export type FormatsRun = FormatsReport & { readonly adapter: string; readonly adapterDescriptor: AdapterDescriptor; readonly schemaVersion: number; readonly labVersion: string; readonly codeHash: string; readonly startedAt: string };
-
-/** What a report merges: the lab's results, and `lab formats` runs. */
-export type ReportableRun = ResultJson | FormatsRun;
-
-/** Rows one formats run may hold (every format the lab knows is 39). */
-export const MAX_FORMATS_ROWS = 256;
-
-/**
- * A formats run, checked field by field (own properties; an older one without its adapter or
- * stamps is refused by name: rerun `lab formats --json`).
- */
-export function validateFormatsRun(v: unknown): FormatsRun {
-  const o = v as Record<string, unknown>;
-  const own = (k: string) => (Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined);
-  const fail = (what: string) => {
-    throw new RangeError(`formats run: ${what}`);
-  };
-  if (own('kind') !== 'formats') fail("kind must be 'formats'");
-  for (const k of ['op', 'ggmlOp', 'shape', 'labVersion', 'codeHash', 'startedAt']) if (typeof own(k) !== 'string' || (own(k) as string).length > 256) fail(`${k} must be a string of at most 256 characters${k === 'codeHash' || k === 'startedAt' ? ' (a run made before formats runs were stamped: rerun lab formats --json)' : ''}`);
-  if (!Number.isInteger(own('schemaVersion')) || (own('schemaVersion') as number) < 1) fail('schemaVersion must be a positive integer');
-  if ((own('schemaVersion') as number) > RESULT_SCHEMA_VERSION) fail(`schemaVersion ${own('schemaVersion')} is newer than this lab reads (${RESULT_SCHEMA_VERSION})`);
-  const adapterProblem = checkAdapter(own('adapterDescriptor'), 'adapterDescriptor');
-  if (adapterProblem) fail(adapterProblem);
-  const rows = own('rows');
-  if (!Array.isArray(rows) || rows.length > MAX_FORMATS_ROWS) fail(`rows must be a list of at most ${MAX_FORMATS_ROWS}`);
-  (rows as unknown[]).forEach((r, i) => {
-    const row = r as Record<string, unknown>;
-    if (typeof row !== 'object' || row === null || typeof row.format !== 'string' || row.format.length > 64) fail(`rows[${i}].format must be a format name`);
-    for (const k of ['medianNs', 'p20Ns', 'p80Ns', 'pctPeakBw', 'pctPeakFlops', 'nmse', 'weightGBps']) {
-      const x = row[k];
-      if (x !== null && x !== undefined && (typeof x !== 'number' || !Number.isFinite(x))) fail(`rows[${i}].${k} must be a finite number or null`);
-    }
-    if (row.correct !== null && typeof row.correct !== 'boolean') fail(`rows[${i}].correct must be true, false or null`);
-  });
-  return v as FormatsRun;
-}
+import { CODE_HASH, LAB_VERSION, RESULT_SCHEMA_VERSION, resultAdapter, type CalibrationJson, type FormatsJson, type LaneJson, type Level1Json, type ResultJson, type SweepJson } from './json';
 
 /** How many inputs one report takes: a CI matrix of hundreds of jobs fits, a runaway glob does not. */
 export const MAX_REPORT_INPUTS = 2000;
@@ -155,7 +114,7 @@ function sweepEntries(r: Stamped<SweepJson>, source: string): { op: string; case
 }
 
 /** Each format's row of a formats run: one case per (op, shape, format), its one kernel's time. */
-function formatsEntries(r: FormatsRun, source: string): { op: string; caseLabel: string; entry: CellEntry }[] {
+function formatsEntries(r: FormatsJson, source: string): { op: string; caseLabel: string; entry: CellEntry }[] {
   return r.rows.map((row) => {
     const native = row.variant === 'native';
     return {
@@ -184,15 +143,10 @@ function formatsEntries(r: FormatsRun, source: string): { op: string; caseLabel:
   });
 }
 
-/** The run's adapter (a formats run carries its descriptor beside its name). */
-function adapterOf(r: ReportableRun): AdapterDescriptor {
-  return r.kind === 'formats' ? r.adapterDescriptor : r.adapter;
-}
-
 /** A run's identity for duplicate detection: the same adapter, kind and start time is the same run. */
-function runIdentity(r: ReportableRun): string {
+function runIdentity(r: ResultJson): string {
   const started = r.kind === 'calibration' ? (r as CalibrationJson).measuredAt : r.startedAt;
-  return `${r.kind}|${adapterFingerprint(adapterOf(r))}|${started}`;
+  return `${r.kind}|${adapterFingerprint(resultAdapter(r))}|${started}`;
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -239,7 +193,7 @@ function classEvidence(op: string, adapterClass: string, pairs: readonly { sourc
 }
 
 /** The cross-adapter report over validated results (each with the name it came from). */
-export function buildCrossAdapterReport(inputs: readonly { source: string; result: ReportableRun }[], opts: ReportOptions = {}): CrossAdapterReport {
+export function buildCrossAdapterReport(inputs: readonly { source: string; result: ResultJson }[], opts: ReportOptions = {}): CrossAdapterReport {
   const currentHash = opts.codeHash ?? CODE_HASH;
   const notes: ReportNote[] = [];
   const refused: ReportNote[] = [];
@@ -268,7 +222,7 @@ export function buildCrossAdapterReport(inputs: readonly { source: string; resul
       continue;
     }
     seen.set(id, source);
-    const adapter = adapterOf(result);
+    const adapter = resultAdapter(result);
     const fp = adapterFingerprint(adapter);
     const col = columns.get(fp) ?? { adapter, sources: [], codeHashes: new Set<string>(), labVersions: new Set<string>(), stale: false, peaks: null };
     columns.set(fp, col);

@@ -3,8 +3,8 @@
 // percentages, bottleneck, and the quantization error against the f32 weights they were made
 // from (NMSE as ggml's test-backend-ops measures it, max relative error). Pure: cases, errors,
 // sorting and tables; the CLI runs the cases through Level 1.
-import type { AdapterDescriptor } from '../adapter';
 import type { Level1Result } from '../results';
+import type { FormatRow, FormatsJson, FormatsOp } from '../schema/results';
 import { QuantFormatError, UsageError } from '../errors';
 import { inputSeed } from '../inputs';
 import { opByName } from '../ops/registry';
@@ -13,7 +13,7 @@ import { benchmarkWeights, decodeWeights, knownWeightFormatNames, quantError, we
 import { MAX_TEXT_CHARS } from '../input/caps';
 import { fmtGBps, fmtGflops, fmtNs, textTable } from './format';
 
-export type FormatsOp = 'gemv' | 'gemm' | 'dequant' | 'get_rows';
+export type { FormatRow, FormatsOp };
 
 interface OpPlan {
   readonly op: string;
@@ -177,46 +177,8 @@ export function formatError(p: FormatsPlan, c: FormatCase): FormatError | null {
   return { ...quantError(source!, decodeWeights(f, words, r, cols)), rowsMeasured: r };
 }
 
-export interface FormatRow {
-  readonly format: string;
-  readonly bitsPerWeight: number;
-  readonly variant: string | null;
-  readonly scheduleKey: string | null;
-  readonly correct: boolean | null;
-  readonly medianNs: number | null;
-  readonly p20Ns: number | null;
-  readonly p80Ns: number | null;
-  readonly weightBytes: number;
-  /** Weights as stored ÷ median time. */
-  readonly weightGBps: number | null;
-  readonly gflops: number | null;
-  readonly pctPeakBw: number | null;
-  readonly pctPeakFlops: number | null;
-  readonly bottleneck: string | null;
-  readonly nmse: number | null;
-  readonly maxRelError: number | null;
-  /** Why the format has no time (cannot be built, a feature the adapter lacks, wrong output). */
-  readonly reason: string | null;
-}
-
-export interface FormatsReport {
-  readonly kind: 'formats';
-  readonly op: FormatsOp;
-  readonly ggmlOp: string;
-  readonly shape: string;
-  readonly adapter: string;
-  readonly distribution: string;
-  readonly rows: readonly FormatRow[];
-  /** Which adapter and code, and when: what `lab report` needs to put this run in its column. */
-  readonly adapterDescriptor?: AdapterDescriptor;
-  readonly schemaVersion?: number;
-  readonly labVersion?: string;
-  readonly codeHash?: string;
-  readonly startedAt?: string;
-}
-
 /** A format's (op, shape) key in History, as a Level 1 run of the same case is labelled: 'MUL_MAT 32x16x64 type0=q4_0'. */
-export function formatRowKey(r: Pick<FormatsReport, 'op' | 'ggmlOp' | 'shape'>, format: string): string {
+export function formatRowKey(r: Pick<FormatsJson, 'op' | 'ggmlOp' | 'shape'>, format: string): string {
   return `${r.ggmlOp} ${r.shape} ${FORMATS_OPS[r.op].param}=${format}`;
 }
 
@@ -237,28 +199,11 @@ export function formatCells(r: FormatRow): string[] {
 
 export const FORMATS_HEADERS: readonly string[] = ['format', 'bits/w', 'median [p20–p80]', 'weights GB/s', 'GFLOP/s', '%BW', '%FLOP', 'bottleneck', 'NMSE', 'max rel', 'kernel / reason'];
 
-export function formatsText(r: FormatsReport): string {
+export function formatsText(r: FormatsJson): string {
   return [
     `formats — ${r.op} (${r.ggmlOp} ${r.shape}) — ${r.adapter}`,
     `weights: ${r.distribution}; NMSE = Σ(w − q)² / Σw² (test-backend-ops), max rel over |w| ≥ 1% of the largest; K-quants: random valid blocks (no encoder), no error`,
     textTable(FORMATS_HEADERS, r.rows.map(formatCells)),
-  ].join('\n');
-}
-
-/** The PR table; `link`: the result's share link, last (as every result's markdown has it). */
-export function formatsMarkdown(r: FormatsReport, link?: string): string {
-  const esc = (s: string) => s.replace(/\|/g, '\\|');
-  const stamp = r.labVersion ? ` · kernel-lab ${esc(r.labVersion)}${r.codeHash ? ` (code ${esc(r.codeHash)})` : ''}` : '';
-  return [
-    `### Formats: ${r.op} (${r.ggmlOp} ${r.shape}) on ${esc(r.adapter)}`,
-    '',
-    `Weights: ${r.distribution}. Fastest first${stamp}.`,
-    '',
-    `| ${FORMATS_HEADERS.join(' | ')} |`,
-    `|${FORMATS_HEADERS.map(() => '---').join('|')}|`,
-    ...r.rows.map((row) => `| ${formatCells(row).map(esc).join(' | ')} |`),
-    '',
-    ...(link ? [`[Open this result in kernel-lab](${link})`, ''] : []),
   ].join('\n');
 }
 

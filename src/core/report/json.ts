@@ -4,9 +4,9 @@
 import type { AdapterDescriptor } from '../adapter';
 import type { LaneResult, Level1Result, SweepResult } from '../results';
 import type { Calibration } from '../metrics/roofline';
-import { calibration, lane, level1, sweep, type CalibrationJson, type LaneJson, type Level1Json, type SweepJson } from '../schema/results';
+import { calibration, formats, lane, level1, sweep, type CalibrationJson, type FormatsJson, type LaneJson, type Level1Json, type ResultJson, type SweepJson } from '../schema/results';
 
-export { RUN_KINDS, type CalibrationJson, type LaneJson, type Level1Json, type ResultJson, type RunKind, type SweepJson } from '../schema/results';
+export { RUN_KINDS, type CalibrationJson, type FormatRow, type FormatsJson, type LaneJson, type Level1Json, type ResultJson, type RunKind, type SweepJson } from '../schema/results';
 
 export const RESULT_SCHEMA_VERSION = 1;
 
@@ -40,4 +40,14 @@ export function sweepJson(r: SweepResult): SweepJson {
 /** A calibration with the adapter it measured, so it stores, shares and imports like a run. */
 export function calibrationJson(c: Calibration, adapter: AdapterDescriptor): CalibrationJson {
   return calibration.project({ ...c, ...stamps(), adapter });
+}
+
+/** A formats run (src/gpu/formats.ts), stamped: what `lab formats --json` writes and the page stores. */
+export function formatsJson(r: Omit<FormatsJson, 'schemaVersion' | 'labVersion' | 'codeHash'>): FormatsJson {
+  return formats.project({ ...r, ...stamps() });
+}
+
+/** The adapter a result ran on (a formats run carries its descriptor beside its name). */
+export function resultAdapter(r: ResultJson): AdapterDescriptor {
+  return r.kind === 'formats' ? r.adapterDescriptor : r.adapter;
 }

@@ -3,7 +3,8 @@
 // the CLI (--markdown FILE) both call resultMarkdown, on the same result JSON.
 import { adapterName } from '../adapter';
 import { fmtExp, fmtNs, fmtRatio, fmtUs } from './format';
-import type { CalibrationJson, LaneJson, Level1Json, ResultJson, SweepJson } from './json';
+import { FORMATS_HEADERS, formatCells } from './formats';
+import type { CalibrationJson, FormatsJson, LaneJson, Level1Json, ResultJson, SweepJson } from './json';
 import { repeatText, speedupText, stateText } from './lane-text';
 import { verdictText } from '../stats/verdict';
 import type { UserKernelRef } from '../manifest/source';
@@ -137,6 +138,23 @@ export function calibrationMarkdown(r: CalibrationJson, link?: string): string {
   return [...lines, ...linkLine(link)].join('\n');
 }
 
+/** The formats table, fastest first: numbers as the CLI prints them, every text from the run escaped. */
+export function formatsMarkdown(r: FormatsJson, link?: string): string {
+  const nameOrNull = (s: string | null) => (s === null ? null : mdEscape(s));
+  const rows = r.rows.map((row) => formatCells({ ...row, format: mdEscape(row.format), variant: nameOrNull(row.variant), scheduleKey: nameOrNull(row.scheduleKey), reason: nameOrNull(row.reason) }));
+  return [
+    `### Formats: ${r.op} (${mdEscape(r.ggmlOp)} ${mdEscape(r.shape)}) on ${mdEscape(r.adapter)}`,
+    '',
+    `Weights: ${mdEscape(r.distribution)}. Fastest first · ${stampText(r)}.`,
+    '',
+    `| ${FORMATS_HEADERS.join(' | ')} |`,
+    `|${FORMATS_HEADERS.map(() => '---').join('|')}|`,
+    ...rows.map((cells) => `| ${cells.join(' | ')} |`),
+    '',
+    ...linkLine(link),
+  ].join('\n');
+}
+
 /** The markdown for any result, with its share link last when given. */
 export function resultMarkdown(r: ResultJson, link?: string): string {
   switch (r.kind) {
@@ -148,6 +166,8 @@ export function resultMarkdown(r: ResultJson, link?: string): string {
       return sweepMarkdown(r, link);
     case 'calibration':
       return calibrationMarkdown(r, link);
+    case 'formats':
+      return formatsMarkdown(r, link);
   }
 }
 

@@ -31,7 +31,7 @@ describe('validateResult', () => {
 
   it('names the path and what was wrong', () => {
     rejects(null, /the result: expected an object, got null/);
-    rejects({ kind: 'level2', schemaVersion: 1 }, /kind: expected one of level1, lane, sweep, calibration, got 'level2'/);
+    rejects({ kind: 'level2', schemaVersion: 1 }, /kind: expected one of level1, lane, sweep, calibration, formats, got 'level2'/);
     rejects({ ...copy(sampleLevel1()), schemaVersion: 0 }, /schemaVersion: expected a positive integer/);
     rejects({ ...copy(sampleLevel1()), schemaVersion: 7 }, /schemaVersion 7 is newer than this lab reads \(1\)/);
     const lane = copy(sampleLane());

@@ -1,12 +1,12 @@
 // The one definition of every result the lab stores, exports, shares and imports: Level 1, the
-// lane, the sweep and a calibration. From it come the JSON types (src/core/report/json.ts), the
+// lane, the sweep, a calibration and a formats run. From it come the JSON types (src/core/report/json.ts), the
 // projection the CLI and the page write (json.ts) and the validation of results from outside
 // (src/core/report/validate.ts); the engine's in-memory results (src/core/results.ts) extend
 // these records, so the compiler holds them to it. Caps come from src/core/input/caps.ts;
 // fields that belong together are checked together, so nothing half-built reaches a renderer.
 // Fields marked optional are absent from results stored before they existed.
 import type { AdapterDescriptor } from '../adapter';
-import { LANE_CAPS, LEVEL1_CAPS, MAX_NAME_CHARS, MAX_TEXT_CHARS, SWEEP_CAPS } from '../input/caps';
+import { FORMATS_CAPS, LANE_CAPS, LEVEL1_CAPS, MAX_NAME_CHARS, MAX_TEXT_CHARS, SWEEP_CAPS } from '../input/caps';
 import { isIsoTimestamp } from '../input/iso-date';
 import type { PromotionState } from '../ops/promotion';
 import type { Schedule } from '../schedule/schedule';
@@ -66,6 +66,8 @@ export type Stamps = ObjectOf<typeof stamps>;
 const fallback = nullable(obj({ code: name, reason: text }));
 const declaredFallback = nullable(obj({ code: name, reason: text, declared: bool }));
 
+const bottleneck = oneOf(['compute-bound', 'memory-bound', 'launch-bound', 'latency-bound']);
+
 /** Roofline metrics (absent from results made before metrics existed). */
 const metricsFields = obj({
   latencyMinUs: num,
@@ -75,7 +77,7 @@ const metricsFields = obj({
   arithmeticIntensity: nullable(num),
   pctPeakBw: nullable(num),
   pctPeakFlops: nullable(num),
-  bottleneck: nullable(oneOf(['compute-bound', 'memory-bound', 'launch-bound', 'latency-bound'])),
+  bottleneck: nullable(bottleneck),
   peakSource: nullable(oneOf(['spec', 'measured'])),
 });
 const metrics = optional(nullable(metricsFields));
@@ -375,16 +377,73 @@ export type CalibrationRecord = ObjectOf<typeof calibrationFields>;
 
 export const calibration = obj({ kind: literal('calibration'), ...stamps, ...calibrationFields, adapter });
 
+/** The ops `lab formats` ranks (src/core/report/formats.ts plans each). */
+export const FORMATS_OP_NAMES = ['gemv', 'gemm', 'dequant', 'get_rows'] as const;
+export type FormatsOp = (typeof FORMATS_OP_NAMES)[number];
+
+/**
+ * One weight format's row, in the order the runner writes it: its size, its quantization error
+ * against the f32 weights (null without an encoder, or for f32/f16), the kernel and its time.
+ * A row without a time says why (`reason`), unless its output was wrong (`correct: false`).
+ */
+const formatRow = obj(
+  {
+    format: name,
+    bitsPerWeight: nonNegative,
+    weightBytes: nonNegative,
+    nmse: nullable(nonNegative),
+    maxRelError: nullable(nonNegative),
+    variant: nullable(name),
+    scheduleKey: nullable(text),
+    correct: nullable(bool),
+    medianNs: nullable(nonNegative),
+    p20Ns: nullable(nonNegative),
+    p80Ns: nullable(nonNegative),
+    /** Weights as stored ÷ median time. */
+    weightGBps: nullable(nonNegative),
+    gflops: nullable(nonNegative),
+    pctPeakBw: nullable(nonNegative),
+    pctPeakFlops: nullable(nonNegative),
+    bottleneck: nullable(bottleneck),
+    /** Why the format has no time (cannot be built, a feature the adapter lacks, wrong output). */
+    reason: nullable(text),
+  },
+  (v, p) => (v.medianNs === null && v.reason === null && v.correct !== false ? `${p}reason: null on a row with no time (a format without a time says why)` : null),
+);
+export type FormatRow = Infer<typeof formatRow>;
+
+/** Stamps a formats run carries since `lab report` first read them: one made before is named, with the fix. */
+function stamped<T>(s: Schema<T>): Schema<T> {
+  return { check: (v, p) => (v === undefined ? `${p}: missing (a formats run made before formats runs were stamped: rerun lab formats --json)` : s.check(v, p)), project: s.project };
+}
+
+/** `lab formats --json` (src/gpu/formats.ts): its adapter's name in `adapter`, the descriptor in `adapterDescriptor`. */
+export const formats = obj({
+  kind: literal('formats'),
+  op: oneOf(FORMATS_OP_NAMES),
+  ggmlOp: name,
+  shape: name,
+  adapter: text,
+  distribution: text,
+  rows: list(formatRow, FORMATS_CAPS.rows),
+  adapterDescriptor: stamped(adapter),
+  schemaVersion: num,
+  labVersion: stamped(name),
+  codeHash: stamped(name),
+  startedAt: stamped(isoTime),
+});
+
 export type Level1Json = Infer<typeof level1>;
 export type LaneJson = Infer<typeof lane>;
 export type SweepJson = Infer<typeof sweep>;
 export type CalibrationJson = Infer<typeof calibration>;
+export type FormatsJson = Infer<typeof formats>;
 /** Every result the lab stores, exports, shares and imports: the CLI's --json shapes. */
-export type ResultJson = Level1Json | LaneJson | SweepJson | CalibrationJson;
+export type ResultJson = Level1Json | LaneJson | SweepJson | CalibrationJson | FormatsJson;
 export type RunKind = ResultJson['kind'];
 
 /** Each kind's schema (a null-prototype table: an inherited name is never a kind). */
 export const RESULT_SCHEMAS: Readonly<Record<RunKind, Schema<ResultJson>>> = Object.freeze(
-  Object.assign(Object.create(null) as Record<RunKind, Schema<ResultJson>>, { level1, lane, sweep, calibration }),
+  Object.assign(Object.create(null) as Record<RunKind, Schema<ResultJson>>, { level1, lane, sweep, calibration, formats }),
 );
-export const RUN_KINDS: readonly RunKind[] = ['level1', 'lane', 'sweep', 'calibration'];
+export const RUN_KINDS: readonly RunKind[] = ['level1', 'lane', 'sweep', 'calibration', 'formats'];

@@ -4,25 +4,26 @@
 // CLI's --markdown, with the link. What was copied also shows in a field, since a browser may
 // refuse the clipboard.
 import { createEffect, createSignal, on, Show } from 'solid-js';
-import { labResultMarkdown, type LabResultJson } from '../../core/report/lab-result';
+import { resultMarkdown } from '../../core/report/markdown';
+import type { ResultJson } from '../../core/report/json';
 import { encodeShare, shareUrl } from '../../core/report/share';
 import { errorInfo } from '../errors';
 import { writeClipboard } from './CopyButton';
 
 /** The share link of a result, on this page's address (or another base). */
-export async function resultLink(result: LabResultJson, base: string = location.href): Promise<string> {
+export async function resultLink(result: ResultJson, base: string = location.href): Promise<string> {
   return shareUrl(base, await encodeShare(result));
 }
 
 /** The PR markdown of a result, with its share link (none when the result is too large for one). */
-export async function prMarkdown(result: LabResultJson, base: string = location.href): Promise<string> {
+export async function prMarkdown(result: ResultJson, base: string = location.href): Promise<string> {
   const link = await resultLink(result, base).catch(() => undefined);
-  return labResultMarkdown(result, link);
+  return resultMarkdown(result, link);
 }
 
 type Shown = { readonly what: 'link' | 'markdown'; readonly text: string; readonly status: string; readonly ok: boolean };
 
-export function ResultActions(props: { result: LabResultJson }) {
+export function ResultActions(props: { result: ResultJson }) {
   const [shown, setShown] = createSignal<Shown | null>(null);
   const [busy, setBusy] = createSignal(false);
   // A new result: what was shown belongs to the old one.

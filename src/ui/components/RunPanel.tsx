@@ -3,7 +3,7 @@
 // actions, and whether it was stored.
 import { Show, type Component, type JSX } from 'solid-js';
 import type { ViewProps } from '../views/view-props';
-import type { LabResultJson } from '../../core/report/lab-result';
+import type { ResultJson } from '../../core/report/json';
 import type { Progress } from '../../worker/api';
 import { errorOf, type ErrorInfo } from '../errors';
 import type { SaveOutcome } from '../run-store';
@@ -12,7 +12,7 @@ import { ResultActions } from './ResultActions';
 import { CancelledNote, RunProgress } from './RunProgress';
 import { SaveStatus } from './SaveStatus';
 
-export interface RunPanelProps<Req, J extends LabResultJson> {
+export interface RunPanelProps<Req, J extends ResultJson> {
   /** Test-id prefix: `${name}-run`, `${name}-blocked`. */
   readonly name: string;
   readonly title: string;
@@ -35,7 +35,7 @@ export interface RunPanelProps<Req, J extends LabResultJson> {
   readonly result: (json: J) => JSX.Element;
 }
 
-export function RunPanel<Req, J extends LabResultJson>(props: RunPanelProps<Req, J>) {
+export function RunPanel<Req, J extends ResultJson>(props: RunPanelProps<Req, J>) {
   const blocked = () => errorOf(props.form.request());
   const run = () => {
     const r = props.form.request();
@@ -78,14 +78,14 @@ export function RunPanel<Req, J extends LabResultJson>(props: RunPanelProps<Req,
 }
 
 /** What a tab made of one RunPanel needs: its words, its session state (form and run), how to show options and a result. */
-export interface RunTabSpec<Req, J extends LabResultJson, F extends RunPanelProps<Req, J>['form']> extends Pick<RunPanelProps<Req, J>, 'name' | 'title' | 'runLabel' | 'errorTitle'> {
+export interface RunTabSpec<Req, J extends ResultJson, F extends RunPanelProps<Req, J>['form']> extends Pick<RunPanelProps<Req, J>, 'name' | 'title' | 'runLabel' | 'errorTitle'> {
   readonly state: (adapter: () => ViewProps['adapter']) => { form: F; action: RunPanelProps<Req, J>['action'] };
   readonly options: (form: F) => JSX.Element;
   readonly result: (json: J) => JSX.Element;
 }
 
 /** A tab's view that is one long run (Lane, Sweep, Formats): `${name}-view`, its state kept for the page session. */
-export function runTab<Req, J extends LabResultJson, F extends RunPanelProps<Req, J>['form']>(spec: RunTabSpec<Req, J, F>): Component<ViewProps> {
+export function runTab<Req, J extends ResultJson, F extends RunPanelProps<Req, J>['form']>(spec: RunTabSpec<Req, J, F>): Component<ViewProps> {
   return (props) => {
     const { form, action } = spec.state(() => props.adapter);
     return (

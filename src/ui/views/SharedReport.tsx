@@ -3,7 +3,8 @@
 // that says which, instead of a result. Needs no GPU: it opens on any browser.
 import { createResource, Match, Show, Switch } from 'solid-js';
 import { adapterName } from '../../core/adapter';
-import { resultAdapter, validateLabResult } from '../../core/report/lab-result';
+import { resultAdapter } from '../../core/report/json';
+import { validateResult } from '../../core/report/validate';
 import { decodeShare, ShareLinkError, shareRounding, type ShareErrorReason } from '../../core/report/share';
 import { ShareErrorPage } from '../components/ShareErrorPage';
 import { errorInfo } from '../errors';
@@ -28,7 +29,7 @@ export function SharedReport(props: { payload: string }) {
   const [result] = createResource(
     () => props.payload,
     async (payload) => {
-      const r = await decodeShare(payload, undefined, undefined, validateLabResult);
+      const r = await decodeShare(payload, undefined, undefined, validateResult);
       // The header names the result's adapter, not the viewer's.
       setSharedAdapter(resultAdapter(r));
       return r;

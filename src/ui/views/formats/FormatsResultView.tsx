@@ -4,7 +4,7 @@
 import { createMemo, createSignal, For, Show } from 'solid-js';
 import { formatsFrontier, type FrontierAxis } from '../../../core/report/formats-frontier';
 import { formatCells, FORMATS_HEADERS } from '../../../core/report/formats';
-import type { FormatsRun } from '../../../core/report/lab-result';
+import type { FormatsJson } from '../../../core/report/json';
 import { FRONTIER_X_LABEL, frontierChart } from '../../charts/formats-frontier-chart';
 import { UPlot } from '../../charts/UPlot';
 import { Select } from '../../components/Select';
@@ -13,7 +13,7 @@ import { SoftwareNote } from '../../components/SoftwareNote';
 /** Columns that hold numbers (right-aligned): all but the format, bottleneck and kernel/reason. */
 const NUMERIC = new Set([1, 2, 3, 4, 5, 6, 8, 9]);
 
-export function FormatsResultView(props: { result: FormatsRun }) {
+export function FormatsResultView(props: { result: FormatsJson }) {
   const r = () => props.result;
   const timed = () => r().rows.filter((x) => x.medianNs !== null).length;
   return (
@@ -56,7 +56,7 @@ const AXES = [
   { value: 'bandwidth', label: 'weight GB/s' },
 ] as const;
 
-function FrontierPanel(props: { result: FormatsRun }) {
+function FrontierPanel(props: { result: FormatsJson }) {
   const [axis, setAxis] = createSignal<FrontierAxis>('time');
   const frontier = createMemo(() => formatsFrontier(props.result.rows, axis()));
   const chart = createMemo(() => frontierChart(frontier()));

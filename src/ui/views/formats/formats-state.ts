@@ -2,7 +2,7 @@
 // result survive switching tabs. Every run, failed or not, is stored (History, per adapter).
 import type { Accessor } from 'solid-js';
 import type { AdapterDescriptor } from '../../../core/adapter';
-import type { FormatsRun } from '../../../core/report/lab-result';
+import type { FormatsJson } from '../../../core/report/json';
 import type { FormatsRequest } from '../../../core/report/formats';
 import { lab } from '../../lab-client';
 import { sessionScoped } from '../../session-scoped';
@@ -15,7 +15,7 @@ export const formatsState = sessionScoped((adapter: Accessor<AdapterDescriptor>)
     kind: 'formats',
     call: (req: FormatsRequest, onProgress, runId) => lab.formats(req, onProgress, runId),
     // The engine's report is already the CLI's --json shape, stamped.
-    toJson: (r: FormatsRun) => r,
+    toJson: (r: FormatsJson) => r,
     adapter,
   }),
 }));

@@ -5,8 +5,7 @@
 import { For, Match, Show, Switch } from 'solid-js';
 import { adapterName } from '../../../core/adapter';
 import { fmtGBps, fmtGflops, fmtNs, fmtRatio } from '../../../core/report/format';
-import { laneJson, level1Json, type LaneJson, type Level1Json, type ResultJson } from '../../../core/report/json';
-import { resultAdapter, type LabResultJson } from '../../../core/report/lab-result';
+import { laneJson, type LaneJson, level1Json, type Level1Json, resultAdapter, type ResultJson } from '../../../core/report/json';
 import { rerunRequest } from '../../../core/report/run-query';
 import type { Level1Request } from '../../../core/requests';
 import type { LaneRequest } from '../../../core/results';
@@ -17,7 +16,7 @@ import { createRunAction } from '../../run-action';
 
 type Rerun = NonNullable<ReturnType<typeof rerunRequest>>;
 
-async function runHere(rr: Rerun, onProgress: Parameters<typeof lab.time>[1], runId: string): Promise<ResultJson> {
+async function runHere(rr: Rerun, onProgress: Parameters<typeof lab.time>[1], runId: string): Promise<Level1Json | LaneJson> {
   if (rr.kind === 'level1') return level1Json(await lab.time(rr.request as Level1Request, onProgress, runId));
   return laneJson(await lab.lane(rr.request as LaneRequest, onProgress, runId));
 }
@@ -38,10 +37,10 @@ function laneSpeedups(r: LaneJson): Map<string, number | null> {
   return new Map(r.pairs.flatMap((p) => p.shapes.map((s) => [`${p.op} ${s.shape}`, s.speedupMedian] as const)));
 }
 
-export function RerunPanel(props: { result: LabResultJson }) {
+export function RerunPanel(props: { result: ResultJson }) {
   // A formats run is not rerun here (yet): its link opens read-only.
   const rerun = () => (props.result.kind === 'formats' ? null : rerunRequest(props.result));
-  const action = createRunAction<Rerun, ResultJson>((rr, onProgress, runId) => runHere(rr, onProgress, runId));
+  const action = createRunAction<Rerun, Level1Json | LaneJson>((rr, onProgress, runId) => runHere(rr, onProgress, runId));
   const here = () => action.result();
   const sharedName = () => adapterName(resultAdapter(props.result));
   const hereName = () => {

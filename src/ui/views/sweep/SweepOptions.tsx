@@ -38,7 +38,7 @@ export function SweepOptions(props: { form: SweepForm }) {
           class="mono wide-input"
           data-testid="sweep-shapes"
           spellcheck={false}
-          placeholder={`the op's matrix: ${matrixLabels(f.op()).join(', ')}`}
+          placeholder={`the op's sweep shapes: ${matrixLabels(f.op()).join(', ')}`}
           aria-invalid={shapesError() !== null}
           value={f.shapesText()}
           onInput={(e) => f.setShapesText(e.currentTarget.value)}

@@ -5,15 +5,16 @@ import { createMemo, createSignal, type Accessor } from 'solid-js';
 import type { AdapterDescriptor } from '../../../core/adapter';
 import { opByName, OPS } from '../../../core/ops/registry';
 import { parseShapeList } from '../../../core/ops/shape-specs';
-import { caseLabel, type OpDef } from '../../../core/ops/types';
+import { caseLabel, defaultSweepShapes, type OpDef } from '../../../core/ops/types';
 import { enumerateSpace, parseSpace, spaceText, validateSchedule, type SpaceRestriction } from '../../../core/schedule/schedule';
 import type { SweepRequest } from '../../../core/results';
 import { errorInfo } from '../../errors';
 
 export const DEFAULT_REPS = 9;
 
+/** The shapes a sweep without any times (the op's matrix, less what it leaves out for the table's cap). */
 export function matrixLabels(op: OpDef): string[] {
-  return op.matrix.map((e) => caseLabel(e.dims, e.layout, op.layouts[0].name));
+  return defaultSweepShapes(op).map((e) => caseLabel(e.dims, e.layout, op.layouts[0].name));
 }
 
 export function createSweepForm(adapter: Accessor<AdapterDescriptor>) {
