@@ -3,11 +3,12 @@
 // src/core/quant/weights.ts). {{ROWS}} rows per workgroup, {{TPR}} threads per row, {{NCOLS}}
 // src1 columns, one accumulator each, so each weight is decoded once for all columns. The partial
 // sums meet in a shared-memory tree.
-//   BLOCKS (ggml's 32-weight block types): a thread takes whole blocks; `wq_block(blk)` reads a
-//   block's words once (scale once, quants as whole u32 words) and gives its 32 quants as 8 vec4,
-//   which meet 8 vec4 loads of src1 per column; weight = q·d (+ m).
-//   otherwise: `wq_rc(m, k)` decodes one weight at a time (K-quants, Track-1), a thread walking
-//   runs of {{BLOCK}} weights so the block's scale stays in cache.
+//   BLOCKS (every format when K % 32 == 0): four threads take a 32-weight chunk; `wq_part(blk, s)`
+//   reads the chunk's scale and the words of its 8 weights 8s…8s+7 (whole u32 words) and gives them
+//   as 2 vec4, which meet 2 vec4 loads of src1 per column; weight = q·d (+ m). (A thread per whole
+//   chunk strides 128 B of src1 per lane: a subgroup's loads touch 32 cache lines each.)
+//   otherwise (Track-1 rows with a ragged end): `wq_rc(m, k)` decodes one weight at a time, a thread
+//   walking runs of {{BLOCK}} weights so the block's scale stays in cache.
 // DECODE is generated from the codec tables for the format (src/core/quant/).
 
 {{PARAMS}}
@@ -47,23 +48,19 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   var acc: array<f32, {{NCOLS}}>;
   if (m < p.M) {
 #if BLOCKS
+    // Four threads per chunk: part qp is weights 8·qp…8·qp+7 (2 vec4), so the four read the chunk's
+    // words and its 32 activations side by side.
     let nb = p.K / 32u;
-    for (var b = j; b < nb; b = b + TPR) {
-      let blk = wq_block(m * nb + b);
+    let qp = j % 4u;
+    for (var b = j / 4u; b < nb; b = b + TPR / 4u) {
+      let blk = wq_part(m * nb + b, qp);
       for (var n = 0u; n < NCOLS; n = n + 1u) {
-        let x = p.off1 + n * p.s11 + b * 32u;
+        let x = p.off1 + n * p.s11 + b * 32u + qp * 8u;
         let x0 = ld1v(x);
         let x1 = ld1v(x + 4u);
-        let x2 = ld1v(x + 8u);
-        let x3 = ld1v(x + 12u);
-        let x4 = ld1v(x + 16u);
-        let x5 = ld1v(x + 20u);
-        let x6 = ld1v(x + 24u);
-        let x7 = ld1v(x + 28u);
-        let t = blk.q[0] * x0 + blk.q[1] * x1 + blk.q[2] * x2 + blk.q[3] * x3 + blk.q[4] * x4 + blk.q[5] * x5 + blk.q[6] * x6 + blk.q[7] * x7;
-        var s = dot(t, vec4<f32>(1.0)) * blk.d;
+        var s = dot(blk.q[0] * x0 + blk.q[1] * x1, vec4<f32>(1.0)) * blk.d;
 #if HAS_MIN
-        s = s + blk.m * dot(((x0 + x1) + (x2 + x3)) + ((x4 + x5) + (x6 + x7)), vec4<f32>(1.0));
+        s = s + blk.m * dot(x0 + x1, vec4<f32>(1.0));
 #endif
         acc[n] = acc[n] + s;
       }

@@ -3,7 +3,7 @@
 # .gpu/ (../shared/device/prepare.sh) and dist-cli/ (npm run build:cli). Usage on the device:
 #   bash scripts/gpu/h200.sh [STEP …]   (steps: device calibrate bench lane agreement ops replay aa
 #   sensitivity controls controls-a controls-b host graph lane-census formats formats16k formats16kf16 formats4k
-#   formatsmmvq formatsgemm formats_all;
+#   formatsmmvq formatsgemm formats16kt1 formats16kt1n formats_all;
 #   default: device calibrate bench)
 #   controls: A/A and planted 1.02×/1.05× (inside the kernel, measured ±1 point) at tolerance 0.02 on
 #   ADD 4096², RMS_NORM 4096², MUL_MAT 4096×1×4096 and 4096×512×4096, ${SENS_REPLAYS:-10} replays each;
@@ -14,7 +14,9 @@
 # q4_0/q8_0, GEMM 4096×512×4096 of the 4-bit formats), each a `lab formats` table, the GEMVs with
 # --mmvq: each integer block format on the registry's pick (MMVQ: q8_1 activations + dot4I8Packed,
 # where WGSL offers it) and again on the other GEMV path (the block-decode gemv);
-# formatsmmvq: every integer block format's GEMV at 4096², both paths; the mmvq knobs: `round.sh tune-mmvq:420`; formats_all:
+# formatsmmvq: every integer block format's GEMV at 4096², both paths; the mmvq knobs: `round.sh tune-mmvq:420`;
+# formats16kt1 / formats16kt1n: GEMV 16384² N=1 of ggml mxfp4/q4_0, the K-quants and Track-1 formats
+# ($T1_FORMATS), registry pick / native template; formats_all:
 # every format's GEMV at 4096² and DEQUANT at 4096² (the full format matrix, checked then timed).
 # Full outputs go to $OUT (or ./gpu-out); the tables print last.
 set -uo pipefail
@@ -36,6 +38,7 @@ run_step() {
   echo "=== $name: rc=$rc in $(( ($(date +%s%N) - t0) / 1000000 )) ms" | tee -a "$OUT/log.txt"
 }
 # Issue 20's performance rows, one `lab formats` table each.
+T1_FORMATS=mxfp4,nvfp4,mxfp4_t1,q4_k,q6_k,int4,int8,fp8_e4m3,mxint8,q4_0
 formats_step() {
   local args
   case "$1" in
@@ -45,6 +48,10 @@ formats_step() {
     formats4k) args="--op gemv --shape 4096x1x4096 --format f16,q8_0,q4_0 --mmvq" ;;
     formatsmmvq) args="--op gemv --shape 4096x1x4096 --format q4_0,q4_1,q5_0,q5_1,q8_0,mxfp4 --mmvq" ;;
     formatsgemm) args="--op gemm --shape 4096x512x4096 --format f16,q4_0,mxfp4,nvfp4,int4,mxint4" ;;
+    # The Track-1 and K-quant GEMVs through the block decode (registry pick: gemv, four threads per
+    # 32-weight chunk), and the same through the native template.
+    formats16kt1) args="--op gemv --shape 16384x1x16384 --format $T1_FORMATS" ;;
+    formats16kt1n) args="--op gemv --shape 16384x1x16384 --format $T1_FORMATS --native" ;;
   esac
   run_step "$1" formats $args --json "$OUT/$1.json" --markdown "$OUT/$1.md"
 }
@@ -84,7 +91,7 @@ for s in "${steps[@]}"; do
     # Estimate ≤ 150 s: per shape ≈ 1 s of host work (oracle, two pipelines, a warm-up) + 10 batches
     # of ≥ 5 ms (repeat 5, both sides); the graph step ≈ 15 s (its CPU f64 check), start ≈ 5 s.
     lane-census) run_step lane-census lane --census --preset tiny --top 64 --repeat 5 --run-graph --json "$OUT/lane-census.json" ;;
-    formats16k|formats16kf16|formats4k|formatsmmvq|formatsgemm) formats_step "$s" ;;
+    formats16k|formats16kf16|formats4k|formatsmmvq|formatsgemm|formats16kt1|formats16kt1n) formats_step "$s" ;;
     formats)
       # The three rows as one step (run them as separate steps when a command's time is capped).
       for f in formats16k formats16kf16 formats4k formatsgemm; do formats_step "$f"; done

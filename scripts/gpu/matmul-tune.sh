@@ -139,6 +139,14 @@ elif [ "${1:-}" = gemm3 ]; then
   a 4096x4096x4096 type0=1; s 4096x4096x4096 16x16x16 4 2 4 4 32 type0=1 prefetch rotated
   a 4096x512x4096 type0=1
   cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = qgemv ]; then
+  # Issue 20: the quantized GEMV's block path at 16384² N=1 — the rule (W256 R4 U4: 64 threads a row,
+  # four per 32-weight chunk), fewer/more loads in flight, more/fewer rows, and R128 (two threads a
+  # row: a thread per whole chunk, the pre-parts layout) as the baseline.
+  for f in q4_0 nvfp4; do
+    for v in "256 4 1 4 4 subgroup" "256 4 1 4 2 subgroup" "256 4 1 4 1 subgroup" "256 8 1 4 4 subgroup" "256 1 1 4 4 subgroup" "256 128 1 4 1 subgroup"; do g 16384x1x16384 $v type0=$f; done
+  done
+  cat "$OUT/tune.txt"; exit 0
 elif [ "${1:-}" = qgemm ]; then
   # Issue 20, qgemm helper: quantized weights on subgroup matrices at 4096×512×4096 (target ≥ 40 TFLOP/s
   # for a 4-bit format), each K tile decoded into f16 workgroup memory (block formats a block per thread,

@@ -31,12 +31,56 @@ describe('quantized GEMV, block-at-a-time decode (SwiftShader)', () => {
           const r = await lab.time({ op: 'MUL_MAT', dims: [M, N, K], params: { type0, type1 }, variant, skipTiming: true });
           if (!r.correct || r.variant !== (variant.kind === 'native' ? 'native' : 'generated')) wrong.push(`${name} ${M}x${N}x${K} type1=${type1}: ${r.variant} maxErr ${r.maxErr} bound ${r.bound}`);
           expect(r.wgsl, name).toContain('fn wq_block(blk: u32) -> WqBlock');
-          if (variant.kind === 'schedule') expect(r.wgsl, name).toContain('let wb = wq_block(ab + kb);');
+          // Four threads to a 32-weight chunk (wq_part), in the generated gemv and the native template alike.
+          expect(r.wgsl, name).toContain(variant.kind === 'schedule' ? 'let wp0 = wq_part(ab + kb, qp);' : 'let blk = wq_part(m * nb + b, qp);');
         }
       }
       expect(wrong).toEqual([]);
     }, 600_000);
   }
+
+  for (const variant of [{ kind: 'native' as const }, { kind: 'auto' as const }]) {
+    it(`${variant.kind}: K-quants and Track-1 formats decode 32 weights a call (ragged block 64 at K = 96; a ragged row end one weight a call)`, async () => {
+      const wrong: string[] = [];
+      const cases: [string, number, number, number, number][] = [
+        ['q4_k', 7, 3, 512, 0],
+        ['q5_k', 5, 1, 256, 1],
+        ['q6_k', 9, 2, 256, 0],
+        ['nvfp4', 37, 1, 96, 0],
+        ['mxfp4_t1', 9, 5, 64, 1],
+        ['int3', 13, 3, 96, 0],
+        ['mxint8', 5, 1, 160, 0],
+        ['fp8_e4m3_f16', 11, 7, 64, 1],
+        ['nvfp8', 6, 2, 32, 0],
+      ];
+      for (const [name, M, N, K, type1] of cases) {
+        const r = await lab.time({ op: 'MUL_MAT', dims: [M, N, K], params: { type0: weightFormat(name).id, type1 }, variant, skipTiming: true });
+        if (!r.correct || r.variant !== (variant.kind === 'native' ? 'native' : 'generated')) wrong.push(`${name} ${M}x${N}x${K} type1=${type1}: ${r.variant} maxErr ${r.maxErr} bound ${r.bound}`);
+        expect(r.wgsl, name).toContain('fn wq_block(blk: u32) -> WqBlock');
+      }
+      // int5 at K = 70: its rows end mid-word, so the one-weight decode (still exact against the oracle).
+      const ragged = await lab.time({ op: 'MUL_MAT', dims: [5, 2, 70], params: { type0: weightFormat('int5').id }, variant, skipTiming: true });
+      expect(ragged.correct).toBe(true);
+      expect(ragged.wgsl).not.toContain('fn wq_block');
+      expect(wrong).toEqual([]);
+    }, 600_000);
+  }
+
+  it('gemv schedules: parts with an unrolled main loop and a tail, and whole chunks where a row has fewer than four threads', async () => {
+    const wrong: string[] = [];
+    const schedules = [
+      { family: 'gemv', workgroupSize: 64, rowsPerWorkgroup: 2, columnsPerPass: 2, vectorWidth: 4, unroll: 4, reduction: 'shared' },
+      { family: 'gemv', workgroupSize: 64, rowsPerWorkgroup: 32, columnsPerPass: 1, vectorWidth: 4, unroll: 1, reduction: 'subgroup' },
+    ] as const;
+    for (const [name, M, N, K] of [['q5_0', 9, 3, 224], ['q6_k', 5, 2, 512], ['int6', 7, 1, 160]] as const) {
+      for (const schedule of schedules) {
+        const r = await lab.time({ op: 'MUL_MAT', dims: [M, N, K], params: { type0: weightFormat(name).id }, variant: { kind: 'schedule', schedule }, skipTiming: true });
+        if (!r.correct) wrong.push(`${name} ${M}x${N}x${K} R${schedule.rowsPerWorkgroup}: maxErr ${r.maxErr} bound ${r.bound}`);
+        expect(r.wgsl, name).toContain(schedule.rowsPerWorkgroup === 32 ? 'let wb = wq_block(ab + kb);' : 'let wp3 = wq_part(');
+      }
+    }
+    expect(wrong).toEqual([]);
+  }, 600_000);
 
   it('mmvq (q8_1 activations, dot4I8Packed): the integer block types against the f32 oracle with the declared q8_1 bound; mxfp4 refused by name', async () => {
     const wrong: string[] = [];

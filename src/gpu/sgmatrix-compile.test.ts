@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { MUL_MAT } from '../core/ops/mul-mat';
 import { parseSchedule } from '../core/schedule/schedule';
+import { weightFormat } from '../core/quant/weights';
 
 const check = (wgsl: string) => spawnSync(process.execPath, ['scripts/wgsl-null-check.mjs'], { input: wgsl, encoding: 'utf8', timeout: 30_000 });
 
@@ -26,6 +27,19 @@ describe('sgmatrix WGSL on Dawn’s null backend', () => {
           const r = check(MUL_MAT.generate(s, MUL_MAT.makeCase([128, 64, 96], 'contiguous', params)).wgsl);
           if (r.status !== 0) errors.push(`${staging} ${storeOrder} ${JSON.stringify(params)}: ${r.stdout || r.stderr.slice(-300)}`);
         }
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('compiles the quantized block path for every kind of block decode (ggml raw fields; K-quant and Track-1 raw = the chunk index)', () => {
+    const errors: string[] = [];
+    for (const type0 of ['q4_0', 'q6_k', 'nvfp4', 'int3'])
+      for (const staging of ['prefetch', 'direct']) {
+        const s = parseSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 2, subgroupsN: 2, matricesM: 2, matricesN: 2, tileK: 32, subgroupSize: 32, staging });
+        const k = MUL_MAT.generate(s, MUL_MAT.makeCase([64, 32, 256], 'contiguous', { type0: weightFormat(type0).id }));
+        expect(k.wgsl, type0).toContain('wq_unpack(ar0)');
+        const r = check(k.wgsl);
+        if (r.status !== 0) errors.push(`${type0} ${staging}: ${r.stdout || r.stderr.slice(-300)}`);
+      }
     expect(errors).toEqual([]);
   }, 120_000);
 });

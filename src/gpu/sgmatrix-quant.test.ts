@@ -80,14 +80,15 @@ const sg = (knobs: Record<string, number | string>) =>
   parseSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, subgroupsN: 2, matricesM: 2, matricesN: 2, tileK: 32, staging: 'prefetch', ...knobs }) as SgmatrixSchedule;
 
 describe('sgmatrix with quantized weights: staging and decode, the multiply emulated (SwiftShader)', () => {
-  it('block formats a block per unit (min and high bits, E2M1 table; guarded, two per thread) and a per-weight format, f32 and f16 activations, single and prefetched', async () => {
+  it('block formats a block per unit (min and high bits, E2M1; guarded, two per thread; Track-1 by chunk) and a per-weight tile, f32 and f16 activations, single and prefetched', async () => {
     // 64×64 tiles (the native dispatch): 2×2 subgroups of 2×2 16x16x16 (128 threads), or one subgroup of 4×4 (32 threads).
     // The emulation's f32 tiles take twice the workgroup memory: tileK 32, one buffer (the K-tile mapping at tileK 64 is sgmatrix.test.ts's).
     const cases: [string, number[], number, SgmatrixSchedule, string][] = [
       ['q4_0', [128, 64, 96], 0, sg({}), 'if (lid < 64u) {'], // 64 blocks over 128 threads: guarded
       ['q5_1', [64, 64, 128], 1, sg({ subgroupsM: 1, subgroupsN: 1, matricesM: 4, matricesN: 4, staging: 'single' }), 'ar1 = wq_raw(ab1'], // min and high bits; 64 blocks over 32 threads
-      ['mxfp4', [128, 64, 64], 1, sg({ config: '16x8x16', matricesN: 4 }), 'WQ_KV'],
-      ['nvfp4', [64, 64, 96], 0, sg({}), 'aw0 = wq4(ag0'],
+      ['mxfp4', [128, 64, 64], 1, sg({ config: '16x8x16', matricesN: 4 }), 'fn wq_e2m1x2('], // E2M1 computed, not a table
+      ['nvfp4', [64, 64, 96], 0, sg({}), 'ar0 = wq_raw(ab0'], // Track-1 by chunk at K % 32 = 0
+      ['nvfp4', [64, 64, 48], 0, sg({ tileK: 16 }), 'aw0 = wq4(ag0'], // four weights a load where a tile is not a whole chunk
     ];
     const wrong: string[] = [];
     for (const [name, dims, type1, s, marker] of cases) {

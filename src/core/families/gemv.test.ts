@@ -3,6 +3,7 @@ import { DEFAULT_LIMITS } from '../adapter';
 import { MUL_MAT } from '../ops/mul-mat';
 import { parseOpSpace, parseSchedule, validateSchedule, type Schedule } from '../schedule/schedule';
 import { GEMV } from './gemv';
+import { weightFormat } from '../quant/weights';
 
 const gemv = (knobs: Record<string, number | string> = {}): Schedule =>
   parseSchedule({ family: 'gemv', workgroupSize: 64, rowsPerWorkgroup: 2, columnsPerPass: 2, vectorWidth: 4, unroll: 2, reduction: 'subgroup', ...knobs });
@@ -42,6 +43,23 @@ describe('gemv family (MUL_MAT with N ≤ 8)', () => {
     expect(k.dispatch).toEqual([2, 1, 2]);
     expect(k.features).toBeUndefined();
     expect(`${k.label}\n${k.wgsl}`).toMatchSnapshot();
+  });
+
+  it('block weights: four threads per 32-weight chunk (8-weight parts, U in flight, then a tail); fewer than four threads a row take whole chunks', () => {
+    const nv = MUL_MAT.makeCase([8, 3, 256], 'contiguous', { type0: weightFormat('nvfp4').id });
+    // 64 threads, 2 rows: 32 threads a row, 8 chunks per step, unroll 2.
+    const w = MUL_MAT.generate(gemv(), nv).wgsl;
+    expect(w).toContain('let qp = j % 4u;');
+    expect(w).toContain('for (; kb + 8u < 8u; kb = kb + 16u) {');
+    expect(w).toContain('let wp1 = wq_part(ab + kb + 8u, qp);');
+    expect(w).toContain('acc1 = acc1 + wp1.d * (wp1.q[0] * x1_1a + wp1.q[1] * x1_1b);');
+    expect(w).toContain('for (; kb < 8u; kb = kb + 8u) {');
+    // q4_1's min: m · Σx per part.
+    expect(MUL_MAT.generate(gemv(), MUL_MAT.makeCase([8, 3, 256], 'contiguous', { type0: weightFormat('q4_1').id })).wgsl).toContain(' + wp0.m * (x0_0a + x0_0b);');
+    // 32 rows of 64 threads: 2 threads a row, whole chunks.
+    const whole = MUL_MAT.generate(gemv({ rowsPerWorkgroup: 32 }), nv).wgsl;
+    expect(whole).toContain('let wb = wq_block(ab + kb);');
+    expect(whole).not.toContain('wq_part(ab');
   });
 
   it('a sweep space may name the family (MUL_MAT takes matmul, gemv and sgmatrix)', () => {

@@ -11,6 +11,7 @@ import { batchBase, MATMUL_BINDINGS, vec4Aligned, weightLoads, type MatmulOperan
 import { computeMain, storageDecl, u } from '../codegen/wgsl';
 import type { MatmulSnippet } from './matmul';
 import { scheduleKey, type FamilyDef } from './types';
+import { BLOCK_PARTS } from '../quant/block-wgsl';
 
 export interface GemvSchedule {
   readonly family: 'gemv';
@@ -72,7 +73,7 @@ export function generateGemv(s: GemvSchedule, k: GemvSnippet, label: string): { 
   const sub = s.reduction === 'subgroup';
   // Quantized weights: src0 is u32 words and a load decodes through wq (weightLoads).
   const wl = weightLoads(k.weights, vw === 4);
-  // ggml block types with vec4 loads: a thread takes whole 32-weight blocks (wq_block), not vec4s.
+  // Block weights with vec4 loads: threads take 8-weight parts of 32-weight chunks (wq_part), or whole chunks (wq_block), not vec4s.
   const blocks = k.weightBlocks && vw === 4 ? k.weightBlocks : null;
   const l0 = blocks ? { elem: 'u32', fn: blocks.wgsl.trim() } : k.weights ? { elem: 'u32', fn: `${wl.fns.trim()}\nfn ld_src0(i: u32) -> ${vw === 4 ? 'vec4<f32>' : 'f32'} {\n  return ${wl.load('i')};\n}` } : loader('src0', k.type0 ?? 'f32', vw);
   const l1 = loader('src1', k.type1 ?? 'f32', vw);
@@ -100,8 +101,29 @@ export function generateGemv(s: GemvSchedule, k: GemvSnippet, label: string): { 
   const step = T * U;
   const at = (j: number) => (j === 0 ? 'kk' : `kk + ${u(j * T)}`);
   const fma = (j: number, x: string) => cols.map((c) => `acc${c} = acc${c} + ${x} * ld_src1(b${c} + ${at(j)});`);
-  if (blocks) {
-    // One block per step: its scale once, 32 quants as 8 vec4 against 8 vec4 of each column.
+  if (blocks && T % BLOCK_PARTS === 0) {
+    // Four threads per 32-weight chunk, each decoding its 8 weights (wq_part: the chunk's scale, its
+    // two or three quant words): neighbouring threads read a chunk's words and their 2 vec4 of each
+    // column side by side, so a subgroup's loads are contiguous (a thread per whole chunk strides
+    // 128 B of activations per lane). U parts in flight per thread, TC chunks per step of a row.
+    const TC = T / BLOCK_PARTS;
+    const KB = k.K / 32;
+    const part = (jj: number, ind: string) => {
+      const kbj = jj === 0 ? 'kb' : `kb + ${u(jj * TC)}`;
+      const out = [`${ind}let wp${jj} = wq_part(ab + ${kbj}, qp);`, `${ind}let kv${jj} = (${kbj}) * 8u + qp * 2u;`];
+      for (const c of cols) {
+        const xa = `x${jj}_${c}a`;
+        const xb = `x${jj}_${c}b`;
+        out.push(`${ind}let ${xa} = ld_src1(b${c} + kv${jj});`, `${ind}let ${xb} = ld_src1(b${c} + kv${jj} + 1u);`);
+        out.push(`${ind}acc${c} = acc${c} + wp${jj}.d * (wp${jj}.q[0] * ${xa} + wp${jj}.q[1] * ${xb})${blocks.hasMin ? ` + wp${jj}.m * (${xa} + ${xb})` : ''};`);
+      }
+      return out;
+    };
+    emit(`let ab = m * ${u(KB)};`, `let qp = j % ${u(BLOCK_PARTS)};`, `var kb = j / ${u(BLOCK_PARTS)};`);
+    if (U > 1) emit(`for (; kb + ${u((U - 1) * TC)} < ${u(KB)}; kb = kb + ${u(U * TC)}) {`, ...unrolled.flatMap((jj) => part(jj, '  ')), '}');
+    emit(`for (; kb < ${u(KB)}; kb = kb + ${u(TC)}) {`, ...part(0, '  '), '}');
+  } else if (blocks) {
+    // Fewer than four threads a row: one whole chunk per step, its scale once, 32 quants as 8 vec4 against 8 vec4 of each column.
     const xs = Array.from({ length: 8 }, (_, i) => i);
     emit(`let ab = m * ${u(k.K / 32)};`, `for (var kb = j; kb < ${u(k.K / 32)}; kb = kb + ${u(T)}) {`, '  let wb = wq_block(ab + kb);', '  let kv = kb * 8u;');
     for (const c of cols) {

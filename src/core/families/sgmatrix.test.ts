@@ -241,8 +241,10 @@ describe('sgmatrix with quantized weights (decoded into f16 workgroup memory)', 
     expect(MUL_MAT.fits(sg(), q('q4_0', [64, 32, 96]))).toEqual([]);
     expect(MUL_MAT.fits(sg({ tileK: 16 }), q('q8_0', [64, 32, 96]))).toEqual(['block weights are decoded a whole 32-weight block at a time: tileK 16 must be a multiple of 32']);
     expect(MUL_MAT.fits(sg({ tileK: 64 }), q('mxfp4', [64, 32, 96]))).toEqual(['K = 96 is not a multiple of tileK 64']);
-    // Formats without a block decoder take four weights a load: any tileK, K-quants' 256-weight superblocks included.
+    // Every format decodes whole 32-weight chunks where K % 32 == 0 (block-wgsl.ts); at other K a Track-1
+    // format takes four weights a load, any tileK.
     expect(MUL_MAT.fits(sg({ tileK: 16 }), q('nvfp4', [64, 32, 48]))).toEqual([]);
+    expect(MUL_MAT.fits(sg({ tileK: 16 }), q('nvfp4', [64, 32, 64]))).toEqual(['block weights are decoded a whole 32-weight block at a time: tileK 16 must be a multiple of 32']);
     expect(MUL_MAT.fits(sg(), q('q4_k', [64, 32, 256], 1))).toEqual([]);
     // A Track-1 format with a ragged tail block: K must still be whole tiles.
     expect(MUL_MAT.fits(sg(), q('int5', [64, 32, 70]))).toEqual(['K = 70 is not a multiple of tileK 32', "sgmatrix loads 4 f32 at a time: src1's rows must start on 4-element boundaries (offset 64, row stride 70)"]);
@@ -265,8 +267,8 @@ describe('sgmatrix with quantized weights (decoded into f16 workgroup memory)', 
     expect(f16.label).toMatch(/ \[weights decoded to f16\]$/);
   });
 
-  it('nvfp4 (Track-1, no block decoder): four weights a load through wq4, stored as f16; f16 activations loaded directly', () => {
-    const k = MUL_MAT.generate(sg({ staging: 'direct' }), q('nvfp4', [64, 32, 64], 1));
+  it('nvfp4 at K = 48 (not whole 32-weight chunks, so no block decode): four weights a load through wq4, stored as f16; f16 activations loaded directly', () => {
+    const k = MUL_MAT.generate(sg({ staging: 'direct', tileK: 16 }), q('nvfp4', [64, 32, 48], 1));
     expect(k.wgsl).toContain('aw0 = wq4(ag0 + (0u) / 4u);');
     expect(k.wgsl).toContain('let ah = vec4<f16>(aw0);');
     expect(k.wgsl).not.toContain('var<workgroup> sB');

@@ -34,10 +34,13 @@ describe('MUL_MAT with quantized src0', () => {
     expect(schedulesFor('MUL_MAT', c, a)?.family).toBe('gemv');
     expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([64, 16, 64], 'contiguous', { type0: 2 }), a)?.family).toBe('matmul');
     const wq = MUL_MAT.generate(schedulesFor('MUL_MAT', c, a)!, c).wgsl;
-    // ggml block types decode a whole block per load (block-wgsl.ts); the others one weight at a time.
-    expect(wq).toContain('let wb = wq_block(ab + kb);');
+    // Every format decodes by block where K % 32 == 0 (block-wgsl.ts; 8-weight parts, four threads a chunk; the K-quants too since
+    // issue 20's block decode for all formats); a Track-1 row with a ragged end one weight at a time.
+    expect(wq).toContain('let wp0 = wq_part(ab + kb, qp);');
     expect(wq).not.toContain('fn wq(i: u32) -> f32');
-    expect(MUL_MAT.generate(schedulesFor('MUL_MAT', c, a)!, MUL_MAT.makeCase([8, 2, 256], 'contiguous', { type0: 12 })).wgsl).toContain('fn wq(i: u32) -> f32');
+    expect(MUL_MAT.generate(schedulesFor('MUL_MAT', c, a)!, MUL_MAT.makeCase([8, 2, 256], 'contiguous', { type0: 12 })).wgsl).toContain('let wp0 = wq_part(ab + kb, qp);');
+    const ragged = MUL_MAT.makeCase([8, 2, 70], 'contiguous', { type0: weightFormat('int5').id });
+    expect(MUL_MAT.generate(schedulesFor('MUL_MAT', ragged, a)!, ragged).wgsl).toContain('fn wq(i: u32) -> f32');
     expect(wq).toMatch(/var<storage, read> src0: array<u32>/);
   });
 

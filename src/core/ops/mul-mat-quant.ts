@@ -16,7 +16,7 @@ import { inputSeed } from '../inputs';
 import { type KernelSpec, nativeTemplated, scalarLoader } from '../kernel';
 import { benchmarkWeights, decodeWeightRows, shapeProblem, weightFormat, weightStoredBytes, weightWords, type WeightFormat } from '../quant/weights';
 import { weightDecodeWgsl } from '../quant/weights-wgsl';
-import { blockDecodeWgsl, hasBlockDecode } from '../quant/block-wgsl';
+import { blockDecodeWgsl, hasBlockDecode, type BlockDecode } from '../quant/block-wgsl';
 import { contiguous, elementStrides, nelements, typeSizeBytes, type DType, type TensorDesc } from '../tensor';
 import { OpCaseError, type ByteCounts, type OpCase, type OracleResult } from './types';
 
@@ -120,16 +120,22 @@ export function quantDecode(c: OpCase): string {
   return weightDecodeWgsl(c.params.type0, M, K, deviceOffsetElements(c.srcs[0]));
 }
 
+/** The block-at-a-time decode (32 weights a call) where the format has one at this K, else null (one weight a call). */
+export function quantBlocks(c: OpCase): BlockDecode | null {
+  const { M, K } = mnk(c);
+  return hasBlockDecode(c.params.type0, K) ? blockDecodeWgsl(c.params.type0, deviceOffsetElements(c.srcs[0]), 'src0', { rows: M, cols: K }) : null;
+}
+
 const UNIFORM = uniformSchema('Params', { M: 'u32', N: 'u32', K: 'u32', s11: 'u32', sd1: 'u32', off1: 'u32', offd: 'u32' });
 const GEMV_ROWS = 4;
 const GEMV_TPR = 64;
 
-/** The GEMV template (N ≤ 8): block-at-a-time for ggml's 32-weight types, one weight at a time otherwise; past N = 8 mul-mat.ts runs mul_mat.wgsl with SRC0_Q. */
+/** The GEMV template (N ≤ 8): block-at-a-time where the format has it at this K (every format when K % 32 == 0), one weight at a time otherwise; past N = 8 mul-mat.ts runs mul_mat.wgsl with SRC0_Q. */
 export function quantNative(c: OpCase): KernelSpec {
   const { M, N, K } = mnk(c);
   const values = { M, N, K, s11: elementStrides(c.srcs[1])[1], sd1: elementStrides(c.dst)[1], off1: deviceOffsetElements(c.srcs[1]), offd: deviceOffsetElements(c.dst) };
   const wg = GEMV_ROWS * GEMV_TPR;
-  const blocks = hasBlockDecode(c.params.type0) ? blockDecodeWgsl(c.params.type0, deviceOffsetElements(c.srcs[0])) : null;
+  const blocks = quantBlocks(c);
   const decode = blocks ? blocks.wgsl : quantDecode(c);
   const defines = { SRC1_F16: c.srcs[1].type === 'f16', LD1: scalarLoader('src1', 1, c.srcs[1].type === 'f16'), BLOCKS: blocks !== null, HAS_MIN: blocks?.hasMin ?? false, DECODE: decode, ROWS: GEMV_ROWS, TPR: GEMV_TPR, BLOCK: Math.min(formatOf(c).blockSize, 32), NCOLS: N, WG: wg, PART: wg * N };
   return nativeTemplated('MUL_MAT/mul_mat_q_gemv.wgsl', gemvWgsl, ['src0', 'src1', 'dst', 'params'], [Math.ceil(M / GEMV_ROWS), 1, 1], UNIFORM, values, defines);
@@ -143,6 +149,7 @@ function operand(t: TensorDesc): MatmulOperand {
 /** The families' snippet: src0 addressed as logical weights (row stride K), read through `wq`. */
 export function quantSnippet(c: OpCase): MatmulSnippet {
   const { M, N, K } = mnk(c);
+  const blocks = quantBlocks(c);
   return {
     M, N, K, ne12: 1, ne13: 1, r2: 1, r3: 1, ne02: 1, ne03: 1,
     src0: { offset: 0, rowStride: K, batchStride2: M * K, batchStride3: M * K },
@@ -151,7 +158,7 @@ export function quantSnippet(c: OpCase): MatmulSnippet {
     type0: 'f32',
     type1: c.srcs[1].type === 'f16' ? 'f16' : 'f32',
     weights: quantDecode(c),
-    ...(hasBlockDecode(c.params.type0) ? { weightBlocks: blockDecodeWgsl(c.params.type0, deviceOffsetElements(c.srcs[0])) } : {}),
+    ...(blocks ? { weightBlocks: blocks } : {}),
   };
 }
 

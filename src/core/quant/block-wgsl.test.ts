@@ -3,10 +3,65 @@ import { blockDecodeWgsl, hasBlockDecode, hasIntegerBlockDecode } from './block-
 import { WEIGHT_FORMATS } from './weights';
 
 describe('block-at-a-time decode WGSL', () => {
-  it("covers ggml's 32-weight types; the integer form all but mxfp4", () => {
-    expect(WEIGHT_FORMATS.filter((f) => hasBlockDecode(f.id)).map((f) => f.name)).toEqual(['q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'mxfp4']);
+  it('covers every format where K % 32 == 0 (Track-1 rows with a ragged end are one weight a call); the integer form ggml\'s integer types', () => {
+    expect(WEIGHT_FORMATS.filter((f) => !hasBlockDecode(f.id))).toEqual([]);
     expect(WEIGHT_FORMATS.filter((f) => hasIntegerBlockDecode(f.id)).map((f) => f.name)).toEqual(['q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0']);
-    expect(() => blockDecodeWgsl('q4_k', 0)).toThrow(/q4_k: no block decode/);
+    expect(hasBlockDecode('int5', 70)).toBe(false);
+    expect(hasBlockDecode('int5', 96)).toBe(true);
+    expect(hasBlockDecode('q4_k', 512)).toBe(true);
+    expect(() => blockDecodeWgsl('nvfp4', 0)).toThrow(/nvfp4: a Track-1 block decode needs the matrix shape/);
+    expect(() => blockDecodeWgsl('int5', 0, 'src0', { rows: 2, cols: 70 })).toThrow(/int5: no block decode at K = 70 \(K must be a multiple of 32\)/);
+  });
+
+  it('turns quants into floats without an int → float conversion (2^23 + q from the bits, minus 2^23 + bias)', () => {
+    expect(blockDecodeWgsl('q4_0', 0).wgsl).toContain('(bitcast<vec4<f32>>(((vec4<u32>(r.qs[0]) >> vec4<u32>(0u, 8u, 16u, 24u)) & vec4<u32>(15u)) | vec4<u32>(0x4b000000u)) - vec4<f32>(8388616.0))');
+    // int4: (c ^ 8) − 8.
+    expect(blockDecodeWgsl('int4', 0, 'src0', { rows: 1, cols: 64 }).wgsl).toContain('(bitcast<vec4<f32>>((c ^ vec4<u32>(8u)) | vec4<u32>(0x4b000000u)) - vec4<f32>(8388616.0))');
+    // No vector conversion left in any format's decode (vec4<f32>(…) only of constants).
+    for (const f of WEIGHT_FORMATS) expect(blockDecodeWgsl(f.id, 0, 'src0', { rows: 2, cols: 256 }).wgsl, f.name).not.toMatch(/vec4<f32>\((?![\d.]+\))/);
+  });
+
+  it('Track-1: one generator over the codec tables — b words of b-bit codes, the chunk\'s scale(s), vector element decode', () => {
+    // nvfp4: 32 E2M1 codes in 4 words, two 16-weight E4M3 scales folded into q, the global as d.
+    const nv = blockDecodeWgsl('nvfp4', 64, 'src0', { rows: 4, cols: 64 });
+    expect(nv.wgsl.match(/let W\d+ = wq_w\(w0/g)).toHaveLength(4);
+    expect(nv.wgsl).toContain('b.q[0] = wq_el4(((vec4<u32>(W0) >> vec4<u32>(0u, 4u, 8u, 12u)) & vec4<u32>(15u))) * s0;');
+    expect(nv.wgsl).toContain('b.q[7] = wq_el4(((vec4<u32>(W3) >> vec4<u32>(16u, 20u, 24u, 28u)) & vec4<u32>(15u))) * s1;');
+    // The global is the word after 32 code words (256 × 4 bits) and 4·4 E4M3 scale bytes (4 words).
+    expect(nv.wgsl).toContain('b.d = bitcast<f32>(wq_w(36u));');
+    expect(nv).toMatchObject({ hasMin: false, integer: false });
+    // int3: 3 words, codes straddling words joined; block 64 at K = 96 leaves a ragged last block: scales row by row.
+    const i3 = blockDecodeWgsl('int3', 0, 'src0', { rows: 2, cols: 96 });
+    expect(i3.wgsl.match(/let W\d+ = wq_w\(w0/g)).toHaveLength(3);
+    expect(i3.wgsl).toContain('((W0 >> 30u) | (W1 << 2u))');
+    expect(i3.wgsl).toContain('let si = (blk / 3u) * 2u + (blk % 3u) / 2u;');
+    expect(i3.wgsl).toContain('b.d = wq_scale(si);');
+    // Part s (8 weights): nvfp4's one word and block s/2's scale; int3's 24 bits at byte 12·blk + 3s, funnelled.
+    expect(nv.wgsl).toContain('fn wq_part(blk: u32, s: u32) -> WqPart {');
+    expect(nv.wgsl).toContain('let Ww = (blk * 16u + s * 4u) >> 2u;');
+    expect(nv.wgsl).toContain('let s0 = wq_scale(si + (s >> 1u));');
+    expect(i3.wgsl).toContain('let Wa = blk * 12u + s * 3u;');
+    expect(i3.wgsl).toContain('let W0 = wq_funnel(Wr0, Wr1, Ws);');
+    // mxint8 (E8M0 scale, one per chunk): 8 words, one scale byte.
+    const mx8 = blockDecodeWgsl('mxint8', 0, 'src0', { rows: 2, cols: 64 });
+    expect(mx8.wgsl.match(/let W\d+ = wq_w\(w0/g)).toHaveLength(8);
+    expect(mx8.wgsl).toContain('let si = blk;');
+  });
+
+  it('K-quants: a 32-weight eighth of a super-block per call, whole words; Q4_K/Q5_K with a min, Q6_K with its two scales in q', () => {
+    const q4k = blockDecodeWgsl('q4_k', 0);
+    // 8 quant words in wq_block, 2 in wq_part (bytes 8s… of the sub-block's 32).
+    expect(q4k.wgsl.match(/let Q\d = wq_w\(Qw/g)).toHaveLength(10);
+    expect(q4k.wgsl).toContain('let Qw = (o + 16u + 32u * (c >> 1u) + s * 8u) >> 2u;');
+    expect(q4k.wgsl).toContain("b.m = -(wq_f16_at(o + 2u) * f32(sm.y));");
+    expect(q4k.hasMin).toBe(true);
+    expect(blockDecodeWgsl('q5_k', 0).wgsl.match(/let H\d = wq_w\(Hw/g)).toHaveLength(10);
+    // Q6_K's 210-byte super-blocks sit at even offsets: 9 words funnelled into 8, for ql and qh.
+    const q6k = blockDecodeWgsl('q6_k', 0);
+    expect(q6k.wgsl).toContain('let L7 = wq_funnel(Lr7, Lr8, Ls);');
+    expect(q6k.wgsl).toContain('let H7 = wq_funnel(Hr7, Hr8, Hs);');
+    expect(q6k.wgsl).toContain('let ds0 = d * f32(bitcast<i32>(wq_byte(sc + (s >> 1u)) << 24u) >> 24u);');
+    expect(q6k).toMatchObject({ hasMin: false, integer: false });
   });
 
   it('reads a block as whole words: the span of its quants once, joined by a funnel shift where blocks are 2-byte aligned', () => {
@@ -26,7 +81,14 @@ describe('block-at-a-time decode WGSL', () => {
     expect(q8.wgsl).toContain('b.q[7] = r.qs[7];');
     // q5_0: bit 4 of each quant from qh, the −16 taken per byte without borrows.
     expect(blockDecodeWgsl('q5_0', 0).wgsl).toContain('| 0x80808080u) - 269488144u) ^ 0x80808080u');
+    // Part s of a nibble block: quant words 2(s & 1) and +1, high nibbles for s ≥ 2; q8_0's words 2s, 2s + 1.
+    expect(q4.wgsl).toContain('let Wa = o + 2u + (s & 1u) * 8u;');
+    expect(q4.wgsl).toContain('let ns = (s >> 1u) * 4u;');
+    expect(q8.wgsl).toContain('let Wa = o + 2u + s * 8u;');
     expect(blockDecodeWgsl('mxfp4', 0)).toMatchObject({ integer: false });
     expect(blockDecodeWgsl('mxfp4', 0).wgsl).not.toContain('wq_block_i8');
+    // mxfp4's E2M1 values computed, not a dynamically indexed const table (a per-thread local copy on some compilers).
+    expect(blockDecodeWgsl('mxfp4', 0).wgsl).not.toContain('array<f32, 16>');
+    expect(blockDecodeWgsl('mxfp4', 0).wgsl).toContain('b.q[0] = wq_e2m1x2(((vec4<u32>(r.qs[0]) >> vec4<u32>(0u, 8u, 16u, 24u)) & vec4<u32>(15u)));');
   });
 });

@@ -1,16 +1,29 @@
-// Block-at-a-time WGSL decode of ggml's 32-weight block types (Q4_0, Q4_1, Q5_0, Q5_1, Q8_0,
-// MXFP4) for the GEMV kernels: one call reads a block's words once (its scale once, its packed
-// quants as whole u32 words, 2-byte-aligned blocks joined by a funnel shift) and returns all 32
-// quants. Two forms:
+// Block-at-a-time WGSL decode for the GEMV kernels: one call reads a 32-weight chunk's words once
+// (its scale(s) once, its packed quants as whole u32 words, blocks at 2-byte offsets joined by a
+// funnel shift) and returns all 32 weights. Every weight format has it where K % 32 == 0:
+//   ggml's 32-weight types (Q4_0…Q8_0, MXFP4): one block per call (LAYOUTS below);
+//   the K-quants (Q4_K, Q5_K, Q6_K): one 32-weight eighth of a 256-weight super-block per call;
+//   the Track-1 formats: 32 codes of the code stream (b words for b-bit codes, word-aligned since
+//     K % 32 == 0) and the 1 or 2 block scales they fall in — one generator over the codec tables
+//     (element bits and kind, block size, scale kind), not one copy per format.
+// Two forms:
 //   wq_block(blk)    -> WqBlock   { q: 8 × vec4<f32> in k order, d, m }: weight k = q·d + m
-//                       (also as wq_raw(blk), the loads, then wq_unpack(raw), the arithmetic);
+//                       (also as wq_raw(blk), the loads, then wq_unpack(raw), the arithmetic: for
+//                       ggml's 32-weight types the raw fields, else the chunk index, loads at unpack);
 //   wq_block_i8(blk) -> WqBlockI8 { q: 8 × u32 of four i8 each in k order, d, m } for the
-//                       integer-dot (MMVQ) kernel: dot4I8Packed(q[i], x8) · d · dx + m · Σx.
-// blk is the flat block index (row · K/32 + k/32). q·d is exact in f32 for every type here (an
-// f16 or power-of-two scale times a ≤ 5-bit integer), so Σ d·(q·x) only reorders the oracle's
-// sum of fround(q·d)·x; Q4_1/Q5_1's + m is one rounding per weight in the oracle, taken here as
-// m·Σx (within the bound's eps per term).
-import { weightFormat, type WeightFormat } from './weights';
+//                       integer-dot (MMVQ) kernel: dot4I8Packed(q[i], x8) · d · dx + m · Σx
+//                       (ggml's integer block types only).
+// blk is the flat chunk index (row · K/32 + k/32). fround(q·d) + m is the codec's decode of each
+// weight bit for bit: where a chunk has two scales (16-weight blocks: nvfp4, nvfp8, Q6_K's
+// sub-blocks) q carries its scale already (the codec's product, rounded once) and d is 1 (nvfp4:
+// the global, multiplied second as the codec does); the K-quants' d and m are the sub-block's
+// d·sc and −dmin·m. Kernels sum d·Σ(q·x) + m·Σx: a reordering of the oracle's Σ fround(w)·x.
+import { ELEMENTS, type ElementCodec } from './element';
+import { QUANT_FORMATS } from './formats';
+import { SCALE_BITS } from './scale';
+import { elementDecodeWgsl, MINIFLOAT_LAYOUT, scaleDecodeWgsl } from './wgsl';
+import { SCALE_MIN_K4_WGSL } from './weights-wgsl';
+import { codeWords, weightFormat, type WeightFormat } from './weights';
 
 const u = (n: number) => `${n >>> 0}u`;
 
@@ -39,29 +52,45 @@ const LAYOUTS: Readonly<Record<string, BlockLayout>> = {
   mxfp4: { scale: 'e8m0', qs: 1, codes: 'nib4', bias: 0, lut: true },
 };
 
-/** The formats with a block decoder (ggml's 32-weight legacy types and MXFP4). */
-export function hasBlockDecode(format: string | number): boolean {
+/** A 32-weight chunk: what one wq_block call returns. */
+const CHUNK = 32;
+
+/**
+ * Whether `format` has a block decode for rows of `cols` weights: ggml's 32-weight types always,
+ * the K-quants always (K is a multiple of 256), Track-1 when cols % 32 == 0 (a chunk then starts on a
+ * word of the code stream; a ragged last block of a group-scaled format is fine). Without cols:
+ * whether it has one for some K.
+ */
+export function hasBlockDecode(format: string | number, cols?: number): boolean {
   const f = weightFormat(format);
-  return f.kind === 'ggml' && f.name in LAYOUTS;
+  if (f.kind === 'ggml') return f.name in LAYOUTS;
+  return cols === undefined || cols % CHUNK === 0;
 }
 
-/** The integer (MMVQ) form: every block type whose quants are integers (not mxfp4's E2M1 table). */
+/** The integer (MMVQ) form: ggml's block types whose quants are integers (not mxfp4's E2M1). */
 export function hasIntegerBlockDecode(format: string | number): boolean {
-  return hasBlockDecode(format) && !LAYOUTS[weightFormat(format).name].lut;
+  const f = weightFormat(format);
+  return f.kind === 'ggml' && f.name in LAYOUTS && !LAYOUTS[f.name].lut;
 }
 
 export interface BlockDecode {
   /** WGSL: the block struct(s) and wq_block / wq_block_i8, reading `buffer` (u32/i32 words) past wordOffset. */
   readonly wgsl: string;
   readonly blockSize: 32;
-  /** Q4_1/Q5_1: weight = q·d + m, so kernels add m·Σx. */
+  /** weight = q·d + m with m ≠ 0 (Q4_1, Q5_1, Q4_K, Q5_K), so kernels add m·Σx. */
   readonly hasMin: boolean;
-  /** wq_block_i8 is defined too (integer quants; not mxfp4's E2M1 table). */
+  /** wq_block_i8 is defined too (ggml's integer block types). */
   readonly integer: boolean;
   /** WGSL of `fn wq_unpack(r: WqRaw) -> WqBlock`: wq_block's decode of raw fields loaded earlier (wq_raw), for kernels that prefetch. */
   readonly unpack: string;
   /** What wq_block_c8's codes carry over wq_block_i8's quants (q4_0: 8, q5_0: 16, else 0). */
   readonly bias: number;
+}
+
+/** The rows × cols of the matrix: Track-1 needs it (the scale stream starts past rows·cols codes). */
+export interface BlockShape {
+  readonly rows: number;
+  readonly cols: number;
 }
 
 /** How many u32 words cover `n` bytes starting at any offset ≡ align (mod 4). */
@@ -71,10 +100,16 @@ const wordsSpanned = (n: number, align: number) => Math.ceil((n + align) / 4);
  * WGSL for wq_block (and wq_block_i8 where the quants are integers) of format f, blocks packed
  * back to back from word `wordOffset` of `buffer` (weights.ts's ggml layout).
  */
-export function blockDecodeWgsl(format: string | number, wordOffset: number, buffer = 'src0'): BlockDecode {
+export function blockDecodeWgsl(format: string | number, wordOffset: number, buffer = 'src0', shape?: BlockShape): BlockDecode {
   const f: WeightFormat = weightFormat(format);
+  if (f.kind === 'ggml-k') return kQuantBlock(f, wordOffset, buffer);
+  if (f.kind === 'track1') {
+    if (!shape) throw new Error(`${f.name}: a Track-1 block decode needs the matrix shape (its scale stream starts past the codes)`);
+    if (shape.cols % CHUNK) throw new Error(`${f.name}: no block decode at K = ${shape.cols} (K must be a multiple of ${CHUNK})`);
+    return track1Block(f, wordOffset, buffer, shape);
+  }
   const L = LAYOUTS[f.name];
-  if (!L || f.kind !== 'ggml') throw new Error(`${f.name}: no block decode (ggml's 32-weight block types only)`);
+  if (!L) throw new Error(`${f.name}: no block decode`);
   const bb = f.blockBytes!;
   // A block starts at byte blk·bb: 4-aligned when bb is, else 2-aligned (even bb), else anywhere (mxfp4).
   const maxMis = bb % 4 === 0 ? 0 : bb % 2 === 0 ? 2 : 3;
@@ -83,12 +118,8 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
   const span = wordsSpanned(qsBytes, maxMis);
   const lines: string[] = [
     `// block decode: ${f.name} (${bb} B per 32 weights), one call per block`,
-    `fn wq_w(w: u32) -> u32 {\n  return bitcast<u32>(${buffer}[${u(wordOffset)} + w]);\n}`,
-    // lo's bytes from s/8 on, then hi's: a u32 at a byte offset that is not a multiple of 4.
-    `fn wq_funnel(lo: u32, hi: u32, s: u32) -> u32 {\n  return select((lo >> s) | (hi << (32u - s)), lo, s == 0u);\n}`,
-    `fn wq_u32_at(b: u32) -> u32 {\n  return wq_funnel(wq_w(b >> 2u), wq_w((b >> 2u) + 1u), (b & 3u) * 8u);\n}`,
-    `fn wq_f16_at(b: u32) -> f32 {\n  return unpack2x16float(wq_w(b >> 2u) >> ((b & 2u) * 8u)).x;\n}`,
-    ...(L.lut ? [`const WQ_KV = array<f32, 16>(0.0, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 0.0, -1.0, -2.0, -3.0, -4.0, -6.0, -8.0, -12.0);`] : []),
+    ...wordReads(buffer, wordOffset),
+    ...(L.lut ? [E2M1X2_WGSL] : []),
     `struct WqRaw {\n  qs: array<u32, ${qsWords}>,\n  d: f32,\n  m: f32,\n  qh: u32,\n}`,
   ];
   // The block's raw fields: the quant words loaded once (span words, funnelled), scale, min, high bits.
@@ -96,7 +127,7 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
     `fn wq_raw(blk: u32) -> WqRaw {`,
     `  let o = blk * ${u(bb)};`,
     `  var r: WqRaw;`,
-    L.scale === 'f16' ? `  r.d = wq_f16_at(o);` : `  r.d = ldexp(1.0, i32((wq_w(o >> 2u) >> ((o & 3u) * 8u)) & 0xffu) - 128);`,
+    `  r.d = ${L.scale === 'f16' ? 'wq_f16_at(o)' : 'ldexp(1.0, i32((wq_w(o >> 2u) >> ((o & 3u) * 8u)) & 0xffu) - 128)'};`,
     `  r.m = ${L.m !== undefined ? `wq_f16_at(o + ${u(L.m)})` : '0.0'};`,
     `  r.qh = ${L.qh !== undefined ? (f.name === 'q5_1' ? `wq_w((o + ${u(L.qh)}) >> 2u)` : `wq_u32_at(o + ${u(L.qh)})`) : '0u'};`,
     `  let a = o + ${u(L.qs)};`,
@@ -108,29 +139,32 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
     `}`,
   ];
   lines.push(...raw);
-  const hi = (t: number) => `((vec4<u32>(r.qh) >> vec4<u32>(${[0, 1, 2, 3].map((i) => u(t + i)).join(', ')})) & vec4<u32>(1u))`;
-  // f32 form: vec4 i (k = 4i…4i+3): the unsigned codes, then bias or table.
-  const codesOf = (i: number): string => {
-    const shift = i < 4 ? 'vec4<u32>(0u, 8u, 16u, 24u)' : 'vec4<u32>(4u, 12u, 20u, 28u)';
-    const q = `((vec4<u32>(r.qs[${i % 4}]) >> ${shift}) & vec4<u32>(15u))`;
-    return L.qh !== undefined ? `(${q} | (${hi(4 * i)} << vec4<u32>(4u)))` : q;
+  // Bits t…t+3 of qh (q5_*'s bit 4 of quants t…t+3); t a WGSL u32 expression.
+  const hi = (qh: string, t: string) => `((vec4<u32>(${qh}) >> (vec4<u32>(0u, 1u, 2u, 3u) + vec4<u32>(${t}))) & vec4<u32>(1u))`;
+  // f32 form of four quants: nibbles (word w shifted by `shift`, high bits from qh at t) with bias or table; or four i8.
+  const vec4Of = (w: string, shift: string, qh: string, t: string): string => {
+    // i8 bytes: (b ^ 0x80) − 128, the offset byte converted without an int → float conversion.
+    if (L.codes === 'i8') return u2f(`((vec4<u32>(${w} ^ 0x80808080u) >> ${BYTE_LANES}) & vec4<u32>(255u))`, 128);
+    let q = `((vec4<u32>(${w}) >> ${shift}) & vec4<u32>(15u))`;
+    if (L.qh !== undefined) q = `(${q} | (${hi(qh, t)} << vec4<u32>(4u)))`;
+    if (L.lut) return `wq_e2m1x2(${q})`;
+    return u2f(q, L.bias);
   };
-  const vecOf = (i: number): string => {
-    if (L.codes === 'i8') return `vec4<f32>(bitcast<vec4<i32>>(vec4<u32>(r.qs[${i}]) << vec4<u32>(24u, 16u, 8u, 0u)) >> vec4<u32>(24u))`;
-    if (L.lut) return `vec4<f32>(WQ_KV[c${i}.x], WQ_KV[c${i}.y], WQ_KV[c${i}.z], WQ_KV[c${i}.w])`;
-    return L.bias ? `vec4<f32>(vec4<i32>(${codesOf(i)}) - vec4<i32>(${L.bias}))` : `vec4<f32>(${codesOf(i)})`;
-  };
-  // The f32 form from the raw fields `r`: wq_block's body, and wq_unpack's (kernels that load a tile's raw blocks ahead and decode them later).
-  const decode = [
-    `  var b: WqBlock;`,
-    `  b.d = r.d;`,
-    `  b.m = r.m;`,
-    ...(L.lut ? Array.from({ length: 8 }, (_, i) => `  let c${i} = ${codesOf(i)};`) : []),
-    ...Array.from({ length: 8 }, (_, i) => `  b.q[${i}] = ${vecOf(i)};`),
-    `  return b;`,
-    `}`,
+  // vec4 i (k = 4i…4i+3): the low nibbles of word i for i < 4, the high nibbles of word i − 4 after.
+  const vecOf = (i: number) => vec4Of(`r.qs[${L.codes === 'i8' ? i : i % 4}]`, i < 4 ? 'vec4<u32>(0u, 8u, 16u, 24u)' : 'vec4<u32>(4u, 12u, 20u, 28u)', 'r.qh', u(4 * i));
+  lines.push(...wqFn('block', ['  let r = wq_raw(blk);'], Array.from({ length: 8 }, (_, i) => vecOf(i)), 'r.d', 'r.m'));
+  // wq_block's arithmetic on raw fields loaded earlier (kernels that load a tile's raw blocks ahead and decode them later).
+  const unpack = wqFn('unpack', [], Array.from({ length: 8 }, (_, i) => vecOf(i)), 'r.d', 'r.m').join('\n') + '\n';
+  // Part s (k = 8s…8s+7): nib4 reads quant words 2(s & 1), +1 (high nibbles for s ≥ 2); i8 words 2s, 2s + 1.
+  const partBody = [
+    `  let o = blk * ${u(bb)};`,
+    ...(L.qh !== undefined ? [`  let qh = ${f.name === 'q5_1' ? `wq_w((o + ${u(L.qh)}) >> 2u)` : `wq_u32_at(o + ${u(L.qh)})`};`] : []),
+    ...(L.codes === 'nib4' ? ['  let ns = (s >> 1u) * 4u;'] : []),
+    ...wordsAt('W', `o + ${u(L.qs)} + ${L.codes === 'nib4' ? '(s & 1u) * 8u' : 's * 8u'}`, 2, maxMis === 0),
   ];
-  lines.push(`struct WqBlock {\n  q: array<vec4<f32>, 8>,\n  d: f32,\n  m: f32,\n}`, `fn wq_block(blk: u32) -> WqBlock {`, `  let r = wq_raw(blk);`, ...decode);
+  const partQ = [0, 1].map((t) => vec4Of(`W${t}`, `(${BYTE_LANES} + vec4<u32>(ns))`, 'qh', `s * 8u + ${u(4 * t)}`));
+  const partD = L.scale === 'f16' ? 'wq_f16_at(o)' : 'ldexp(1.0, i32((wq_w(o >> 2u) >> ((o & 3u) * 8u)) & 0xffu) - 128)';
+  lines.push(...wqFn('part', partBody, partQ, partD, L.m !== undefined ? `wq_f16_at(o + ${u(L.m)})` : '0.0'));
   if (!L.lut) {
     // i8 form: byte lanes of one u32 (four quants), the bias taken per byte without borrows.
     const spread = (t: number) => `(((r.qh >> ${u(t)}) & 1u) << 4u) | (((r.qh >> ${u(t + 1)}) & 1u) << 12u) | (((r.qh >> ${u(t + 2)}) & 1u) << 20u) | (((r.qh >> ${u(t + 3)}) & 1u) << 28u)`;
@@ -153,5 +187,228 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
     ];
     lines.push(`struct WqBlockI8 {\n  q: array<u32, 8>,\n  d: f32,\n  m: f32,\n}`, ...fn('wq_block_i8', true), ...fn('wq_block_c8', false));
   }
-  return { wgsl: lines.join('\n') + '\n', unpack: [`fn wq_unpack(r: WqRaw) -> WqBlock {`, ...decode].join('\n') + '\n', blockSize: 32, hasMin: L.m !== undefined, integer: !L.lut, bias: L.lut ? 0 : L.bias };
+  return { wgsl: lines.join('\n') + '\n', unpack, blockSize: 32, hasMin: L.m !== undefined, integer: !L.lut, bias: L.lut ? 0 : L.bias };
+}
+
+/** The word reads every block decode shares: wq_w (word w past wordOffset), a funnel shift, u32 and f16 at a byte. */
+function wordReads(buffer: string, wordOffset: number): string[] {
+  return [
+    `fn wq_w(w: u32) -> u32 {\n  return bitcast<u32>(${buffer}[${u(wordOffset)} + w]);\n}`,
+    // lo's bytes from s/8 on, then hi's: a u32 at a byte offset that is not a multiple of 4.
+    `fn wq_funnel(lo: u32, hi: u32, s: u32) -> u32 {\n  return select((lo >> s) | (hi << (32u - s)), lo, s == 0u);\n}`,
+    `fn wq_u32_at(b: u32) -> u32 {\n  return wq_funnel(wq_w(b >> 2u), wq_w((b >> 2u) + 1u), (b & 3u) * 8u);\n}`,
+    `fn wq_f16_at(b: u32) -> f32 {\n  return unpack2x16float(wq_w(b >> 2u) >> ((b & 2u) * 8u)).x;\n}`,
+  ];
+}
+
+/**
+ * ggml's kvalues_mxfp4 (2·E2M1) of four codes, computed rather than looked up: a dynamically
+ * indexed const array is lowered to a per-thread local copy by some compilers (the suspected cause
+ * of the mxfp4 GEMV's 866 µs against q4_0's 294 at 16384² on the H200).
+ */
+const E2M1X2_WGSL = [
+  `fn wq_e2m1x2(c: vec4<u32>) -> vec4<f32> {`,
+  `  let e = (c >> vec4<u32>(1u)) & vec4<u32>(3u);`,
+  `  let m = c & vec4<u32>(1u);`,
+  // e = 0: m (0 or 1); else (2 + m)·2^(e−1): 2, 3, 4, 6, 8, 12.
+  `  let mag = ${u2f('select(m, (vec4<u32>(2u) + m) << (max(e, vec4<u32>(1u)) - vec4<u32>(1u)), e != vec4<u32>(0u))', 0)};`,
+  `  return select(mag, -mag, (c & vec4<u32>(8u)) != vec4<u32>(0u));`,
+  `}`,
+].join('\n');
+
+/** Threads per 32-weight chunk in the part form: wq_part(blk, s) gives weights 8s…8s+7 of chunk blk. */
+export const BLOCK_PARTS = 4;
+
+/**
+ * struct WqBlock and fn wq_block(blk) (8 vec4: the whole chunk), struct WqPart and fn wq_part(blk, s)
+ * (2 vec4: weights 8s…8s+7, so four neighbouring threads read a chunk's words and their activations
+ * side by side), or fn wq_unpack(r: WqRaw) (WqBlock from raw fields loaded earlier): `body` computes
+ * what q (vec4 expressions), d and m read.
+ */
+function wqFn(form: 'block' | 'part' | 'unpack', body: readonly string[], q: readonly string[], d: string, m: string): string[] {
+  const [T, fn, args] = form === 'block' ? ['WqBlock', 'wq_block', 'blk: u32'] : form === 'part' ? ['WqPart', 'wq_part', 'blk: u32, s: u32'] : ['WqBlock', 'wq_unpack', 'r: WqRaw'];
+  return [
+    ...(form === 'unpack' ? [] : [`struct ${T} {\n  q: array<vec4<f32>, ${q.length}>,\n  d: f32,\n  m: f32,\n}`]),
+    `fn ${fn}(${args}) -> ${T} {`,
+    ...body,
+    `  var b: ${T};`,
+    `  b.d = ${d};`,
+    `  b.m = ${m};`,
+    ...q.map((e, i) => `  b.q[${i}] = ${e};`),
+    `  return b;`,
+    `}`,
+  ];
+}
+
+/**
+ * The raw form of the K-quant and Track-1 decoders: the chunk index (their loads depend on it
+ * through scales and offsets), so wq_unpack does the loads — kernels that prefetch raw blocks
+ * (sgmatrix) still work, without the prefetch.
+ */
+const RAW_AS_INDEX = [`struct WqRaw {\n  blk: u32,\n}`, `fn wq_raw(blk: u32) -> WqRaw {\n  return WqRaw(blk);\n}`].join('\n');
+const UNPACK_BY_INDEX = `fn wq_unpack(r: WqRaw) -> WqBlock {\n  return wq_block(r.blk);\n}\n`;
+
+/**
+ * q − sub as vec4<f32> for a vec4<u32> q < 2^23, exactly, without an int → float conversion (a
+ * quarter-rate instruction on NVIDIA GPUs, 32 of them per chunk): 2^23 + q is the f32 with q in its
+ * mantissa, and subtracting 2^23 + sub leaves the small integer q − sub.
+ */
+function u2f(q: string, sub: number): string {
+  return `(bitcast<vec4<f32>>(${q} | vec4<u32>(0x4b000000u)) - vec4<f32>(${8388608 + sub}.0))`;
+}
+
+const vu = (xs: readonly number[]) => `vec4<u32>(${xs.map(u).join(', ')})`;
+
+/**
+ * `fn wq_el4(c: vec4<u32>) -> vec4<f32>`: four element codes' values, equal to wgsl.ts's scalar
+ * decode_<element> for every finite code (the encoder writes no NaN/Inf). Minifloats are built
+ * from their bits (sign | exponent rebased to f32's | mantissa), subnormals as m·2^(1−bias−man).
+ */
+function elementDecode4(el: ElementCodec): string {
+  if (el.kind === 'int') {
+    // b-bit two's complement c: (c ^ 2^(b−1)) − 2^(b−1).
+    const half = 2 ** (el.bits - 1);
+    return `fn wq_el4(c: vec4<u32>) -> vec4<f32> {\n  return ${u2f(`(c ^ vec4<u32>(${u(half)}))`, half)};\n}`;
+  }
+  const { exp, man, bias } = MINIFLOAT_LAYOUT[el.name];
+  const v = (n: number) => `vec4<u32>(${u(n)})`;
+  return [
+    `fn wq_el4(c: vec4<u32>) -> vec4<f32> {`,
+    `  let e = (c >> ${v(man)}) & ${v((1 << exp) - 1)};`,
+    `  let m = c & ${v((1 << man) - 1)};`,
+    `  let normal = bitcast<vec4<f32>>(((e + ${v(127 - bias)}) << ${v(23)}) | (m << ${v(23 - man)}));`,
+    `  let mag = select(${u2f('m', 0)} * ${2 ** (1 - bias - man)}, normal, e != ${v(0)});`,
+    `  return select(mag, -mag, (c & ${v(1 << (el.bits - 1))}) != ${v(0)});`,
+    `}`,
+  ].join('\n');
+}
+
+/** The code of `bits` bits at bit p of the chunk's words W0…: a shift, a mask, a second word where it straddles. */
+function codeAt(p: number, bits: number): { word: number; shift: number; straddles: boolean } {
+  return { word: p >> 5, shift: p & 31, straddles: (p & 31) + bits > 32 };
+}
+
+/** Codes 4i…4i+3 of the chunk as a vec4<u32> (one vector shift where they share a word). */
+function codes4(i: number, bits: number): string {
+  const mask = bits === 32 ? null : (1 << bits) - 1;
+  const at = [0, 1, 2, 3].map((t) => codeAt((4 * i + t) * bits, bits));
+  const masked = (e: string, vec: boolean) => (mask === null ? e : `(${e} & ${vec ? `vec4<u32>(${u(mask)})` : u(mask)})`);
+  if (at.every((a) => a.word === at[0].word && !a.straddles)) return masked(`(vec4<u32>(W${at[0].word}) >> ${vu(at.map((a) => a.shift))})`, true);
+  const one = (a: (typeof at)[number]) => masked(a.straddles ? `((W${a.word} >> ${u(a.shift)}) | (W${a.word + 1} << ${u(32 - a.shift)}))` : `(W${a.word} >> ${u(a.shift)})`, false);
+  return `vec4<u32>(${at.map(one).join(', ')})`;
+}
+
+/** Track-1: the chunk's codes (bits words from word blk·bits), its block scale(s) from the scale stream. */
+function track1Block(f: WeightFormat, wordOffset: number, buffer: string, { rows, cols }: BlockShape): BlockDecode {
+  const q = QUANT_FORMATS.find((x) => x.name === f.codecName)!;
+  const el = ELEMENTS[q.element];
+  const bits = el.bits;
+  const cw = codeWords(f, rows, cols);
+  const nb = Math.ceil(cols / q.blockSize);
+  const sbits = SCALE_BITS[q.scale];
+  const sw = Math.ceil((rows * nb * sbits) / 32);
+  const global = q.scale === 'e4m3_fp32_global';
+  const perChunk = CHUNK / q.blockSize; // 2 (block 16), 1 (32), 0.5 (64)
+  // Scale code i of the stream (8-, 16- or 32-bit codes, LSB-first).
+  const scaleCode =
+    sbits === 32 ? `wq_w(${u(cw)} + i)` : sbits === 16 ? `(wq_w(${u(cw)} + (i >> 1u)) >> ((i & 1u) * 16u)) & 0xffffu` : `(wq_w(${u(cw)} + (i >> 2u)) >> ((i & 3u) * 8u)) & 0xffu`;
+  // The chunk's first scale: blk·32/blockSize when every row's blocks are whole, else row by row (ragged last block).
+  const KB = cols / CHUNK;
+  const si =
+    cols % q.blockSize === 0
+      ? perChunk >= 1 ? (perChunk === 1 ? 'blk' : `blk * ${u(perChunk)}`) : `blk / ${u(1 / perChunk)}`
+      : `(blk / ${u(KB)}) * ${u(nb)} + (blk % ${u(KB)}) / ${u(1 / perChunk)}`;
+  // The whole chunk: bits words from word blk·bits. Part s: its 8·bits bits from byte 4·bits·blk + bits·s
+  // (a funnel where bits is not a multiple of 4). 16-weight blocks: q carries its block's scale (the
+  // codec's e·s) and d is the global (1 elsewhere); else d is the chunk's one scale.
+  const fns = (['block', 'part'] as const).map((form) => {
+    const n = form === 'block' ? 8 : 2;
+    const body =
+      form === 'block'
+        ? [`  let w0 = blk * ${u(bits)};`, ...Array.from({ length: bits }, (_, i) => `  let W${i} = wq_w(w0 + ${u(i)});`)]
+        : wordsAt('W', `blk * ${u(4 * bits)} + s * ${u(bits)}`, Math.ceil(bits / 4), bits % 4 === 0);
+    body.push(`  let si = ${si};`);
+    if (perChunk !== 2) return wqFn(form, body, Array.from({ length: n }, (_, i) => `wq_el4(${codes4(i, bits)})`), 'wq_scale(si)', '0.0');
+    body.push(...(form === 'block' ? ['  let s0 = wq_scale(si);', '  let s1 = wq_scale(si + 1u);'] : ['  let s0 = wq_scale(si + (s >> 1u));']));
+    return wqFn(form, body, Array.from({ length: n }, (_, i) => `wq_el4(${codes4(i, bits)}) * s${i < 4 ? 0 : 1}`), global ? `bitcast<f32>(wq_w(${u(cw + sw)}))` : '1.0', '0.0');
+  });
+  const lines = [
+    `// block decode: ${f.name} (${q.element} codes, ${q.blockSize}-weight blocks, ${q.scale} scale), ${rows} × ${cols}, one call per 32 weights`,
+    ...wordReads(buffer, wordOffset),
+    elementDecode4(el),
+    ...(q.scale === 'e4m3_fp32_global' ? [elementDecodeWgsl(ELEMENTS.e4m3)] : []),
+    scaleDecodeWgsl(q),
+    `fn wq_scale(i: u32) -> f32 {\n  return decode_scale(${scaleCode});\n}`,
+    ...fns.flat(),
+  ];
+  return { wgsl: [...lines, RAW_AS_INDEX].join('\n') + '\n', unpack: UNPACK_BY_INDEX, blockSize: 32, hasMin: false, integer: false, bias: 0 };
+}
+
+/** `let P0…P{n−1}`: n words from byte expression `at` (a funnel over n + 1 where `at` may not be 4-aligned). */
+function wordsAt(name: string, at: string, n: number, aligned: boolean): string[] {
+  if (aligned) return [`  let ${name}w = (${at}) >> 2u;`, ...Array.from({ length: n }, (_, i) => `  let ${name}${i} = wq_w(${name}w + ${u(i)});`)];
+  return [
+    `  let ${name}a = ${at};`,
+    `  let ${name}w = ${name}a >> 2u;`,
+    `  let ${name}s = (${name}a & 3u) * 8u;`,
+    ...Array.from({ length: n + 1 }, (_, i) => `  let ${name}r${i} = wq_w(${name}w + ${u(i)});`),
+    ...Array.from({ length: n }, (_, i) => `  let ${name}${i} = wq_funnel(${name}r${i}, ${name}r${i + 1}, ${name}s);`),
+  ];
+}
+
+const BYTE_LANES = 'vec4<u32>(0u, 8u, 16u, 24u)';
+
+/**
+ * The K-quants, one 32-weight eighth c of super-block blk/8 per call (ggml-k.ts's dequantize, step
+ * for step): Q4_K/Q5_K's chunk is sub-block c (scale and min from get_scale_min_k4; quants the low or
+ * high nibbles of 32 bytes, Q5_K's bit 4 from qh), Q6_K's is half c/4, quarter c%4 (two 16-weight
+ * scales, so q carries d·sc).
+ */
+function kQuantBlock(f: WeightFormat, wordOffset: number, buffer: string): BlockDecode {
+  const bb = f.blockBytes!;
+  const head = [`// block decode: ${f.name} (${bb} B per 256 weights), one call per 32 weights (or 8: wq_part)`, ...wordReads(buffer, wordOffset)];
+  const byteAt = `fn wq_byte(b: u32) -> u32 {\n  return (wq_w(b >> 2u) >> ((b & 3u) * 8u)) & 0xffu;\n}`;
+  const lanes = (w: string, extra: string) => `(vec4<u32>(${w}) >> (${BYTE_LANES} + vec4<u32>(${extra})))`;
+  // The chunk's 8 words of a stream from byte `at`, or part s's 2 (from at + 8s).
+  const words = (form: 'block' | 'part', name: string, at: string, aligned: boolean) => (form === 'block' ? wordsAt(name, at, 8, aligned) : wordsAt(name, `${at} + s * 8u`, 2, aligned));
+  const n = (form: 'block' | 'part') => (form === 'block' ? 8 : 2);
+  const i8 = (b: string) => `f32(bitcast<i32>(wq_byte(${b}) << 24u) >> 24u)`;
+  if (f.name === 'q6_k') {
+    const fns = (['block', 'part'] as const).map((form) => {
+      const body = [
+        `  let o = (blk >> 3u) * ${u(bb)};`,
+        '  let c = blk & 7u;',
+        '  let hf = c >> 2u;',
+        '  let k = c & 3u;',
+        ...words(form, 'L', `o + hf * 64u + 32u * (k & 1u)`, false),
+        ...words(form, 'H', `o + 128u + hf * 32u`, false),
+        '  let ns = (k >> 1u) * 4u;',
+        '  let d = wq_f16_at(o + 208u);',
+        // The 16-weight sub-blocks' i8 scales (both, or part s's), d·sc rounded once as the codec does.
+        `  let sc = o + 192u + hf * 8u + 2u * k;`,
+        ...(form === 'block' ? [`  let ds0 = d * ${i8('sc')};`, `  let ds1 = d * ${i8('sc + 1u')};`] : [`  let ds0 = d * ${i8('sc + (s >> 1u)')};`]),
+      ];
+      const qs = Array.from({ length: n(form) }, (_, i) => `${u2f(`((${lanes(`L${i}`, 'ns')} & vec4<u32>(15u)) | ((${lanes(`H${i}`, '2u * k')} & vec4<u32>(3u)) << vec4<u32>(4u)))`, 32)} * ds${i < 4 ? 0 : 1}`);
+      return wqFn(form, body, qs, '1.0', '0.0');
+    });
+    return { wgsl: [...head, byteAt, ...fns.flat(), RAW_AS_INDEX].join('\n') + '\n', unpack: UNPACK_BY_INDEX, blockSize: 32, hasMin: false, integer: false, bias: 0 };
+  }
+  const q5 = f.name === 'q5_k';
+  const fns = (['block', 'part'] as const).map((form) => {
+    const body = [
+      `  let o = (blk >> 3u) * ${u(bb)};`,
+      '  let c = blk & 7u;',
+      '  let sm = wq_scale_min(o, c);',
+      ...words(form, 'Q', `o + ${q5 ? '48u' : '16u'} + 32u * (c >> 1u)`, true),
+      ...(q5 ? words(form, 'H', 'o + 16u', true) : []),
+      '  let ns = (c & 1u) * 4u;',
+    ];
+    const qs = Array.from({ length: n(form) }, (_, i) => {
+      const nib = `(${lanes(`Q${i}`, 'ns')} & vec4<u32>(15u))`;
+      return u2f(q5 ? `(${nib} | ((${lanes(`H${i}`, 'c')} & vec4<u32>(1u)) << vec4<u32>(4u)))` : nib, 0);
+    });
+    // weight = fround(d·sc · q) − fround(dmin·m): d = d·sc, m = −dmin·m.
+    return wqFn(form, body, qs, 'wq_f16_at(o) * f32(sm.x)', '-(wq_f16_at(o + 2u) * f32(sm.y))');
+  });
+  return { wgsl: [...head, byteAt, ...SCALE_MIN_K4_WGSL, ...fns.flat(), RAW_AS_INDEX].join('\n') + '\n', unpack: UNPACK_BY_INDEX, blockSize: 32, hasMin: true, integer: false, bias: 0 };
 }

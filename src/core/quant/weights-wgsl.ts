@@ -60,6 +60,20 @@ function ggmlDecode(f: WeightFormat, cols: number): string[] {
   ];
 }
 
+/**
+ * ggml's get_scale_min_k4 over `wq_byte(b)`: the 6-bit scale and min of sub-block j from the 12
+ * bytes q at o + 4 (Q4_K, Q5_K), without a branch (neighbouring threads take different j): j < 4
+ * reads q[j] and q[j + 4]; j ≥ 4 the low/high nibbles of q[j + 4] and the top bits of q[j − 4], q[j].
+ */
+export const SCALE_MIN_K4_WGSL: readonly string[] = [
+  `fn wq_scale_min(o: u32, j: u32) -> vec2<u32> {`,
+  `  let a = wq_byte(o + 4u + j);`,
+  `  let b = wq_byte(o + 8u + j);`,
+  `  let c = wq_byte(o + j);`,
+  `  return select(vec2<u32>((b & 0xfu) | ((c >> 6u) << 4u), (b >> 4u) | ((a >> 6u) << 4u)), vec2<u32>(a & 63u, b & 63u), j < 4u);`,
+  `}`,
+];
+
 function ggmlKDecode(f: WeightFormat, cols: number): string[] {
   const head = [`  let o = (row * ${u(cols / 256)} + col / 256u) * ${u(f.blockBytes!)};`, `  let l = col % 256u;`];
   if (f.name === 'q6_k') {
@@ -80,14 +94,7 @@ function ggmlKDecode(f: WeightFormat, cols: number): string[] {
   }
   const q5 = f.name === 'q5_k';
   return [
-    // ggml's get_scale_min_k4: the 6-bit scale and min of sub-block j from the 12 bytes at o + 4.
-    `fn wq_scale_min(o: u32, j: u32) -> vec2<u32> {`,
-    `  if (j < 4u) {`,
-    `    return vec2<u32>(wq_byte(o + 4u + j) & 63u, wq_byte(o + 8u + j) & 63u);`,
-    `  }`,
-    `  let hi = wq_byte(o + 8u + j);`,
-    `  return vec2<u32>((hi & 0xfu) | ((wq_byte(o + j) >> 6u) << 4u), (hi >> 4u) | ((wq_byte(o + 4u + j) >> 6u) << 4u));`,
-    `}`,
+    ...SCALE_MIN_K4_WGSL,
     `fn wq_rc(row: u32, col: u32) -> f32 {`,
     ...head,
     `  let j = l / 64u;`,

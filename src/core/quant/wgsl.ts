@@ -7,7 +7,8 @@ import { bitsPerWeight, elementOf, quantFormat, type QuantFormat } from './forma
 import { ELEMENTS, type ElementCodec } from './element';
 import { SCALE_BITS } from './scale';
 
-const MINIFLOAT_LAYOUT: Readonly<Record<string, { exp: number; man: number; bias: number }>> = {
+/** Exponent bits, mantissa bits and bias of each minifloat element (block-wgsl.ts builds its vector decode from them too). */
+export const MINIFLOAT_LAYOUT: Readonly<Record<string, { exp: number; man: number; bias: number }>> = {
   e2m1: { exp: 2, man: 1, bias: 1 },
   e4m3: { exp: 4, man: 3, bias: 7 },
   e5m2: { exp: 5, man: 2, bias: 15 },
