@@ -3,7 +3,7 @@
 # .gpu/ (../shared/device/prepare.sh) and dist-cli/ (npm run build:cli). Usage on the device:
 #   bash scripts/gpu/h200.sh [STEP …]   (steps: device calibrate bench lane agreement ops replay aa
 #   sensitivity controls controls-a controls-b host graph lane-census formats formats16k formats16kf16 formats4k
-#   formatsmmvq formatsgemm formats16kt1 formats16kt1n formats_all;
+#   formatsmmvq formatsgemm formats16kt1 formats16kt1n formats_all lane-mulmat;
 #   default: device calibrate bench)
 #   controls: A/A and planted 1.02×/1.05× (inside the kernel, measured ±1 point) at tolerance 0.02 on
 #   ADD 4096², RMS_NORM 4096², MUL_MAT 4096×1×4096 and 4096×512×4096, ${SENS_REPLAYS:-10} replays each;
@@ -91,6 +91,9 @@ for s in "${steps[@]}"; do
     # Estimate ≤ 150 s: per shape ≈ 1 s of host work (oracle, two pipelines, a warm-up) + 10 batches
     # of ≥ 5 ms (repeat 5, both sides); the graph step ≈ 15 s (its CPU f64 check), start ≈ 5 s.
     lane-census) run_step lane-census lane --census --preset tiny --top 64 --repeat 5 --run-graph --json "$OUT/lane-census.json" ;;
+    # MUL_MAT's generated kernels against native under the rules measured this round (f16 and f32 on
+    # subgroup matrices / tiles, f16 weights × f32, 4-bit weights on subgroup matrices)
+    lane-mulmat) run_step lane-mulmat lane --shape MUL_MAT:4096x4096x4096:contiguous:type0=1,type1=1 --shape MUL_MAT:4096x512x4096:contiguous:type0=1,type1=1 --shape MUL_MAT:4096x4096x4096:contiguous:type0=1 --shape MUL_MAT:4096x512x4096 --shape MUL_MAT:4096x512x4096:contiguous:type0=q4_0 --shape MUL_MAT:4096x1x4096:contiguous:type0=q4_0 --repeat 3 --json "$OUT/lane-mulmat.json" ;;
     formats16k|formats16kf16|formats4k|formatsmmvq|formatsgemm|formats16kt1|formats16kt1n) formats_step "$s" ;;
     formats)
       # The three rows as one step (run them as separate steps when a command's time is capped).
