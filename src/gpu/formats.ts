@@ -23,7 +23,7 @@ export async function runFormats(time: (req: Level1Request) => Promise<Level1Res
   const plan = planFormatsRequest(req); // usage errors before any device work
   const startedAt = new Date().toISOString();
   const base: Level1Request['variant'] = req.native ? { kind: 'native' } : { kind: 'auto' };
-  // Each case once with the registry's pick (or native); with mmvq the integer block formats again on the other GEMV path.
+  // Each case once with the registry's pick (or native); with mmvq the integer-dot formats (hasIntegerBlockDecode) again on the other GEMV path.
   const runs = plan.cases.flatMap((c) => {
     const other = req.mmvq && !c.problem && c.id > 1 && hasIntegerBlockDecode(c.id) ? otherGemvSchedule(plan, c, adapter, req.native === true) : null;
     return [{ c, variant: base }, ...(other ? [{ c, variant: { kind: 'schedule', schedule: other } as const }] : [])];
@@ -55,7 +55,7 @@ export async function runFormats(time: (req: Level1Request) => Promise<Level1Res
 }
 
 /**
- * The --mmvq row's schedule for an integer block format: the other GEMV path than the base row's —
+ * The --mmvq row's schedule for an integer-dot format: the other GEMV path than the base row's —
  * the registry's pick as if WGSL lacked dot4I8Packed (the block-decode gemv) where the registry
  * picks mmvq, else its pick as if WGSL offered it (the mmvq rule; refused by name where it does not).
  */
