@@ -98,13 +98,21 @@ async function runDecodeKernel(code: string, words: Uint32Array, calls: number, 
   return r;
 }
 
-/** The 4-bit formats' codes overwritten with every code 0…15 in turn (E2M1's −0 included), scales kept. */
+/** The 4-bit formats' codes overwritten with every code 0…15 in turn (E2M1's −0 included), scales kept (ggml mxfp4's: extremes). */
 function everyCode(f: WeightFormat, words: Uint32Array, rows: number, cols: number): Uint32Array {
   const out = words.slice();
   const bytes = new Uint8Array(out.buffer);
   const pairs = (i: number) => ((2 * i) & 15) | (((2 * i + 1) & 15) << 4);
   if (f.kind === 'track1' && /fp4|int4/.test(f.name)) for (let i = 0; i < codeWords(f, rows, cols) * 4; i++) bytes[i] = pairs(i);
-  if (f.name === 'mxfp4') for (let b = 0; b < (rows * cols) / 32; b++) for (let j = 0; j < 16; j++) bytes[b * 17 + 1 + j] = pairs(b + j);
+  if (f.name === 'mxfp4') {
+    // …and its E8M0 scales towards the ends of the range (12 · 2^127 is +Inf, as in the codec). Not 0 or 1: their
+    // halves 2^-128, 2^-127 are f32 subnormals, and the products here flush to 0 on SwiftShader (docs/quant.md).
+    const e8m0 = [2, 3, 4, 127, 128, 200, 253, 254, 255];
+    for (let b = 0; b < (rows * cols) / 32; b++) {
+      bytes[b * 17] = e8m0[b % e8m0.length];
+      for (let j = 0; j < 16; j++) bytes[b * 17 + 1 + j] = pairs(b + j);
+    }
+  }
   return out;
 }
 

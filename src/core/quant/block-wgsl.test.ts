@@ -33,8 +33,10 @@ describe('block-at-a-time decode WGSL', () => {
     expect(nv).toMatchObject({ hasMin: false, integer: true, halves: true, dot4Order: 'nib', bias: 0 });
     // wq_block_c8: each code word's even then odd nibbles as ×2 E2M1 i8; the two scales halved, the global in both.
     expect(nv.wgsl).toContain('let p3 = wq_e2m1x2_i8(W3);\n  b.q[6] = p3.x;\n  b.q[7] = p3.y;');
-    expect(nv.wgsl).toContain('b.d = wq_scale(si) * 0.5 * bitcast<f32>(wq_w(36u));');
-    expect(nv.wgsl).toContain('b.d1 = wq_scale(si + 1u) * 0.5 * bitcast<f32>(wq_w(36u));');
+    // Both E4M3 scales from one word, decoded from their bits (no ldexp, no conversion).
+    expect(nv.wgsl).toContain('let sw = wq_w(32u + (si >> 2u)) >> ((si & 3u) * 8u);');
+    expect(nv.wgsl).toContain('let sc = wq_e4m3x2((vec2<u32>(sw) >> vec2<u32>(0u, 8u)) & vec2<u32>(255u)) * 0.5 * bitcast<f32>(wq_w(36u));');
+    expect(nv.wgsl).toContain('fn wq_e4m3x2(c: vec2<u32>) -> vec2<f32> {');
     expect(nv.wgsl).not.toContain('array<i32, 16>');
     // int4: the unsigned code c ^ 8 by nibbles (bias 8, one scale per chunk of its 64-weight block); int8: the words themselves, in k order.
     const i4 = blockDecodeWgsl('int4', 0, 'src0', { rows: 2, cols: 64 });

@@ -138,7 +138,7 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
   const lines: string[] = [
     `// block decode: ${f.name} (${bb} B per 32 weights), one call per block`,
     ...wordReads(buffer, wordOffset),
-    ...(L.lut ? [E2M1X2_WGSL] : []),
+    ...(L.lut ? [E2M1X2_WGSL, E8M0_HALF_WGSL] : []),
     `struct WqRaw {\n  qs: array<u32, ${qsWords}>,\n  d: f32,\n  m: f32,\n  qh: u32,\n}`,
   ];
   // The block's raw fields: the quant words loaded once (span words, funnelled), scale, min, high bits.
@@ -146,7 +146,7 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
     `fn wq_raw(blk: u32) -> WqRaw {`,
     `  let o = blk * ${u(bb)};`,
     `  var r: WqRaw;`,
-    `  r.d = ${L.scale === 'f16' ? 'wq_f16_at(o)' : 'ldexp(1.0, i32((wq_w(o >> 2u) >> ((o & 3u) * 8u)) & 0xffu) - 128)'};`,
+    `  r.d = ${L.scale === 'f16' ? 'wq_f16_at(o)' : 'wq_e8m0_half((wq_w(o >> 2u) >> ((o & 3u) * 8u)) & 0xffu)'};`,
     `  r.m = ${L.m !== undefined ? `wq_f16_at(o + ${u(L.m)})` : '0.0'};`,
     `  r.qh = ${L.qh !== undefined ? (f.name === 'q5_1' ? `wq_w((o + ${u(L.qh)}) >> 2u)` : `wq_u32_at(o + ${u(L.qh)})`) : '0u'};`,
     `  let a = o + ${u(L.qs)};`,
@@ -182,7 +182,7 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
     ...wordsAt('W', `o + ${u(L.qs)} + ${L.codes === 'nib4' ? '(s & 1u) * 8u' : 's * 8u'}`, 2, maxMis === 0),
   ];
   const partQ = [0, 1].map((t) => vec4Of(`W${t}`, `(${BYTE_LANES} + vec4<u32>(ns))`, 'qh', `s * 8u + ${u(4 * t)}`));
-  const partD = L.scale === 'f16' ? 'wq_f16_at(o)' : 'ldexp(1.0, i32((wq_w(o >> 2u) >> ((o & 3u) * 8u)) & 0xffu) - 128)';
+  const partD = L.scale === 'f16' ? 'wq_f16_at(o)' : 'wq_e8m0_half((wq_w(o >> 2u) >> ((o & 3u) * 8u)) & 0xffu)';
   lines.push(...wqFn('part', partBody, partQ, partD, L.m !== undefined ? `wq_f16_at(o + ${u(L.m)})` : '0.0'));
   if (!L.lut) {
     // i8 form: byte lanes of one u32 (four quants), the bias taken per byte without borrows.
@@ -240,6 +240,12 @@ const E2M1X2_WGSL = [
   `  return select(mag, -mag, (c & vec4<u32>(8u)) != vec4<u32>(0u));`,
   `}`,
 ].join('\n');
+
+/**
+ * 2^(e − 128), MXFP4's scale for its ×2 codes, from the bits as ggml's GGML_E8M0_TO_FP32_HALF builds
+ * it: (e − 1) << 23 for e ≥ 2, the subnormals 2^-127 and 2^-128 below (no ldexp).
+ */
+const E8M0_HALF_WGSL = `fn wq_e8m0_half(e: u32) -> f32 {\n  return bitcast<f32>(select((e - 1u) << 23u, 0x00200000u << e, e < 2u));\n}`;
 
 const WQ_BLOCK_I8_STRUCT = `struct WqBlockI8 {\n  q: array<u32, 8>,\n  d: f32,\n  m: f32,\n}`;
 
@@ -300,31 +306,33 @@ const UNPACK_BY_INDEX = `fn wq_unpack(r: WqRaw) -> WqBlock {\n  return wq_block(
  * quarter-rate instruction on NVIDIA GPUs, 32 of them per chunk): 2^23 + q is the f32 with q in its
  * mantissa, and subtracting 2^23 + sub leaves the small integer q − sub.
  */
-function u2f(q: string, sub: number): string {
-  return `(bitcast<vec4<f32>>(${q} | vec4<u32>(0x4b000000u)) - vec4<f32>(${8388608 + sub}.0))`;
+function u2f(q: string, sub: number, n = 4): string {
+  return `(bitcast<vec${n}<f32>>(${q} | vec${n}<u32>(0x4b000000u)) - vec${n}<f32>(${8388608 + sub}.0))`;
 }
 
 const vu = (xs: readonly number[]) => `vec4<u32>(${xs.map(u).join(', ')})`;
 
 /**
- * `fn wq_el4(c: vec4<u32>) -> vec4<f32>`: four element codes' values, equal to wgsl.ts's scalar
- * decode_<element> for every finite code (the encoder writes no NaN/Inf). Minifloats are built
- * from their bits (sign | exponent rebased to f32's | mantissa), subnormals as m·2^(1−bias−man).
+ * `fn wq_el4(c: vec4<u32>) -> vec4<f32>` (or `name` over vecN): element codes' values, equal to
+ * wgsl.ts's scalar decode_<element> for every finite code (the encoder writes no NaN/Inf).
+ * Minifloats are built from their bits (sign | exponent rebased to f32's | mantissa), subnormals as
+ * m·2^(1−bias−man): no int → float conversion, no ldexp.
  */
-function elementDecode4(el: ElementCodec): string {
+function elementDecode4(el: ElementCodec, name = 'wq_el4', n = 4): string {
+  const V = `vec${n}`;
   if (el.kind === 'int') {
     // b-bit two's complement c: (c ^ 2^(b−1)) − 2^(b−1).
     const half = 2 ** (el.bits - 1);
-    return `fn wq_el4(c: vec4<u32>) -> vec4<f32> {\n  return ${u2f(`(c ^ vec4<u32>(${u(half)}))`, half)};\n}`;
+    return `fn ${name}(c: ${V}<u32>) -> ${V}<f32> {\n  return ${u2f(`(c ^ ${V}<u32>(${u(half)}))`, half, n)};\n}`;
   }
   const { exp, man, bias } = MINIFLOAT_LAYOUT[el.name];
-  const v = (n: number) => `vec4<u32>(${u(n)})`;
+  const v = (x: number) => `${V}<u32>(${u(x)})`;
   return [
-    `fn wq_el4(c: vec4<u32>) -> vec4<f32> {`,
+    `fn ${name}(c: ${V}<u32>) -> ${V}<f32> {`,
     `  let e = (c >> ${v(man)}) & ${v((1 << exp) - 1)};`,
     `  let m = c & ${v((1 << man) - 1)};`,
-    `  let normal = bitcast<vec4<f32>>(((e + ${v(127 - bias)}) << ${v(23)}) | (m << ${v(23 - man)}));`,
-    `  let mag = select(${u2f('m', 0)} * ${2 ** (1 - bias - man)}, normal, e != ${v(0)});`,
+    `  let normal = bitcast<${V}<f32>>(((e + ${v(127 - bias)}) << ${v(23)}) | (m << ${v(23 - man)}));`,
+    `  let mag = select(${u2f('m', 0, n)} * ${2 ** (1 - bias - man)}, normal, e != ${v(0)});`,
     `  return select(mag, -mag, (c & ${v(1 << (el.bits - 1))}) != ${v(0)});`,
     `}`,
   ].join('\n');
@@ -381,7 +389,9 @@ function track1Block(f: WeightFormat, wordOffset: number, buffer: string, { rows
   });
   const dot4 = track1Dot4(q.element);
   const gScale = global ? ` * bitcast<f32>(wq_w(${u(cw + sw)}))` : '';
-  const c8 = dot4 ? track1C8(dot4, bits, si, perChunk === 2, gScale) : [];
+  // nvfp4's two E4M3 scales: one word read, both decoded from their bits at once (si is even: same word).
+  const pair = global ? { fns: elementDecode4(ELEMENTS.e4m3, 'wq_e4m3x2', 2), word: `wq_w(${u(cw)} + (si >> 2u)) >> ((si & 3u) * 8u)` } : null;
+  const c8 = dot4 ? track1C8(dot4, bits, si, perChunk === 2, gScale, pair) : [];
   const lines = [
     `// block decode: ${f.name} (${q.element} codes, ${q.blockSize}-weight blocks, ${q.scale} scale), ${rows} × ${cols}, one call per 32 weights`,
     ...wordReads(buffer, wordOffset),
@@ -402,8 +412,12 @@ function track1Block(f: WeightFormat, wordOffset: number, buffer: string, { rows
  * (dot4Order 'nib'): E2M1 ×2 signed (wq_e2m1x2_i8, d the scale halved), int4 as unsigned c ^ 8
  * (bias 8, taken through Σq). 16-weight blocks (nvfp4): d for q[0…3], d1 for q[4…7]; nvfp4's global in both.
  */
-function track1C8(dot4: 'e2m1' | 'int4' | 'int8', bits: number, si: string, halves: boolean, gScale: string): string[] {
+function track1C8(dot4: 'e2m1' | 'int4' | 'int8', bits: number, si: string, halves: boolean, gScale: string, pair: { fns: string; word: string } | null): string[] {
   const half = dot4 === 'e2m1' ? ' * 0.5' : '';
+  const scales =
+    halves && pair
+      ? [`  let sw = ${pair.word};`, `  let sc = wq_e4m3x2((vec2<u32>(sw) >> vec2<u32>(0u, 8u)) & vec2<u32>(255u))${half}${gScale};`, `  b.d = sc.x;`, `  b.d1 = sc.y;`]
+      : [`  b.d = wq_scale(si)${half}${gScale};`, ...(halves ? [`  b.d1 = wq_scale(si + 1u)${half}${gScale};`] : [])];
   const q: string[] = [];
   for (let i = 0; i < bits; i++) {
     if (dot4 === 'int8') q.push(`  b.q[${i}] = W${i};`);
@@ -412,14 +426,14 @@ function track1C8(dot4: 'e2m1' | 'int4' | 'int8', bits: number, si: string, halv
   }
   return [
     ...(dot4 === 'e2m1' ? [E2M1X2_I8_WGSL] : []),
+    ...(halves && pair ? [pair.fns] : []),
     halves ? `struct WqBlockI8 {\n  q: array<u32, 8>,\n  d: f32,\n  d1: f32,\n  m: f32,\n}` : WQ_BLOCK_I8_STRUCT,
     `fn wq_block_c8(blk: u32) -> WqBlockI8 {`,
     `  let w0 = blk * ${u(bits)};`,
     ...Array.from({ length: bits }, (_, i) => `  let W${i} = wq_w(w0 + ${u(i)});`),
     `  let si = ${si};`,
     `  var b: WqBlockI8;`,
-    `  b.d = wq_scale(si)${half}${gScale};`,
-    ...(halves ? [`  b.d1 = wq_scale(si + 1u)${half}${gScale};`] : []),
+    ...scales,
     `  b.m = 0.0;`,
     ...q,
     `  return b;`,
