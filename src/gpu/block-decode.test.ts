@@ -102,7 +102,8 @@ async function runDecodeKernel(code: string, words: Uint32Array, calls: number, 
 function everyCode(f: WeightFormat, words: Uint32Array, rows: number, cols: number): Uint32Array {
   const out = words.slice();
   const bytes = new Uint8Array(out.buffer);
-  const pairs = (i: number) => ((2 * i) & 15) | (((2 * i + 1) & 15) << 4);
+  // Byte i: low nibble ⌊i/4⌋, high ⌊i/4⌋ + i + 5 (mod 16): each nibble of a word takes all 16 codes over 64 bytes, beside varied neighbours.
+  const pairs = (i: number) => ((i >> 2) & 15) | ((((i >> 2) + i + 5) & 15) << 4);
   if (f.kind === 'track1' && /fp4|int4/.test(f.name)) for (let i = 0; i < codeWords(f, rows, cols) * 4; i++) bytes[i] = pairs(i);
   if (f.name === 'mxfp4') {
     // …and its E8M0 scales towards the ends of the range (12 · 2^127 is +Inf, as in the codec). Not 0 or 1: their
@@ -110,7 +111,7 @@ function everyCode(f: WeightFormat, words: Uint32Array, rows: number, cols: numb
     const e8m0 = [2, 3, 4, 127, 128, 200, 253, 254, 255];
     for (let b = 0; b < (rows * cols) / 32; b++) {
       bytes[b * 17] = e8m0[b % e8m0.length];
-      for (let j = 0; j < 16; j++) bytes[b * 17 + 1 + j] = pairs(b + j);
+      for (let j = 0; j < 16; j++) bytes[b * 17 + 1 + j] = pairs(b * 16 + j);
     }
   }
   return out;

@@ -253,7 +253,9 @@ const WQ_BLOCK_I8_STRUCT = `struct WqBlockI8 {\n  q: array<u32, 8>,\n  d: f32,\n
  * Eight E2M1 codes (the nibbles of c) ×2 as i8 — the integers ±{0,1,2,3,4,6,8,12} — by bit operations on
  * all nibbles at once (no table: see E2M1X2_WGSL): .x the even nibbles' four bytes, .y the odd ones'.
  * Magnitude code m = 4·b2 + 2·b1 + b0 → m + b2·((m & 3) + 2·b0·b1) (at most 12: no carry between
- * nibbles); the sign negates a byte as (v ^ 0xff) + 1, only where v ≠ 0 (−0 is 0, and no carry).
+ * nibbles). Negative nibbles become 15 − v (v ^ 15, still a nibble), and spread to bytes 256 − v =
+ * (15 − v) + 241 (one multiply-add: 241·s + byte), the two's complement −v; the sign counts only
+ * where v ≠ 0 (−0 is 0, and no carry into the next byte).
  */
 const E2M1X2_I8_WGSL = [
   `fn wq_e2m1x2_i8(c: u32) -> vec2<u32> {`,
@@ -261,11 +263,10 @@ const E2M1X2_I8_WGSL = [
   `  let h = (c >> 2u) & 0x11111111u;`,
   `  let v = m + (m & (h * 3u)) + ((c & (c >> 1u) & h) << 1u);`,
   `  let s = (c & (m + 0x77777777u) & 0x88888888u) >> 3u;`,
-  `  let vl = v & 0x0f0f0f0fu;`,
-  `  let vh = (v >> 4u) & 0x0f0f0f0fu;`,
+  `  let x = v ^ (s * 15u);`,
   `  let sl = s & 0x01010101u;`,
   `  let sh = (s >> 4u) & 0x01010101u;`,
-  `  return vec2<u32>((vl ^ (sl * 255u)) + sl, (vh ^ (sh * 255u)) + sh);`,
+  `  return vec2<u32>(sl * 241u + (x & 0x0f0f0f0fu), sh * 241u + ((x >> 4u) & 0x0f0f0f0fu));`,
   `}`,
 ].join('\n');
 
