@@ -3,7 +3,7 @@
 # .gpu/ (../shared/device/prepare.sh) and dist-cli/ (npm run build:cli). Usage on the device:
 #   bash scripts/gpu/h200.sh [STEP …]   (steps: device calibrate bench lane agreement ops replay aa
 #   sensitivity controls controls-a controls-b host graph lane-census formats formats16k formats16kf16 formats4k
-#   formatsmmvq formatsgemm formats16kt1 formats16kt1n formats16kq formats_all;
+#   formatsmmvq formatsgemm formats16kt1 formats16kt1n formats_all;
 #   default: device calibrate bench)
 #   controls: A/A and planted 1.02×/1.05× (inside the kernel, measured ±1 point) at tolerance 0.02 on
 #   ADD 4096², RMS_NORM 4096², MUL_MAT 4096×1×4096 and 4096×512×4096, ${SENS_REPLAYS:-10} replays each;
@@ -17,8 +17,8 @@
 # formatsmmvq: every integer block format's GEMV at 4096², both paths; the mmvq knobs: `round.sh tune-mmvq:420`;
 # formats16kt1 / formats16kt1n: GEMV 16384² N=1 of ggml mxfp4/q4_0, the K-quants and Track-1 formats
 # ($T1_FORMATS), registry pick (mmvq for mxfp4, nvfp4, mxfp4_t1, int4, int8, mxint8, q4_0; the block-decode
-# gemv for the rest; formats16k's --mmvq rows compare mxfp4/nvfp4 on both paths, formats16kq mxfp4_t1, int4,
-# int8, mxint8) / native template; formats_all:
+# gemv for the rest; formats16k's --mmvq rows compare mxfp4/nvfp4 on both paths, the step formats16kq
+# mxfp4_t1, int4, int8, mxint8) / native template; formats_all:
 # every format's GEMV at 4096² and DEQUANT at 4096² (the full format matrix, checked then timed).
 # Full outputs go to $OUT (or ./gpu-out); the tables print last.
 set -uo pipefail
@@ -95,7 +95,7 @@ for s in "${steps[@]}"; do
     # Estimate ≤ 150 s: per shape ≈ 1 s of host work (oracle, two pipelines, a warm-up) + 10 batches
     # of ≥ 5 ms (repeat 5, both sides); the graph step ≈ 15 s (its CPU f64 check), start ≈ 5 s.
     lane-census) run_step lane-census lane --census --preset tiny --top 64 --repeat 5 --run-graph --json "$OUT/lane-census.json" ;;
-    formats16k|formats16kf16|formats4k|formatsmmvq|formatsgemm|formats16kt1|formats16kt1n|formats16kq) formats_step "$s" ;;
+    formats16k|formats16kf16|formats4k|formatsmmvq|formatsgemm|formats16kt1|formats16kt1n) formats_step "$s" ;;
     formats)
       # The three rows as one step (run them as separate steps when a command's time is capped).
       for f in formats16k formats16kf16 formats4k formatsgemm; do formats_step "$f"; done
@@ -104,6 +104,7 @@ for s in "${steps[@]}"; do
       run_step formats_all_gemv formats --op gemv --shape 4096x1x4096 --json "$OUT/formats_all_gemv.json"
       run_step formats_all_dequant formats --op dequant --shape 4096x4096 --json "$OUT/formats_all_dequant.json"
       cat "$OUT"/formats_all_gemv.txt "$OUT"/formats_all_dequant.txt > "$OUT/formats_all.txt" ;;
+    formats16kq) formats_step "$s" ;;
     *) echo "unknown step $s" ;;
   esac
 done
