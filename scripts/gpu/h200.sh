@@ -16,7 +16,9 @@
 # where WGSL offers it) and again on the other GEMV path (the block-decode gemv);
 # formatsmmvq: every integer block format's GEMV at 4096², both paths; the mmvq knobs: `round.sh tune-mmvq:420`;
 # formats16kt1 / formats16kt1n: GEMV 16384² N=1 of ggml mxfp4/q4_0, the K-quants and Track-1 formats
-# ($T1_FORMATS), registry pick / native template; formats_all:
+# ($T1_FORMATS), registry pick (mmvq for mxfp4, nvfp4, mxfp4_t1, int4, int8, mxint8, q4_0; the block-decode
+# gemv for the rest; formats16k's --mmvq rows compare mxfp4/nvfp4 on both paths, the step formats16kq
+# mxfp4_t1, int4, int8, mxint8) / native template; formats_all:
 # every format's GEMV at 4096² and DEQUANT at 4096² (the full format matrix, checked then timed).
 # Full outputs go to $OUT (or ./gpu-out); the tables print last.
 set -uo pipefail
@@ -48,10 +50,12 @@ formats_step() {
     formats4k) args="--op gemv --shape 4096x1x4096 --format f16,q8_0,q4_0 --mmvq" ;;
     formatsmmvq) args="--op gemv --shape 4096x1x4096 --format q4_0,q4_1,q5_0,q5_1,q8_0,mxfp4 --mmvq" ;;
     formatsgemm) args="--op gemm --shape 4096x512x4096 --format f16,q4_0,mxfp4,nvfp4,int4,mxint4" ;;
-    # The Track-1 and K-quant GEMVs through the block decode (registry pick: gemv, four threads per
-    # 32-weight chunk), and the same through the native template.
+    # The Track-1 and K-quant GEMVs on the registry's pick (mmvq for the E2M1 and int4/int8 codes, else the
+    # block-decode gemv, four threads per 32-weight chunk), and the same through the native template.
     formats16kt1) args="--op gemv --shape 16384x1x16384 --format $T1_FORMATS" ;;
     formats16kt1n) args="--op gemv --shape 16384x1x16384 --format $T1_FORMATS --native" ;;
+    # The Track-1 formats mmvq now takes (E2M1, int4/int8 codes) on both GEMV paths.
+    formats16kq) args="--op gemv --shape 16384x1x16384 --format mxfp4_t1,int4,int8,mxint8 --mmvq" ;;
   esac
   run_step "$1" formats $args --json "$OUT/$1.json" --markdown "$OUT/$1.md"
 }
@@ -103,6 +107,7 @@ for s in "${steps[@]}"; do
       run_step formats_all_gemv formats --op gemv --shape 4096x1x4096 --json "$OUT/formats_all_gemv.json"
       run_step formats_all_dequant formats --op dequant --shape 4096x4096 --json "$OUT/formats_all_dequant.json"
       cat "$OUT"/formats_all_gemv.txt "$OUT"/formats_all_dequant.txt > "$OUT/formats_all.txt" ;;
+    formats16kq) formats_step "$s" ;;
     *) echo "unknown step $s" ;;
   esac
 done

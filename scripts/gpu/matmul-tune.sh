@@ -44,7 +44,7 @@ a() { # shape [params]: what auto picks
   echo "## $1 auto $params" >> "$OUT/tune.txt"
   timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --op MUL_MAT --shape "$1" ${params:+--param $params} 2>&1 | grep -E "^MUL_MAT|^correct|^timing|^metrics|rror" >> "$OUT/tune.txt"
 }
-if [ "${1:-}" = mmvq ]; then
+if [ "${1:-}" = mmvq ] || [ "${1:-}" = mmvqfp4 ]; then
   # Issue 20, mmvq helper: the integer-dot GEMV's knobs (rowsPerWorkgroup, rowsPerThread, blocksPerThread,
   # activations prequantized = two passes timed as their sum | fused = one pass) on q4_0, q4_1, q5_0, q8_0
   # at 4096x1x4096 and 16384x1x16384, and N = 2, 4, 8 at 4096 (q4_0, q8_0). One `lab sweep` per group (limits sum to 410 s): inputs and oracle
@@ -62,7 +62,11 @@ if [ "${1:-}" = mmvq ]; then
   # step). rowsPerThread 4 (32 KiB of partials declared for N ≤ 8: the H200 offers 48) is where fused quantizes each block once a workgroup.
   F4="q4_0 q4_1 q5_0 q8_0"
   shapes() { local d=$1; shift; local out=""; for f in "$@"; do out="$out${out:+,}$d:contiguous:type0=$f"; done; echo "$out"; }
-  if [ -n "${LOCAL:-}" ]; then
+  if [ "$1" = mmvqfp4 ]; then
+    # `round.sh tune-mmvqfp4:240`: the E2M1 formats on mmvq (ggml mxfp4 17 B, nvfp4 18 B per 32 weights: 142.6 / 151 MB at
+    # 16384²; 70% of copy ≈ 48 / 51 µs). Their decode costs ~25 integer ops per 8 weights, so more rows per thread may pay.
+    sw 16k-fp4 200 "$(shapes 16384x1x16384 mxfp4 nvfp4)" '{"family":"mmvq","workgroupSize":[256],"rowsPerWorkgroup":[4,8],"rowsPerThread":[1,2],"blocksPerThread":[1,2],"activations":["prequantized","fused"],"reduction":["subgroup"]}'
+  elif [ -n "${LOCAL:-}" ]; then
     sw local 300 "$(shapes 64x1x256 q4_0 q8_0)" '{"family":"mmvq","workgroupSize":[64],"rowsPerWorkgroup":[4],"rowsPerThread":[1,2],"blocksPerThread":[1,2],"activations":["prequantized","fused"],"reduction":["subgroup"]}'
   else
     sw 4k 120 "$(shapes 4096x1x4096 $F4)" '{"family":"mmvq","workgroupSize":[256],"rowsPerWorkgroup":[4,8,16],"rowsPerThread":[1,2,4],"blocksPerThread":[1,2],"activations":["prequantized","fused"],"reduction":["subgroup"]}'

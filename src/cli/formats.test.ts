@@ -37,12 +37,16 @@ describe('lab formats', () => {
     expect(r.stderr).toMatch(/unknown weight format 'q9_0' \(known: q4_0, q4_1, q5_0, .*int8_f16\)/);
   });
 
-  it('--mmvq: a second row for each integer block format on the other GEMV path (here the registry picks mmvq, so the block-decode gemv), none for mxfp4; gemv only', () => {
-    const r = runCli(['formats', '--op', 'gemv', '--shape', '16x3x64', '--format', 'q4_1,mxfp4', '--mmvq', '--min-runs', '1', '--json', '-']);
+  it('--mmvq: a second row for each integer-dot format on the other GEMV path (here the registry picks mmvq, so the block-decode gemv), none for mxfp8_e4m3 or a K mmvq does not take; gemv only', () => {
+    const r = runCli(['formats', '--op', 'gemv', '--shape', '16x3x64', '--format', 'q4_1,mxfp4,nvfp4,mxfp8_e4m3', '--mmvq', '--min-runs', '1', '--json', '-']);
     expect(r.status, r.stderr).toBe(0);
     const rows = JSON.parse(r.stdout).rows as { format: string; scheduleKey: string | null; correct: boolean | null; medianNs: number | null }[];
-    expect(rows.map((x) => `${x.format} ${x.scheduleKey?.split('{')[0]}`).sort()).toEqual(['mxfp4 gemv', 'q4_1 gemv', 'q4_1 mmvq']);
+    expect(rows.map((x) => `${x.format} ${x.scheduleKey?.split('{')[0]}`).sort()).toEqual(['mxfp4 gemv', 'mxfp4 mmvq', 'mxfp8_e4m3 gemv', 'nvfp4 gemv', 'nvfp4 mmvq', 'q4_1 gemv', 'q4_1 mmvq']);
     for (const x of rows) expect(x, x.format).toMatchObject({ correct: true });
+    // int4 at K = 70 (a ragged row end): mmvq does not take it, so one row.
+    const ragged = runCli(['formats', '--op', 'gemv', '--shape', '8x1x70', '--format', 'int4', '--mmvq', '--min-runs', '1', '--json', '-']);
+    expect(ragged.status, ragged.stderr).toBe(0);
+    expect((JSON.parse(ragged.stdout).rows as { scheduleKey: string }[]).map((x) => x.scheduleKey.split('{')[0])).toEqual(['gemv']);
     const gemm = runCli(['formats', '--op', 'gemm', '--shape', '16x16x64', '--format', 'q4_0', '--mmvq']);
     expect(gemm.status).toBe(2);
     expect(gemm.stderr).toMatch(/--mmvq: the integer-dot schedule is a GEMV's \(--op gemv\), not gemm's/);

@@ -17,8 +17,8 @@ export const FORMATS_HELP = `  formats [--op gemv|gemm|dequant|get_rows] [--shap
                               NMSE and max relative error vs the f32 weights; fastest first.
                               Shapes: gemv/gemm MxNxK (gemv N ≤ 8), dequant KxROWS, get_rows
                               KxTABLEROWSxNIDX. Unknown formats exit 2 listing the known ones.
-                              --mmvq (gemv): a second row for each integer block format (q4_0…q8_0)
-                              on the other GEMV path: the block-decode gemv where the registry picks
+                              --mmvq (gemv): a second row for each integer-dot format (q4_0…q8_0,
+                              mxfp4, nvfp4, Track-1 E2M1/int4/int8) on the other GEMV path: the block-decode gemv where the registry picks
                               ggml's MMVQ (q8_1 activations, dot4I8Packed: wherever WGSL offers
                               it), MMVQ (two passes, timed as their sum) where it does not
 `;

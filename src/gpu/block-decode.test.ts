@@ -6,8 +6,8 @@
 // (block 64 at K = 96) and the packed matrix past a word offset.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openNodeEngine } from '../cli/runtime-node';
-import { BLOCK_PARTS, blockDecodeWgsl, hasBlockDecode } from '../core/quant/block-wgsl';
-import { benchmarkWeights, decodeWeights, WEIGHT_FORMATS, type WeightFormat } from '../core/quant/weights';
+import { BLOCK_PARTS, blockDecodeWgsl, hasBlockDecode, hasIntegerBlockDecode } from '../core/quant/block-wgsl';
+import { benchmarkWeights, codeWords, decodeWeights, WEIGHT_FORMATS, type WeightFormat } from '../core/quant/weights';
 
 let lab: Awaited<ReturnType<typeof openNodeEngine>>;
 let device: GPUDevice;
@@ -29,13 +29,7 @@ const OFFSET_WORDS = 5;
 async function gpuDecode(f: WeightFormat, words: Uint32Array, rows: number, cols: number, form: 'block' | 'part'): Promise<Float32Array> {
   const calls = (rows * cols) / (form === 'block' ? 32 : 8);
   const dec = blockDecodeWgsl(f.id, OFFSET_WORDS, 'src0', { rows, cols });
-  const code = [
-    '@group(0) @binding(0) var<storage, read> src0: array<u32>;',
-    '@group(0) @binding(1) var<storage, read_write> out: array<f32>;',
-    dec.wgsl,
-    '@compute @workgroup_size(64)',
-    'fn main(@builtin(global_invocation_id) g: vec3<u32>) {',
-    `  if (g.x >= ${calls}u) { return; }`,
+  const code = decodeKernel(dec.wgsl, calls, [
     form === 'block' ? '  let b = wq_block(g.x);' : `  let b = wq_part(g.x / ${BLOCK_PARTS}u, g.x % ${BLOCK_PARTS}u);`,
     `  for (var i = 0u; i < ${form === 'block' ? 8 : 2}u; i = i + 1u) {`,
     '    let p = b.q[i] * b.d;',
@@ -45,8 +39,39 @@ async function gpuDecode(f: WeightFormat, words: Uint32Array, rows: number, cols
     '      out[at + 1u] = b.m;',
     '    }',
     '  }',
-    '}',
-  ].join('\n');
+  ]);
+  return runDecodeKernel(code, words, calls, rows * cols * 2);
+}
+
+/**
+ * Per weight: wq_block_c8's i8 (less the format's bias) × its scale (d, or d1 for weights 16…31 of a
+ * block with two), placed where dot4Order says the byte belongs.
+ */
+async function gpuDecodeC8(f: WeightFormat, words: Uint32Array, rows: number, cols: number): Promise<Float32Array> {
+  const calls = (rows * cols) / 32;
+  const dec = blockDecodeWgsl(f.id, OFFSET_WORDS, 'src0', { rows, cols });
+  // Element of word i, byte t: 4i + t ('k'), or 8⌊i/2⌋ + (i & 1) + 2t ('nib').
+  const at = dec.dot4Order === 'k' ? 'i * 4u + t' : '(i >> 1u) * 8u + (i & 1u) + 2u * t';
+  const code = decodeKernel(dec.wgsl, calls, [
+    '  let b = wq_block_c8(g.x);',
+    '  for (var i = 0u; i < 8u; i = i + 1u) {',
+    `    let d = ${dec.halves ? 'select(b.d, b.d1, i >= 4u)' : 'b.d'};`,
+    '    for (var t = 0u; t < 4u; t = t + 1u) {',
+    `      let q = (bitcast<i32>(b.q[i] << (24u - 8u * t)) >> 24u) - ${dec.bias}i;`,
+    `      out[g.x * 32u + ${at}] = f32(q) * d;`,
+    '    }',
+    '  }',
+  ]);
+  return runDecodeKernel(code, words, calls, rows * cols);
+}
+
+/** A kernel over `calls` threads with the decode's functions, src0 (the words) and out (f32). */
+function decodeKernel(decode: string, calls: number, body: readonly string[]): string {
+  const head = ['@group(0) @binding(0) var<storage, read> src0: array<u32>;', '@group(0) @binding(1) var<storage, read_write> out: array<f32>;', decode];
+  return [...head, '@compute @workgroup_size(64)', 'fn main(@builtin(global_invocation_id) g: vec3<u32>) {', `  if (g.x >= ${calls}u) { return; }`, ...body, '}'].join('\n');
+}
+
+async function runDecodeKernel(code: string, words: Uint32Array, calls: number, outFloats: number): Promise<Float32Array> {
   const module = device.createShaderModule({ code });
   const pipeline = await device.createComputePipelineAsync({ layout: 'auto', compute: { module, entryPoint: 'main' } });
   const padded = new Uint32Array(OFFSET_WORDS + words.length);
@@ -54,7 +79,7 @@ async function gpuDecode(f: WeightFormat, words: Uint32Array, rows: number, cols
   padded.set(words, OFFSET_WORDS);
   const src = device.createBuffer({ size: padded.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
   device.queue.writeBuffer(src, 0, padded);
-  const outBytes = rows * cols * 2 * 4;
+  const outBytes = outFloats * 4;
   const out = device.createBuffer({ size: outBytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
   const read = device.createBuffer({ size: outBytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
   const bind = device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: src } }, { binding: 1, resource: { buffer: out } }] });
@@ -71,6 +96,25 @@ async function gpuDecode(f: WeightFormat, words: Uint32Array, rows: number, cols
   read.unmap();
   for (const b of [src, out, read]) b.destroy();
   return r;
+}
+
+/** The 4-bit formats' codes overwritten with every code 0…15 in turn (E2M1's −0 included), scales kept (ggml mxfp4's: extremes). */
+function everyCode(f: WeightFormat, words: Uint32Array, rows: number, cols: number): Uint32Array {
+  const out = words.slice();
+  const bytes = new Uint8Array(out.buffer);
+  // Byte i: low nibble ⌊i/4⌋, high ⌊i/4⌋ + i + 5 (mod 16): each nibble of a word takes all 16 codes over 64 bytes, beside varied neighbours.
+  const pairs = (i: number) => ((i >> 2) & 15) | ((((i >> 2) + i + 5) & 15) << 4);
+  if (f.kind === 'track1' && /fp4|int4/.test(f.name)) for (let i = 0; i < codeWords(f, rows, cols) * 4; i++) bytes[i] = pairs(i);
+  if (f.name === 'mxfp4') {
+    // …and its E8M0 scales towards the ends of the range (12 · 2^127 is +Inf, as in the codec). Not 0 or 1: their
+    // halves 2^-128, 2^-127 are f32 subnormals, and the products here flush to 0 on SwiftShader (docs/quant.md).
+    const e8m0 = [2, 3, 4, 127, 128, 200, 253, 254, 255];
+    for (let b = 0; b < (rows * cols) / 32; b++) {
+      bytes[b * 17] = e8m0[b % e8m0.length];
+      for (let j = 0; j < 16; j++) bytes[b * 17 + 1 + j] = pairs(b * 16 + j);
+    }
+  }
+  return out;
 }
 
 /** K per format: a multiple of 32 (and of 256 for the K-quants); 96 leaves block-64 formats a ragged last block. */
@@ -101,6 +145,34 @@ describe('block-at-a-time decode equals the codec bit for bit (SwiftShader)', ()
         }
         if (bad) wrong.push(`${f.name} ${form}: ${bad}/${ref.length} differ, first ${first}`);
       }
+    }
+    expect(wrong).toEqual([]);
+  }, 600_000);
+
+  it("wq_block_c8 (mmvq's integer codes): i8 × scale is the codec's weight for every format that has it — every 4-bit code, E2M1 as its ×2 integers with the scale halved, int4 through its bias, nvfp4's two scales", async () => {
+    const wrong: string[] = [];
+    const rows = 3;
+    const c8 = WEIGHT_FORMATS.filter((f) => hasIntegerBlockDecode(f.id));
+    expect(c8.map((f) => f.name)).toEqual(['q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'mxfp4', 'nvfp4', 'mxfp4_t1', 'fp4', 'int4', 'int8', 'mxint4', 'mxint8', 'fp4_f16', 'int4_f16', 'int8_f16']);
+    for (const f of c8) {
+      const cols = colsOf(f);
+      const words = everyCode(f, benchmarkWeights(f, rows, cols, 0x5eed + f.id).words, rows, cols);
+      const ref = decodeWeights(f, words, rows, cols);
+      const dec = blockDecodeWgsl(f.id, 0, 'src0', { rows, cols });
+      const got = await gpuDecodeC8(f, words, rows, cols);
+      let bad = 0;
+      let first = '';
+      for (let i = 0; i < ref.length; i++) {
+        // q4_1/q5_1 carry a min (the kernel adds m·Σx): compare q·d only where there is none. nvfp4
+        // multiplies its global into the halved scale (one rounding moved): within 2 ulp of the codec's.
+        if (dec.hasMin) continue;
+        const ok = dec.halves ? Math.abs(got[i] - ref[i]) <= Math.abs(ref[i]) * 2 ** -22 : got[i] === ref[i];
+        if (!ok) {
+          bad++;
+          first ||= `weight ${i}: ${got[i]} vs codec ${ref[i]}`;
+        }
+      }
+      if (bad) wrong.push(`${f.name}: ${bad}/${ref.length} differ, first ${first}`);
     }
     expect(wrong).toEqual([]);
   }, 600_000);

@@ -23,7 +23,7 @@ export async function runFormats(time: (req: Level1Request) => Promise<Level1Res
   const plan = planFormatsRequest(req); // usage errors before any device work
   const startedAt = new Date().toISOString();
   const base: Level1Request['variant'] = req.native ? { kind: 'native' } : { kind: 'auto' };
-  // Each case once with the registry's pick (or native); with mmvq the integer block formats again on the other GEMV path.
+  // Each case once with the registry's pick (or native); with mmvq the integer-dot formats (hasIntegerBlockDecode) again on the other GEMV path.
   const runs = plan.cases.flatMap((c) => {
     const other = req.mmvq && !c.problem && c.id > 1 && hasIntegerBlockDecode(c.id) ? otherGemvSchedule(plan, c, adapter, req.native === true) : null;
     return [{ c, variant: base }, ...(other ? [{ c, variant: { kind: 'schedule', schedule: other } as const }] : [])];
@@ -55,13 +55,17 @@ export async function runFormats(time: (req: Level1Request) => Promise<Level1Res
 }
 
 /**
- * The --mmvq row's schedule for an integer block format: the other GEMV path than the base row's —
+ * The --mmvq row's schedule for an integer-dot format: the other GEMV path than the base row's —
  * the registry's pick as if WGSL lacked dot4I8Packed (the block-decode gemv) where the registry
- * picks mmvq, else its pick as if WGSL offered it (the mmvq rule; refused by name where it does not).
+ * picks mmvq, else its pick as if WGSL offered it (the mmvq rule; refused by name where it does not);
+ * null where mmvq does not take the shape even then.
  */
 export function otherGemvSchedule(plan: FormatsPlan, c: FormatCase, adapter: LimitsView, native: boolean): Schedule | null {
   const kase = opByName(plan.ggmlOp).makeCase([...plan.dims], 'contiguous', c.params);
   const without = (adapter.wgslFeatures ?? []).filter((f) => f !== DOT4_WGSL_FEATURE);
   const pickWith = (wgslFeatures: readonly string[]) => schedulesFor(plan.ggmlOp, kase, { ...adapter, wgslFeatures });
-  return !native && pickWith(adapter.wgslFeatures ?? [])?.family === 'mmvq' ? pickWith(without) : pickWith([...without, DOT4_WGSL_FEATURE]);
+  const withDot4 = pickWith([...without, DOT4_WGSL_FEATURE]);
+  // mmvq does not take this shape (a Track-1 row of K % 32 ≠ 0): no second path, so no second row.
+  if (withDot4?.family !== 'mmvq') return null;
+  return !native && pickWith(adapter.wgslFeatures ?? [])?.family === 'mmvq' ? pickWith(without) : withDot4;
 }

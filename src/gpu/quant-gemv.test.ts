@@ -39,7 +39,8 @@ describe('quantized GEMV, block-at-a-time decode (SwiftShader)', () => {
     }, 600_000);
   }
 
-  for (const variant of [{ kind: 'native' as const }, { kind: 'auto' as const }]) {
+  // The generated side on the block-decode gemv (the registry now picks mmvq for nvfp4, mxfp4_t1, mxint8 here).
+  for (const variant of [{ kind: 'native' as const }, { kind: 'schedule' as const, schedule: GEMV_BLOCKS }]) {
     it(`${variant.kind}: K-quants and Track-1 formats decode 32 weights a call (ragged block 64 at K = 96; a ragged row end one weight a call)`, async () => {
       const wrong: string[] = [];
       const cases: [string, number, number, number, number][] = [
@@ -59,7 +60,7 @@ describe('quantized GEMV, block-at-a-time decode (SwiftShader)', () => {
         expect(r.wgsl, name).toContain('fn wq_block(blk: u32) -> WqBlock');
       }
       // int5 at K = 70: its rows end mid-word, so the one-weight decode (still exact against the oracle).
-      const ragged = await lab.time({ op: 'MUL_MAT', dims: [5, 2, 70], params: { type0: weightFormat('int5').id }, variant, skipTiming: true });
+      const ragged = await lab.time({ op: 'MUL_MAT', dims: [5, 2, 70], params: { type0: weightFormat('int5').id }, variant: variant.kind === 'native' ? variant : { kind: 'auto' }, skipTiming: true });
       expect(ragged.correct).toBe(true);
       expect(ragged.wgsl).not.toContain('fn wq_block');
       expect(wrong).toEqual([]);
@@ -82,9 +83,9 @@ describe('quantized GEMV, block-at-a-time decode (SwiftShader)', () => {
     expect(wrong).toEqual([]);
   }, 600_000);
 
-  it('mmvq (q8_1 activations, dot4I8Packed): the integer block types against the f32 oracle with the declared q8_1 bound; mxfp4 refused by name', async () => {
+  it('mmvq (q8_1 activations, dot4I8Packed): the integer block types, ggml mxfp4 and the Track-1 E2M1/int4/int8 formats against the f32 oracle with the declared q8_1 bound; q4_k refused by name', async () => {
     const wrong: string[] = [];
-    for (const name of ['q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0']) {
+    for (const name of ['q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'mxfp4', 'nvfp4', 'mxfp4_t1', 'fp4_f16', 'int4', 'int8', 'mxint4']) {
       for (const [schedule, [M, N, K, type1]] of [
         [{ family: 'mmvq', workgroupSize: 64, rowsPerWorkgroup: 4, reduction: 'subgroup' }, [37, 1, 96, 0]],
         [{ family: 'mmvq', workgroupSize: 64, rowsPerWorkgroup: 2, reduction: 'shared' }, [9, 5, 160, 1]],
@@ -95,11 +96,11 @@ describe('quantized GEMV, block-at-a-time decode (SwiftShader)', () => {
         expect(r.scheduleKey).toMatch(/^mmvq/);
         // Level 1 shows the GEMV pass (the quantize pass runs before it in the same compute pass).
         expect(r.wgsl).toContain('mmvq pass 2');
-        expect(r.wgsl).toContain('dot4I8Packed(w0.q[7], x.qb.w)');
+        expect(r.wgsl).toContain(name === 'nvfp4' ? 'let sj0 = dot4I8Packed(w0.q[4], x.qb.x)' : 'dot4I8Packed(w0.q[7], x.qb.w)');
       }
     }
     expect(wrong).toEqual([]);
-    await expect(lab.time({ op: 'MUL_MAT', dims: [8, 1, 64], params: { type0: weightFormat('mxfp4').id }, variant: { kind: 'schedule', schedule: { family: 'mmvq', workgroupSize: 64, rowsPerWorkgroup: 4, reduction: 'shared' } }, skipTiming: true })).rejects.toThrow(/mmvq takes ggml block weights with integer quants/);
+    await expect(lab.time({ op: 'MUL_MAT', dims: [8, 1, 256], params: { type0: weightFormat('q4_k').id }, variant: { kind: 'schedule', schedule: { family: 'mmvq', workgroupSize: 64, rowsPerWorkgroup: 4, reduction: 'shared' } }, skipTiming: true })).rejects.toThrow(/mmvq takes weights whose codes are integers/);
   }, 600_000);
 
   it('mmvq fused (activations quantized inside the GEMV, one pass) rounds as the quantize pass does: the same outputs bit for bit as its prequantized twin', async () => {
@@ -111,6 +112,8 @@ describe('quantized GEMV, block-at-a-time decode (SwiftShader)', () => {
       ['q5_0', [9, 5, 160, 1], 4, 1, 'shared'],
       ['q4_1', [13, 1, 64, 0], 1, 1, 'subgroup'],
       ['q8_0', [21, 2, 2048, 1], 2, 2, 'shared'],
+      ['nvfp4', [11, 3, 96, 1], 2, 1, 'subgroup'], // two scales a block, activations in nibble order
+      ['mxfp4', [7, 1, 128, 0], 1, 2, 'shared'],
     ] as const) {
       const run = (activations: 'prequantized' | 'fused', blocks: number) =>
         lab.time({ op: 'MUL_MAT', dims: [M, N, K], params: { type0: weightFormat(name).id, type1 }, variant: { kind: 'schedule', schedule: { family: 'mmvq', workgroupSize: 64, rowsPerWorkgroup: 4, rowsPerThread, blocksPerThread: blocks, activations, reduction } }, skipTiming: true });
@@ -124,8 +127,8 @@ describe('quantized GEMV, block-at-a-time decode (SwiftShader)', () => {
     expect(wrong).toEqual([]);
   }, 600_000);
 
-  it("the registry's pick: mmvq for the integer block formats at N ≤ 8 (this runtime offers dot4I8Packed), the block-decode gemv for mxfp4", async () => {
-    for (const [name, dims, family] of [['q4_0', [37, 1, 96], 'mmvq'], ['q8_0', [9, 8, 64], 'mmvq'], ['mxfp4', [13, 2, 64], 'gemv']] as const) {
+  it("the registry's pick: mmvq for the integer-dot formats at N ≤ 8 (this runtime offers dot4I8Packed), the block-decode gemv for the others", async () => {
+    for (const [name, dims, family] of [['q4_0', [37, 1, 96], 'mmvq'], ['q8_0', [9, 8, 64], 'mmvq'], ['mxfp4', [13, 2, 64], 'mmvq'], ['nvfp4', [13, 3, 64], 'mmvq'], ['mxfp8_e4m3', [13, 2, 64], 'gemv']] as const) {
       const r = await lab.time({ op: 'MUL_MAT', dims: [...dims], params: { type0: weightFormat(name).id }, variant: { kind: 'auto' }, skipTiming: true });
       expect(r.correct, `${name}: maxErr ${r.maxErr} bound ${r.bound}`).toBe(true);
       expect(r.variant).toBe('generated');

@@ -113,6 +113,10 @@ export interface MatmulGeometry {
     readonly unpack: string;
     /** wq_block_c8's codes over the quants (mmvq folds it into Σx). */
     readonly bias: number;
+    /** Which activations wq_block_c8's words pair with (block-wgsl.ts BlockDecode.dot4Order). */
+    readonly dot4Order?: 'k' | 'nib';
+    /** WqBlockI8 carries d1, the scale of weights 16…31. */
+    readonly halves?: boolean;
   };
 }
 

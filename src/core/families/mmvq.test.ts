@@ -64,7 +64,20 @@ describe('mmvq family (integer-dot GEMV over q8_1 activations)', () => {
     expect(c8).toContain('b.q[4] = ((r.qs[0] >> 4u) & 0x0f0f0f0fu);');
     expect(c8).not.toContain('0x80808080u');
     expect(blockDecodeWgsl('q8_0', 0).bias).toBe(0);
-    expect(MUL_MAT.fits(mmvq(), quant('mxfp4', [8, 1, 64]))).toEqual(['mmvq takes ggml block weights with integer quants (q4_0, q4_1, q5_0, q5_1, q8_0), not this src0']);
+    expect(MUL_MAT.fits(mmvq(), quant('q4_k', [8, 1, 256]))).toEqual(['mmvq takes weights whose codes are integers for dot4I8Packed (ggml q4_0, q4_1, q5_0, q5_1, q8_0, mxfp4; Track-1 E2M1, int4/int8, mxint4/mxint8), not this src0']);
+  });
+
+  it('E2M1 and Track-1 4-bit codes: activations packed in nibble order, two partial dots where a block has two scales (nvfp4)', () => {
+    const nv = MUL_MAT.generate(mmvq(), quant('nvfp4', [8, 1, 64]));
+    // Word 0 pairs with code word 0's even nibbles (quants 0, 2, 4, 6), word 1 with its odd ones.
+    expect(nv.prelude![0].wgsl).toContain('return Xq(vec4<u32>(pack4xI8(vec4<i32>(q0.xz, q1.xz)), pack4xI8(vec4<i32>(q0.yw, q1.yw)), pack4xI8(vec4<i32>(q2.xz, q3.xz)), pack4xI8(vec4<i32>(q2.yw, q3.yw))),');
+    expect(nv.wgsl).toContain('let sj0 = dot4I8Packed(w0.q[4], x.qb.x) + dot4I8Packed(w0.q[5], x.qb.y) + dot4I8Packed(w0.q[6], x.qb.z) + dot4I8Packed(w0.q[7], x.qb.w);');
+    expect(nv.wgsl).toContain('acc0_0 = acc0_0 + x.d * (w0.d * f32(si0) + w0.d1 * f32(sj0));');
+    // The fused kernel packs in the same order (one q8_1_block for both).
+    expect(MUL_MAT.generate(mmvq({ activations: 'fused' }), quant('nvfp4', [8, 1, 64])).wgsl).toContain('pack4xI8(vec4<i32>(q6.yw, q7.yw))');
+    // ggml's MXFP4 pairs its words in k order like q4_0; int4's bias through Σq.
+    expect(MUL_MAT.generate(mmvq(), quant('mxfp4', [8, 1, 64])).prelude![0].wgsl).toContain('pack4xI8(q0), pack4xI8(q1)');
+    expect(MUL_MAT.generate(mmvq(), quant('int4', [8, 1, 64])).wgsl).toContain('dot4I8Packed(w0.q[7], x.qb.w) - 8i * x.isum;');
   });
 
   it("is the registry's pick for integer block weights at N ≤ 8 where WGSL offers dot4I8Packed; gemv elsewhere", () => {
@@ -75,8 +88,12 @@ describe('mmvq family (integer-dot GEMV over q8_1 activations)', () => {
       expect(schedulesFor('MUL_MAT', quant(name, [64, 2, 128], 1), noSub)).toMatchObject({ family: 'mmvq', reduction: 'shared' });
       expect(schedulesFor('MUL_MAT', quant(name, [64, 2, 128]), plain)).toMatchObject({ family: 'gemv' });
     }
-    // Not an integer block format, or past the decode ground: the rules after it.
-    expect(schedulesFor('MUL_MAT', quant('mxfp4', [64, 1, 128]), dot4)).toMatchObject({ family: 'gemv' });
+    // E2M1 and Track-1 integer codes too (nvfp4 at N = 3, f16 activations, without subgroups).
+    for (const name of ['mxfp4', 'nvfp4', 'mxfp4_t1', 'int4', 'int8']) expect(schedulesFor('MUL_MAT', quant(name, [64, 1, 128]), dot4), name).toMatchObject({ family: 'mmvq' });
+    expect(schedulesFor('MUL_MAT', quant('nvfp4', [64, 3, 128], 1), noSub)).toMatchObject({ family: 'mmvq', reduction: 'shared' });
+    // Codes that are not integers by bit operations, or past the decode ground: the rules after it.
+    expect(schedulesFor('MUL_MAT', quant('mxfp8_e4m3', [64, 1, 128]), dot4)).toMatchObject({ family: 'gemv' });
+    expect(schedulesFor('MUL_MAT', quant('int5', [64, 1, 128]), dot4)).toMatchObject({ family: 'gemv' });
     expect(schedulesFor('MUL_MAT', quant('q4_k', [64, 1, 256]), dot4)).toMatchObject({ family: 'gemv' });
     expect(schedulesFor('MUL_MAT', quant('q4_0', [64, 9, 128]), dot4)).toMatchObject({ family: 'matmul' });
     // f32 and f16 weights keep gemv.

@@ -10,7 +10,10 @@
 //                   same) and uses it for its rowsPerThread rows.
 // The weights come as unsigned codes (wq_block_c8, src/core/quant/block-wgsl.ts) and the format's
 // bias (q4_0: 8, q5_0: 16) is taken once per block through Σq_x, in integers (exact, so the result
-// is the per-byte i8 form's), instead of per byte. The activations are rounded, so the kernel
+// is the per-byte i8 form's), instead of per byte. E2M1 codes (mxfp4, nvfp4…) come as their ×2
+// integers ±{0…12} with the scale halved; a block with two scales (nvfp4's 16-weight blocks) sums
+// two partial dots; Track-1's 4-bit code words pair with activations packed in nibble order
+// (dot4Order 'nib': the q8_1 pack, not the weights, takes the shuffle). The activations are rounded, so the kernel
 // declares q8_1 numerics (correctness.ts: eps 2^-8 and ggml's NMSE threshold). Needs WGSL's
 // packed_4x8_integer_dot_product; the subgroup reduction needs 'subgroups'.
 import { computeMain, storageDecl, u } from '../codegen/wgsl';
@@ -51,7 +54,7 @@ const threadsPerGroup = (s: MmvqSchedule) => (s.workgroupSize * rowsPerThread(s)
 
 function fitsMmvq(s: MmvqSchedule, k: GemvSnippet): string[] {
   const reasons: string[] = [];
-  if (!k.weightBlocks?.integer) reasons.push('mmvq takes ggml block weights with integer quants (q4_0, q4_1, q5_0, q5_1, q8_0), not this src0');
+  if (!k.weightBlocks?.integer) reasons.push('mmvq takes weights whose codes are integers for dot4I8Packed (ggml q4_0, q4_1, q5_0, q5_1, q8_0, mxfp4; Track-1 E2M1, int4/int8, mxint4/mxint8), not this src0');
   if (k.K % 32) reasons.push(`mmvq needs K % 32 == 0, got K = ${k.K}`);
   if (k.N > 8) reasons.push(`mmvq covers N ≤ 8, got N = ${k.N}`);
   if (k.ne12 * k.ne13 > 1) reasons.push('mmvq takes one batch');
@@ -66,10 +69,17 @@ function fitsMmvq(s: MmvqSchedule, k: GemvSnippet): string[] {
  * ld_x (src1 as vec4, f32 or f16 words) and q8_1_block(i): the 32 activations from vec4 index i as a
  * q8_1 block. Both ways of running mmvq call this one function, so they round alike.
  */
-function q8_1Wgsl(f16: boolean): { elem: string; struct: string; fns: string } {
+function q8_1Wgsl(f16: boolean, order: 'k' | 'nib'): { elem: string; struct: string; fns: string } {
   const xs = Array.from({ length: 8 }, (_, i) => i);
   const ld = f16 ? 'fn ld_x(i: u32) -> vec4<f32> {\n  let w = src1[i];\n  return vec4<f32>(unpack2x16float(w.x), unpack2x16float(w.y));\n}' : 'fn ld_x(i: u32) -> vec4<f32> {\n  return src1[i];\n}';
   const amax = `max(max(max(max(a0.x, a0.y), max(a0.z, a0.w)), ${xs.slice(1).map((i) => `max(max(a${i}.x, a${i}.y), max(a${i}.z, a${i}.w))`).reduce((acc, e) => `max(${acc}, ${e})`)}), 0.0)`;
+  // Word t: quants 4t…4t+3 ('k'), or a 4-bit code word's even then odd nibbles' quants ('nib': 8⌊t/2⌋ + (t & 1) + 0, 2, 4, 6).
+  const packWord = (t: number) => {
+    if (order === 'k') return `pack4xI8(q${t})`;
+    const [a, b] = [2 * (t >> 1), 2 * (t >> 1) + 1];
+    const sw = t & 1 ? 'yw' : 'xz';
+    return `pack4xI8(vec4<i32>(q${a}.${sw}, q${b}.${sw}))`;
+  };
   const struct = 'struct Xq {\n  qa: vec4<u32>,\n  qb: vec4<u32>,\n  d: f32,\n  s: f32,\n  isum: i32,\n}';
   const fn = [
     'fn q8_1_block(i: u32) -> Xq {',
@@ -81,7 +91,7 @@ function q8_1Wgsl(f16: boolean): { elem: string; struct: string; fns: string } {
     ...xs.map((i) => `  let q${i} = vec4<i32>(round(v${i} * id));`),
     `  let qs = ${xs.map((i) => `q${i}`).join(' + ')};`,
     '  let isum = qs.x + qs.y + qs.z + qs.w;',
-    `  return Xq(vec4<u32>(${[0, 1, 2, 3].map((i) => `pack4xI8(q${i})`).join(', ')}), vec4<u32>(${[4, 5, 6, 7].map((i) => `pack4xI8(q${i})`).join(', ')}), d, d * f32(isum), isum);`,
+    `  return Xq(vec4<u32>(${[0, 1, 2, 3].map(packWord).join(', ')}), vec4<u32>(${[4, 5, 6, 7].map(packWord).join(', ')}), d, d * f32(isum), isum);`,
     '}',
   ];
   return { elem: f16 ? 'vec2<u32>' : 'vec4<f32>', struct, fns: `${struct}\n${ld}\n${fn.join('\n')}` };
@@ -93,7 +103,7 @@ const xBase = (k: GemvSnippet, n: string) => `(${u(k.src1.offset)} + ${n} * ${u(
 /** Pass 1 (prequantized): one thread per (column, block) writes its q8_1 block to the scratch. */
 function quantizeWgsl(k: GemvSnippet, label: string): string {
   const KB = k.K / 32;
-  const q = q8_1Wgsl(k.type1 === 'f16');
+  const q = q8_1Wgsl(k.type1 === 'f16', k.weightBlocks!.dot4Order ?? 'k');
   const body = [
     'let t = gid.x;',
     `if (t >= ${u(k.N * KB)}) {`,
@@ -131,6 +141,7 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
   const accs = rows.flatMap((i) => cols.map((c) => ({ i, c, name: `acc${i}_${c}`, a: i * k.N + c })));
   const sub = s.reduction === 'subgroup' && T > 1;
   const { hasMin, bias } = k.weightBlocks!;
+  const halves = k.weightBlocks!.halves === true;
   const fuse = fused(s);
   const U = blocksPerThread(s);
   const body: string[] = [
@@ -155,8 +166,13 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
         out.push('{', fuse ? `  let x = q8_1_block(xb${c} + ${kbx} * 8u);` : `  let x = ld_xq(${c ? `${u(c * KB)} + ` : ''}${kbOf(b)});`);
         for (const i of rows) {
           const w = wOf(i, b);
-          const dots = words.map((wd, t) => `dot4I8Packed(${w}.q[${t}], x.${wd})`).join(' + ');
-          out.push(`  let si${i} = ${dots}${bias ? ` - ${bias}i * x.isum` : ''};`, `  acc${i}_${c} = acc${i}_${c} + ${w}.d * x.d * f32(si${i})${hasMin ? ` + ${w}.m * x.s` : ''};`);
+          const dots = (ts: readonly number[]) => ts.map((t) => `dot4I8Packed(${w}.q[${t}], x.${words[t]})`).join(' + ');
+          if (halves) {
+            // Two scales a block (16-weight blocks): a partial dot per half (no bias: the formats with halves have none).
+            out.push(`  let si${i} = ${dots([0, 1, 2, 3])};`, `  let sj${i} = ${dots([4, 5, 6, 7])};`, `  acc${i}_${c} = acc${i}_${c} + x.d * (${w}.d * f32(si${i}) + ${w}.d1 * f32(sj${i}));`);
+          } else {
+            out.push(`  let si${i} = ${dots([0, 1, 2, 3, 4, 5, 6, 7])}${bias ? ` - ${bias}i * x.isum` : ''};`, `  acc${i}_${c} = acc${i}_${c} + ${w}.d * x.d * f32(si${i})${hasMin ? ` + ${w}.m * x.s` : ''};`);
+          }
         }
         out.push('}');
       }
@@ -185,7 +201,7 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
     }
     for (const x of accs) body.push(`if (${guard(x.i)}) {`, `  dst[${dstAt(x.i, x.c)}] = part[lid * ${u(A)} + ${u(x.a)}];`, '}');
   }
-  const q = q8_1Wgsl(k.type1 === 'f16');
+  const q = q8_1Wgsl(k.type1 === 'f16', k.weightBlocks!.dot4Order ?? 'k');
   const xq = fuse
     ? [storageDecl(1, 'src1', 'read', q.elem)]
     : [storageDecl(1, 'xq', 'read', 'vec4<u32>')];

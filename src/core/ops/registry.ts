@@ -217,9 +217,10 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
         note: 'within the 16 KiB default (15 KiB), for N ≥ 2048 where the adapter lacks the 30 KiB of the first rule: H200 2026-12-02 (matmul-tune.sh gemm2, offsets clamped), f16×f16→f32 4096³ 155.8 TFLOP/s (110.5 before the clamp, issue26)',
       },
       { when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 9 }], schedule: freezeSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 1, subgroupsN: 1, matricesM: 1, matricesN: 1, tileK: 16, subgroupSize: 32, staging: 'single', storeOrder: 'plain' }) },
-      // Decode (N ≤ 8) of integer block weights (q4_0, q4_1, q5_0, q5_1, q8_0): ggml's MMVQ where WGSL
-      // offers dot4I8Packed (validate), subgroup reduction where offered, else shared; mmvq's fits()
-      // passes every other weight format (mxfp4, K-quants, Track-1) on to the gemv rules below.
+      // Decode (N ≤ 8) of weights whose codes are integers for dot4I8Packed (ggml q4_0…q8_0 and MXFP4,
+      // Track-1 E2M1 — nvfp4, mxfp4_t1, fp4 — and int4/int8/mxint4/mxint8: hasIntegerBlockDecode):
+      // ggml's MMVQ where WGSL offers dot4I8Packed (validate), subgroup reduction where offered, else
+      // shared; mmvq's fits() passes every other weight format (K-quants, FP8, int2/3/5/6…) on to the gemv rules below.
       ...(['subgroup', 'shared'] as const).map((reduction) => ({
         when: [{ feature: 'quant', min: 1 }, { feature: 'N', max: 8 }],
         schedule: freezeSchedule({ family: 'mmvq' as const, workgroupSize: 256, rowsPerWorkgroup: 4, rowsPerThread: 1, blocksPerThread: 1, activations: 'prequantized' as const, reduction }),

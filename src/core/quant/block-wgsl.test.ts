@@ -3,9 +3,9 @@ import { blockDecodeWgsl, hasBlockDecode, hasIntegerBlockDecode } from './block-
 import { WEIGHT_FORMATS } from './weights';
 
 describe('block-at-a-time decode WGSL', () => {
-  it('covers every format where K % 32 == 0 (Track-1 rows with a ragged end are one weight a call); the integer form ggml\'s integer types', () => {
+  it('covers every format where K % 32 == 0 (Track-1 rows with a ragged end are one weight a call); the integer form ggml\'s 32-weight types and Track-1 E2M1, int4 and int8', () => {
     expect(WEIGHT_FORMATS.filter((f) => !hasBlockDecode(f.id))).toEqual([]);
-    expect(WEIGHT_FORMATS.filter((f) => hasIntegerBlockDecode(f.id)).map((f) => f.name)).toEqual(['q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0']);
+    expect(WEIGHT_FORMATS.filter((f) => hasIntegerBlockDecode(f.id)).map((f) => f.name)).toEqual(['q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'mxfp4', 'nvfp4', 'mxfp4_t1', 'fp4', 'int4', 'int8', 'mxint4', 'mxint8', 'fp4_f16', 'int4_f16', 'int8_f16']);
     expect(hasBlockDecode('int5', 70)).toBe(false);
     expect(hasBlockDecode('int5', 96)).toBe(true);
     expect(hasBlockDecode('q4_k', 512)).toBe(true);
@@ -24,12 +24,26 @@ describe('block-at-a-time decode WGSL', () => {
   it('Track-1: one generator over the codec tables — b words of b-bit codes, the chunk\'s scale(s), vector element decode', () => {
     // nvfp4: 32 E2M1 codes in 4 words, two 16-weight E4M3 scales folded into q, the global as d.
     const nv = blockDecodeWgsl('nvfp4', 64, 'src0', { rows: 4, cols: 64 });
-    expect(nv.wgsl.match(/let W\d+ = wq_w\(w0/g)).toHaveLength(4);
+    // 4 code words in wq_block, 4 again in wq_block_c8.
+    expect(nv.wgsl.match(/let W\d+ = wq_w\(w0/g)).toHaveLength(8);
     expect(nv.wgsl).toContain('b.q[0] = wq_el4(((vec4<u32>(W0) >> vec4<u32>(0u, 4u, 8u, 12u)) & vec4<u32>(15u))) * s0;');
     expect(nv.wgsl).toContain('b.q[7] = wq_el4(((vec4<u32>(W3) >> vec4<u32>(16u, 20u, 24u, 28u)) & vec4<u32>(15u))) * s1;');
     // The global is the word after 32 code words (256 × 4 bits) and 4·4 E4M3 scale bytes (4 words).
     expect(nv.wgsl).toContain('b.d = bitcast<f32>(wq_w(36u));');
-    expect(nv).toMatchObject({ hasMin: false, integer: false });
+    expect(nv).toMatchObject({ hasMin: false, integer: true, halves: true, dot4Order: 'nib', bias: 0 });
+    // wq_block_c8: each code word's even then odd nibbles as ×2 E2M1 i8; the two scales halved, the global in both.
+    expect(nv.wgsl).toContain('let p3 = wq_e2m1x2_i8(W3);\n  b.q[6] = p3.x;\n  b.q[7] = p3.y;');
+    // Both E4M3 scales from one word, decoded from their bits (no ldexp, no conversion).
+    expect(nv.wgsl).toContain('let sw = wq_w(32u + (si >> 2u)) >> ((si & 3u) * 8u);');
+    expect(nv.wgsl).toContain('let sc = wq_e4m3x2((vec2<u32>(sw) >> vec2<u32>(0u, 8u)) & vec2<u32>(255u)) * 0.5 * bitcast<f32>(wq_w(36u));');
+    expect(nv.wgsl).toContain('fn wq_e4m3x2(c: vec2<u32>) -> vec2<f32> {');
+    expect(nv.wgsl).not.toContain('array<i32, 16>');
+    // int4: the unsigned code c ^ 8 by nibbles (bias 8, one scale per chunk of its 64-weight block); int8: the words themselves, in k order.
+    const i4 = blockDecodeWgsl('int4', 0, 'src0', { rows: 2, cols: 64 });
+    expect(i4).toMatchObject({ integer: true, halves: false, dot4Order: 'nib', bias: 8 });
+    expect(i4.wgsl).toContain('let c1 = W1 ^ 0x88888888u;\n  b.q[2] = c1 & 0x0f0f0f0fu;\n  b.q[3] = (c1 >> 4u) & 0x0f0f0f0fu;');
+    expect(blockDecodeWgsl('int8', 0, 'src0', { rows: 2, cols: 64 })).toMatchObject({ integer: true, dot4Order: 'k', bias: 0 });
+    expect(blockDecodeWgsl('int5', 0, 'src0', { rows: 2, cols: 64 })).toMatchObject({ integer: false });
     // int3: 3 words, codes straddling words joined; block 64 at K = 96 leaves a ragged last block: scales row by row.
     const i3 = blockDecodeWgsl('int3', 0, 'src0', { rows: 2, cols: 96 });
     expect(i3.wgsl.match(/let W\d+ = wq_w\(w0/g)).toHaveLength(3);
@@ -44,7 +58,8 @@ describe('block-at-a-time decode WGSL', () => {
     expect(i3.wgsl).toContain('let W0 = wq_funnel(Wr0, Wr1, Ws);');
     // mxint8 (E8M0 scale, one per chunk): 8 words, one scale byte.
     const mx8 = blockDecodeWgsl('mxint8', 0, 'src0', { rows: 2, cols: 64 });
-    expect(mx8.wgsl.match(/let W\d+ = wq_w\(w0/g)).toHaveLength(8);
+    expect(mx8.wgsl.match(/let W\d+ = wq_w\(w0/g)).toHaveLength(16);
+    expect(mx8.wgsl).toContain('b.q[7] = W7;');
     expect(mx8.wgsl).toContain('let si = blk;');
   });
 
@@ -85,8 +100,10 @@ describe('block-at-a-time decode WGSL', () => {
     expect(q4.wgsl).toContain('let Wa = o + 2u + (s & 1u) * 8u;');
     expect(q4.wgsl).toContain('let ns = (s >> 1u) * 4u;');
     expect(q8.wgsl).toContain('let Wa = o + 2u + s * 8u;');
-    expect(blockDecodeWgsl('mxfp4', 0)).toMatchObject({ integer: false });
+    // mxfp4's integer form: wq_block_c8 only (its codes are signed E2M1 ×2, no bias form to keep), quants 4t… from the low nibbles, 16 + 4t… from the high.
+    expect(blockDecodeWgsl('mxfp4', 0)).toMatchObject({ integer: true, bias: 0, dot4Order: 'k', halves: false });
     expect(blockDecodeWgsl('mxfp4', 0).wgsl).not.toContain('wq_block_i8');
+    expect(blockDecodeWgsl('mxfp4', 0).wgsl).toContain('let p2 = wq_e2m1x2_i8(r.qs[2]);\n  b.q[2] = p2.x;\n  b.q[6] = p2.y;');
     // mxfp4's E2M1 values computed, not a dynamically indexed const table (a per-thread local copy on some compilers).
     expect(blockDecodeWgsl('mxfp4', 0).wgsl).not.toContain('array<f32, 16>');
     expect(blockDecodeWgsl('mxfp4', 0).wgsl).toContain('b.q[0] = wq_e2m1x2(((vec4<u32>(r.qs[0]) >> vec4<u32>(0u, 8u, 16u, 24u)) & vec4<u32>(15u)));');

@@ -67,10 +67,21 @@ export function hasBlockDecode(format: string | number, cols?: number): boolean 
   return cols === undefined || cols % CHUNK === 0;
 }
 
-/** The integer (MMVQ) form: ggml's block types whose quants are integers (not mxfp4's E2M1). */
+/**
+ * The integer (MMVQ) form, wq_block_c8: ggml's 32-weight block types (MXFP4's E2M1 codes ×2 are the
+ * integers ±{0,1,2,3,4,6,8,12}, ggml's kvalues_mxfp4) and the Track-1 formats whose codes become
+ * i8 by bit operations: E2M1 (nvfp4, mxfp4_t1, fp4, fp4_f16) and 4- or 8-bit integers (int4, int8,
+ * mxint4, mxint8 and the _f16 twins). Track-1 needs K % 32 == 0 as every block decode of it does.
+ */
 export function hasIntegerBlockDecode(format: string | number): boolean {
   const f = weightFormat(format);
-  return f.kind === 'ggml' && f.name in LAYOUTS && !LAYOUTS[f.name].lut;
+  if (f.kind === 'ggml') return f.name in LAYOUTS;
+  return f.kind === 'track1' && track1Dot4(QUANT_FORMATS.find((q) => q.name === f.codecName)!.element) !== null;
+}
+
+/** How a Track-1 element's codes become i8 for dot4I8Packed (null: they do not, cheaply). */
+function track1Dot4(element: string): 'e2m1' | 'int4' | 'int8' | null {
+  return element === 'e2m1' || element === 'int4' || element === 'int8' ? element : null;
 }
 
 export interface BlockDecode {
@@ -79,8 +90,16 @@ export interface BlockDecode {
   readonly blockSize: 32;
   /** weight = q·d + m with m ≠ 0 (Q4_1, Q5_1, Q4_K, Q5_K), so kernels add m·Σx. */
   readonly hasMin: boolean;
-  /** wq_block_i8 is defined too (ggml's integer block types). */
+  /** wq_block_c8 is defined (hasIntegerBlockDecode; wq_block_i8 too for ggml's integer quants). */
   readonly integer: boolean;
+  /**
+   * Which activations wq_block_c8's word t pairs with: 'k' the q8_1 block's quants 4t…4t+3; 'nib'
+   * (Track-1 4-bit code streams, eight codes a word) 8⌊t/2⌋ + (t & 1) + {0, 2, 4, 6}: a word's even
+   * nibbles, then its odd ones, so the codes need no shuffle (the activations are packed in that order).
+   */
+  readonly dot4Order: 'k' | 'nib';
+  /** WqBlockI8 has d1: the scale of weights 16…31 (q[4…7]), d that of 0…15 (16-weight blocks: nvfp4). */
+  readonly halves: boolean;
   /** WGSL of `fn wq_unpack(r: WqRaw) -> WqBlock`: wq_block's decode of raw fields loaded earlier (wq_raw), for kernels that prefetch. */
   readonly unpack: string;
   /** What wq_block_c8's codes carry over wq_block_i8's quants (q4_0: 8, q5_0: 16, else 0). */
@@ -119,7 +138,7 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
   const lines: string[] = [
     `// block decode: ${f.name} (${bb} B per 32 weights), one call per block`,
     ...wordReads(buffer, wordOffset),
-    ...(L.lut ? [E2M1X2_WGSL] : []),
+    ...(L.lut ? [E2M1X2_WGSL, E8M0_HALF_WGSL] : []),
     `struct WqRaw {\n  qs: array<u32, ${qsWords}>,\n  d: f32,\n  m: f32,\n  qh: u32,\n}`,
   ];
   // The block's raw fields: the quant words loaded once (span words, funnelled), scale, min, high bits.
@@ -127,7 +146,7 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
     `fn wq_raw(blk: u32) -> WqRaw {`,
     `  let o = blk * ${u(bb)};`,
     `  var r: WqRaw;`,
-    `  r.d = ${L.scale === 'f16' ? 'wq_f16_at(o)' : 'ldexp(1.0, i32((wq_w(o >> 2u) >> ((o & 3u) * 8u)) & 0xffu) - 128)'};`,
+    `  r.d = ${L.scale === 'f16' ? 'wq_f16_at(o)' : 'wq_e8m0_half((wq_w(o >> 2u) >> ((o & 3u) * 8u)) & 0xffu)'};`,
     `  r.m = ${L.m !== undefined ? `wq_f16_at(o + ${u(L.m)})` : '0.0'};`,
     `  r.qh = ${L.qh !== undefined ? (f.name === 'q5_1' ? `wq_w((o + ${u(L.qh)}) >> 2u)` : `wq_u32_at(o + ${u(L.qh)})`) : '0u'};`,
     `  let a = o + ${u(L.qs)};`,
@@ -163,7 +182,7 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
     ...wordsAt('W', `o + ${u(L.qs)} + ${L.codes === 'nib4' ? '(s & 1u) * 8u' : 's * 8u'}`, 2, maxMis === 0),
   ];
   const partQ = [0, 1].map((t) => vec4Of(`W${t}`, `(${BYTE_LANES} + vec4<u32>(ns))`, 'qh', `s * 8u + ${u(4 * t)}`));
-  const partD = L.scale === 'f16' ? 'wq_f16_at(o)' : 'ldexp(1.0, i32((wq_w(o >> 2u) >> ((o & 3u) * 8u)) & 0xffu) - 128)';
+  const partD = L.scale === 'f16' ? 'wq_f16_at(o)' : 'wq_e8m0_half((wq_w(o >> 2u) >> ((o & 3u) * 8u)) & 0xffu)';
   lines.push(...wqFn('part', partBody, partQ, partD, L.m !== undefined ? `wq_f16_at(o + ${u(L.m)})` : '0.0'));
   if (!L.lut) {
     // i8 form: byte lanes of one u32 (four quants), the bias taken per byte without borrows.
@@ -185,9 +204,15 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
       `  return b;`,
       `}`,
     ];
-    lines.push(`struct WqBlockI8 {\n  q: array<u32, 8>,\n  d: f32,\n  m: f32,\n}`, ...fn('wq_block_i8', true), ...fn('wq_block_c8', false));
+    lines.push(WQ_BLOCK_I8_STRUCT, ...fn('wq_block_i8', true), ...fn('wq_block_c8', false));
+  } else {
+    // MXFP4: each quant word's eight E2M1 codes as i8 (2·E2M1, ggml's kvalues_mxfp4): low nibbles are
+    // quants 4t…4t+3, high nibbles 16 + 4t…; d is the E8M0 scale halved, as wq_block's.
+    lines.push(E2M1X2_I8_WGSL, WQ_BLOCK_I8_STRUCT, `fn wq_block_c8(blk: u32) -> WqBlockI8 {`, `  let r = wq_raw(blk);`, `  var b: WqBlockI8;`, `  b.d = r.d;`, `  b.m = 0.0;`);
+    for (let t = 0; t < 4; t++) lines.push(`  let p${t} = wq_e2m1x2_i8(r.qs[${t}]);`, `  b.q[${t}] = p${t}.x;`, `  b.q[${t + 4}] = p${t}.y;`);
+    lines.push(`  return b;`, `}`);
   }
-  return { wgsl: lines.join('\n') + '\n', unpack, blockSize: 32, hasMin: L.m !== undefined, integer: !L.lut, bias: L.lut ? 0 : L.bias };
+  return { wgsl: lines.join('\n') + '\n', unpack, blockSize: 32, hasMin: L.m !== undefined, integer: true, bias: L.lut ? 0 : L.bias, dot4Order: 'k', halves: false };
 }
 
 /** The word reads every block decode shares: wq_w (word w past wordOffset), a funnel shift, u32 and f16 at a byte. */
@@ -213,6 +238,35 @@ const E2M1X2_WGSL = [
   // e = 0: m (0 or 1); else (2 + m)·2^(e−1): 2, 3, 4, 6, 8, 12.
   `  let mag = ${u2f('select(m, (vec4<u32>(2u) + m) << (max(e, vec4<u32>(1u)) - vec4<u32>(1u)), e != vec4<u32>(0u))', 0)};`,
   `  return select(mag, -mag, (c & vec4<u32>(8u)) != vec4<u32>(0u));`,
+  `}`,
+].join('\n');
+
+/**
+ * 2^(e − 128), MXFP4's scale for its ×2 codes, from the bits as ggml's GGML_E8M0_TO_FP32_HALF builds
+ * it: (e − 1) << 23 for e ≥ 2, the subnormals 2^-127 and 2^-128 below (no ldexp).
+ */
+const E8M0_HALF_WGSL = `fn wq_e8m0_half(e: u32) -> f32 {\n  return bitcast<f32>(select((e - 1u) << 23u, 0x00200000u << e, e < 2u));\n}`;
+
+const WQ_BLOCK_I8_STRUCT = `struct WqBlockI8 {\n  q: array<u32, 8>,\n  d: f32,\n  m: f32,\n}`;
+
+/**
+ * Eight E2M1 codes (the nibbles of c) ×2 as i8 — the integers ±{0,1,2,3,4,6,8,12} — by bit operations on
+ * all nibbles at once (no table: see E2M1X2_WGSL): .x the even nibbles' four bytes, .y the odd ones'.
+ * Magnitude code m = 4·b2 + 2·b1 + b0 → m + b2·((m & 3) + 2·b0·b1) (at most 12: no carry between
+ * nibbles). Negative nibbles become 15 − v (v ^ 15, still a nibble), and spread to bytes 256 − v =
+ * (15 − v) + 241 (one multiply-add: 241·s + byte), the two's complement −v; the sign counts only
+ * where v ≠ 0 (−0 is 0, and no carry into the next byte).
+ */
+const E2M1X2_I8_WGSL = [
+  `fn wq_e2m1x2_i8(c: u32) -> vec2<u32> {`,
+  `  let m = c & 0x77777777u;`,
+  `  let h = (c >> 2u) & 0x11111111u;`,
+  `  let v = m + (m & (h * 3u)) + ((c & (c >> 1u) & h) << 1u);`,
+  `  let s = (c & (m + 0x77777777u) & 0x88888888u) >> 3u;`,
+  `  let x = v ^ (s * 15u);`,
+  `  let sl = s & 0x01010101u;`,
+  `  let sh = (s >> 4u) & 0x01010101u;`,
+  `  return vec2<u32>(sl * 241u + (x & 0x0f0f0f0fu), sh * 241u + ((x >> 4u) & 0x0f0f0f0fu));`,
   `}`,
 ].join('\n');
 
@@ -253,31 +307,33 @@ const UNPACK_BY_INDEX = `fn wq_unpack(r: WqRaw) -> WqBlock {\n  return wq_block(
  * quarter-rate instruction on NVIDIA GPUs, 32 of them per chunk): 2^23 + q is the f32 with q in its
  * mantissa, and subtracting 2^23 + sub leaves the small integer q − sub.
  */
-function u2f(q: string, sub: number): string {
-  return `(bitcast<vec4<f32>>(${q} | vec4<u32>(0x4b000000u)) - vec4<f32>(${8388608 + sub}.0))`;
+function u2f(q: string, sub: number, n = 4): string {
+  return `(bitcast<vec${n}<f32>>(${q} | vec${n}<u32>(0x4b000000u)) - vec${n}<f32>(${8388608 + sub}.0))`;
 }
 
 const vu = (xs: readonly number[]) => `vec4<u32>(${xs.map(u).join(', ')})`;
 
 /**
- * `fn wq_el4(c: vec4<u32>) -> vec4<f32>`: four element codes' values, equal to wgsl.ts's scalar
- * decode_<element> for every finite code (the encoder writes no NaN/Inf). Minifloats are built
- * from their bits (sign | exponent rebased to f32's | mantissa), subnormals as m·2^(1−bias−man).
+ * `fn wq_el4(c: vec4<u32>) -> vec4<f32>` (or `name` over vecN): element codes' values, equal to
+ * wgsl.ts's scalar decode_<element> for every finite code (the encoder writes no NaN/Inf).
+ * Minifloats are built from their bits (sign | exponent rebased to f32's | mantissa), subnormals as
+ * m·2^(1−bias−man): no int → float conversion, no ldexp.
  */
-function elementDecode4(el: ElementCodec): string {
+function elementDecode4(el: ElementCodec, name = 'wq_el4', n = 4): string {
+  const V = `vec${n}`;
   if (el.kind === 'int') {
     // b-bit two's complement c: (c ^ 2^(b−1)) − 2^(b−1).
     const half = 2 ** (el.bits - 1);
-    return `fn wq_el4(c: vec4<u32>) -> vec4<f32> {\n  return ${u2f(`(c ^ vec4<u32>(${u(half)}))`, half)};\n}`;
+    return `fn ${name}(c: ${V}<u32>) -> ${V}<f32> {\n  return ${u2f(`(c ^ ${V}<u32>(${u(half)}))`, half, n)};\n}`;
   }
   const { exp, man, bias } = MINIFLOAT_LAYOUT[el.name];
-  const v = (n: number) => `vec4<u32>(${u(n)})`;
+  const v = (x: number) => `${V}<u32>(${u(x)})`;
   return [
-    `fn wq_el4(c: vec4<u32>) -> vec4<f32> {`,
+    `fn ${name}(c: ${V}<u32>) -> ${V}<f32> {`,
     `  let e = (c >> ${v(man)}) & ${v((1 << exp) - 1)};`,
     `  let m = c & ${v((1 << man) - 1)};`,
-    `  let normal = bitcast<vec4<f32>>(((e + ${v(127 - bias)}) << ${v(23)}) | (m << ${v(23 - man)}));`,
-    `  let mag = select(${u2f('m', 0)} * ${2 ** (1 - bias - man)}, normal, e != ${v(0)});`,
+    `  let normal = bitcast<${V}<f32>>(((e + ${v(127 - bias)}) << ${v(23)}) | (m << ${v(23 - man)}));`,
+    `  let mag = select(${u2f('m', 0, n)} * ${2 ** (1 - bias - man)}, normal, e != ${v(0)});`,
     `  return select(mag, -mag, (c & ${v(1 << (el.bits - 1))}) != ${v(0)});`,
     `}`,
   ].join('\n');
@@ -332,6 +388,11 @@ function track1Block(f: WeightFormat, wordOffset: number, buffer: string, { rows
     body.push(...(form === 'block' ? ['  let s0 = wq_scale(si);', '  let s1 = wq_scale(si + 1u);'] : ['  let s0 = wq_scale(si + (s >> 1u));']));
     return wqFn(form, body, Array.from({ length: n }, (_, i) => `wq_el4(${codes4(i, bits)}) * s${i < 4 ? 0 : 1}`), global ? `bitcast<f32>(wq_w(${u(cw + sw)}))` : '1.0', '0.0');
   });
+  const dot4 = track1Dot4(q.element);
+  const gScale = global ? ` * bitcast<f32>(wq_w(${u(cw + sw)}))` : '';
+  // nvfp4's two E4M3 scales: one word read, both decoded from their bits at once (si is even: same word).
+  const pair = global ? { fns: elementDecode4(ELEMENTS.e4m3, 'wq_e4m3x2', 2), word: `wq_w(${u(cw)} + (si >> 2u)) >> ((si & 3u) * 8u)` } : null;
+  const c8 = dot4 ? track1C8(dot4, bits, si, perChunk === 2, gScale, pair) : [];
   const lines = [
     `// block decode: ${f.name} (${q.element} codes, ${q.blockSize}-weight blocks, ${q.scale} scale), ${rows} × ${cols}, one call per 32 weights`,
     ...wordReads(buffer, wordOffset),
@@ -340,8 +401,45 @@ function track1Block(f: WeightFormat, wordOffset: number, buffer: string, { rows
     scaleDecodeWgsl(q),
     `fn wq_scale(i: u32) -> f32 {\n  return decode_scale(${scaleCode});\n}`,
     ...fns.flat(),
+    ...c8,
   ];
-  return { wgsl: [...lines, RAW_AS_INDEX].join('\n') + '\n', unpack: UNPACK_BY_INDEX, blockSize: 32, hasMin: false, integer: false, bias: 0 };
+  const dot4Fields = { integer: dot4 !== null, bias: dot4 === 'int4' ? 8 : 0, dot4Order: dot4 === 'int8' ? ('k' as const) : ('nib' as const), halves: dot4 !== null && perChunk === 2 };
+  return { wgsl: [...lines, RAW_AS_INDEX].join('\n') + '\n', unpack: UNPACK_BY_INDEX, blockSize: 32, hasMin: false, ...dot4Fields };
+}
+
+/**
+ * Track-1's wq_block_c8: the chunk's code words as i8 words for dot4I8Packed. 8-bit integers are
+ * the words themselves (quants 4t…4t+3); a 4-bit word gives its even nibbles then its odd ones
+ * (dot4Order 'nib'): E2M1 ×2 signed (wq_e2m1x2_i8, d the scale halved), int4 as unsigned c ^ 8
+ * (bias 8, taken through Σq). 16-weight blocks (nvfp4): d for q[0…3], d1 for q[4…7]; nvfp4's global in both.
+ */
+function track1C8(dot4: 'e2m1' | 'int4' | 'int8', bits: number, si: string, halves: boolean, gScale: string, pair: { fns: string; word: string } | null): string[] {
+  const half = dot4 === 'e2m1' ? ' * 0.5' : '';
+  const scales =
+    halves && pair
+      ? [`  let sw = ${pair.word};`, `  let sc = wq_e4m3x2((vec2<u32>(sw) >> vec2<u32>(0u, 8u)) & vec2<u32>(255u))${half}${gScale};`, `  b.d = sc.x;`, `  b.d1 = sc.y;`]
+      : [`  b.d = wq_scale(si)${half}${gScale};`, ...(halves ? [`  b.d1 = wq_scale(si + 1u)${half}${gScale};`] : [])];
+  const q: string[] = [];
+  for (let i = 0; i < bits; i++) {
+    if (dot4 === 'int8') q.push(`  b.q[${i}] = W${i};`);
+    else if (dot4 === 'e2m1') q.push(`  let p${i} = wq_e2m1x2_i8(W${i});`, `  b.q[${2 * i}] = p${i}.x;`, `  b.q[${2 * i + 1}] = p${i}.y;`);
+    else q.push(`  let c${i} = W${i} ^ 0x88888888u;`, `  b.q[${2 * i}] = c${i} & 0x0f0f0f0fu;`, `  b.q[${2 * i + 1}] = (c${i} >> 4u) & 0x0f0f0f0fu;`);
+  }
+  return [
+    ...(dot4 === 'e2m1' ? [E2M1X2_I8_WGSL] : []),
+    ...(halves && pair ? [pair.fns] : []),
+    halves ? `struct WqBlockI8 {\n  q: array<u32, 8>,\n  d: f32,\n  d1: f32,\n  m: f32,\n}` : WQ_BLOCK_I8_STRUCT,
+    `fn wq_block_c8(blk: u32) -> WqBlockI8 {`,
+    `  let w0 = blk * ${u(bits)};`,
+    ...Array.from({ length: bits }, (_, i) => `  let W${i} = wq_w(w0 + ${u(i)});`),
+    `  let si = ${si};`,
+    `  var b: WqBlockI8;`,
+    ...scales,
+    `  b.m = 0.0;`,
+    ...q,
+    `  return b;`,
+    `}`,
+  ];
 }
 
 /** `let P0…P{n−1}`: n words from byte expression `at` (a funnel over n + 1 where `at` may not be 4-aligned). */
@@ -391,7 +489,7 @@ function kQuantBlock(f: WeightFormat, wordOffset: number, buffer: string): Block
       const qs = Array.from({ length: n(form) }, (_, i) => `${u2f(`((${lanes(`L${i}`, 'ns')} & vec4<u32>(15u)) | ((${lanes(`H${i}`, '2u * k')} & vec4<u32>(3u)) << vec4<u32>(4u)))`, 32)} * ds${i < 4 ? 0 : 1}`);
       return wqFn(form, body, qs, '1.0', '0.0');
     });
-    return { wgsl: [...head, byteAt, ...fns.flat(), RAW_AS_INDEX].join('\n') + '\n', unpack: UNPACK_BY_INDEX, blockSize: 32, hasMin: false, integer: false, bias: 0 };
+    return { wgsl: [...head, byteAt, ...fns.flat(), RAW_AS_INDEX].join('\n') + '\n', unpack: UNPACK_BY_INDEX, blockSize: 32, hasMin: false, integer: false, bias: 0, dot4Order: 'k', halves: false };
   }
   const q5 = f.name === 'q5_k';
   const fns = (['block', 'part'] as const).map((form) => {
@@ -410,5 +508,5 @@ function kQuantBlock(f: WeightFormat, wordOffset: number, buffer: string): Block
     // weight = fround(d·sc · q) − fround(dmin·m): d = d·sc, m = −dmin·m.
     return wqFn(form, body, qs, 'wq_f16_at(o) * f32(sm.x)', '-(wq_f16_at(o + 2u) * f32(sm.y))');
   });
-  return { wgsl: [...head, byteAt, ...SCALE_MIN_K4_WGSL, ...fns.flat(), RAW_AS_INDEX].join('\n') + '\n', unpack: UNPACK_BY_INDEX, blockSize: 32, hasMin: true, integer: false, bias: 0 };
+  return { wgsl: [...head, byteAt, ...SCALE_MIN_K4_WGSL, ...fns.flat(), RAW_AS_INDEX].join('\n') + '\n', unpack: UNPACK_BY_INDEX, blockSize: 32, hasMin: true, integer: false, bias: 0, dot4Order: 'k', halves: false };
 }

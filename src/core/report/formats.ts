@@ -115,7 +115,7 @@ export interface FormatsRequest {
   readonly native?: boolean;
   /** Level 1's minimum timed runs per format. */
   readonly minRuns?: number;
-  /** GEMV only: each integer block format (q4_0…q8_0) again on the other GEMV path (the block-decode gemv where the registry picks mmvq, mmvq where it does not). */
+  /** GEMV only: each integer-dot format (hasIntegerBlockDecode: q4_0…q8_0, mxfp4, nvfp4, Track-1 E2M1/int4/int8) again on the other GEMV path (the block-decode gemv where the registry picks mmvq, mmvq where it does not). */
   readonly mmvq?: boolean;
 }
 
