@@ -101,6 +101,10 @@ test.describe('the time left', () => {
     await startLongLane(page, '12', 'RMS_NORM:4096x64');
     const t0 = Date.now();
     const samples: { t: number; fraction: number; etaS: number }[] = [];
+    // When the planned passes were all done: passes out of line with the rest (a burst of other load
+    // on a shared CPU) are measured again after that, announced in the progress line, and are no part
+    // of what any estimate made before could know — the estimate is judged against the planned work.
+    let tPlannedEnd: number | null = null;
     for (;;) {
       const done = await page.getByTestId('lane-result').isVisible();
       if (done || Date.now() - t0 > 170_000) break;
@@ -112,9 +116,13 @@ test.describe('the time left', () => {
       const eta = await page.getByTestId('run-eta').textContent({ timeout: 50 }).catch(() => null);
       const m = eta ? /~(\d+) (s|min) left/.exec(eta) : null;
       if (m) samples.push({ t: Date.now(), fraction, etaS: Number(m[1]) * (m[2] === 'min' ? 60 : 1) });
+      if (tPlannedEnd === null) {
+        const line = await page.getByTestId('run-progress').textContent({ timeout: 50 }).catch(() => '');
+        if (fraction >= 0.999 || /measured again/.test(line ?? '')) tPlannedEnd = Date.now();
+      }
       await page.waitForTimeout(250);
     }
-    const tEnd = Date.now();
+    const tEnd = tPlannedEnd ?? Date.now();
     await expect(page.getByTestId('lane-result')).toBeVisible();
     const judged = samples.filter((s) => s.fraction >= 0.1 && s.fraction <= 0.9);
     expect(judged.length, 'progress samples after the first tenth').toBeGreaterThan(5);
