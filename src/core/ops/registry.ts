@@ -101,6 +101,13 @@ export const OPS: readonly OpDef[] = Object.freeze([ADD, RMS_NORM, RMS_NORM_BACK
 
 const freezeSchedule = <S extends Schedule>(s: S): S => Object.freeze(s);
 
+/**
+ * MUL_MAT's 16x16x16 subgroup-matrix schedules: subgroups · matrices per subgroup, tileK 32, subgroups
+ * of 32, plain stores — the knobs the H200 rules vary are the tiling and the staging.
+ */
+const sgmatrix16 = (subgroupsM: number, subgroupsN: number, matricesM: number, matricesN: number, staging: 'prefetch' | 'double') =>
+  freezeSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM, subgroupsN, matricesM, matricesN, tileK: 32, subgroupSize: 32, staging, storeOrder: 'plain' } as const);
+
 /** The row ops' rules (SOFT_MAX, SOFT_MAX_BACK, SUM_ROWS, ARGMAX): vec4 where rows allow it; rows of up to 4096 stay in registers. */
 const ROW_RULES: readonly ShapeRule[] = Object.freeze([
   { when: [{ feature: 'ne0', multipleOf: 4 }], schedule: freezeSchedule({ family: 'norm', workgroupSize: 256, vectorWidth: 4, reduction: 'shared', unroll: 4 }) },
@@ -173,19 +180,19 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
       // f16 workgroup memory (validate() skips these where the features are missing: the tiled f32 rules below).
       {
         when: [{ feature: 'quant', min: 1 }, { feature: 'N', min: 9 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 128 }, { feature: 'K', multipleOf: 32 }],
-        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 4, tileK: 32, subgroupSize: 32, staging: 'double', storeOrder: 'plain' }),
+        schedule: sgmatrix16(2, 2, 4, 4, 'double'),
         limits: { maxComputeWorkgroupStorageSize: 40960 },
         note: 'H200 4096x512x4096 q4_0 (matmul-tune.sh qgemm2): double staging 148 µs (115.9 TFLOP/s) against prefetch 176 µs, K64 prefetch 169 — the decode at the store overlaps the other buffer\'s multiply (f16 operands lose with double: gemm4)',
       },
       {
         when: [{ feature: 'quant', min: 1 }, { feature: 'N', min: 9 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 128 }, { feature: 'K', multipleOf: 32 }],
-        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 4, tileK: 32, subgroupSize: 32, staging: 'prefetch', storeOrder: 'plain' }),
+        schedule: sgmatrix16(2, 2, 4, 4, 'prefetch'),
         limits: { maxComputeWorkgroupStorageSize: 20480 },
         note: "H200 4096x512x4096 q4_0 (matmul-tune.sh qgemm): 128×128 tiles 175 µs (98.2 TFLOP/s) against 128×64 217 µs, 128×64 K64 205, 256×128 285; each weight decoded 4×, not 8×",
       },
       {
         when: [{ feature: 'quant', min: 1 }, { feature: 'N', min: 9 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 64 }, { feature: 'K', multipleOf: 32 }],
-        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 2, tileK: 32, subgroupSize: 32, staging: 'prefetch', storeOrder: 'plain' }),
+        schedule: sgmatrix16(2, 2, 4, 2, 'prefetch'),
         note: "N a multiple of 64 only: the f16 rule's 128×64 tiles (H200 4096x512x4096 q4_0 217 µs, 79 TFLOP/s)",
       },
       {
@@ -196,19 +203,19 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
       // f16 past the decode ground: subgroup matrices (the contract declines it where they are missing).
       {
         when: [{ feature: 'type0', min: 1, max: 1 }, { feature: 'type1', min: 1, max: 1 }, { feature: 'N', min: 2048 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 128 }, { feature: 'K', multipleOf: 32 }],
-        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 4, tileK: 32, subgroupSize: 32, staging: 'prefetch', storeOrder: 'plain' }),
+        schedule: sgmatrix16(2, 2, 4, 4, 'prefetch'),
         limits: { maxComputeWorkgroupStorageSize: 20480 },
         note: 'H200 2026-12-02 (matmul-tune.sh gemm3, one call): f16×f16→f32 4096³ 609 µs, 225.7 TFLOP/s with 128×128 tiles against 646 µs (212.8) for the 4×2 · 4×4 rule below; K64 683 µs, K16 (4×2) 818, rotated stores 729–765. 128 threads and 20 KiB: more workgroups per SM than 256×128. f16 × f16 only: f16 weights × f32 (src1 staged as f32 vec4, twice the loads per thread) keeps the rule below until measured',
       },
       {
         when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 2048 }, { feature: 'M', multipleOf: 256 }, { feature: 'N', multipleOf: 128 }, { feature: 'K', multipleOf: 32 }],
-        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 4, subgroupsN: 2, matricesM: 4, matricesN: 4, tileK: 32, subgroupSize: 32, staging: 'prefetch', storeOrder: 'plain' }),
+        schedule: sgmatrix16(4, 2, 4, 4, 'prefetch'),
         limits: { maxComputeWorkgroupStorageSize: 30720 },
         note: 'H200 2026-12-02 (matmul-tune.sh gemm2, workgroup offsets clamped so the robustness predicate folds): 256×128 tiles, f16 weights × f32 4096³ 209.1 TFLOP/s (gemm3: 657 µs, 209.3), f16×f16→f32 213.1 (that case now takes the 2×2 rule above) (2×4 subgroups: 212.9; before the clamp, issue26b: 148.8 / 148.8); at N = 512 too few workgroups (67.2 against 106.3 for 2×2 · 4×4, issue26), hence N ≥ 2048. 30 KiB of workgroup memory',
       },
       {
         when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 9 }, { feature: 'N', max: 2047 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 64 }, { feature: 'K', multipleOf: 32 }],
-        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 2, tileK: 32, subgroupSize: 32, staging: 'prefetch', storeOrder: 'plain' }),
+        schedule: sgmatrix16(2, 2, 4, 2, 'prefetch'),
         note: 'H200 2026-12-02 (matmul-tune.sh gemm2, offsets clamped): 128×64 tiles, 4096x512x4096 141.9 TFLOP/s against 126.7 for 2×2 · 4×4 (128×128, 20 KiB; 106.1 before the clamp); 256 workgroups for 132 SMs. 15 KiB: within the 16 KiB default. Measured at N = 512 only, hence N < 2048',
       },
       {

@@ -135,10 +135,12 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
   const qsBytes = L.codes === 'nib4' ? 16 : 32;
   const qsWords = qsBytes / 4;
   const span = wordsSpanned(qsBytes, maxMis);
+  // The block's scale at its byte offset o: f16, or MXFP4's E8M0 byte halved (its codes are ×2).
+  const scaleAt = L.scale === 'f16' ? 'wq_f16_at(o)' : 'wq_e8m0_half((wq_w(o >> 2u) >> ((o & 3u) * 8u)) & 0xffu)';
   const lines: string[] = [
     `// block decode: ${f.name} (${bb} B per 32 weights), one call per block`,
     ...wordReads(buffer, wordOffset),
-    ...(L.lut ? [E2M1X2_WGSL, E8M0_HALF_WGSL] : []),
+    ...(L.lut ? [e2m1x2Wgsl(), E8M0_HALF_WGSL] : []),
     `struct WqRaw {\n  qs: array<u32, ${qsWords}>,\n  d: f32,\n  m: f32,\n  qh: u32,\n}`,
   ];
   // The block's raw fields: the quant words loaded once (span words, funnelled), scale, min, high bits.
@@ -146,7 +148,7 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
     `fn wq_raw(blk: u32) -> WqRaw {`,
     `  let o = blk * ${u(bb)};`,
     `  var r: WqRaw;`,
-    `  r.d = ${L.scale === 'f16' ? 'wq_f16_at(o)' : 'wq_e8m0_half((wq_w(o >> 2u) >> ((o & 3u) * 8u)) & 0xffu)'};`,
+    `  r.d = ${scaleAt};`,
     `  r.m = ${L.m !== undefined ? `wq_f16_at(o + ${u(L.m)})` : '0.0'};`,
     `  r.qh = ${L.qh !== undefined ? (f.name === 'q5_1' ? `wq_w((o + ${u(L.qh)}) >> 2u)` : `wq_u32_at(o + ${u(L.qh)})`) : '0u'};`,
     `  let a = o + ${u(L.qs)};`,
@@ -182,8 +184,7 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
     ...wordsAt('W', `o + ${u(L.qs)} + ${L.codes === 'nib4' ? '(s & 1u) * 8u' : 's * 8u'}`, 2, maxMis === 0),
   ];
   const partQ = [0, 1].map((t) => vec4Of(`W${t}`, `(${BYTE_LANES} + vec4<u32>(ns))`, 'qh', `s * 8u + ${u(4 * t)}`));
-  const partD = L.scale === 'f16' ? 'wq_f16_at(o)' : 'wq_e8m0_half((wq_w(o >> 2u) >> ((o & 3u) * 8u)) & 0xffu)';
-  lines.push(...wqFn('part', partBody, partQ, partD, L.m !== undefined ? `wq_f16_at(o + ${u(L.m)})` : '0.0'));
+  lines.push(...wqFn('part', partBody, partQ, scaleAt, L.m !== undefined ? `wq_f16_at(o + ${u(L.m)})` : '0.0'));
   if (!L.lut) {
     // i8 form: byte lanes of one u32 (four quants), the bias taken per byte without borrows.
     const spread = (t: number) => `(((r.qh >> ${u(t)}) & 1u) << 4u) | (((r.qh >> ${u(t + 1)}) & 1u) << 12u) | (((r.qh >> ${u(t + 2)}) & 1u) << 20u) | (((r.qh >> ${u(t + 3)}) & 1u) << 28u)`;
@@ -227,19 +228,12 @@ function wordReads(buffer: string, wordOffset: number): string[] {
 }
 
 /**
- * ggml's kvalues_mxfp4 (2·E2M1) of four codes, computed rather than looked up: a dynamically
- * indexed const array is lowered to a per-thread local copy by some compilers (the suspected cause
- * of the mxfp4 GEMV's 866 µs against q4_0's 294 at 16384² on the H200).
+ * ggml's kvalues_mxfp4 (2·E2M1) of four codes, computed from the bits by the generic minifloat decode
+ * rather than looked up: a dynamically indexed const array is lowered to a per-thread local copy by
+ * some compilers (the suspected cause of the mxfp4 GEMV's 866 µs against q4_0's 294 at 16384² on the
+ * H200). Doubling is exact. A function, not a constant: elementDecode4 is defined below.
  */
-const E2M1X2_WGSL = [
-  `fn wq_e2m1x2(c: vec4<u32>) -> vec4<f32> {`,
-  `  let e = (c >> vec4<u32>(1u)) & vec4<u32>(3u);`,
-  `  let m = c & vec4<u32>(1u);`,
-  // e = 0: m (0 or 1); else (2 + m)·2^(e−1): 2, 3, 4, 6, 8, 12.
-  `  let mag = ${u2f('select(m, (vec4<u32>(2u) + m) << (max(e, vec4<u32>(1u)) - vec4<u32>(1u)), e != vec4<u32>(0u))', 0)};`,
-  `  return select(mag, -mag, (c & vec4<u32>(8u)) != vec4<u32>(0u));`,
-  `}`,
-].join('\n');
+const e2m1x2Wgsl = (): string => [elementDecode4(ELEMENTS.e2m1, 'wq_e2m1'), `fn wq_e2m1x2(c: vec4<u32>) -> vec4<f32> {\n  return 2.0 * wq_e2m1(c);\n}`].join('\n');
 
 /**
  * 2^(e − 128), MXFP4's scale for its ×2 codes, from the bits as ggml's GGML_E8M0_TO_FP32_HALF builds
@@ -251,7 +245,7 @@ const WQ_BLOCK_I8_STRUCT = `struct WqBlockI8 {\n  q: array<u32, 8>,\n  d: f32,\n
 
 /**
  * Eight E2M1 codes (the nibbles of c) ×2 as i8 — the integers ±{0,1,2,3,4,6,8,12} — by bit operations on
- * all nibbles at once (no table: see E2M1X2_WGSL): .x the even nibbles' four bytes, .y the odd ones'.
+ * all nibbles at once (no table: see e2m1x2Wgsl): .x the even nibbles' four bytes, .y the odd ones'.
  * Magnitude code m = 4·b2 + 2·b1 + b0 → m + b2·((m & 3) + 2·b0·b1) (at most 12: no carry between
  * nibbles). Negative nibbles become 15 − v (v ^ 15, still a nibble), and spread to bytes 256 − v =
  * (15 − v) + 241 (one multiply-add: 241·s + byte), the two's complement −v; the sign counts only
