@@ -231,7 +231,13 @@ export const MMVQ: FamilyDef<MmvqSchedule, GemvSnippet> = {
     rowsPerWorkgroup: { values: [1, 2, 4, 8, 16], doc: 'weight rows per workgroup' },
     rowsPerThread: { values: [1, 2, 4], doc: 'rows a thread takes per block it visits: one activation block feeds them all, their weight loads are in flight together', default: 1 },
     blocksPerThread: { values: [1, 2, 4], doc: "blocks of each row a thread loads per loop step before using any (loads in flight along K)", default: 1 },
-    activations: { values: ['prequantized', 'fused'], doc: "q8_1 activations from a first pass ('prequantized', timed with it) or quantized in registers inside the GEMV ('fused': one pass)", default: 'prequantized' },
+    activations: {
+      values: ['prequantized', 'fused'],
+      // H200 (docs/benchmarks.md, tune-mmvq / tune-mmvqfp4): fused lost every shape and format, 1.07–3.8× slower: swept on request.
+      sweep: ['prequantized'],
+      doc: "q8_1 activations from a first pass ('prequantized', timed with it) or quantized in registers inside the GEMV ('fused': one pass)",
+      default: 'prequantized',
+    },
     reduction: { values: ['subgroup', 'shared'], doc: "how a row's partial sums meet" },
   },
   threads: (s) => s.workgroupSize,
