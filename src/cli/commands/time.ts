@@ -67,6 +67,7 @@ export async function cmdTime(argv: string[]): Promise<number> {
       ? { kind: 'schedule', schedule: parseSchedule(v.schedule as string, opFamilies(op)) }
       : { kind: 'auto' };
   const out = output(v.json as string | undefined);
+  const options = runOptions(v); // a bad --seed/--min-runs/--watchdog-ms is a usage error before the device opens
   const lab = await cli.open();
   try {
     reportResumed();
@@ -77,9 +78,7 @@ export async function cmdTime(argv: string[]): Promise<number> {
         layout: v.layout as string | undefined,
         ...(params ? { params } : {}),
         variant,
-        seed: intOption(v, 'seed'),
-        timing: { minRuns: intOption(v, 'min-runs') },
-        watchdogMs: intOption(v, 'watchdog-ms'),
+        ...options,
       }).then((result) => {
         out.text(formatLevel1(result));
         cli.detail(2, `wgsl (dispatch ${result.dispatch.join(' × ')}):\n${result.wgsl}`);
@@ -116,6 +115,11 @@ async function runCases(n: number, run: (i: number) => Promise<Level1Result>): P
     if (r.watchdog && r.watchdog.recoveryMs === null && i + 1 < n) return { respawned: respawnToResume({ from: i + 1, results }, `${r.op} ${r.label} too-slow (the watchdog's bound ${r.watchdog.boundMs} ms)`) };
   }
   return { results };
+}
+
+/** The seed, run count and watchdog bound every case of one `time` shares. */
+function runOptions(v: Record<string, unknown>) {
+  return { seed: intOption(v, 'seed'), timing: { minRuns: intOption(v, 'min-runs') }, watchdogMs: intOption(v, 'watchdog-ms') };
 }
 
 /** 0 when every kernel was correct and timed; 1 when any was wrong or too-slow (the rows are printed: an outcome, not a crash). */
@@ -161,16 +165,18 @@ async function timeTable(v: Record<string, unknown>): Promise<number> {
   const cases = opList(v.op as string).flatMap((op) => keepMatching(op, op.matrix, filter).map((e) => ({ op, e })));
   if (!cases.length) throw new UsageError(`--filter '${v.filter}' matches no case of ${v.op}`);
   const out = output(v.json as string | undefined);
+  const options = runOptions(v);
+  const plans = cases.map(({ op, e }) => planOf(op, e)); // once per case: the limit check and the progress label
   const lab = await cli.open();
   try {
     const adapter = await lab.adapter();
     // Every case is refused or kept before the first one runs.
-    for (const { op, e } of cases) refuseOutsideLimits(planOf(op, e), adapter);
+    for (const plan of plans) refuseOutsideLimits(plan, adapter);
     reportResumed();
     const done = await runCases(cases.length, (i) => {
       const { op, e } = cases[i];
-      cli.detail(1, `[${i + 1}/${cases.length}] ${op.name} ${planOf(op, e).c.label}`);
-      return lab.time({ op: op.name, dims: [...e.dims], layout: e.layout, ...(e.params ? { params: { ...e.params } } : {}), variant: { kind: v.native ? 'native' : 'auto' }, seed: intOption(v, 'seed'), timing: { minRuns: intOption(v, 'min-runs') }, watchdogMs: intOption(v, 'watchdog-ms') });
+      cli.detail(1, `[${i + 1}/${cases.length}] ${op.name} ${plans[i].c.label}`);
+      return lab.time({ op: op.name, dims: [...e.dims], layout: e.layout, ...(e.params ? { params: { ...e.params } } : {}), variant: { kind: v.native ? 'native' : 'auto' }, ...options });
     });
     if ('respawned' in done) return done.respawned;
     const { results } = done;
