@@ -22,6 +22,11 @@ export function isProgram(k: KernelSpec | KernelProgram): k is KernelProgram {
   return 'passes' in k;
 }
 
+/** Every device feature a kernel's passes need (what its %FLOP is held to depends on them). */
+export function kernelFeatures(k: KernelSpec | KernelProgram): { readonly features: readonly string[] } {
+  return { features: isProgram(k) ? [...new Set(k.passes.flatMap((p) => p.features ?? []))] : (k.features ?? []) };
+}
+
 export function programOf(k: KernelSpec | KernelProgram): KernelProgram {
   return isProgram(k) ? k : { label: k.label, passes: [...(k.prelude ?? []), k], scratch: k.scratch ?? [], explicitLayout: false };
 }

@@ -8,8 +8,8 @@ import { plantCounts, plantSlowdown } from './plant';
 import { measure } from './measure';
 import { Session } from './session';
 import type { KernelSpec } from '../core/kernel';
-import { programOf, type KernelProgram } from '../core/program';
-import { computeMetrics, peaksFor } from '../core/metrics/roofline';
+import { kernelFeatures, programOf, type KernelProgram } from '../core/program';
+import { computeMetrics, peaksFor, peaksForKernel } from '../core/metrics/roofline';
 import { opByName, registryEntry, type PromotionState, type ShapeRule } from '../core/ops/registry';
 import { opFamilies } from '../core/ops/types';
 import { ProgressTracker, UNIT_CHECK, UNIT_MEASURE, type ProgressFn } from '../core/progress';
@@ -196,7 +196,9 @@ async function runShape(ctx: GpuContext, plan: CasePlan, o: ShapeOptions): Promi
   const base = shapeBase(plan);
   const empty = EMPTY_TIMING;
   const peaks = peaksFor(ctx.adapter, ctx.calibration);
-  const metricsOf = (medians: number[]) => (medians.length ? computeMetrics({ minNs: Math.min(...medians), medianNs: median(medians) }, base.flops, base.readBytes + base.writeBytes, peaks) : null);
+  // A kernel on subgroup matrices is held to the measured MMA ceiling (blank without one), not the f32 ALU peak.
+  const metricsOf = (medians: number[], kernel?: KernelSpec | KernelProgram) =>
+    medians.length ? computeMetrics({ minNs: Math.min(...medians), medianNs: median(medians) }, base.flops, base.readBytes + base.writeBytes, kernel ? peaksForKernel(peaks, kernelFeatures(kernel), ctx.calibration) : peaks) : null;
   const { inputs, oracle } = ctx.host.get(plan, o.seed);
   const nativeKernel = plan.native();
   const resolved = o.control
@@ -224,7 +226,7 @@ async function runShape(ctx: GpuContext, plan: CasePlan, o: ShapeOptions): Promi
     const withUsers = async (shape: LaneShape): Promise<LaneShape> => {
       if (!users.length) return shape;
       const nativeMedians = await timeUsersAlone(ctx, native.session, native.correct, users, { repeat: o.repeat, wallBoundMs: o.wallBoundMs, minRuns: o.minRuns, progress: o.progress, label: `${op.name} ${c.label}` });
-      return { ...shape, nativeMedianNs: shape.nativeMedianNs ?? (nativeMedians.length ? median(nativeMedians) : null), nativeMetrics: shape.nativeMetrics ?? metricsOf(nativeMedians), users: userColumns(users, o.tolerance, metricsOf, native.correct, floorFor(null, nativeMedians)) };
+      return { ...shape, nativeMedianNs: shape.nativeMedianNs ?? (nativeMedians.length ? median(nativeMedians) : null), nativeMetrics: shape.nativeMetrics ?? metricsOf(nativeMedians), users: userColumns(users, o.tolerance, (m) => metricsOf(m), native.correct, floorFor(null, nativeMedians)) };
     };
     if (resolved.fallback) {
       const declared = o.declared.includes(resolved.fallback.code);
@@ -343,9 +345,9 @@ async function runShape(ctx: GpuContext, plan: CasePlan, o: ShapeOptions): Promi
       ...(o.repeatAuto ? { passes: speedups.length } : {}),
       resolutionNs,
       runsPerPass: generatedSide.runs ?? null,
-      nativeMetrics: metricsOf(nativeMedians),
-      generatedMetrics: metricsOf(generatedMedians),
-      ...(users.length ? { users: userColumns(users, o.tolerance, metricsOf, true, floorOf) } : {}),
+      nativeMetrics: metricsOf(nativeMedians, nativeKernel),
+      generatedMetrics: metricsOf(generatedMedians, generatedKernel),
+      ...(users.length ? { users: userColumns(users, o.tolerance, (m) => metricsOf(m), true, floorOf) } : {}),
     };
   } finally {
     sessions.forEach((s) => s.destroy());

@@ -3,7 +3,8 @@
 // the refusal rules and a proposal in schedulesFor's vocabulary. It writes nothing.
 import { UsageError } from '../core/errors';
 import { SWEEP_CAPS } from '../core/input/caps';
-import { computeMetrics, peaksFor } from '../core/metrics/roofline';
+import { computeMetrics, peaksFor, peaksForKernel } from '../core/metrics/roofline';
+import { kernelFeatures } from '../core/program';
 import { opByName } from '../core/ops/registry';
 import { defaultSweepShapes, opFamilies, type OpCase, type OpDef } from '../core/ops/types';
 import { outputAsOracle } from '../core/output-oracle';
@@ -87,6 +88,8 @@ export async function runSweep(ctx: GpuContext, req: SweepRequest, onProgress?: 
   }
   const refused = new Map<string, { status: CandidateStatus; reason: string }>();
   const unfit = new Map<string, { shape: string; features: Record<string, number> }[]>();
+  /** Each candidate's device features: one on subgroup matrices is held to the MMA ceiling. */
+  const candFeatures = new Map<string, { readonly features: readonly string[] }>();
   const samples = new Map<string, ShapeSamples[]>();
   const reference: SweepReference[] = [];
 
@@ -124,7 +127,9 @@ export async function runSweep(ctx: GpuContext, req: SweepRequest, onProgress?: 
         }
         try {
           // On the reference's buffers: candidates differ only in their kernel.
-          const checked = await checkedSession(ctx, op.generate(s, c), c, inputs, [oracle, asOracle], refSession);
+          const kernel = op.generate(s, c);
+          candFeatures.set(key, kernelFeatures(kernel));
+          const checked = await checkedSession(ctx, kernel, c, inputs, [oracle, asOracle], refSession);
           progress.advance(1, UNIT_CHECK);
           const [vsOracle, vsRef] = checked.reports;
           if (!checked.correct) {
@@ -186,7 +191,7 @@ export async function runSweep(ctx: GpuContext, req: SweepRequest, onProgress?: 
       if (!j) return { shape: c.label, medianNs: null, spread: null, gain: null, outcome: 'unfit', metrics: null };
       const reps = timed.find((x) => x.shape === c.label)!.candNs;
       const bytes = op.bytes(c);
-      const metrics = computeMetrics({ minNs: Math.min(...reps), medianNs: j.candMedianNs }, op.flops(c), bytes.readBytes + bytes.writeBytes, peaks);
+      const metrics = computeMetrics({ minNs: Math.min(...reps), medianNs: j.candMedianNs }, op.flops(c), bytes.readBytes + bytes.writeBytes, peaksForKernel(peaks, candFeatures.get(key) ?? {}, ctx.calibration));
       return { shape: c.label, medianNs: j.candMedianNs, spread: j.candSpread, gain: j.gain, outcome: j.outcome, metrics };
     });
     return { key, schedule: s, status: judgement.outcome, reason: judgement.reason, shapes: cells, rule: judgement.rule, meanWinGain: judgement.meanWinGain };

@@ -3,6 +3,7 @@ import type { AdapterDescriptor } from '../adapter';
 import { DEFAULT_LIMITS } from '../adapter';
 import { classify, computeMetrics, peaksFor, peaksForKernel, ridge, type Calibration, type Peaks } from './roofline';
 import { specFor } from './spec-table';
+import { kernelFeatures } from '../program';
 
 const adapter = (over: Partial<AdapterDescriptor>): AdapterDescriptor => ({
   vendor: '',
@@ -53,6 +54,12 @@ describe('spec table', () => {
     expect(peaksForKernel(peaks, mma, cal)).toEqual({ ...peaks, f32Gflops: 640_000 });
     expect(peaksForKernel(peaks, mma, null)).toEqual({ ...peaks, f32Gflops: null });
     expect(peaksForKernel(peaks, { features: ['subgroups'] }, cal)).toBe(peaks);
+    // A program (the lane's and the sweep's generated side) needs what any of its passes needs.
+    const pass = (features?: string[]) => ({ label: 'p', wgsl: '', entryPoint: 'main', dispatch: [1, 1, 1] as [number, number, number], bindings: [], ...(features ? { features } : {}) });
+    const program = { label: 'two passes', passes: [pass(), pass(mma.features)], scratch: [], explicitLayout: false };
+    expect(kernelFeatures(program).features).toEqual(mma.features);
+    expect(peaksForKernel(peaks, kernelFeatures(program), cal).f32Gflops).toBe(640_000);
+    expect(peaksForKernel(peaks, kernelFeatures({ ...program, passes: [pass(['subgroups'])] }), cal)).toBe(peaks);
   });
 });
 
