@@ -3,7 +3,7 @@
 # .gpu/ (../shared/device/prepare.sh) and dist-cli/ (npm run build:cli). Usage on the device:
 #   bash scripts/gpu/h200.sh [STEP …]   (steps: device calibrate bench lane agreement ops replay aa
 #   sensitivity controls controls-a controls-b host graph lane-census formats formats16k formats16kf16 formats4k
-#   formatsmmvq formatsgemm formats16kt1 formats16kt1n formats_all lane-mulmat;
+#   formatsmmvq formatsgemm formats16kt1 formats16kt1n formats_all lane-mulmat ggml-gemv;
 #   default: device calibrate bench)
 #   controls: A/A and planted 1.02×/1.05× (inside the kernel, measured ±1 point) at tolerance 0.02 on
 #   ADD 4096², RMS_NORM 4096², MUL_MAT 4096×1×4096 and 4096×512×4096, ${SENS_REPLAYS:-10} replays each;
@@ -98,6 +98,10 @@ for s in "${steps[@]}"; do
     # MUL_MAT's generated kernels against native under the rules measured this round (f16 and f32 on
     # subgroup matrices / tiles, f16 weights × f32, 4-bit weights on subgroup matrices)
     lane-mulmat) run_step lane-mulmat lane --shape MUL_MAT:4096x4096x4096:contiguous:type0=1,type1=1 --shape MUL_MAT:4096x512x4096:contiguous:type0=1,type1=1 --shape MUL_MAT:4096x4096x4096:contiguous:type0=1 --shape MUL_MAT:4096x512x4096 --shape MUL_MAT:4096x512x4096:contiguous:type0=q4_0 --shape MUL_MAT:4096x1x4096:contiguous:type0=q4_0 --repeat 3 --json "$OUT/lane-mulmat.json" ;;
+    ggml-gemv)
+      # ggml-webgpu's own f32 GEMV (its WGSL preprocessed by scripts/gpu/ggml-peer/prepare.sh into GGML_PEER,
+      # default .exp/ggml, carried) as a third column beside native and generated, same process (issue 26 item 4).
+      run_step ggml-gemv lane --shape MUL_MAT:4096x1x4096 --shape MUL_MAT:16384x1x16384 --kernel "${GGML_PEER:-.exp/ggml}/mul_mat_vec_f32.json" --repeat 5 --json "$OUT/ggml-gemv.json" ;;
     formats16k|formats16kf16|formats4k|formatsmmvq|formatsgemm|formats16kt1|formats16kt1n) formats_step "$s" ;;
     formats)
       # The three rows as one step (run them as separate steps when a command's time is capped).

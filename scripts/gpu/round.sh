@@ -29,7 +29,7 @@ for spec in "$@"; do
   tar czf "$FINAL/round.tgz" -C "$WORK" . 2>/dev/null
 done
 # The tables, last (the tail of the output is what comes back in the reply).
-for f in "$WORK"/formats16k.txt "$WORK"/formats16kf16.txt "$WORK"/formats4k.txt "$WORK"/formatsmmvq.txt "$WORK"/formatsgemm.txt "$WORK"/formats16kt1.txt "$WORK"/formats16kt1n.txt "$WORK"/graph.txt "$WORK"/graph-native.txt "$WORK"/graph-1b.txt "$WORK"/controls.txt "$WORK"/controls-a.txt "$WORK"/controls-b.txt "$WORK"/host.txt "$WORK"/ops.txt "$WORK"/rope26.txt "$WORK"/lane-census.txt "$WORK"/lane-mulmat.txt "$WORK"/tune-*.txt "$WORK"/watchdog.txt; do
+for f in "$WORK"/formats16k.txt "$WORK"/formats16kf16.txt "$WORK"/formats4k.txt "$WORK"/formatsmmvq.txt "$WORK"/formatsgemm.txt "$WORK"/formats16kt1.txt "$WORK"/formats16kt1n.txt "$WORK"/graph.txt "$WORK"/graph-native.txt "$WORK"/graph-1b.txt "$WORK"/controls.txt "$WORK"/controls-a.txt "$WORK"/controls-b.txt "$WORK"/host.txt "$WORK"/ops.txt "$WORK"/rope26.txt "$WORK"/lane-census.txt "$WORK"/lane-mulmat.txt "$WORK"/ggml-gemv.txt "$WORK"/tune-*.txt "$WORK"/watchdog.txt; do
   [ -s "$f" ] && { echo "##### $(basename "$f")"; tail -c 2500 "$f"; }
 done
 cat "$WORK/round.log"
