@@ -2,7 +2,7 @@
 # MUL_MAT schedule variants on the H200 (issue 11): GEMV / small N, f16 subgroup matrices, f32.
 # Same prelude as h200.sh; each line is one `lab time` (checked against the oracle, then timed).
 # Usage on the device: bash scripts/gpu/matmul-tune.sh [STEP|bench]   (outputs in $OUT; LAB_DIR: where lab.mjs is, default dist-cli)
-# Steps: issue26 gemm1 gemm2 gemm3 rope26 issue26b qgemm (quantized weights on subgroup matrices); none: the GEMV/sgmatrix rows, then bench.
+# Steps: issue26 gemm1 gemm2 gemm3 rope26 issue26b qgemm auto26 (what the registry picks for issue 26's rows) (quantized weights on subgroup matrices); none: the GEMV/sgmatrix rows, then bench.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -213,6 +213,12 @@ elif [ "${1:-}" = issue26b ]; then
   for v in "1024 4 1 4 4 subgroup" "256 1 1 4 8 subgroup" "256 4 1 4 8 subgroup" "512 1 1 4 4 subgroup"; do g 4096x1x4096 $v; done
   for v in "1024 4 1 4 4 subgroup" "256 1 1 4 8 subgroup"; do g 16384x1x16384 $v; done
   for v in "256 2 8 4 2 subgroup" "128 1 8 4 2 subgroup" "256 4 4 4 2 subgroup" "256 4 8 4 1 subgroup"; do g 4096x8x4096 $v; done
+  cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = auto26 ]; then
+  # Issue 26's rows as the registry picks them now (`round.sh tune-auto26:150`): one `lab time` each.
+  F=type0=1,type1=1
+  a 4096x4096x4096 $F; a 4096x512x4096 $F; a 4096x4096x4096 type0=1
+  a 4096x4096x4096; a 4096x512x4096; a 4096x1x4096; a 16384x1x16384; a 4096x8x4096
   cat "$OUT/tune.txt"; exit 0
 elif [ "${1:-}" != bench ]; then
   for v in "256 4 1 4 4 subgroup" "256 8 1 4 4 subgroup" "128 4 1 4 4 subgroup" "256 2 1 4 4 subgroup" "256 1 1 4 4 subgroup" "256 8 1 4 2 subgroup" "64 2 1 4 4 subgroup" "256 4 1 4 4 shared"; do g 4096x1x4096 $v; done
