@@ -205,7 +205,8 @@ elif [ "${1:-}" = gemm5 ]; then
   # groupM (workgroup order in bands of G tile-rows: L2 reuse), rowPad (none / 32B), kSteps 'unrolled',
   # prefetchAt 'mma' (next tile's loads inside the first K step), storeIndex 'clamped' (staging stores at
   # min(o, length − span) + e, as the matrix loads' clamp). Reference rows first (today's rules) and again
-  # last (drift). ~27 rows, one `lab time` each; DEADLINE keeps the step under 280 s.
+  # last (drift). 27 rows, one `lab time` each (104 s on the H200); DEADLINE keeps the step under 280 s.
+  # Measured 2026-12-02 (docs/benchmarks.md, fourth session): none beat the rules; clamped stores 1.6× slower.
   F=type0=1,type1=1
   DEADLINE=$((SECONDS + ${GEMM5_S:-270}))
   C='"storeIndex":"clamped"'; U='"kSteps":"unrolled"'; P='"kSteps":"unrolled","prefetchAt":"mma"'

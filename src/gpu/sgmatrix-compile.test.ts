@@ -32,7 +32,7 @@ describe('sgmatrix WGSL on Dawn’s null backend', () => {
 
   it('compiles the sgm5 knobs: workgroup order in bands (a short last one), row padding, K steps written out, loads inside the multiply, clamped stores', () => {
     const errors: string[] = [];
-    const variants: [Record<string, string | number>, Record<string, number | string>, number[]][] = [
+    const variants: [Record<string, string | number>, Record<string, number>, number[]][] = [
       [{ groupM: 4, rowPad: 'none', kSteps: 'unrolled', prefetchAt: 'mma', storeIndex: 'clamped', staging: 'prefetch' }, { type0: 1, type1: 1 }, [384, 192, 96]],
       [{ groupM: 8, rowPad: '32B', kSteps: 'unrolled', storeIndex: 'clamped', staging: 'double' }, { type0: 1 }, [1024, 128, 96]],
       [{ rowPad: '32B', kSteps: 'unrolled', prefetchAt: 'mma', storeIndex: 'clamped', staging: 'direct' }, { type0: 1 }, [128, 64, 96]],

@@ -67,8 +67,10 @@ export interface SgmatrixSchedule {
   readonly prefetchAt: 'top' | 'mma';
   /**
    * Staging stores' workgroup index: 'plain' `o + e`; 'clamped' `min(o, length − span) + e` (never
-   * below o, so the same stores), which proves robustness's clamp of every store away as the
-   * multiply's loads do (and leaves the driver free to merge a thread's adjacent 16-bit stores).
+   * below o, so the same stores), meant to prove robustness's clamp of every store away as the
+   * multiply's loads do. On the H200 it ran 1.6× slower (gemm5): the plain index, built from
+   * local_invocation_index by + · / % of constants, is apparently proven in range already (adjacent
+   * 16-bit stores merged), and the min() is what brings a clamp back.
    */
   readonly storeIndex: 'plain' | 'clamped';
 }
@@ -419,25 +421,30 @@ export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
       doc: "f16 staging stores: plain (a warp's lanes on 8 banks), rotated by row (on 32 banks; slower on the H200, swept on request), or matrix (whole matrices copied by subgroupMatrixLoad/Store, no 16-bit stores)",
       default: 'plain',
     },
-    // Issue 26 (sgm5): swept on request until the H200 says which pay.
+    // Issue 26 (sgm5, gemm5): none beat today's values on the H200 (docs/benchmarks.md); swept on request.
     groupM: {
       values: [1, 4, 8, 16],
       sweep: [1],
-      doc: 'workgroup order for L2 reuse: consecutive workgroups walk groupM tiles along M, then the next along N (bands of groupM tile-rows); 1: dispatch order (all of M first)',
+      doc: 'workgroup order for L2 reuse: consecutive workgroups walk groupM tiles along M, then the next along N (bands of groupM tile-rows); 1: dispatch order (all of M first). H200 4096³: 4/8/16 within ±0.5% of 1',
       default: 1,
     },
-    rowPad: { values: ['16B', 'none', '32B'], sweep: ['16B'], doc: 'workgroup-memory row padding past tileK (rows stay 16-byte aligned for subgroupMatrixLoad)', default: '16B' },
-    kSteps: { values: ['loop', 'unrolled'], sweep: ['loop'], doc: "the multiply's K steps within a tile: a loop, or written out with constant offsets", default: 'loop' },
+    rowPad: {
+      values: ['16B', 'none', '32B'],
+      sweep: ['16B'],
+      doc: 'workgroup-memory row padding past tileK (rows stay 16-byte aligned for subgroupMatrixLoad); H200 4096³: none 1.6×, 32B 1.13× slower than 16B (80-byte rows put a matrix load’s 8 rows on distinct banks)',
+      default: '16B',
+    },
+    kSteps: { values: ['loop', 'unrolled'], sweep: ['loop'], doc: "the multiply's K steps within a tile: a loop, or written out with constant offsets (H200: the same time)", default: 'loop' },
     prefetchAt: {
       values: ['top', 'mma'],
       sweep: ['top'],
-      doc: "where prefetch staging issues the next tile's global loads: before the multiply, or inside its first K step after the first matrix loads (needs kSteps 'unrolled')",
+      doc: "where prefetch staging issues the next tile's global loads: before the multiply, or inside its first K step after the first matrix loads (needs kSteps 'unrolled'; H200: 2% / 9% slower)",
       default: 'top',
     },
     storeIndex: {
       values: ['plain', 'clamped'],
       sweep: ['plain'],
-      doc: 'staging stores indexed o + e, or min(o, length − span) + e (the same stores; proves robustness’s clamp away)',
+      doc: 'staging stores indexed o + e, or min(o, length − span) + e (the same stores; H200: 1.6× slower — the plain index is the one that stays unclamped)',
       default: 'plain',
     },
   },
