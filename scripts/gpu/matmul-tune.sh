@@ -2,7 +2,7 @@
 # MUL_MAT schedule variants on the H200 (issue 11): GEMV / small N, f16 subgroup matrices, f32.
 # Same prelude as h200.sh; each line is one `lab time` (checked against the oracle, then timed).
 # Usage on the device: bash scripts/gpu/matmul-tune.sh [STEP|bench]   (outputs in $OUT; LAB_DIR: where lab.mjs is, default dist-cli)
-# Steps: issue26 gemm1 gemm2 gemm3 rope26 issue26b qgemm auto26 (what the registry picks for issue 26's rows) (quantized weights on subgroup matrices); none: the GEMV/sgmatrix rows, then bench.
+# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 rope26 issue26b qgemm (quantized weights on subgroup matrices) auto26 (what the registry picks for issue 26's rows); none: the GEMV/sgmatrix rows, then bench.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -26,10 +26,12 @@ g() { # shape W R C vw U reduction [params]
   echo "## $1 gemv W$2 R$3 C$4 vw$5 U$6 $7 $params" >> "$OUT/tune.txt"
   timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --op MUL_MAT --shape "$1" $p --schedule "{\"family\":\"gemv\",\"workgroupSize\":$2,\"rowsPerWorkgroup\":$3,\"columnsPerPass\":$4,\"vectorWidth\":$5,\"unroll\":$6,\"reduction\":\"$7\"}" 2>&1 | grep -E "^correct|^timing|^metrics|rror|refused" >> "$OUT/tune.txt"
 }
-s() { # shape config sgM sgN mM mN tileK params [staging: single|prefetch|double|direct] [storeOrder: plain|rotated]
-  local st=${9:-single} so=${10:-plain}
-  echo "## $1 sgmatrix $2 sg$3x$4 mat$5x$6 K$7 $st $so $8" >> "$OUT/tune.txt"
-  timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --op MUL_MAT --shape "$1" --param "$8" --schedule "{\"family\":\"sgmatrix\",\"config\":\"$2\",\"subgroupsM\":$3,\"subgroupsN\":$4,\"matricesM\":$5,\"matricesN\":$6,\"tileK\":$7,\"subgroupSize\":32,\"staging\":\"$st\",\"storeOrder\":\"$so\"}" 2>&1 | grep -E "^correct|^timing|^metrics|rror|refused" >> "$OUT/tune.txt"
+s() { # shape config sgM sgN mM mN tileK params [staging: single|prefetch|double|direct] [storeOrder: plain|rotated|matrix] [more knobs: JSON members, e.g. '"groupM":8,"storeIndex":"clamped"']
+  local st=${9:-single} so=${10:-plain} more=${11:-}
+  # DEADLINE (seconds of this shell, optional): rows past it are named, not run, so a step stays inside its device call.
+  if [ -n "${DEADLINE:-}" ] && [ "$SECONDS" -ge "$DEADLINE" ]; then echo "## $1 sgmatrix sg$3x$4 mat$5x$6 $st $more: skipped (deadline)" >> "$OUT/tune.txt"; return; fi
+  echo "## $1 sgmatrix $2 sg$3x$4 mat$5x$6 K$7 $st $so $8 $more" >> "$OUT/tune.txt"
+  timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --op MUL_MAT --shape "$1" --param "$8" --schedule "{\"family\":\"sgmatrix\",\"config\":\"$2\",\"subgroupsM\":$3,\"subgroupsN\":$4,\"matricesM\":$5,\"matricesN\":$6,\"tileK\":$7,\"subgroupSize\":32,\"staging\":\"$st\",\"storeOrder\":\"$so\"${more:+,$more}}" 2>&1 | grep -E "^correct|^timing|^metrics|rror|refused" >> "$OUT/tune.txt"
 }
 r() { # op shape [--native]: ROPE and others, generated (auto) or native
   echo "## $1 $2 ${3:-auto}" >> "$OUT/tune.txt"
@@ -196,6 +198,29 @@ elif [ "${1:-}" = gemm4 ]; then
   # f32 (tiled family): its double staging had the same runtime-picked buffer; now constant offsets too.
   a 4096x4096x4096; m 4096x4096x4096 128 128 16 8 16 double 1
   a 4096x512x4096; m 4096x512x4096 128 128 16 8 8 double 1
+  date -u +%FT%TZ >> "$OUT/tune.txt"
+  cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = gemm5 ]; then
+  # Issue 26, sgm5 helper (2026-12-02): the f16 rows toward 250 / 150 TFLOP/s with the sgmatrix knobs
+  # groupM (workgroup order in bands of G tile-rows: L2 reuse), rowPad (none / 32B), kSteps 'unrolled',
+  # prefetchAt 'mma' (next tile's loads inside the first K step), storeIndex 'clamped' (staging stores at
+  # min(o, length − span) + e, as the matrix loads' clamp). Reference rows first (today's rules) and again
+  # last (drift). 27 rows, one `lab time` each (104 s on the H200); DEADLINE keeps the step under 280 s.
+  # Measured 2026-12-02 (docs/benchmarks.md, fourth session): none beat the rules; clamped stores 1.6× slower.
+  F=type0=1,type1=1
+  DEADLINE=$((SECONDS + ${GEMM5_S:-270}))
+  C='"storeIndex":"clamped"'; U='"kSteps":"unrolled"'; P='"kSteps":"unrolled","prefetchAt":"mma"'
+  R() { s 4096x4096x4096 16x16x16 2 2 4 4 32 $F prefetch plain "$1"; }
+  R ''
+  for v in '"groupM":4' '"groupM":8' '"groupM":16' '"rowPad":"none"' '"rowPad":"32B"' "$U" "$P" "$C" "$C,$P" "$C,\"groupM\":8" "$C,$P,\"groupM\":8" "$C,\"rowPad\":\"none\""; do R "$v"; done
+  s 4096x4096x4096 16x16x16 4 2 4 4 32 $F prefetch plain "$C"
+  T() { s 4096x512x4096 16x16x16 $1 $2 $3 $4 32 $F prefetch plain "$5"; }
+  T 2 2 4 2 ''
+  for v in "$C" "$P" "$C,$P" '"rowPad":"none"' '"groupM":4'; do T 2 2 4 2 "$v"; done
+  for t in "2 1 4 4" "1 2 4 4"; do T $t ''; T $t "$C"; done
+  T 2 1 4 4 "$C,$P"
+  T 2 2 4 2 ''
+  R ''
   date -u +%FT%TZ >> "$OUT/tune.txt"
   cat "$OUT/tune.txt"; exit 0
 elif [ "${1:-}" = rope26 ]; then

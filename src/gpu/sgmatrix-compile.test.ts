@@ -30,6 +30,23 @@ describe('sgmatrix WGSL on Dawn’s null backend', () => {
     expect(errors).toEqual([]);
   }, 120_000);
 
+  it('compiles the sgm5 knobs: workgroup order in bands (a short last one), row padding, K steps written out, loads inside the multiply, clamped stores', () => {
+    const errors: string[] = [];
+    const variants: [Record<string, string | number>, Record<string, number>, number[]][] = [
+      [{ groupM: 4, rowPad: 'none', kSteps: 'unrolled', prefetchAt: 'mma', storeIndex: 'clamped', staging: 'prefetch' }, { type0: 1, type1: 1 }, [384, 192, 96]],
+      [{ groupM: 8, rowPad: '32B', kSteps: 'unrolled', storeIndex: 'clamped', staging: 'double' }, { type0: 1 }, [1024, 128, 96]],
+      [{ rowPad: '32B', kSteps: 'unrolled', prefetchAt: 'mma', storeIndex: 'clamped', staging: 'direct' }, { type0: 1 }, [128, 64, 96]],
+      [{ groupM: 2, storeIndex: 'clamped', storeOrder: 'rotated', staging: 'single' }, { type0: 1, type1: 1 }, [384, 128, 96]],
+      [{ storeIndex: 'clamped', kSteps: 'unrolled', prefetchAt: 'mma', staging: 'prefetch' }, { type0: weightFormat('q4_0').id }, [128, 64, 256]],
+    ];
+    for (const [knobs, params, dims] of variants) {
+      const s = parseSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, subgroupsN: 2, matricesM: 2, matricesN: 2, tileK: 32, subgroupSize: 32, ...knobs });
+      const r = check(MUL_MAT.generate(s, MUL_MAT.makeCase(dims, 'contiguous', params)).wgsl);
+      if (r.status !== 0) errors.push(`${JSON.stringify(knobs)} ${JSON.stringify(params)}: ${r.stdout || r.stderr.slice(-300)}`);
+    }
+    expect(errors).toEqual([]);
+  }, 120_000);
+
   it('compiles the quantized block path for every kind of block decode (ggml raw fields; K-quant and Track-1 raw = the chunk index)', () => {
     const errors: string[] = [];
     for (const type0 of ['q4_0', 'q6_k', 'nvfp4', 'int3'])

@@ -5,7 +5,7 @@ import { limitsNeeded, parseSchedule, validateSchedule, type Schedule } from '..
 import { checkOutput } from '../stats/correctness';
 import { contiguous } from '../tensor';
 import { GUARD_BYTES, sentinelBuffer, withGuards } from '../hostdata';
-import { SGMATRIX, sgmatrixTile, type SgmatrixSchedule } from './sgmatrix';
+import { SGMATRIX, sgmatrixTile, tileOrigin, type SgmatrixSchedule } from './sgmatrix';
 import { weightFormat } from '../quant/weights';
 
 const sg = (knobs: Record<string, number | string> = {}): Schedule =>
@@ -90,7 +90,7 @@ describe('sgmatrix family (chromium-experimental-subgroup-matrix, f16→f32)', (
     // f32 × f32 stays exact f32 on every rule; staged as f16 only when asked, and labelled so.
     const f32 = MUL_MAT.generate(sg(), MUL_MAT.makeCase([64, 32, 32]));
     expect(f32.inputRounding).toBe('f16');
-    expect(f32.label).toBe('generated:MUL_MAT sgmatrix{"config":"16x8x16","matricesM":2,"matricesN":2,"staging":"single","storeOrder":"plain","subgroupSize":32,"subgroupsM":2,"subgroupsN":2,"tileK":32} [f32 operands staged as f16]');
+    expect(f32.label).toBe('generated:MUL_MAT sgmatrix{"config":"16x8x16","groupM":1,"kSteps":"loop","matricesM":2,"matricesN":2,"prefetchAt":"top","rowPad":"16B","staging":"single","storeIndex":"plain","storeOrder":"plain","subgroupSize":32,"subgroupsM":2,"subgroupsN":2,"tileK":32} [f32 operands staged as f16]');
   });
 
   it("holds a kernel that rounds its inputs to f16's eps, not f32's", () => {
@@ -122,8 +122,8 @@ describe('sgmatrix family (chromium-experimental-subgroup-matrix, f16→f32)', (
 
   it("'rotated' f16 stores put every element where 'plain' does, a warp's 32 lanes on 32 banks instead of 8", () => {
     // A CPU model of the generated store block of unit a0: lets, selects, swizzles, bitcasts, stores.
-    const model = (storeOrder: string) => {
-      const wgsl = MUL_MAT.generate(sg({ config: '16x16x16', staging: 'prefetch', storeOrder }), MUL_MAT.makeCase([128, 64, 64], 'contiguous', { type0: 1, type1: 1 })).wgsl;
+    const model = (storeOrder: string, storeIndex = 'plain') => {
+      const wgsl = MUL_MAT.generate(sg({ config: '16x16x16', staging: 'prefetch', storeOrder, storeIndex }), MUL_MAT.makeCase([128, 64, 64], 'contiguous', { type0: 1, type1: 1 })).wgsl;
       const lines = wgsl.split('\n').map((l) => l.trim());
       const lets = lines.filter((l) => /^let (ao0|aq0|aq20) = /.test(l));
       const start = lines.indexOf('{', lines.findIndex((l) => l.startsWith('for (var k0')));
@@ -142,7 +142,8 @@ describe('sgmatrix family (chromium-experimental-subgroup-matrix, f16→f32)', (
         let store = 0;
         for (const l of block) {
           let m: RegExpMatchArray | null;
-          if ((m = l.match(/^let (\w+) = select\((\w+), (\w+)\.(\w{4}), \((\w+) & (\d+)u\) != 0u\);$/))) vec[m[1]] = (env[m[5]] & BigInt(m[6])) !== 0n ? sw(vec[m[3]], m[4]) : vec[m[2]];
+          if ((m = l.match(/^let (\w+) = min\((\w+), (\d+)u\);$/))) env[m[1]] = env[m[2]] < BigInt(m[3]) ? env[m[2]] : BigInt(m[3]); // clamped stores' offset
+          else if ((m = l.match(/^let (\w+) = select\((\w+), (\w+)\.(\w{4}), \((\w+) & (\d+)u\) != 0u\);$/))) vec[m[1]] = (env[m[5]] & BigInt(m[6])) !== 0n ? sw(vec[m[3]], m[4]) : vec[m[2]];
           else if ((m = l.match(/^let (\w+) = bitcast<vec2<f16>>\((\w+)\.([xyzw])\);$/))) vec[m[1]] = [0, 1].map((h) => 2 * sw(vec[m![2]], m![3])[0] + h); // element ids
           else if ((m = l.match(/^sA\[(.+)\] = (\w+)\.([xy]);$/))) {
             const at = Number(expr(m[1], env));
@@ -157,6 +158,9 @@ describe('sgmatrix family (chromium-experimental-subgroup-matrix, f16→f32)', (
     };
     expect(model('plain')).toEqual(Array(8).fill(8));
     expect(model('rotated')).toEqual(Array(8).fill(32));
+    // storeIndex 'clamped': min(ao0, length − 8) + e, the same stores.
+    expect(model('plain', 'clamped')).toEqual(Array(8).fill(8));
+    expect(model('rotated', 'clamped')).toEqual(Array(8).fill(32));
   });
 
   it('clamps workgroup offsets to the last start a whole matrix fits: never below a real offset, so the clamp changes nothing', () => {
@@ -166,6 +170,11 @@ describe('sgmatrix family (chromium-experimental-subgroup-matrix, f16→f32)', (
       { config: '16x8x16', staging: 'double' },
       { config: '16x8x8', tileK: 16, matricesN: 1 },
       { config: '16x16x16', matricesM: 4, matricesN: 4, staging: 'double', storeOrder: 'matrix' },
+      // Row padding: none, 32 bytes; the K steps written out (constant kk).
+      { config: '16x16x16', matricesM: 4, matricesN: 4, staging: 'prefetch', rowPad: 'none' },
+      { config: '16x16x16', matricesM: 4, matricesN: 2, staging: 'prefetch', rowPad: '32B', storeOrder: 'matrix' },
+      { config: '16x16x16', staging: 'prefetch', kSteps: 'unrolled', prefetchAt: 'mma', rowPad: '32B' },
+      { config: '16x8x8', staging: 'double', kSteps: 'unrolled', rowPad: 'none' },
     ];
     for (const knobs of cases) {
       const s = sg(knobs) as SgmatrixSchedule;
@@ -174,9 +183,12 @@ describe('sgmatrix family (chromium-experimental-subgroup-matrix, f16→f32)', (
       const [cm, cn, ck] = s.config.split('x').map(Number);
       const len = (name: string) => Number(wgsl.match(new RegExp(`var<workgroup> ${name}: array<f16, (\\d+)>;`))![1]);
       const loads = [...wgsl.matchAll(/subgroupMatrixLoad<subgroup_matrix_(left|right)[^>]*>>\(&(s[AB][01]?), min\((.+?), (\d+)u\), (true|false), (\d+)u\);/g)];
-      // Double staging: the multiply written once per buffer.
-      expect(loads.length).toBe((s.staging === 'double' ? 2 : 1) * (s.matricesM + s.matricesN));
+      // Double staging: the multiply written once per buffer; unrolled K steps: once per step.
+      expect(loads.length).toBe((s.staging === 'double' ? 2 : 1) * (s.kSteps === 'unrolled' ? s.tileK / ck : 1) * (s.matricesM + s.matricesN));
+      const LD = s.tileK + { none: 0, '16B': 8, '32B': 16 }[s.rowPad];
+      expect(len(s.staging === 'double' ? 'sA0' : 'sA')).toBe(sgmatrixTile(s).BM * LD);
       for (const [, side, buf, expr, bound, , ld] of loads) {
+        expect(Number(ld)).toBe(LD);
         const span = Number(ld) * ((side === 'left' ? cm : cn) - 1) + ck;
         expect(Number(bound)).toBe(len(buf) - span);
         const f = Function('sgm', 'sgn', 'kk', 'cur', `return ${expr.replace(/(\d+)u/g, '$1')};`) as (...a: number[]) => number;
@@ -188,7 +200,7 @@ describe('sgmatrix family (chromium-experimental-subgroup-matrix, f16→f32)', (
       }
       // 'matrix' copies: the stores clamped the same way (their offsets are checked by the copy model below).
       for (const [, buf, bound, side] of [...wgsl.matchAll(/subgroupMatrixStore\(&(s[AB][01]?), min\([ab]o\d+, (\d+)u\), ([ab])w\d+, (?:true|false), \d+u\);/g)]) {
-        expect(Number(bound)).toBe(len(buf) - ((s.tileK + 8) * ((side === 'a' ? cm : cn) - 1) + ck));
+        expect(Number(bound)).toBe(len(buf) - (LD * ((side === 'a' ? cm : cn) - 1) + ck));
       }
     }
   });
@@ -231,6 +243,112 @@ describe('sgmatrix family (chromium-experimental-subgroup-matrix, f16→f32)', (
         expect([...seen.values()]).toEqual(Array((rows / major) * (s.tileK / ck)).fill(1));
       }
     }
+  });
+});
+
+describe('sgmatrix knobs of issue 26 (sgm5): workgroup order, row padding, K steps, prefetch placement, clamped stores', () => {
+  const f16 = (dims: number[]) => MUL_MAT.makeCase(dims, 'contiguous', { type0: 1, type1: 1 });
+  /** The emitted lets named in `names`, evaluated in order (u32 literals as bigints) over `env`. */
+  const evalLets = (wgsl: string, names: RegExp, env: Record<string, bigint>) => {
+    for (const l of wgsl.split('\n').map((x) => x.trim()).filter((x) => names.test(x))) {
+      const [, name, e] = l.match(/^let (\w+) = (.+);$/)!;
+      const js = e.replace(/(\d+)u/g, '$1n').replace(/\bmin\(/g, 'mn(');
+      env[name] = Function('mn', 'wid', ...Object.keys(env), `return ${js};`)((a: bigint, b: bigint) => (a < b ? a : b), { x: env.wx, y: env.wy }, ...Object.values(env)) as bigint;
+    }
+    return env;
+  };
+
+  it('groupM walks bands of G tile-rows: every tile once, G tiles along M before the next along N; 1 (or G ≥ the M tiles) is the dispatch order', () => {
+    // 64×32 tiles; M = 6 tiles (G = 4 leaves a short band of 2), N = 3 tiles.
+    for (const [G, TM, TN] of [[4, 6, 3], [4, 8, 3], [8, 32, 4], [2, 5, 2]]) {
+      const wgsl = MUL_MAT.generate(sg({ groupM: G }), f16([64 * TM, 32 * TN, 32])).wgsl;
+      expect(wgsl).toContain(`let lin = wid.x + wid.y * ${TM}u;`);
+      const order: [number, number][] = [];
+      for (let wy = 0; wy < TN; wy++)
+        for (let wx = 0; wx < TM; wx++) {
+          const env = evalLets(wgsl, /^let (lin|band|inBand|bandRows|m0|n0) = /, { wx: BigInt(wx), wy: BigInt(wy) });
+          order[wx + wy * TM] = [Number(env.m0) / 64, Number(env.n0) / 32];
+        }
+      // A bijection onto the TM × TN tiles.
+      expect(new Set(order.map(([m, n]) => m * TN + n)).size).toBe(TM * TN);
+      expect(order.every(([m, n]) => m < TM && n < TN)).toBe(true);
+      // Linear ids walk a band: G tiles along M (fewer in the short last band), then the next tile along N.
+      let lin = 0;
+      for (let band = 0; band * G < TM; band++) {
+        const rows = Math.min(G, TM - band * G);
+        for (let n = 0; n < TN; n++) for (let r = 0; r < rows; r++) expect(order[lin++]).toEqual([band * G + r, n]);
+      }
+    }
+    for (const G of [1, 8]) expect(MUL_MAT.generate(sg({ groupM: G }), f16([64 * 8, 32 * 3, 32])).wgsl).toContain('let m0 = wid.x * 64u;\n  let n0 = wid.y * 32u;');
+    expect(tileOrigin(4, 8, 1, 64, 32)).toEqual(['let m0 = wid.x * 64u;', 'let n0 = wid.y * 32u;']); // one tile along N: nothing to reorder
+  });
+
+  it('rowPad sets the staging rows (none, 8 or 16 f16 past tileK; 16-byte aligned) and the workgroup memory', () => {
+    for (const [rowPad, pad] of [['none', 0], ['16B', 8], ['32B', 16]] as const) {
+      const s = sg({ config: '16x16x16', rowPad, staging: 'prefetch' }) as SgmatrixSchedule;
+      expect(SGMATRIX.workgroupBytes(s)).toBe((64 + 64) * (32 + pad) * 2);
+      const wgsl = MUL_MAT.generate(s, f16([128, 128, 64])).wgsl;
+      expect(wgsl).toContain(`var<workgroup> sA: array<f16, ${64 * (32 + pad)}>;`);
+      expect(wgsl).toContain(`let ao0 = (lid / 4u) * ${32 + pad}u + (lid % 4u) * 8u;`);
+      expect(((32 + pad) * 2) % 16).toBe(0);
+    }
+    expect(() => sg({ rowPad: '8B' })).toThrow(/'rowPad' must be one of "16B", "none", "32B"/);
+  });
+
+  it("storeIndex 'clamped' stores at min(o, length − span) + e: span 8 f16, 4 for f32 sources, 32 for a weight block; never below any thread's offset", () => {
+    const cases = [
+      { s: sg({ config: '16x16x16', matricesM: 4, matricesN: 4, staging: 'prefetch', storeIndex: 'clamped' }), c: f16([128, 128, 64]), span: { a: 8, b: 8 } },
+      { s: sg({ config: '16x16x16', storeIndex: 'clamped', rowPad: 'none' }), c: MUL_MAT.makeCase([64, 64, 64], 'contiguous', { type0: 1 }), span: { a: 8, b: 4 } },
+      { s: sg({ staging: 'double', storeIndex: 'clamped' }), c: MUL_MAT.makeCase([64, 32, 64], 'contiguous', { type0: weightFormat('q4_0').id }), span: { a: 32, b: 4 } },
+    ];
+    for (const { s, c, span } of cases) {
+      const wgsl = MUL_MAT.generate(s, c).wgsl;
+      const { threads } = sgmatrixTile(s as SgmatrixSchedule);
+      const clamps = [...wgsl.matchAll(/let ([ab])c = min\(([ab]o\d+), (\d+)u\);/g)];
+      expect(clamps.length).toBeGreaterThan(0);
+      // No store indexes its unit's offset directly.
+      expect(wgsl).not.toMatch(/s[AB][01]?\[[ab]o\d+ \+/);
+      for (const [, p, o, bound] of clamps) {
+        const length = Number(wgsl.match(new RegExp(`var<workgroup> s${p.toUpperCase()}0?: array<f16, (\\d+)>;`))![1]);
+        expect(Number(bound)).toBe(length - span[p as 'a' | 'b']);
+        // A partial last round of units is guarded: threads past it store nothing.
+        const guard = wgsl.match(new RegExp(`if \\((.+?)\\) \\{\\n\\s*let ${p}c = min\\(${o},`))?.[1];
+        for (let lid = 0; lid < threads; lid++) {
+          const env = evalLets(wgsl, /^let ([ab][og]\d+|m0|n0|base[01]|sg|a[bo]\d+) = /, { lid: BigInt(lid), wx: 0n, wy: 0n, sgSize: 32n });
+          if (guard && !Function('lid', `return ${guard.replace(/(\d+)u/g, '$1n')};`)(BigInt(lid))) continue;
+          expect(Number(env[o])).toBeLessThanOrEqual(Number(bound));
+        }
+      }
+    }
+  });
+
+  it("kSteps 'unrolled' writes the K steps out; prefetchAt 'mma' issues the next tile's loads inside the first one (every thread once)", () => {
+    const c = f16([128, 128, 96]);
+    const base = { config: '16x16x16', matricesM: 4, matricesN: 4, staging: 'prefetch' };
+    const unrolled = MUL_MAT.generate(sg({ ...base, kSteps: 'unrolled' }), c).wgsl;
+    expect(unrolled).not.toContain('for (var kk');
+    expect(unrolled).toContain('let l0 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>>(&sA, min((sgm * 64u + 0u) * 40u + 16u, 4504u), false, 40u);');
+    // 'top': the loads before the multiply, as with the loop.
+    const loopTop = unrolled.split('for (var k0')[1];
+    expect(loopTop.indexOf('aw0 = src0[ag0 + (k0 + 32u) / 8u];')).toBeLessThan(loopTop.indexOf('if (isActive)'));
+    const mma = MUL_MAT.generate(sg({ ...base, kSteps: 'unrolled', prefetchAt: 'mma' }), c).wgsl;
+    const loop = mma.split('for (var k0')[1];
+    const [active, inactive] = loop.split('} else {');
+    const load = 'aw0 = src0[ag0 + (k0 + 32u) / 8u];';
+    // Active subgroups: after the first step's l0..l3 and r0, before its first MMA; the second step after it.
+    expect(active.indexOf(load)).toBeGreaterThan(active.indexOf('let r0 = '));
+    expect(active.indexOf(load)).toBeLessThan(active.indexOf('subgroupMatrixMultiplyAccumulate'));
+    expect(active.split(load)).toHaveLength(2);
+    expect(active.indexOf(load)).toBeLessThan(active.indexOf('+ 16u, 4504u)'));
+    // Subgroups past the tile (a smaller subgroup size) load too: every thread once per tile.
+    expect(inactive.split('workgroupBarrier')[0]).toContain(`if (k0 + 32u < 96u) {\n        ${load}`);
+    // (2×2 · 4×2: within the default 16 KiB, so these are the only reasons.)
+    const small = { ...base, matricesN: 2 };
+    expect(validateSchedule(sg({ ...small, kSteps: 'unrolled', prefetchAt: 'mma' }), featured)).toEqual([]);
+    expect(validateSchedule(sg({ ...small, prefetchAt: 'mma' }), featured)).toEqual(["prefetchAt 'mma' places the loads in the multiply's first K step: it needs kSteps 'unrolled'"]);
+    expect(validateSchedule(sg({ ...small, staging: 'single', kSteps: 'unrolled', prefetchAt: 'mma' }), featured)).toEqual(["prefetchAt 'mma' moves prefetch staging's global loads: staging single has none there"]);
+    const all = MUL_MAT.generate(sg({ ...base, kSteps: 'unrolled', prefetchAt: 'mma', groupM: 2, rowPad: 'none', storeIndex: 'clamped' }), MUL_MAT.makeCase([512, 256, 64], 'contiguous', { type0: 1, type1: 1 }));
+    expect(`${all.label}\n${all.wgsl}`).toMatchSnapshot();
   });
 });
 

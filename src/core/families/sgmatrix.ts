@@ -49,11 +49,39 @@ export interface SgmatrixSchedule {
    * own wide stores); f32 operands keep the vector path (they are rounded on the way).
    */
   readonly storeOrder: 'plain' | 'rotated' | 'matrix';
+  /**
+   * The workgroup order (CUTLASS's threadblock swizzle, for L2 reuse): consecutive workgroups walk
+   * `groupM` tiles along M, then the next tile along N, band after band of groupM tile-rows. 1: the
+   * dispatch order (all of M, then the next tile along N) — the same as any groupM ≥ M's tiles.
+   */
+  readonly groupM: number;
+  /** Workgroup-memory row padding past tileK: '16B' (8 f16), 'none', '32B' (16 f16). Rows stay 16-byte aligned. */
+  readonly rowPad: 'none' | '16B' | '32B';
+  /** The multiply's K steps (tileK / the config's K): a loop, or written out with constant offsets. */
+  readonly kSteps: 'loop' | 'unrolled';
+  /**
+   * Where `prefetch` issues the next tile's global loads: 'top' before the multiply; 'mma' inside its
+   * first K step, after that step's first matrix loads (more registers live, the loads overlap MMAs).
+   * 'mma' needs kSteps 'unrolled'.
+   */
+  readonly prefetchAt: 'top' | 'mma';
+  /**
+   * Staging stores' workgroup index: 'plain' `o + e`; 'clamped' `min(o, length − span) + e` (never
+   * below o, so the same stores), meant to prove robustness's clamp of every store away as the
+   * multiply's loads do. On the H200 it ran 1.6× slower (gemm5): the plain index, built from
+   * local_invocation_index by + · / % of constants, is apparently proven in range already (adjacent
+   * 16-bit stores merged), and the min() is what brings a clamp back.
+   */
+  readonly storeIndex: 'plain' | 'clamped';
 }
 
+/** The values of the knobs added after storeOrder that mean what schedules did before them. */
+export const SGMATRIX_PLAIN = Object.freeze({ storeOrder: 'plain', groupM: 1, rowPad: '16B', kSteps: 'loop', prefetchAt: 'top', storeIndex: 'plain' } as const);
+
 export const SGMATRIX_FEATURE = 'chromium-experimental-subgroup-matrix';
-/** Workgroup-memory row padding in f16 elements (16 bytes): spreads rows over banks. */
-const PAD = 8;
+/** Workgroup-memory row padding in f16 elements: spreads rows over banks. */
+const PAD = { none: 0, '16B': 8, '32B': 16 } as const;
+const padOf = (s: SgmatrixSchedule) => PAD[s.rowPad];
 
 function cfg(s: SgmatrixSchedule): { cm: number; cn: number; ck: number } {
   const [cm, cn, ck] = s.config.split('x').map(Number);
@@ -102,11 +130,30 @@ export function sgmatrixFits(s: SgmatrixSchedule, k: GemvSnippet): string[] {
   return reasons;
 }
 
+/**
+ * The `let m0`/`let n0` of a workgroup: its tile in dispatch order (wid.x along M, wid.y along N), or
+ * under groupM G the linear id (x fastest) walked in bands of G tile-rows: G tiles along M, then the
+ * next tile along N; the last band holds the TM % G rows left. tm·TN + tn is a bijection either way.
+ */
+export function tileOrigin(G: number, TM: number, TN: number, BM: number, BN: number): string[] {
+  if (G <= 1 || G >= TM || TN === 1) return [`let m0 = wid.x * ${u(BM)};`, `let n0 = wid.y * ${u(BN)};`];
+  // Rows in this band: G, except in a short last band (TM % G of them).
+  const rows = TM % G ? `min(${u(G)}, ${u(TM)} - band * ${u(G)})` : u(G);
+  return [
+    `let lin = wid.x + wid.y * ${u(TM)};`,
+    `let band = lin / ${u(G * TN)};`,
+    `let inBand = lin % ${u(G * TN)};`,
+    `let bandRows = ${rows};`,
+    `let m0 = (band * ${u(G)} + inBand % bandRows) * ${u(BM)};`,
+    `let n0 = (inBand / bandRows) * ${u(BN)};`,
+  ];
+}
+
 export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: string): { wgsl: string; dispatch: [number, number, number]; rounds: boolean; quant: 'block' | 'weight' | null } {
   const { cm, cn, ck } = cfg(s);
   const { BM, BN, threads } = sgmatrixTile(s);
   const BK = s.tileK;
-  const LD = BK + PAD; // workgroup-memory row length (f16)
+  const LD = BK + padOf(s); // workgroup-memory row length (f16)
   const t0 = k.type0 ?? 'f32';
   const t1 = k.type1 ?? 'f32';
   const batched = k.ne12 * k.ne13 > 1;
@@ -131,7 +178,7 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   const body: string[] = [];
   const emit = (...ls: string[]) => body.push(...ls);
   if (batched) emit(k.ne13 > 1 ? `let i2 = wid.z % ${u(k.ne12)};\nlet i3 = wid.z / ${u(k.ne12)};` : 'let i2 = wid.z;');
-  emit(`let m0 = wid.x * ${u(BM)};`, `let n0 = wid.y * ${u(BN)};`);
+  emit(...tileOrigin(s.groupM, k.M / BM, k.N / BN, BM, BN));
   emit(`let base0 = ${base(k.src0, k.r2, k.r3)};`, `let base1 = ${base(k.src1, 1, 1)};`, `let based = ${base(k.dst, 1, 1)};`);
   emit('let sg = lid / sgSize;', `let isActive = sg < ${u(s.subgroupsM * s.subgroupsN)};`);
   emit(`let sgm = sg % ${u(s.subgroupsM)};`, `let sgn = min(sg / ${u(s.subgroupsM)}, ${u(s.subgroupsN - 1)});`);
@@ -219,9 +266,12 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   /** The registers into workgroup memory (f16), into buffer `buf` ('' single, '0' or '1' double). */
   const stores = (buf: string) =>
     units.flatMap((x) => {
-      const o = `${x.p}o${x.i}`;
       const sh = `${x.sh}${buf}`;
       const lines: string[] = [];
+      // Clamped stores: the unit's offset written as min(o, length − span) once, every store at a constant past it.
+      const clamp = s.storeIndex === 'clamped' && !x.mat;
+      if (clamp) lines.push(`let ${x.p}c = min(${x.p}o${x.i}, ${u((x.p === 'a' ? bufA : bufB) - (x.block ? 32 : perLoad(x.t)))});`);
+      const o = clamp ? `${x.p}c` : `${x.p}o${x.i}`;
       if (x.block) {
         // 32 weights: q·d (+ m) in f32 (q·d exact), rounded once to f16.
         lines.push(`let wb = wq_unpack(ar${x.i});`);
@@ -244,16 +294,32 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
       }
       return x.guard ? guarded(x, lines) : ['{', ...lines.map((l) => `  ${l}`), '}'];
     });
-  /** The subgroup's multiply-accumulates over the tile in buffer `buf` ('' single, '0' or '1' double). */
-  const multiply = (buf: string) => {
-    const out = ['if (isActive) {', `  for (var kk = 0u; kk < ${u(BK)}; kk = kk + ${u(ck)}) {`];
+  /**
+   * The subgroup's multiply-accumulates over the tile in buffer `buf` ('' single, '0' or '1' double): K steps
+   * of the config's K in a loop, or written out (kSteps 'unrolled'). `next` (prefetchAt 'mma': the next tile's
+   * global loads) goes into the first step after its first matrix loads, and runs in subgroups past the tile too.
+   */
+  const multiply = (buf: string, next: string[] = []) => {
+    const out = ['if (isActive) {'];
+    const steps = s.kSteps === 'unrolled' ? Array.from({ length: BK / ck }, (_, t) => u(t * ck)) : ['kk'];
+    for (const kk of steps) {
+      out.push(kk === 'kk' ? `  for (var kk = 0u; kk < ${u(BK)}; kk = kk + ${u(ck)}) {` : '  {');
+      out.push(...step(buf, kk, kk === steps[0] ? next : []), '  }');
+    }
+    if (next.length) out.push('} else {', ...next.map((l) => `  ${l}`));
+    out.push('}');
+    return out;
+  };
+  /** One K step (at K offset `kk` in the tile) of the multiply: its matrix loads and MMAs, `next` after the first loads. */
+  const step = (buf: string, kk: string, next: string[]) => {
+    const out: string[] = [];
     // A staged operand is read from workgroup memory (rows of LD), a direct one from its buffer at K offset k0.
     // Robustness wraps every subgroupMatrixLoad in `if (offset + span <= length)` (Tint's predication).
     // A workgroup offset written as min(offset, length − span) — never smaller than the real one —
     // lets the driver's range analysis prove that condition and drop the branch (H200 4096³: 148.9 →
     // 213.1 TFLOP/s; with robustness off altogether, 208). span = LD·(major − 1) + minor.
     const at = (st: boolean, sh: string, size: number, row: string, src: string, bse: string, rowStride: number, major: number) =>
-      st ? `&${sh}${buf}, min(${row} * ${u(LD)} + kk, ${u(size - (LD * (major - 1) + ck))}), ` : `&${src}, ${bse} + (${row}) * ${u(rowStride)} + k0 + kk, `;
+      st ? `&${sh}${buf}, min(${row} * ${u(LD)} + ${kk}, ${u(size - (LD * (major - 1) + ck))}), ` : `&${src}, ${bse} + (${row}) * ${u(rowStride)} + k0 + ${kk}, `;
     for (let i = 0; i < s.matricesM; i++) {
       const row = staged.a ? `(sgm * ${u(s.matricesM * cm)} + ${u(i * cm)})` : `m0 + sgm * ${u(s.matricesM * cm)} + ${u(i * cm)}`;
       out.push(`    let l${i} = subgroupMatrixLoad<${left}>(${at(staged.a, 'sA', bufA, row, 'src0', 'base0', k.src0.rowStride, cm)}false, ${u(staged.a ? LD : k.src0.rowStride)});`);
@@ -261,9 +327,9 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
     for (let j = 0; j < s.matricesN; j++) {
       const row = staged.b ? `(sgn * ${u(s.matricesN * cn)} + ${u(j * cn)})` : `n0 + sgn * ${u(s.matricesN * cn)} + ${u(j * cn)}`;
       out.push(`    let r${j} = subgroupMatrixLoad<${right}>(${at(staged.b, 'sB', bufB, row, 'src1', 'base1', k.src1.rowStride, cn)}true, ${u(staged.b ? LD : k.src1.rowStride)});`);
+      if (j === 0) out.push(...next.map((l) => `    ${l}`));
       for (let i = 0; i < s.matricesM; i++) out.push(`    acc${i}_${j} = subgroupMatrixMultiplyAccumulate(l${i}, r${j}, acc${i}_${j});`);
     }
-    out.push('  }', '}');
     return out;
   };
   const inLoop = (ls: string[]) => ls.map((l) => `  ${l}`);
@@ -275,8 +341,10 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   } else if (staging === 'single') {
     emit(loop, ...inLoop([...loads('k0'), ...stores(''), 'workgroupBarrier();', ...multiply(''), 'workgroupBarrier();']), '}');
   } else if (staging === 'prefetch') {
-    // The next tile's global loads are in flight while this one is multiplied.
-    emit(...loads('0u'), loop, ...inLoop([...stores(''), 'workgroupBarrier();', ...more(loads(`k0 + ${u(BK)}`)), ...multiply(''), 'workgroupBarrier();']), '}');
+    // The next tile's global loads are in flight while this one is multiplied: issued before the multiply, or inside its first K step.
+    const next = more(loads(`k0 + ${u(BK)}`));
+    const mul = s.prefetchAt === 'mma' ? multiply('', next) : [...next, ...multiply('')];
+    emit(...loads('0u'), loop, ...inLoop([...stores(''), 'workgroupBarrier();', ...mul, 'workgroupBarrier();']), '}');
   } else {
     // Tile t is read from buffer t % 2 while tile t + 1 is stored into the other: one barrier per tile.
     // Two tiles per iteration, so each half names its buffers; an odd last tile (K / tileK is known
@@ -353,12 +421,38 @@ export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
       doc: "f16 staging stores: plain (a warp's lanes on 8 banks), rotated by row (on 32 banks; slower on the H200, swept on request), or matrix (whole matrices copied by subgroupMatrixLoad/Store, no 16-bit stores)",
       default: 'plain',
     },
+    // Issue 26 (sgm5, gemm5): none beat today's values on the H200 (docs/benchmarks.md); swept on request.
+    groupM: {
+      values: [1, 4, 8, 16],
+      sweep: [1],
+      doc: 'workgroup order for L2 reuse: consecutive workgroups walk groupM tiles along M, then the next along N (bands of groupM tile-rows); 1: dispatch order (all of M first). H200 4096³: 4/8/16 within ±0.5% of 1',
+      default: 1,
+    },
+    rowPad: {
+      values: ['16B', 'none', '32B'],
+      sweep: ['16B'],
+      doc: 'workgroup-memory row padding past tileK (rows stay 16-byte aligned for subgroupMatrixLoad); H200 4096³: none 1.6×, 32B 1.13× slower than 16B (80-byte rows put a matrix load’s 8 rows on distinct banks)',
+      default: '16B',
+    },
+    kSteps: { values: ['loop', 'unrolled'], sweep: ['loop'], doc: "the multiply's K steps within a tile: a loop, or written out with constant offsets (H200: the same time)", default: 'loop' },
+    prefetchAt: {
+      values: ['top', 'mma'],
+      sweep: ['top'],
+      doc: "where prefetch staging issues the next tile's global loads: before the multiply, or inside its first K step after the first matrix loads (needs kSteps 'unrolled'; H200: 2% / 9% slower)",
+      default: 'top',
+    },
+    storeIndex: {
+      values: ['plain', 'clamped'],
+      sweep: ['plain'],
+      doc: 'staging stores indexed o + e, or min(o, length − span) + e (the same stores; H200: 1.6× slower — the plain index is the one that stays unclamped)',
+      default: 'plain',
+    },
   },
   threads: (s) => sgmatrixTile(s).threads,
   workgroupBytes: (s) => {
     const { BM, BN } = sgmatrixTile(s);
     // 'direct' stages only f32 operands, unknown here: counted as if both were (an upper bound).
-    return (BM + BN) * (s.tileK + PAD) * 2 * (s.staging === 'double' ? 2 : 1);
+    return (BM + BN) * (s.tileK + padOf(s)) * 2 * (s.staging === 'double' ? 2 : 1);
   },
   threadsText: (s) => `subgroupsM·subgroupsN·subgroupSize = ${sgmatrixTile(s).threads} threads`,
   validate(s, adapter) {
@@ -366,6 +460,9 @@ export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
     if (!['16x16x16', '16x8x16', '16x8x8'].includes(s.config)) reasons.push(`config ${s.config} is not an f16→f32 subgroup-matrix shape (16x16x16, 16x8x16, 16x8x8)`);
     else if (s.tileK % cfg(s).ck) reasons.push(`tileK ${s.tileK} is not a multiple of the config's K ${cfg(s).ck}`);
     if (s.tileK % 8) reasons.push(`tileK ${s.tileK} must be a multiple of 8 (8 f16 per load)`);
+    if (!(s.rowPad in PAD)) reasons.push(`rowPad ${s.rowPad} is not one of ${Object.keys(PAD).join(', ')}`);
+    if (s.prefetchAt === 'mma' && s.staging !== 'prefetch' && s.staging !== 'direct') reasons.push(`prefetchAt 'mma' moves prefetch staging's global loads: staging ${s.staging} has none there`);
+    if (s.prefetchAt === 'mma' && s.kSteps !== 'unrolled') reasons.push("prefetchAt 'mma' places the loads in the multiply's first K step: it needs kSteps 'unrolled'");
     if (!adapter.features.includes(SGMATRIX_FEATURE)) reasons.push(`sgmatrix needs the '${SGMATRIX_FEATURE}' feature, which this adapter lacks`);
     if (!adapter.features.includes('shader-f16')) reasons.push("sgmatrix needs the 'shader-f16' feature, which this adapter lacks");
     if (!adapter.features.includes('subgroups')) reasons.push("sgmatrix needs the 'subgroups' feature, which this adapter lacks");

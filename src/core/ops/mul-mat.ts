@@ -9,7 +9,7 @@ import type { MatmulGeometry, MatmulOperand } from '../families/matmul-wgsl';
 import { GEMV } from '../families/gemv';
 import { MMVQ } from '../families/mmvq';
 import { MATMUL, type MatmulSnippet } from '../families/matmul';
-import { SGMATRIX, SGMATRIX_FEATURE, sgmatrixFits, type SgmatrixSchedule } from '../families/sgmatrix';
+import { SGMATRIX, SGMATRIX_FEATURE, SGMATRIX_PLAIN, sgmatrixFits, type SgmatrixSchedule } from '../families/sgmatrix';
 import { generatedPath } from '../families/types';
 import type { Schedule } from '../schedule/schedule';
 import { deviceOffsetElements, gather } from '../hostdata';
@@ -171,7 +171,7 @@ const generated = {
 };
 
 /** The smallest subgroup-matrix tile (16×8 outputs, K 16; K 32 for block-decoded weights): a case it cannot take, none can. */
-const SMALLEST_SGMATRIX: SgmatrixSchedule = Object.freeze({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 1, subgroupsN: 1, matricesM: 1, matricesN: 1, tileK: 16, subgroupSize: 32, staging: 'single', storeOrder: 'plain' });
+const SMALLEST_SGMATRIX: SgmatrixSchedule = Object.freeze({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 1, subgroupsN: 1, matricesM: 1, matricesN: 1, tileK: 16, subgroupSize: 32, staging: 'single', ...SGMATRIX_PLAIN });
 
 /**
  * The contract: f16 operands past the small-N (gemv) ground — f16 sources, or f16 activations

@@ -5,6 +5,7 @@ import type { LimitsView } from '../families/types';
 import { UsageError } from '../errors';
 import { validateSchedule, type Schedule } from '../schedule/schedule';
 import { allHold, type Condition } from '../schedule/shape-rules';
+import { SGMATRIX_PLAIN } from '../families/sgmatrix';
 import { ACC } from './acc';
 import { ADD } from './add';
 import { ARGMAX } from './argmax';
@@ -106,7 +107,7 @@ const freezeSchedule = <S extends Schedule>(s: S): S => Object.freeze(s);
  * of 32, plain stores — the knobs the H200 rules vary are the tiling and the staging.
  */
 const sgmatrix16 = (subgroupsM: number, subgroupsN: number, matricesM: number, matricesN: number, staging: 'prefetch' | 'double') =>
-  freezeSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM, subgroupsN, matricesM, matricesN, tileK: 32, subgroupSize: 32, staging, storeOrder: 'plain' } as const);
+  freezeSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM, subgroupsN, matricesM, matricesN, tileK: 32, subgroupSize: 32, staging, ...SGMATRIX_PLAIN } as const);
 
 /** The row ops' rules (SOFT_MAX, SOFT_MAX_BACK, SUM_ROWS, ARGMAX): vec4 where rows allow it; rows of up to 4096 stay in registers. */
 const ROW_RULES: readonly ShapeRule[] = Object.freeze([
@@ -197,7 +198,7 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
       },
       {
         when: [{ feature: 'quant', min: 1 }, { feature: 'N', min: 9 }],
-        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 1, subgroupsN: 1, matricesM: 1, matricesN: 1, tileK: 32, subgroupSize: 32, staging: 'single', storeOrder: 'plain' }),
+        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 1, subgroupsN: 1, matricesM: 1, matricesN: 1, tileK: 32, subgroupSize: 32, staging: 'single', ...SGMATRIX_PLAIN }),
         note: 'the smallest tile with whole 32-weight blocks (M % 16, N % 8, K % 32): what the contract checks for f16 activations',
       },
       // f16 past the decode ground: subgroup matrices (the contract declines it where they are missing).
@@ -220,10 +221,10 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
       },
       {
         when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 9 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 64 }, { feature: 'K', multipleOf: 32 }],
-        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 4, tileK: 32, subgroupSize: 32, staging: 'prefetch', storeOrder: 'plain' }),
+        schedule: freezeSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 4, tileK: 32, subgroupSize: 32, staging: 'prefetch', ...SGMATRIX_PLAIN }),
         note: 'within the 16 KiB default (15 KiB), for N ≥ 2048 where the adapter lacks the 30 KiB of the first rule: H200 2026-12-02 (matmul-tune.sh gemm2, offsets clamped), f16×f16→f32 4096³ 155.8 TFLOP/s (110.5 before the clamp, issue26)',
       },
-      { when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 9 }], schedule: freezeSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 1, subgroupsN: 1, matricesM: 1, matricesN: 1, tileK: 16, subgroupSize: 32, staging: 'single', storeOrder: 'plain' }) },
+      { when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 9 }], schedule: freezeSchedule({ family: 'sgmatrix', config: '16x8x16', subgroupsM: 1, subgroupsN: 1, matricesM: 1, matricesN: 1, tileK: 16, subgroupSize: 32, staging: 'single', ...SGMATRIX_PLAIN }) },
       // Decode (N ≤ 8) of weights whose codes are integers for dot4I8Packed (ggml q4_0…q8_0 and MXFP4,
       // Track-1 E2M1 — nvfp4, mxfp4_t1, fp4 — and int4/int8/mxint4/mxint8: hasIntegerBlockDecode):
       // ggml's MMVQ where WGSL offers dot4I8Packed (validate), subgroup reduction where offered, else
