@@ -66,14 +66,16 @@ if [ "${1:-}" = mmvq ] || [ "${1:-}" = mmvqfp4 ] || [ "${1:-}" = mmvq3 ]; then
     # `round.sh tune-mmvq3:290` (issue 20, mmvqs helper): activations 'shared' (one pass: each workgroup quantizes the
     # N·K/32 q8_1 blocks into workgroup memory, 24 KiB at K = 16384) against 'prequantized' (two dispatches, an empty one
     # is 6.4 µs here), rows per workgroup up to 64 so a workgroup's quantize is spread over many rows. Targets: 4096² q4_0
-    # ≤ 11.8 µs (0.8 TB/s), q8_0 ≤ 11.9 µs (1.5 TB/s); 16384² q4_0 ≤ 50.8 µs (70% of copy). Three sweeps (limits sum to 265 s).
-    SH='"activations":["prequantized","shared"],"rowsPerWorkgroup":[4,8,16,32,64],"rowsPerThread":[1,2],"blocksPerThread":[1],"reduction":["subgroup"]'
+    # ≤ 11.8 µs (0.8 TB/s), q8_0 ≤ 11.9 µs (1.5 TB/s); 16384² q4_0 ≤ 50.8 µs (70% of copy). Three sweeps (limits sum to 270 s; a sweep prints when done, so the targets first).
+    sh3() { # label seconds shapes workgroupSizes
+      sw "$1" "$2" "$3" '{"family":"mmvq","workgroupSize":['"$4"'],"activations":["prequantized","shared"],"rowsPerWorkgroup":[4,8,16,32,64],"rowsPerThread":[1,2],"blocksPerThread":[1],"reduction":["subgroup"]}'
+    }
     if [ -n "${LOCAL:-}" ]; then
-      sw local3 300 "$(shapes 100x1x512 q4_0 q8_0),$(shapes 70x3x256 nvfp4)" "{\"family\":\"mmvq\",\"workgroupSize\":[64],$SH}"
+      sh3 local3 300 "$(shapes 100x1x512 q4_0 q8_0),$(shapes 70x3x256 nvfp4)" 64
     else
-      sw 4k3 70 "$(shapes 4096x1x4096 q4_0 q8_0)" "{\"family\":\"mmvq\",\"workgroupSize\":[128,256],$SH}"
-      sw 16k3 100 "$(shapes 16384x1x16384 q4_0 q8_0)" "{\"family\":\"mmvq\",\"workgroupSize\":[256],$SH}"
-      sw 16k3-fp4 95 "$(shapes 16384x1x16384 mxfp4 nvfp4)" "{\"family\":\"mmvq\",\"workgroupSize\":[256],$SH}"
+      sh3 4k3 60 "$(shapes 4096x1x4096 q4_0 q8_0)" 128,256
+      sh3 16k3 110 "$(shapes 16384x1x16384 q4_0 q8_0)" 256
+      sh3 16k3-fp4 100 "$(shapes 16384x1x16384 mxfp4 nvfp4)" 256
     fi
   elif [ "$1" = mmvqfp4 ]; then
     # `round.sh tune-mmvqfp4:240`: the E2M1 formats on mmvq (ggml mxfp4 17 B, nvfp4 18 B per 32 weights: 142.6 / 151 MB at
