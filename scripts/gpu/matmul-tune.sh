@@ -66,7 +66,8 @@ if [ "${1:-}" = mmvq ] || [ "${1:-}" = mmvqfp4 ] || [ "${1:-}" = mmvq3 ]; then
     # `round.sh tune-mmvq3:290` (issue 20, mmvqs helper): activations 'shared' (one pass: each workgroup quantizes the
     # N·K/32 q8_1 blocks into workgroup memory, 24 KiB at K = 16384) against 'prequantized' (two dispatches, an empty one
     # is 6.4 µs here), rows per workgroup up to 64 so a workgroup's quantize is spread over many rows. Targets: 4096² q4_0
-    # ≤ 11.8 µs (0.8 TB/s), q8_0 ≤ 11.9 µs (1.5 TB/s); 16384² q4_0 ≤ 50.8 µs (70% of copy). Three sweeps (limits sum to 270 s; a sweep prints when done, so the targets first).
+    # ≤ 11.8 µs (0.8 TB/s), q8_0 ≤ 11.9 µs (1.5 TB/s); 16384² q4_0 ≤ 50.8 µs (70% of copy). Three sweeps (limits sum to 270 s; a sweep prints when done, so the targets first);
+    # on the H200 they took 16, 14 and 17 s (the whole step 52 s with the prelude).
     sh3() { # label seconds shapes workgroupSizes
       sw "$1" "$2" "$3" '{"family":"mmvq","workgroupSize":['"$4"'],"activations":["prequantized","shared"],"rowsPerWorkgroup":[4,8,16,32,64],"rowsPerThread":[1,2],"blocksPerThread":[1],"reduction":["subgroup"]}'
     }

@@ -273,7 +273,8 @@ export const MMVQ: FamilyDef<MmvqSchedule, GemvSnippet> = {
     activations: {
       values: ACTIVATIONS,
       // H200 (docs/benchmarks.md, tune-mmvq / tune-mmvqfp4): fused lost every shape and format, 1.07–3.8× slower: swept on request.
-      // shared: not yet measured against prequantized (tune-mmvq3): swept on request.
+      // shared (tune-mmvq3, H200): wins at 4096² (q4_0 11.9 / q8_0 12.7 µs, W256 R16 RT2, against 14.1 / 14.7 for the
+      // pick), loses 1.5–4.6× at 16384² (each workgroup re-reads and quantizes all of K; 64 rows a workgroup starves the GPU): swept on request.
       sweep: ['prequantized'],
       doc: "q8_1 activations from a first pass ('prequantized', timed with it), quantized in registers inside the GEMV ('fused': one pass) or once per workgroup into workgroup memory ('shared': one pass, N·K/32·48 B of it)",
       default: 'prequantized',
