@@ -2,7 +2,7 @@
 # MUL_MAT schedule variants on the H200 (issue 11): GEMV / small N, f16 subgroup matrices, f32.
 # Same prelude as h200.sh; each line is one `lab time` (checked against the oracle, then timed).
 # Usage on the device: bash scripts/gpu/matmul-tune.sh [STEP|bench]   (outputs in $OUT; LAB_DIR: where lab.mjs is, default dist-cli)
-# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 rope26 issue26b qgemm (quantized weights on subgroup matrices) auto26 (what the registry picks for issue 26's rows); none: the GEMV/sgmatrix rows, then bench.
+# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 (mmvq's knobs; mmvq3: 'shared' activations), auto26 (what the registry picks for issue 26's rows); none: the GEMV/sgmatrix rows, then bench.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -46,7 +46,7 @@ a() { # shape [params]: what auto picks
   echo "## $1 auto $params" >> "$OUT/tune.txt"
   timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --op MUL_MAT --shape "$1" ${params:+--param $params} 2>&1 | grep -E "^MUL_MAT|^correct|^timing|^metrics|rror" >> "$OUT/tune.txt"
 }
-if [ "${1:-}" = mmvq ] || [ "${1:-}" = mmvqfp4 ]; then
+if [ "${1:-}" = mmvq ] || [ "${1:-}" = mmvqfp4 ] || [ "${1:-}" = mmvq3 ]; then
   # Issue 20, mmvq helper: the integer-dot GEMV's knobs (rowsPerWorkgroup, rowsPerThread, blocksPerThread,
   # activations prequantized = two passes timed as their sum | fused = one pass) on q4_0, q4_1, q5_0, q8_0
   # at 4096x1x4096 and 16384x1x16384, and N = 2, 4, 8 at 4096 (q4_0, q8_0). One `lab sweep` per group (limits sum to 410 s): inputs and oracle
@@ -64,7 +64,23 @@ if [ "${1:-}" = mmvq ] || [ "${1:-}" = mmvqfp4 ]; then
   # step). rowsPerThread 4 (32 KiB of partials declared for N ≤ 8: the H200 offers 48) is where fused quantizes each block once a workgroup.
   F4="q4_0 q4_1 q5_0 q8_0"
   shapes() { local d=$1; shift; local out=""; for f in "$@"; do out="$out${out:+,}$d:contiguous:type0=$f"; done; echo "$out"; }
-  if [ "$1" = mmvqfp4 ]; then
+  if [ "$1" = mmvq3 ]; then
+    # `round.sh tune-mmvq3:290` (issue 20, mmvqs helper): activations 'shared' (one pass: each workgroup quantizes the
+    # N·K/32 q8_1 blocks into workgroup memory, 24 KiB at K = 16384) against 'prequantized' (two dispatches, an empty one
+    # is 6.4 µs here), rows per workgroup up to 64 so a workgroup's quantize is spread over many rows. Targets: 4096² q4_0
+    # ≤ 11.8 µs (0.8 TB/s), q8_0 ≤ 11.9 µs (1.5 TB/s); 16384² q4_0 ≤ 50.8 µs (70% of copy). Three sweeps (limits sum to 270 s; a sweep prints when done, so the targets first);
+    # on the H200 they took 16, 14 and 17 s (the whole step 52 s with the prelude).
+    sh3() { # label seconds shapes workgroupSizes
+      sw "$1" "$2" "$3" '{"family":"mmvq","workgroupSize":['"$4"'],"activations":["prequantized","shared"],"rowsPerWorkgroup":[4,8,16,32,64],"rowsPerThread":[1,2],"blocksPerThread":[1],"reduction":["subgroup"]}'
+    }
+    if [ -n "${LOCAL:-}" ]; then
+      sh3 local3 300 "$(shapes 100x1x512 q4_0 q8_0),$(shapes 70x3x256 nvfp4)" 64
+    else
+      sh3 4k3 60 "$(shapes 4096x1x4096 q4_0 q8_0)" 128,256
+      sh3 16k3 110 "$(shapes 16384x1x16384 q4_0 q8_0)" 256
+      sh3 16k3-fp4 100 "$(shapes 16384x1x16384 mxfp4 nvfp4)" 256
+    fi
+  elif [ "$1" = mmvqfp4 ]; then
     # `round.sh tune-mmvqfp4:240`: the E2M1 formats on mmvq (ggml mxfp4 17 B, nvfp4 18 B per 32 weights: 142.6 / 151 MB at
     # 16384²; 70% of copy ≈ 48 / 51 µs). Their decode costs ~25 integer ops per 8 weights, so more rows per thread may pay.
     sw 16k-fp4 200 "$(shapes 16384x1x16384 mxfp4 nvfp4)" '{"family":"mmvq","workgroupSize":[256],"rowsPerWorkgroup":[4,8],"rowsPerThread":[1,2],"blocksPerThread":[1,2],"activations":["prequantized","fused"],"reduction":["subgroup"]}'

@@ -77,7 +77,7 @@ export function resolveKernel(plan: CasePlan, variant: VariantRequest, adapter: 
   if (op.noGeneratedPath) throw new ScheduleRefusal(`${op.name} has no generated kernel: ${op.noGeneratedPath}`);
   const schedule = parseSchedule(variant.schedule, opFamilies(op));
   if (rejection) throw new ScheduleRefusal(`${op.name} ${c.label} is outside the generated contract: ${rejection.code}: ${rejection.reason}`);
-  const reasons = [...validateSchedule(schedule, adapter), ...op.fits(schedule, c)];
+  const reasons = [...validateSchedule(schedule, adapter), ...op.fits(schedule, c, adapter.limits)];
   if (reasons.length) throw new ScheduleRefusal(`schedule ${scheduleKey(schedule)} refused: ${reasons.join('; ')}`);
   return { variant: 'generated', schedule, scheduleKey: scheduleKey(schedule), kernel: plan.generate(schedule), fallback: null };
 }

@@ -1,7 +1,7 @@
 // The quantized GEMV kernels on SwiftShader through Dawn (run with scripts/with-gpu-env.mjs):
 // ggml's 32-weight block types through the block-at-a-time decode — the native template and the
 // generated gemv family — against the oracle of the dequantized weights, at odd N = 1…7, with f32
-// and f16 activations; the mmvq family (two passes and fused) and the registry's pick. Checks only
+// and f16 activations; the mmvq family (two passes, fused and shared) and the registry's pick. Checks only
 // (SwiftShader times are never GPU numbers).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openNodeEngine } from '../cli/runtime-node';
@@ -123,6 +123,32 @@ describe('quantized GEMV, block-at-a-time decode (SwiftShader)', () => {
       expect(fused.wgsl, name).toContain('let x = q8_1_block(xb0 + kb * 8u);');
       // Equal to the last bit: the largest error, where it is, and its ratio to the bound.
       expect([fused.maxErr, fused.correctness.worstIndex, fused.correctness.worstRatio], name).toEqual([pre.maxErr, pre.correctness.worstIndex, pre.correctness.worstRatio]);
+    }
+    expect(wrong).toEqual([]);
+  }, 600_000);
+
+  it("mmvq shared (activations quantized once per workgroup into workgroup memory, one pass): correct, and its outputs bit for bit its prequantized twin's", async () => {
+    const wrong: string[] = [];
+    // Same mapping in both (rows per workgroup and thread, threads per row group): the same sums in the same order. M not a multiple of
+    // rowsPerWorkgroup, block counts not a multiple of a row group's threads, N·K/32 over the 64 threads (the quantize loop goes round).
+    for (const [name, [M, N, K, type1], rowsPerWorkgroup, rowsPerThread, blocksPerThread, reduction] of [
+      ['q4_0', [37, 1, 2080, 0], 16, 2, 2, 'subgroup'], // 8 threads a row group over 65 blocks; 65 blocks for 64 quantizing threads
+      ['q8_0', [21, 3, 224, 1], 4, 1, 1, 'shared'], // 16 threads over 7 blocks, f16 activations
+      ['nvfp4', [11, 4, 96, 1], 32, 2, 1, 'subgroup'], // two scales a block, nibble order; 4 threads over 3 blocks
+      ['mxfp4', [7, 5, 128, 0], 8, 1, 1, 'shared'],
+      ['q4_0', [70, 6, 160, 0], 64, 1, 1, 'subgroup'], // one thread a row: no partials
+      ['q8_0', [9, 8, 64, 0], 2, 2, 1, 'subgroup'],
+      ['mxfp4_t1', [13, 7, 96, 1], 16, 4, 1, 'shared'],
+    ] as const) {
+      const run = (activations: 'prequantized' | 'shared') =>
+        lab.time({ op: 'MUL_MAT', dims: [M, N, K], params: { type0: weightFormat(name).id, type1 }, variant: { kind: 'schedule', schedule: { family: 'mmvq', workgroupSize: 64, rowsPerWorkgroup, rowsPerThread, blocksPerThread, activations, reduction } }, skipTiming: true });
+      const [pre, shared] = [await run('prequantized'), await run('shared')];
+      for (const r of [pre, shared]) if (!r.correct) wrong.push(`${name} ${M}x${N}x${K} ${r.scheduleKey}: maxErr ${r.maxErr} bound ${r.bound} ${r.correctness.failures[0] ?? ''}`);
+      expect(shared.wgsl, name).toContain('mmvq shared');
+      expect(shared.wgsl, name).toContain('var<workgroup> xq: array<vec4<u32>,');
+      // Equal to the last bit: the largest error, where it is, its ratio to the bound, how many elements are out of it.
+      const bits = (r: typeof pre) => [r.maxErr, r.correctness.worstIndex, r.correctness.worstRatio, r.correctness.outOfBound];
+      expect(bits(shared), `${name} ${M}x${N}x${K}`).toEqual(bits(pre));
     }
     expect(wrong).toEqual([]);
   }, 600_000);

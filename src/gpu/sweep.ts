@@ -82,8 +82,8 @@ export async function runSweep(ctx: GpuContext, req: SweepRequest, onProgress?: 
   }
   // A space with no candidate that is valid here and fits some shape has nothing to time: refuse it
   // before any GPU work rather than run to an empty table.
-  if (!valid.some((s) => cases.some((c) => !op.fits(s, c).length))) {
-    const why = valid.length ? `none of its ${valid.length} valid candidates fits any shape (${op.fits(valid[0], cases[0]).join('; ')})` : `all ${all.length} candidates are invalid here (${[...invalid.values()][0] ?? 'empty space'})`;
+  if (!valid.some((s) => cases.some((c) => !op.fits(s, c, ctx.adapter.limits).length))) {
+    const why = valid.length ? `none of its ${valid.length} valid candidates fits any shape (${op.fits(valid[0], cases[0], ctx.adapter.limits).join('; ')})` : `all ${all.length} candidates are invalid here (${[...invalid.values()][0] ?? 'empty space'})`;
     throw new UsageError(`the ${op.name} space has no candidate to time: ${why}`);
   }
   const refused = new Map<string, { status: CandidateStatus; reason: string }>();
@@ -119,7 +119,7 @@ export async function runSweep(ctx: GpuContext, req: SweepRequest, onProgress?: 
           continue;
         }
         progress.tick(`${op.name} ${c.label}: checking ${key}`);
-        const why = op.fits(s, c);
+        const why = op.fits(s, c, ctx.adapter.limits);
         if (why.length) {
           unfit.set(key, [...(unfit.get(key) ?? []), { shape: c.label, features }]);
           progress.drop(1, UNIT_CHECK);
@@ -183,7 +183,7 @@ export async function runSweep(ctx: GpuContext, req: SweepRequest, onProgress?: 
     if (gone) return { key, schedule: s, status: gone.status, reason: gone.reason, shapes: [], rule: null, meanWinGain: null };
     const unfitShapes = unfit.get(key) ?? [];
     const timed = samples.get(key) ?? [];
-    if (!timed.length) return { key, schedule: s, status: 'invalid', reason: `takes none of the shapes (${unfitShapes.map((u) => u.shape).join(', ')}): ${op.fits(s, cases[0]).join('; ')}`, shapes: [], rule: null, meanWinGain: null };
+    if (!timed.length) return { key, schedule: s, status: 'invalid', reason: `takes none of the shapes (${unfitShapes.map((u) => u.shape).join(', ')}): ${op.fits(s, cases[0], ctx.adapter.limits).join('; ')}`, shapes: [], rule: null, meanWinGain: null };
     const judgement = judgeCandidate(timed, unfitShapes);
     judged.push({ key, schedule: s, judgement });
     const cells: SweepShapeCell[] = cases.map((c) => {

@@ -5,7 +5,7 @@ import { schedulesFor } from '../ops/registry';
 import { blockDecodeWgsl } from '../quant/block-wgsl';
 import { weightFormat } from '../quant/weights';
 import { parseSchedule, validateSchedule, type Schedule } from '../schedule/schedule';
-import { DOT4_WGSL_FEATURE, MMVQ } from './mmvq';
+import { DOT4_WGSL_FEATURE, MMVQ, mmvqWorkgroupBytes, type MmvqSchedule } from './mmvq';
 
 const mmvq = (knobs: Record<string, number | string> = {}): Schedule => parseSchedule({ family: 'mmvq', workgroupSize: 64, rowsPerWorkgroup: 4, reduction: 'subgroup', ...knobs });
 const dot4 = { limits: DEFAULT_LIMITS, features: ['subgroups'], wgslFeatures: [DOT4_WGSL_FEATURE] };
@@ -78,6 +78,58 @@ describe('mmvq family (integer-dot GEMV over q8_1 activations)', () => {
     // ggml's MXFP4 pairs its words in k order like q4_0; int4's bias through Σq.
     expect(MUL_MAT.generate(mmvq(), quant('mxfp4', [8, 1, 64])).prelude![0].wgsl).toContain('pack4xI8(q0), pack4xI8(q1)');
     expect(MUL_MAT.generate(mmvq(), quant('int4', [8, 1, 64])).wgsl).toContain('dot4I8Packed(w0.q[7], x.qb.w) - 8i * x.isum;');
+  });
+
+  it("shared: one pass, the workgroup quantizes all N·K/32 blocks into workgroup memory (pass 1's layout and q8_1_block), one barrier, then pass 2's loop", () => {
+    const c = quant('q4_0', [37, 3, 96]);
+    const pre = MUL_MAT.generate(mmvq({ rowsPerWorkgroup: 16, rowsPerThread: 2 }), c);
+    const sh = MUL_MAT.generate(mmvq({ rowsPerWorkgroup: 16, rowsPerThread: 2, activations: 'shared' }), c);
+    expect(sh.prelude).toBeUndefined();
+    expect(sh.scratch).toBeUndefined();
+    expect(sh.inputRounding).toBe('q8_1');
+    expect(sh.bindings.map((b) => b.role)).toEqual(['src0', 'src1', 'dst']);
+    expect(sh.dispatch).toEqual([3, 1, 1]);
+    expect(sh.wgsl).toContain('mmvq shared (activations quantized into workgroup memory, one pass)');
+    // 3 columns × 3 blocks × 3 vec4, then the 64·2·3 partials.
+    expect(sh.wgsl).toContain('var<workgroup> xq: array<vec4<u32>, 27>;');
+    expect(sh.wgsl).toContain('var<workgroup> part: array<f32, 384>;');
+    expect(sh.wgsl).toMatch(/for \(var t = lid; t < 9u; t = t \+ 64u\) \{\n\s+let x = q8_1_block\(\(64u \+ \(t \/ 3u\) \* 96u\) \/ 4u \+ \(t % 3u\) \* 8u\);[^]*?\}\n\s+workgroupBarrier\(\);\n\s+let g = lid \/ 8u;/);
+    // The rounding is pass 1's function, character for character; the GEMV loop (ld_xq onward) is pass 2's.
+    const fnOf = (w: string) => w.slice(w.indexOf('fn q8_1_block'), w.indexOf('}', w.indexOf('return Xq(')));
+    expect(fnOf(sh.wgsl)).toBe(fnOf(pre.prelude![0].wgsl));
+    const loopOf = (w: string) => w.slice(w.indexOf('fn ld_xq')).replace(/^.*\n/, '');
+    expect(loopOf(sh.wgsl).slice(loopOf(sh.wgsl).indexOf('let g = '))).toBe(loopOf(pre.wgsl).slice(loopOf(pre.wgsl).indexOf('let g = ')));
+    // nvfp4: the activations packed in nibble order in workgroup memory too.
+    expect(MUL_MAT.generate(mmvq({ activations: 'shared' }), quant('nvfp4', [8, 1, 64])).wgsl).toContain('pack4xI8(vec4<i32>(q6.yw, q7.yw))');
+  });
+
+  it("shared: its workgroup memory is N·K/32·48 B + partials, refused with the numbers where the device's limit is smaller; rowsPerWorkgroup up to 64", () => {
+    const sh = (knobs: Record<string, number | string> = {}) => mmvq({ workgroupSize: 256, activations: 'shared', ...knobs });
+    expect(validateSchedule(sh({ rowsPerWorkgroup: 64 }), dot4)).toEqual([]);
+    expect(validateSchedule(sh({ rowsPerWorkgroup: 32, rowsPerThread: 2 }), dot4)).toEqual([]);
+    expect(() => mmvq({ activations: 'global' })).toThrow('\'activations\' must be one of "prequantized", "fused", "shared", got "global"');
+    // 24 KiB of q8_1 blocks at K = 16384, N = 1 (512 blocks × 48 B), plus 256 partials (4 threads a row: T > 1).
+    expect(mmvqWorkgroupBytes(sh() as MmvqSchedule, { N: 1, K: 16384 })).toBe(24576 + 1024);
+    expect(mmvqWorkgroupBytes(sh({ rowsPerWorkgroup: 256 }) as MmvqSchedule, { N: 1, K: 16384 })).toBe(24576); // one thread a row: no partials
+    expect(mmvqWorkgroupBytes(mmvq({ workgroupSize: 256 }) as MmvqSchedule, { N: 1, K: 16384 })).toBe(1024); // prequantized: the partials only
+    // The schedule alone declares its partials (N ≤ 8); the case's blocks are fits()'s.
+    expect(MMVQ.workgroupBytes(sh() as never)).toBe(256 * 8 * 4);
+    const h200 = { ...DEFAULT_LIMITS, maxComputeWorkgroupStorageSize: 49152 };
+    const big = quant('q4_0', [64, 1, 16384]);
+    expect(MUL_MAT.fits(sh(), big, h200)).toEqual([]);
+    expect(MUL_MAT.fits(sh(), big, DEFAULT_LIMITS)).toEqual(["activations 'shared' needs 25600 B of workgroup memory (1·512 q8_1 blocks × 48 B + 1024 B of partials), over maxComputeWorkgroupStorageSize 16384"]);
+    expect(MUL_MAT.fits(sh(), quant('q8_0', [64, 2, 16384]), h200)).toEqual(["activations 'shared' needs 51200 B of workgroup memory (2·512 q8_1 blocks × 48 B + 2048 B of partials), over maxComputeWorkgroupStorageSize 49152"]);
+    // prequantized needs no workgroup memory for the activations; without limits the check is the device's.
+    expect(MUL_MAT.fits(mmvq({ workgroupSize: 256 }), quant('q8_0', [64, 8, 16384]), DEFAULT_LIMITS)).toEqual([]);
+    expect(MUL_MAT.fits(sh(), quant('q8_0', [64, 2, 16384]))).toEqual([]);
+    // A rule that does not fit this device is passed over for the registry's (schedulesFor hands its limits to fits).
+    const rule = { when: [], schedule: sh() };
+    expect(schedulesFor('MUL_MAT', big, { ...dot4, limits: h200 }, [rule as never])).toMatchObject({ activations: 'shared' });
+    expect(schedulesFor('MUL_MAT', big, dot4, [rule as never])).toMatchObject({ family: 'mmvq', activations: 'prequantized' });
+    // Swept on request only: the default sweep keeps prequantized and rows per workgroup up to 16.
+    expect(MMVQ.space.activations.values).toEqual(['prequantized', 'fused', 'shared']);
+    expect(MMVQ.space.activations.sweep).toEqual(['prequantized']);
+    expect(MMVQ.space.rowsPerWorkgroup.sweep).toEqual([1, 2, 4, 8, 16]);
   });
 
   it("is the registry's pick for integer block weights at N ≤ 8 where WGSL offers dot4I8Packed; gemv elsewhere", () => {

@@ -7,7 +7,12 @@
 //                   so a timed run is their sum;
 //   'fused':        one pass: a thread quantizes each activation block it visits in registers
 //                   (q8_1_block, the very function pass 1 runs, so the rounding is bit for bit the
-//                   same) and uses it for its rowsPerThread rows.
+//                   same) and uses it for its rowsPerThread rows;
+//   'shared':       one pass: each workgroup first quantizes all N·K/32 activation blocks (q8_1_block
+//                   again) into workgroup memory in pass 1's layout, one barrier, then the GEMV of
+//                   'prequantized' reads them from there (the same sums, bit for bit). N·K/32·48 B of
+//                   workgroup memory (24 KiB at K = 16384, N = 1): fits() checks it against the device's
+//                   limit; more rows per workgroup spread the quantize over more rows.
 // The weights come as unsigned codes (wq_block_c8, src/core/quant/block-wgsl.ts) and the format's
 // bias (q4_0: 8, q5_0: 16) is taken once per block through Σq_x, in integers (exact, so the result
 // is the per-byte i8 form's), instead of per byte. E2M1 codes (mxfp4, nvfp4…) come as their ×2
@@ -16,6 +21,7 @@
 // (dot4Order 'nib': the q8_1 pack, not the weights, takes the shuffle). The activations are rounded, so the kernel
 // declares q8_1 numerics (correctness.ts: eps 2^-8 and ggml's NMSE threshold). Needs WGSL's
 // packed_4x8_integer_dot_product; the subgroup reduction needs 'subgroups'.
+import type { DeviceLimits } from '../adapter';
 import { computeMain, storageDecl, u } from '../codegen/wgsl';
 import { MAX_WORKGROUPS_PER_DIM } from '../kernel';
 import { rowReduceBuiltins, rowReduceEnables, type GemvSnippet } from './gemv';
@@ -37,22 +43,33 @@ export interface MmvqSchedule {
   readonly rowsPerThread?: number;
   /** Blocks of each row a thread loads per loop step (kb, kb + T, …) before using any (default 1): loads in flight. */
   readonly blocksPerThread?: number;
-  /** 'prequantized' (a first pass, default) or 'fused' (quantized in registers inside the GEMV: one pass). */
-  readonly activations?: 'prequantized' | 'fused';
+  /** 'prequantized' (a first pass, default), 'fused' (quantized in registers inside the GEMV) or 'shared' (quantized once per workgroup into workgroup memory); the last two are one pass. */
+  readonly activations?: MmvqActivations;
   readonly reduction: 'subgroup' | 'shared';
 }
 
-/** vec4<u32> per q8_1 activation block in the scratch: quants 0–15, 16–31, then (d, d·Σq, Σq, 0). */
+export type MmvqActivations = 'prequantized' | 'fused' | 'shared';
+const ACTIVATIONS: readonly MmvqActivations[] = ['prequantized', 'fused', 'shared'];
+
+/** vec4<u32> per q8_1 activation block in the scratch (and in 'shared' workgroup memory): quants 0–15, 16–31, then (d, d·Σq, Σq, 0). */
 const XQ_VEC4S = 3;
 const QUANT_WG = 64;
 const isPow2 = (n: number) => Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0;
 const rowsPerThread = (s: MmvqSchedule) => s.rowsPerThread ?? 1;
 const fused = (s: MmvqSchedule) => s.activations === 'fused';
+const sharedX = (s: MmvqSchedule) => s.activations === 'shared';
+const prequantized = (s: MmvqSchedule) => !fused(s) && !sharedX(s);
 const blocksPerThread = (s: MmvqSchedule) => s.blocksPerThread ?? 1;
 /** Threads that split one row group's blocks. */
 const threadsPerGroup = (s: MmvqSchedule) => (s.workgroupSize * rowsPerThread(s)) / s.rowsPerWorkgroup;
+/** f32 partials in workgroup memory: one per thread, row and column when a row group has several threads (n columns; the schedule alone: N ≤ 8). */
+const partialsBytes = (s: MmvqSchedule, n = 8) => (threadsPerGroup(s) > 1 ? s.workgroupSize * rowsPerThread(s) * n * 4 : 0);
+/** q8_1 blocks of all N columns in workgroup memory ('shared'). */
+const sharedXBytes = (s: MmvqSchedule, k: Pick<GemvSnippet, 'N' | 'K'>) => (sharedX(s) ? ((k.N * k.K) / 32) * XQ_VEC4S * 16 : 0);
+/** The workgroup memory this schedule declares for this case. */
+export const mmvqWorkgroupBytes = (s: MmvqSchedule, k: Pick<GemvSnippet, 'N' | 'K'>) => sharedXBytes(s, k) + partialsBytes(s, k.N);
 
-function fitsMmvq(s: MmvqSchedule, k: GemvSnippet): string[] {
+function fitsMmvq(s: MmvqSchedule, k: GemvSnippet, limits?: DeviceLimits): string[] {
   const reasons: string[] = [];
   if (!k.weightBlocks?.integer) reasons.push('mmvq takes weights whose codes are integers for dot4I8Packed (ggml q4_0, q4_1, q5_0, q5_1, q8_0, mxfp4; Track-1 E2M1, int4/int8, mxint4/mxint8), not this src0');
   if (k.K % 32) reasons.push(`mmvq needs K % 32 == 0, got K = ${k.K}`);
@@ -61,7 +78,11 @@ function fitsMmvq(s: MmvqSchedule, k: GemvSnippet): string[] {
   if (!vec4Aligned(k.src1, k.N, k.ne12, k.ne13)) reasons.push(`mmvq reads src1 as vec4: its rows must start on 4-element boundaries (offset ${k.src1.offset}, row stride ${k.src1.rowStride})`);
   const gx = Math.ceil(k.M / s.rowsPerWorkgroup);
   if (gx > MAX_WORKGROUPS_PER_DIM) reasons.push(`rowsPerWorkgroup ${s.rowsPerWorkgroup} needs ${gx} workgroups along x for M = ${k.M}, over ${MAX_WORKGROUPS_PER_DIM}`);
-  if (!fused(s) && Math.ceil((k.N * k.K) / 32 / QUANT_WG) > MAX_WORKGROUPS_PER_DIM) reasons.push(`the quantize pass needs over ${MAX_WORKGROUPS_PER_DIM} workgroups for N·K = ${k.N * k.K}`);
+  if (prequantized(s) && Math.ceil((k.N * k.K) / 32 / QUANT_WG) > MAX_WORKGROUPS_PER_DIM) reasons.push(`the quantize pass needs over ${MAX_WORKGROUPS_PER_DIM} workgroups for N·K = ${k.N * k.K}`);
+  if (sharedX(s) && limits && k.K % 32 === 0) {
+    const bytes = mmvqWorkgroupBytes(s, k);
+    if (bytes > limits.maxComputeWorkgroupStorageSize) reasons.push(`activations 'shared' needs ${bytes} B of workgroup memory (${k.N}·${k.K / 32} q8_1 blocks × 48 B${partialsBytes(s, k.N) ? ` + ${partialsBytes(s, k.N)} B of partials` : ''}), over maxComputeWorkgroupStorageSize ${limits.maxComputeWorkgroupStorageSize}`);
+  }
   return reasons;
 }
 
@@ -143,8 +164,23 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
   const { hasMin, bias } = k.weightBlocks!;
   const halves = k.weightBlocks!.halves === true;
   const fuse = fused(s);
+  const shx = sharedX(s);
   const U = blocksPerThread(s);
+  // 'shared': the workgroup's threads quantize the N·KB blocks into xq (workgroup memory), pass 1's body in a loop.
+  const prologue = shx
+    ? [
+        `for (var t = lid; t < ${u(k.N * KB)}; t = t + ${u(W)}) {`,
+        `  let x = q8_1_block(${xBase(k, `(t / ${u(KB)})`)} + (t % ${u(KB)}) * 8u);`,
+        `  let o = t * ${u(XQ_VEC4S)};`,
+        '  xq[o] = x.qa;',
+        '  xq[o + 1u] = x.qb;',
+        '  xq[o + 2u] = vec4<u32>(bitcast<u32>(x.d), bitcast<u32>(x.s), bitcast<u32>(x.isum), 0u);',
+        '}',
+        'workgroupBarrier();',
+      ]
+    : [];
   const body: string[] = [
+    ...prologue,
     G === 1 ? 'let g = 0u;' : `let g = lid / ${u(T)};`,
     T === 1 ? 'let j = 0u;' : `let j = lid % ${u(T)};`,
     `let m0 = wid.x * ${u(R)} + g * ${u(RT)};`,
@@ -204,10 +240,12 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
   const q = q8_1Wgsl(k.type1 === 'f16', k.weightBlocks!.dot4Order ?? 'k');
   const xq = fuse
     ? [storageDecl(1, 'src1', 'read', q.elem)]
-    : [storageDecl(1, 'xq', 'read', 'vec4<u32>')];
+    : shx
+      ? [storageDecl(1, 'src1', 'read', q.elem), `var<workgroup> xq: array<vec4<u32>, ${k.N * KB * XQ_VEC4S}>;`]
+      : [storageDecl(1, 'xq', 'read', 'vec4<u32>')];
   const ldXq = `fn ld_xq(t: u32) -> Xq {\n  let o = t * ${u(XQ_VEC4S)};\n  let e = xq[o + 2u];\n  return Xq(xq[o], xq[o + 1u], bitcast<f32>(e.x), bitcast<f32>(e.y), bitcast<i32>(e.z));\n}`;
   return [
-    `// generated: ${label} — mmvq ${fuse ? 'fused (activations quantized in registers, one pass)' : 'pass 2'}: ${R} row(s) per workgroup, ${RT} per thread, ${T} thread(s) per row group over blocks, ${U} block(s) per step, dot4I8Packed, ${sub ? 'subgroup' : 'shared'} reduction`,
+    `// generated: ${label} — mmvq ${fuse ? 'fused (activations quantized in registers, one pass)' : shx ? 'shared (activations quantized into workgroup memory, one pass)' : 'pass 2'}: ${R} row(s) per workgroup, ${RT} per thread, ${T} thread(s) per row group over blocks, ${U} block(s) per step, dot4I8Packed, ${sub ? 'subgroup' : 'shared'} reduction`,
     `requires ${DOT4_WGSL_FEATURE};`,
     ...rowReduceEnables(sub),
     storageDecl(0, 'src0', 'read', 'u32'),
@@ -217,7 +255,7 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
     '',
     k.weightBlocks!.wgsl.trim(),
     '',
-    fuse ? q.fns : `${q.struct}\n${ldXq}`,
+    fuse ? q.fns : shx ? `${q.fns}\n${ldXq}` : `${q.struct}\n${ldXq}`,
     '',
     ...computeMain(W, rowReduceBuiltins(sub), body),
   ].join('\n');
@@ -225,23 +263,27 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
 
 export const MMVQ: FamilyDef<MmvqSchedule, GemvSnippet> = {
   name: 'mmvq',
-  doc: "ggml's MMVQ for quantized GEMV (N ≤ 8): activations rounded to q8_1 (in a first pass, or fused into the GEMV), dot4I8Packed over whole weight blocks; a two-pass run is timed as their sum",
+  doc: "ggml's MMVQ for quantized GEMV (N ≤ 8): activations rounded to q8_1 (in a first pass, fused into the GEMV, or once per workgroup into workgroup memory), dot4I8Packed over whole weight blocks; a two-pass run is timed as their sum",
   space: {
     workgroupSize: { values: [64, 128, 256], doc: 'threads per workgroup (the GEMV pass)' },
-    rowsPerWorkgroup: { values: [1, 2, 4, 8, 16], doc: 'weight rows per workgroup' },
+    // 32 and 64: where 'shared' spreads a workgroup's quantize over many rows; swept on request.
+    rowsPerWorkgroup: { values: [1, 2, 4, 8, 16, 32, 64], sweep: [1, 2, 4, 8, 16], doc: 'weight rows per workgroup' },
     rowsPerThread: { values: [1, 2, 4], doc: 'rows a thread takes per block it visits: one activation block feeds them all, their weight loads are in flight together', default: 1 },
     blocksPerThread: { values: [1, 2, 4], doc: "blocks of each row a thread loads per loop step before using any (loads in flight along K)", default: 1 },
     activations: {
-      values: ['prequantized', 'fused'],
+      values: ACTIVATIONS,
       // H200 (docs/benchmarks.md, tune-mmvq / tune-mmvqfp4): fused lost every shape and format, 1.07–3.8× slower: swept on request.
+      // shared (tune-mmvq3, H200): wins at 4096² (q4_0 11.9 / q8_0 12.7 µs, W256 R16 RT2, against 14.1 / 14.7 for the
+      // pick), loses 1.5–4.6× at 16384² (each workgroup re-reads and quantizes all of K; 64 rows a workgroup starves the GPU): swept on request.
       sweep: ['prequantized'],
-      doc: "q8_1 activations from a first pass ('prequantized', timed with it) or quantized in registers inside the GEMV ('fused': one pass)",
+      doc: "q8_1 activations from a first pass ('prequantized', timed with it), quantized in registers inside the GEMV ('fused': one pass) or once per workgroup into workgroup memory ('shared': one pass, N·K/32·48 B of it)",
       default: 'prequantized',
     },
     reduction: { values: ['subgroup', 'shared'], doc: "how a row's partial sums meet" },
   },
   threads: (s) => s.workgroupSize,
-  workgroupBytes: (s) => (threadsPerGroup(s) > 1 ? s.workgroupSize * rowsPerThread(s) * 8 * 4 : 0),
+  // The schedule alone (N ≤ 8): the partials. 'shared' adds N·K/32·48 B that only the case knows: fits() checks that sum (mmvqWorkgroupBytes).
+  workgroupBytes: (s) => partialsBytes(s),
   threadsText: (s) => `workgroupSize ${s.workgroupSize}`,
   validate(s, adapter) {
     const reasons: string[] = [];
@@ -251,7 +293,7 @@ export const MMVQ: FamilyDef<MmvqSchedule, GemvSnippet> = {
     if (!isPow2(RT) || RT > s.rowsPerWorkgroup) reasons.push(`rowsPerThread ${RT} must be a power of two ≤ rowsPerWorkgroup ${s.rowsPerWorkgroup}`);
     else if (s.rowsPerWorkgroup / RT > s.workgroupSize) reasons.push(`rowsPerWorkgroup / rowsPerThread = ${s.rowsPerWorkgroup / RT} row groups exceed workgroupSize ${s.workgroupSize}`);
     if (!isPow2(blocksPerThread(s)) || blocksPerThread(s) > 8) reasons.push(`blocksPerThread ${blocksPerThread(s)} must be 1, 2, 4 or 8`);
-    if (s.activations !== undefined && s.activations !== 'prequantized' && s.activations !== 'fused') reasons.push(`activations '${s.activations}' is not prequantized or fused`);
+    if (s.activations !== undefined && !ACTIVATIONS.includes(s.activations)) reasons.push(`activations '${s.activations}' is not ${ACTIVATIONS.join(', ')}`);
     if (!adapter.wgslFeatures?.includes(DOT4_WGSL_FEATURE)) reasons.push(`mmvq needs WGSL's ${DOT4_WGSL_FEATURE} (dot4I8Packed), which this runtime does not offer`);
     if (s.reduction === 'subgroup' && !adapter.features.includes('subgroups')) reasons.push("reduction 'subgroup' needs the 'subgroups' feature, which this adapter lacks");
     return reasons;
@@ -269,7 +311,7 @@ export const MMVQ: FamilyDef<MmvqSchedule, GemvSnippet> = {
       ...(sub ? { features: ['subgroups'] } : {}),
       inputRounding: 'q8_1' as const,
     };
-    if (fused(s)) return { ...common, bindings: MATMUL_BINDINGS };
+    if (!prequantized(s)) return { ...common, bindings: MATMUL_BINDINGS };
     return {
       ...common,
       bindings: [

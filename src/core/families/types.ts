@@ -1,7 +1,7 @@
 // What a schedule family is: one file declaring its knob space, its checks against adapter
 // limits, what a schedule launches (threads, workgroup bytes), and codegen that takes an op's
 // snippet. schedule.ts is generic over these definitions; nothing else switches on family names.
-import type { AdapterDescriptor } from '../adapter';
+import type { AdapterDescriptor, DeviceLimits } from '../adapter';
 import type { KernelSpec } from '../kernel';
 import { OpCaseError, type OpCase } from '../ops/case';
 import { stableJson } from '../schedule/stable-json';
@@ -44,8 +44,12 @@ export interface FamilyDef<S extends ScheduleBase = ScheduleBase, Snippet = unkn
   threadsText(s: S): string;
   /** The family's own reasons against the adapter (the shared ones — threads, workgroup bytes, vectorWidth — are schedule.ts's). */
   validate(s: S, adapter: LimitsView): string[];
-  /** Why this schedule cannot take this snippet's tensors (empty when it can). */
-  fits(s: S, snippet: Snippet): string[];
+  /**
+   * Why this schedule cannot take this snippet's tensors (empty when it can). `limits`, where the
+   * caller has an adapter: a family whose workgroup memory grows with the case (mmvq's 'shared'
+   * activations) checks it here; without them that check is left to the device.
+   */
+  fits(s: S, snippet: Snippet, limits?: DeviceLimits): string[];
   /** Pure codegen; called only when fits() is empty. `c` names the op and case for the WGSL header and the kernel label. */
   generate(s: S, snippet: Snippet, c: CaseName): KernelSpec;
 }
@@ -61,8 +65,8 @@ export function scheduleKey(s: ScheduleBase): string {
  * `generate`). A schedule of another family is a reason, never a crash.
  */
 export function generatedPath<S extends ScheduleBase, Snippet>(family: FamilyDef<S, Snippet>, snippetOf: (c: OpCase) => Snippet) {
-  const fits = (s: ScheduleBase, c: OpCase): string[] =>
-    s.family !== family.name ? [`${c.op} takes a ${family.name} schedule, not ${s.family}`] : family.fits(s as S, snippetOf(c));
+  const fits = (s: ScheduleBase, c: OpCase, limits?: DeviceLimits): string[] =>
+    s.family !== family.name ? [`${c.op} takes a ${family.name} schedule, not ${s.family}`] : family.fits(s as S, snippetOf(c), limits);
   return {
     family: family.name,
     fits,

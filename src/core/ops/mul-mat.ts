@@ -11,6 +11,7 @@ import { MMVQ } from '../families/mmvq';
 import { MATMUL, type MatmulSnippet } from '../families/matmul';
 import { SGMATRIX, SGMATRIX_FEATURE, SGMATRIX_PLAIN, sgmatrixFits, type SgmatrixSchedule } from '../families/sgmatrix';
 import { generatedPath } from '../families/types';
+import type { DeviceLimits } from '../adapter';
 import type { Schedule } from '../schedule/schedule';
 import { deviceOffsetElements, gather } from '../hostdata';
 import { type KernelSpec, scalarLoader } from '../kernel';
@@ -162,7 +163,7 @@ function snippet(c: OpCase): MatmulSnippet {
 const PATHS = [generatedPath(MATMUL, snippet), generatedPath(GEMV, snippet), generatedPath(SGMATRIX, snippet), generatedPath(MMVQ, snippet)];
 const pathOf = (s: Schedule) => PATHS.find((p) => p.family === s.family);
 const generated = {
-  fits: (s: Schedule, c: OpCase): string[] => pathOf(s)?.fits(s, c) ?? [`MUL_MAT takes a ${PATHS.map((p) => p.family).join(', ')} schedule, not ${s.family}`],
+  fits: (s: Schedule, c: OpCase, limits?: DeviceLimits): string[] => pathOf(s)?.fits(s, c, limits) ?? [`MUL_MAT takes a ${PATHS.map((p) => p.family).join(', ')} schedule, not ${s.family}`],
   generate: (s: Schedule, c: OpCase) => {
     const p = pathOf(s);
     if (!p) throw new OpCaseError(`MUL_MAT takes a ${PATHS.map((q) => q.family).join(', ')} schedule, not ${s.family}`);

@@ -428,7 +428,7 @@ export function schedulesFor(op: string, c: OpCase, adapter: LimitsView, before:
   for (const rule of [...before, ...registryEntry(def.name).rules]) {
     if (!allHold(rule.when, features)) continue;
     if (validateSchedule(rule.schedule, adapter).length) continue;
-    if (def.fits(rule.schedule, c).length) continue;
+    if (def.fits(rule.schedule, c, adapter.limits).length) continue;
     return rule.schedule;
   }
   return null;

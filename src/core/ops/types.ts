@@ -1,5 +1,5 @@
 // The op model: what one op file declares. The lane, the sweep and the UI read only this.
-import type { AdapterDescriptor } from '../adapter';
+import type { AdapterDescriptor, DeviceLimits } from '../adapter';
 import type { KernelSpec } from '../kernel';
 import type { Family, Schedule } from '../schedule/schedule';
 import { nelements, nrows, typeSizeBytes, type TensorDesc } from '../tensor';
@@ -219,8 +219,8 @@ export interface OpDef {
   readonly moreFamilies?: readonly Family[];
   /** The generated path's contract: null when it takes the case, else a declared rejection. */
   require(c: OpCase, adapter: Pick<AdapterDescriptor, 'limits' | 'features'>): Rejection | null;
-  /** Why a valid schedule cannot take this case (e.g. vectorWidth 4 with ne0 % 4 ≠ 0). */
-  fits(s: Schedule, c: OpCase): string[];
+  /** Why a valid schedule cannot take this case (e.g. vectorWidth 4 with ne0 % 4 ≠ 0); `limits` where an adapter is at hand (case-sized workgroup memory). */
+  fits(s: Schedule, c: OpCase, limits?: DeviceLimits): string[];
   /** Pure codegen: schedule + case → WGSL and its dispatch. */
   generate(s: Schedule, c: OpCase): KernelSpec;
 }

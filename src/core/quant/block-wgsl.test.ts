@@ -81,16 +81,18 @@ describe('block-at-a-time decode WGSL', () => {
 
   it('reads a block as whole words: the span of its quants once, joined by a funnel shift where blocks are 2-byte aligned', () => {
     const q4 = blockDecodeWgsl('q4_0', 64);
-    // 18-byte blocks: 16 quant bytes at any even offset span 5 words, funnelled into 4.
+    // 18-byte blocks: the scale and the 16 quant bytes at any even offset span 5 words (the scale's first), joined into 4
+    // from byte 2 of the scale's word, or the next 4 words whole.
     expect(q4.wgsl.match(/let W\d+ = wq_w\(w0/g)).toHaveLength(5);
-    expect(q4.wgsl).toContain('r.qs[3] = wq_funnel(W3, W4, s);');
+    expect(q4.wgsl).toContain('r.d = unpack2x16float(select(W0, W0 >> 16u, h)).x;');
+    expect(q4.wgsl).toContain('r.qs[3] = select((W3 >> 16u) | (W4 << 16u), W4, h);');
     expect(q4.wgsl).toContain('bitcast<u32>(src0[64u + w])');
     expect(q4).toMatchObject({ hasMin: false, integer: true });
     // 20-byte blocks are word-aligned: no funnel; the min makes kernels add m·Σx.
     const q41 = blockDecodeWgsl('q4_1', 0);
     expect(q41.wgsl).toContain('r.qs[0] = W0;');
     expect(q41.hasMin).toBe(true);
-    // q8_0: 32 quant bytes over 9 words; the i8 form is the words themselves.
+    // q8_0: the scale and 32 quant bytes over 9 words; the i8 form is the words themselves.
     const q8 = blockDecodeWgsl('q8_0', 0);
     expect(q8.wgsl.match(/let W\d+ = wq_w\(w0/g)).toHaveLength(9);
     expect(q8.wgsl).toContain('b.q[7] = r.qs[7];');

@@ -144,21 +144,40 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
     `struct WqRaw {\n  qs: array<u32, ${qsWords}>,\n  d: f32,\n  m: f32,\n  qh: u32,\n}`,
   ];
   // The block's raw fields: the quant words loaded once (span words, funnelled), scale, min, high bits.
-  const raw = [
-    `fn wq_raw(blk: u32) -> WqRaw {`,
-    `  let o = blk * ${u(bb)};`,
-    `  var r: WqRaw;`,
-    `  r.d = ${scaleAt};`,
-    `  r.m = ${L.m !== undefined ? `wq_f16_at(o + ${u(L.m)})` : '0.0'};`,
-    `  r.qh = ${L.qh !== undefined ? (f.name === 'q5_1' ? `wq_w((o + ${u(L.qh)}) >> 2u)` : `wq_u32_at(o + ${u(L.qh)})`) : '0u'};`,
-    `  let a = o + ${u(L.qs)};`,
-    `  let w0 = a >> 2u;`,
-    `  let s = (a & 3u) * 8u;`,
-    ...Array.from({ length: span }, (_, i) => `  let W${i} = wq_w(w0 + ${u(i)});`),
-    ...Array.from({ length: qsWords }, (_, t) => (maxMis === 0 ? `  r.qs[${t}] = W${t};` : `  r.qs[${t}] = wq_funnel(W${t}, W${t + 1}, s);`)),
-    `  return r;`,
-    `}`,
-  ];
+  // q4_0 and q8_0 (2-aligned, the f16 scale then the quants): qsWords + 1 words from the scale's word cover
+  // both, at either alignment (the quants from its byte 2, or whole words from the next): one load fewer.
+  const scaleWord = maxMis === 2 && L.scale === 'f16' && L.qs === 2 && L.m === undefined && L.qh === undefined;
+  const raw = scaleWord
+    ? [
+        `fn wq_raw(blk: u32) -> WqRaw {`,
+        `  let o = blk * ${u(bb)};`,
+        `  let w0 = o >> 2u;`,
+        // o % 4 == 2: the scale is W0's high half and the quants start at W1.
+        `  let h = (o & 2u) != 0u;`,
+        ...Array.from({ length: qsWords + 1 }, (_, i) => `  let W${i} = wq_w(w0 + ${u(i)});`),
+        `  var r: WqRaw;`,
+        `  r.d = unpack2x16float(select(W0, W0 >> 16u, h)).x;`,
+        `  r.m = 0.0;`,
+        `  r.qh = 0u;`,
+        ...Array.from({ length: qsWords }, (_, t) => `  r.qs[${t}] = select((W${t} >> 16u) | (W${t + 1} << 16u), W${t + 1}, h);`),
+        `  return r;`,
+        `}`,
+      ]
+    : [
+        `fn wq_raw(blk: u32) -> WqRaw {`,
+        `  let o = blk * ${u(bb)};`,
+        `  var r: WqRaw;`,
+        `  r.d = ${scaleAt};`,
+        `  r.m = ${L.m !== undefined ? `wq_f16_at(o + ${u(L.m)})` : '0.0'};`,
+        `  r.qh = ${L.qh !== undefined ? (f.name === 'q5_1' ? `wq_w((o + ${u(L.qh)}) >> 2u)` : `wq_u32_at(o + ${u(L.qh)})`) : '0u'};`,
+        `  let a = o + ${u(L.qs)};`,
+        `  let w0 = a >> 2u;`,
+        `  let s = (a & 3u) * 8u;`,
+        ...Array.from({ length: span }, (_, i) => `  let W${i} = wq_w(w0 + ${u(i)});`),
+        ...Array.from({ length: qsWords }, (_, t) => (maxMis === 0 ? `  r.qs[${t}] = W${t};` : `  r.qs[${t}] = wq_funnel(W${t}, W${t + 1}, s);`)),
+        `  return r;`,
+        `}`,
+      ];
   lines.push(...raw);
   // Bits t…t+3 of qh (q5_*'s bit 4 of quants t…t+3); t a WGSL u32 expression.
   const hi = (qh: string, t: string) => `((vec4<u32>(${qh}) >> (vec4<u32>(0u, 1u, 2u, 3u) + vec4<u32>(${t}))) & vec4<u32>(1u))`;
