@@ -47,6 +47,24 @@ describe('MUL_MAT gemv and f16 on SwiftShader', () => {
     // 64×32 tiles of 8×8: 32 threads a slice, 128 in all; the reduction takes two rounds of four accumulator rows.
     const r = time('--shape', '100x36x40', '--min-runs', '1', '--schedule', '{"family":"matmul","tileM":64,"tileN":32,"tileK":16,"threadM":8,"threadN":8,"vectorWidth":4,"staging":"double","splitK":4}');
     expect(r.status, r.stderr).toBe(0);
-    expect(r.json).toMatchObject({ variant: 'generated', correct: true, scheduleKey: 'matmul{"splitK":4,"staging":"double","threadM":8,"threadN":8,"tileK":16,"tileM":64,"tileN":32,"vectorWidth":4}' });
+    expect(r.json).toMatchObject({ variant: 'generated', correct: true, scheduleKey: 'matmul{"inner":"loop","padding":"none","splitK":4,"staging":"double","threadM":8,"threadN":8,"tileK":16,"tileM":64,"tileN":32,"vectorWidth":4}' });
+  });
+
+  it('padded staging rows and the written-out inner loop (unrolled, pipelined) stay correct: odd/even K tiles, a K tail, batches, split K, OUT_PROD', () => {
+    const rows = (r: ReturnType<typeof time>) => {
+      expect(r.status, r.stderr).toBe(0);
+      return (r.json.results ?? [r.json]) as { shape: string; correct: boolean; scheduleKey: string }[];
+    };
+    // 7 K tiles (100 = 6·16 + 4: odd, with a tail; double staging's last tile after its loop), 4 tiles, 3 tiles and 3 batches.
+    const d = rows(time('--shape', '130x36x100', '--shape', '128x64x64', '--shape', '64x32x48x3', '--min-runs', '1', '--schedule', '{"family":"matmul","tileM":64,"tileN":32,"tileK":16,"threadM":8,"threadN":8,"vectorWidth":4,"staging":"double","padding":"vec4","inner":"pipelined"}'));
+    expect(d.map((x) => [x.shape, x.correct])).toEqual([['130x36x100', true], ['128x64x64', true], ['64x32x48x3', true]]);
+    expect(d[0].scheduleKey).toContain('"inner":"pipelined","padding":"vec4"');
+    const k = rows(time('--shape', '100x36x40', '--min-runs', '1', '--schedule', '{"family":"matmul","tileM":64,"tileN":32,"tileK":16,"threadM":8,"threadN":8,"vectorWidth":4,"staging":"prefetch","splitK":2,"padding":"vec4","inner":"unrolled"}'));
+    expect(k.map((x) => x.correct)).toEqual([true]);
+    // OUT_PROD: scalar loads along a strided K (padding in floats), unrolled.
+    const o = runCli(['time', '--op', 'OUT_PROD', '--json', '-', '--shape', '130x36x100', '--shape', '64x64x48x2', '--min-runs', '1', '--schedule', '{"family":"matmul","tileM":64,"tileN":64,"tileK":16,"threadM":4,"threadN":4,"vectorWidth":1,"staging":"single","padding":"vec4","inner":"unrolled"}']);
+    expect(o.status, o.stderr).toBe(0);
+    expect(o.stdout.match(/"correct":\s*true/g)?.length).toBe(2);
+    expect(o.stdout).not.toMatch(/"correct":\s*false/);
   });
 });
