@@ -15,10 +15,20 @@ describe('MUL_MAT gemv and f16 on SwiftShader', () => {
     const a = time('--shape', '300x3x260');
     expect(a.status, a.stderr).toBe(0);
     expect(a.json).toMatchObject({ variant: 'generated', correct: true });
-    expect(a.json.scheduleKey).toBe('gemv{"columnsPerPass":4,"reduction":"subgroup","rowsPerWorkgroup":4,"unroll":4,"vectorWidth":4,"workgroupSize":256}');
+    expect(a.json.scheduleKey).toBe('gemv{"columnsPerPass":4,"reduction":"subgroup","rowsPerThread":1,"rowsPerWorkgroup":4,"unroll":4,"vectorWidth":4,"workgroupSize":256}');
     const b = time('--shape', '130x5x66', '--layout', 'src0-rows-strided', '--param', 'type0=1', '--schedule', '{"family":"gemv","workgroupSize":64,"rowsPerWorkgroup":16,"columnsPerPass":2,"vectorWidth":1,"unroll":2,"reduction":"shared"}');
     expect(b.status, b.stderr).toBe(0);
     expect(b.json).toMatchObject({ variant: 'generated', correct: true, shape: '130x5x66', layout: 'src0-rows-strided', params: { type0: 1, type1: 0 } });
+  });
+
+  it('gemv rowsPerThread: several rows a thread, correct past M and N edges, with batches, a K tail of the unrolled loop, f16 rows through their strides', () => {
+    // 16 threads a 2-row group, two loads of each row in flight; K 260 = 65 vec4 = 2·32 + 1 (the tail loop); 300 % 8 and 3 % 2 overhang.
+    const a = time('--shape', '300x3x260', '--shape', '96x2x64x4', '--min-runs', '1', '--schedule', '{"family":"gemv","workgroupSize":64,"rowsPerWorkgroup":8,"columnsPerPass":2,"vectorWidth":4,"unroll":2,"reduction":"subgroup","rowsPerThread":2}');
+    expect(a.status, a.stderr).toBe(0);
+    expect(a.json.results.map((x: { shape: string; correct: boolean }) => [x.shape, x.correct])).toEqual([['300x3x260', true], ['96x2x64x4', true]]);
+    const b = time('--shape', '130x5x66', '--layout', 'src0-rows-strided', '--param', 'type0=1', '--min-runs', '1', '--schedule', '{"family":"gemv","workgroupSize":16,"rowsPerWorkgroup":4,"columnsPerPass":4,"vectorWidth":1,"unroll":1,"reduction":"shared","rowsPerThread":4}');
+    expect(b.status, b.stderr).toBe(0);
+    expect(b.json).toMatchObject({ variant: 'generated', correct: true });
   });
 
   it('declines f16 past N = 8 by name: auto runs native (correct), a sgmatrix schedule is refused', () => {

@@ -240,14 +240,14 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
       ...([1, 2, 4, 8] as const).map((C) => ({
         when: [{ feature: 'N', max: C }, { feature: 'K', multipleOf: 4 }],
         // Eight columns already keep eight accumulators busy per load: unrolled further, registers crowd out loads in flight.
-        schedule: freezeSchedule({ family: 'gemv' as const, workgroupSize: 256, rowsPerWorkgroup: 4, columnsPerPass: C, vectorWidth: 4, unroll: C === 8 ? 1 : 4, reduction: 'subgroup' as const }),
+        schedule: freezeSchedule({ family: 'gemv' as const, workgroupSize: 256, rowsPerWorkgroup: 4, columnsPerPass: C, vectorWidth: 4, unroll: C === 8 ? 1 : 4, reduction: 'subgroup' as const, rowsPerThread: 1 }),
         note:
           C === 8
             ? 'H200 2026-12-02 (matmul-tune.sh issue26b), 4096x8x4096: unroll 1 37.8 µs, unroll 2 44.3, unroll 4 43.2 (2026-12-01); R2 50.0, R8 57.3, C4 54.4'
             : 'H200 2026-12-02 (matmul-tune.sh issue26/26b), 4096x1x4096: R4 U8 23.7 µs, R1 24.0, R8 24.5–24.6, W1024 R4 25.5 — within noise of this R4 U4 (23.3, 2026-12-01); 16384²: R1 243, R4 247. On SwiftShader slower than native at small N',
       })),
-      { when: [{ feature: 'N', max: 8 }, { feature: 'K', multipleOf: 4 }], schedule: freezeSchedule({ family: 'gemv', workgroupSize: 256, rowsPerWorkgroup: 4, columnsPerPass: 8, vectorWidth: 4, unroll: 4, reduction: 'shared' }) },
-      { when: [{ feature: 'N', max: 8 }], schedule: freezeSchedule({ family: 'gemv', workgroupSize: 256, rowsPerWorkgroup: 4, columnsPerPass: 8, vectorWidth: 1, unroll: 2, reduction: 'shared' }) },
+      { when: [{ feature: 'N', max: 8 }, { feature: 'K', multipleOf: 4 }], schedule: freezeSchedule({ family: 'gemv', workgroupSize: 256, rowsPerWorkgroup: 4, columnsPerPass: 8, vectorWidth: 4, unroll: 4, reduction: 'shared', rowsPerThread: 1 }) },
+      { when: [{ feature: 'N', max: 8 }], schedule: freezeSchedule({ family: 'gemv', workgroupSize: 256, rowsPerWorkgroup: 4, columnsPerPass: 8, vectorWidth: 1, unroll: 2, reduction: 'shared', rowsPerThread: 1 }) },
       {
         when: [{ feature: 'K', multipleOf: 4 }, { feature: 'M', min: 2048 }, { feature: 'N', min: 2048 }],
         schedule: freezeSchedule({ family: 'matmul', tileM: 128, tileN: 128, tileK: 16, threadM: 8, threadN: 16, vectorWidth: 4, staging: 'prefetch', splitK: 1, padding: 'none', inner: 'loop' }),
