@@ -73,7 +73,7 @@ if [ "${1:-}" = f32b ]; then
     rt=${v#*:}; [ "$rt" = "$v" ] && rt=""; set -- ${v%:*}; ok $G16 $v && g $G16 $1 $2 $3 $4 $5 $6 "" $rt
   done
   echo "=== f32b: row | median | rate" >> "$OUT/tune.txt"
-  awk '/^## /{h=substr($0,4)} /^timing/{m=""; for(i=1;i<=NF;i++) if($i=="median" && m=="") m=$(i+1)" "$(i+2)} /^metrics/{r=""; for(i=2;i<=NF;i++) if($i=="GFLOP/s" || $i=="TB/s" || $i=="GB/s") r=r" "$(i-1)" "$i; printf "%s | %s |%s\n", h, m, r} /rror|refused/{printf "%s | %s\n", h, substr($0,1,120)}' "$OUT/tune.txt" > "$OUT/f32b-table.txt"
+  awk '/^## /{h=substr($0,4)} /^timing/{m=""; for(i=1;i<=NF;i++) if($i=="median" && m=="") m=$(i+1)" "$(i+2)} /^metrics/{r=""; for(i=2;i<=NF;i++) if($i=="TFLOP/s" || $i=="TB/s") r=r" "$(i-1)" "$i; printf "%s | %s |%s\n", h, m, r} /rror|refused/{printf "%s | %s\n", h, substr($0,1,120)}' "$OUT/tune.txt" > "$OUT/f32b-table.txt"
   cat "$OUT/f32b-table.txt" >> "$OUT/tune.txt"
   date -u +%FT%TZ >> "$OUT/tune.txt"
   cat "$OUT/tune.txt"; exit 0
