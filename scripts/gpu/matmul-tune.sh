@@ -2,7 +2,7 @@
 # MUL_MAT schedule variants on the H200 (issue 11): GEMV / small N, f16 subgroup matrices, f32.
 # Same prelude as h200.sh; each line is one `lab time` (checked against the oracle, then timed).
 # Usage on the device: bash scripts/gpu/matmul-tune.sh [STEP|bench]   (outputs in $OUT; LAB_DIR: where lab.mjs is, default dist-cli)
-# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 (mmvq's knobs; mmvq3: 'shared' activations), auto26 (what the registry picks for issue 26's rows); none: the GEMV/sgmatrix rows, then bench.
+# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 (mmvq's knobs; mmvq3: 'shared' activations), f32b (f32 tiled knobs, gemv rowsPerThread), auto26 (what the registry picks for issue 26's rows); none: the GEMV/sgmatrix rows, then bench.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -20,11 +20,11 @@ else
 fi
 date -u +%FT%TZ | tee "$OUT/tune.txt"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader 2>/dev/null | tee -a "$OUT/tune.txt"
-g() { # shape W R C vw U reduction [params]
-  local params=${8:-}
+g() { # shape W R C vw U reduction [params] [rowsPerThread]
+  local params=${8:-} rt=${9:-}
   local p=${params:+--param $params}
-  echo "## $1 gemv W$2 R$3 C$4 vw$5 U$6 $7 $params" >> "$OUT/tune.txt"
-  timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --op MUL_MAT --shape "$1" $p --schedule "{\"family\":\"gemv\",\"workgroupSize\":$2,\"rowsPerWorkgroup\":$3,\"columnsPerPass\":$4,\"vectorWidth\":$5,\"unroll\":$6,\"reduction\":\"$7\"}" 2>&1 | grep -E "^correct|^timing|^metrics|rror|refused" >> "$OUT/tune.txt"
+  echo "## $1 gemv W$2 R$3 C$4 vw$5 U$6 $7 $params${rt:+ RT$rt}" >> "$OUT/tune.txt"
+  timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --op MUL_MAT --shape "$1" $p --schedule "{\"family\":\"gemv\",\"workgroupSize\":$2,\"rowsPerWorkgroup\":$3,\"columnsPerPass\":$4,\"vectorWidth\":$5,\"unroll\":$6,\"reduction\":\"$7\"${rt:+,\"rowsPerThread\":$rt}}" 2>&1 | grep -E "^correct|^timing|^metrics|rror|refused" >> "$OUT/tune.txt"
 }
 s() { # shape config sgM sgN mM mN tileK params [staging: single|prefetch|double|direct] [storeOrder: plain|rotated|matrix] [more knobs: JSON members, e.g. '"groupM":8,"storeIndex":"clamped"']
   local st=${9:-single} so=${10:-plain} more=${11:-}
@@ -37,16 +37,49 @@ r() { # op shape [--native]: ROPE and others, generated (auto) or native
   echo "## $1 $2 ${3:-auto}" >> "$OUT/tune.txt"
   timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --op "$1" --shape "$2" ${3:-} 2>&1 | grep -E "^$1|^correct|^timing|^metrics|rror" >> "$OUT/tune.txt"
 }
-m() { # shape tileM tileN tileK threadM threadN staging splitK: the tiled f32 family, vec4
-  echo "## $1 matmul $2x$3 K$4 t$5x$6 $7 splitK$8" >> "$OUT/tune.txt"
-  timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --op MUL_MAT --shape "$1" --schedule "{\"family\":\"matmul\",\"tileM\":$2,\"tileN\":$3,\"tileK\":$4,\"threadM\":$5,\"threadN\":$6,\"vectorWidth\":4,\"staging\":\"$7\",\"splitK\":$8}" 2>&1 | grep -E "^correct|^timing|^metrics|rror|refused" >> "$OUT/tune.txt"
+m() { # shape tileM tileN tileK threadM threadN staging splitK [padding: none|vec4] [inner: loop|unrolled|pipelined]: the tiled f32 family, vec4
+  local pad=${9:-none} inner=${10:-loop}
+  echo "## $1 matmul $2x$3 K$4 t$5x$6 $7 splitK$8 pad-$pad $inner" >> "$OUT/tune.txt"
+  timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --op MUL_MAT --shape "$1" --schedule "{\"family\":\"matmul\",\"tileM\":$2,\"tileN\":$3,\"tileK\":$4,\"threadM\":$5,\"threadN\":$6,\"vectorWidth\":4,\"staging\":\"$7\",\"splitK\":$8,\"padding\":\"$pad\",\"inner\":\"$inner\"}" 2>&1 | grep -E "^correct|^timing|^metrics|rror|refused" >> "$OUT/tune.txt"
 }
 a() { # shape [params]: what auto picks
   local params=${2:-}
   echo "## $1 auto $params" >> "$OUT/tune.txt"
   timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --op MUL_MAT --shape "$1" ${params:+--param $params} 2>&1 | grep -E "^MUL_MAT|^correct|^timing|^metrics|rror" >> "$OUT/tune.txt"
 }
-if [ "${1:-}" = mmvq ] || [ "${1:-}" = mmvqfp4 ] || [ "${1:-}" = mmvq3 ]; then
+if [ "${1:-}" = f32b ]; then
+  # Issue 26's f32 rows, f32mm helper (2026-12-02): the tiled family's new knobs — padding 'vec4' (16 B after each
+  # staged k row: conflict-free transposing stores) and inner 'unrolled'/'pipelined' (the K-tile loop written out at
+  # constant offsets; pipelined also loads the next k's fragments before this k's FMAs) — and gemv's rowsPerThread
+  # (a thread reads 2–4 rows side by side: more loads in flight, one src1 load for them all), plus gemv points not yet
+  # run (16384² with 512/1024 threads a row). Each block starts with the registry's rule (the reference) and the
+  # 4096³ block ends with it again (clock drift). `round.sh tune-f32b:280`; lines are skipped past F32B_S seconds.
+  # LOCAL=1: the same rows at small shapes (SwiftShader dry run).
+  BIG=4096x4096x4096; N512=4096x512x4096; G4=4096x1x4096; G16=16384x1x16384
+  [ -n "${LOCAL:-}" ] && { BIG=128x128x64; N512=128x64x64; G4=256x1x256; G16=512x1x512; }
+  ok() { [ "$SECONDS" -lt "${F32B_S:-265}" ] || { echo "## (skipped past ${F32B_S:-265} s: $*)" >> "$OUT/tune.txt"; return 1; }; }
+  for v in "prefetch 1 none loop" "prefetch 1 vec4 loop" "prefetch 1 none pipelined" "prefetch 1 vec4 unrolled" "prefetch 1 vec4 pipelined" "double 1 vec4 pipelined" "single 1 vec4 unrolled"; do
+    set -- $v; ok $BIG 8x16 $v && m $BIG 128 128 16 8 16 $1 $2 $3 $4
+  done
+  ok $BIG 8x8 && m $BIG 128 128 16 8 8 prefetch 1 vec4 pipelined
+  ok $BIG K32 && m $BIG 128 128 32 8 16 prefetch 1 vec4 unrolled
+  ok $BIG ref && m $BIG 128 128 16 8 16 prefetch 1 none loop
+  for v in "16 8 double none loop" "16 8 double vec4 loop" "16 8 double none pipelined" "16 8 double vec4 pipelined" "16 8 double vec4 unrolled" "16 8 prefetch vec4 pipelined" "32 8 prefetch none loop" "32 8 prefetch vec4 pipelined" "16 16 double vec4 pipelined"; do
+    set -- $v; ok $N512 $v && m $N512 128 128 $1 8 $2 $3 1 $4 $5
+  done
+  # GEMV: the rule (W256 R4 U4) first; rowsPerThread 2/4 at the rule's 64 threads a row group and at 128.
+  for v in "256 4 1 4 4 subgroup" "256 8 1 4 4 subgroup:2" "256 8 1 4 2 subgroup:2" "256 4 1 4 4 subgroup:2" "256 16 1 4 2 subgroup:4" "128 4 1 4 4 subgroup:2" "256 4 1 4 8 subgroup"; do
+    rt=${v#*:}; [ "$rt" = "$v" ] && rt=""; set -- ${v%:*}; ok $G4 $v && g $G4 $1 $2 $3 $4 $5 $6 "" $rt
+  done
+  for v in "256 4 1 4 4 subgroup" "256 8 1 4 4 subgroup:2" "256 4 1 4 4 subgroup:2" "512 1 1 4 4 subgroup" "1024 1 1 4 4 subgroup" "1024 2 1 4 4 subgroup:2"; do
+    rt=${v#*:}; [ "$rt" = "$v" ] && rt=""; set -- ${v%:*}; ok $G16 $v && g $G16 $1 $2 $3 $4 $5 $6 "" $rt
+  done
+  echo "=== f32b: row | median | rate" >> "$OUT/tune.txt"
+  awk '/^## /{h=substr($0,4)} /^timing/{m=""; for(i=1;i<=NF;i++) if($i=="median" && m=="") m=$(i+1)" "$(i+2)} /^metrics/{r=""; for(i=2;i<=NF;i++) if($i=="TFLOP/s" || $i=="TB/s") r=r" "$(i-1)" "$i; printf "%s | %s |%s\n", h, m, r} /rror|refused/{printf "%s | %s\n", h, substr($0,1,120)}' "$OUT/tune.txt" > "$OUT/f32b-table.txt"
+  cat "$OUT/f32b-table.txt" >> "$OUT/tune.txt"
+  date -u +%FT%TZ >> "$OUT/tune.txt"
+  cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = mmvq ] || [ "${1:-}" = mmvqfp4 ] || [ "${1:-}" = mmvq3 ]; then
   # Issue 20, mmvq helper: the integer-dot GEMV's knobs (rowsPerWorkgroup, rowsPerThread, blocksPerThread,
   # activations prequantized = two passes timed as their sum | fused = one pass) on q4_0, q4_1, q5_0, q8_0
   # at 4096x1x4096 and 16384x1x16384, and N = 2, 4, 8 at 4096 (q4_0, q8_0). One `lab sweep` per group (limits sum to 410 s): inputs and oracle

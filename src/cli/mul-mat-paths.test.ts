@@ -15,10 +15,20 @@ describe('MUL_MAT gemv and f16 on SwiftShader', () => {
     const a = time('--shape', '300x3x260');
     expect(a.status, a.stderr).toBe(0);
     expect(a.json).toMatchObject({ variant: 'generated', correct: true });
-    expect(a.json.scheduleKey).toBe('gemv{"columnsPerPass":4,"reduction":"subgroup","rowsPerWorkgroup":4,"unroll":4,"vectorWidth":4,"workgroupSize":256}');
+    expect(a.json.scheduleKey).toBe('gemv{"columnsPerPass":4,"reduction":"subgroup","rowsPerThread":1,"rowsPerWorkgroup":4,"unroll":4,"vectorWidth":4,"workgroupSize":256}');
     const b = time('--shape', '130x5x66', '--layout', 'src0-rows-strided', '--param', 'type0=1', '--schedule', '{"family":"gemv","workgroupSize":64,"rowsPerWorkgroup":16,"columnsPerPass":2,"vectorWidth":1,"unroll":2,"reduction":"shared"}');
     expect(b.status, b.stderr).toBe(0);
     expect(b.json).toMatchObject({ variant: 'generated', correct: true, shape: '130x5x66', layout: 'src0-rows-strided', params: { type0: 1, type1: 0 } });
+  });
+
+  it('gemv rowsPerThread: several rows a thread, correct past M and N edges, with batches, a K tail of the unrolled loop, f16 rows through their strides', () => {
+    // 16 threads a 2-row group, two loads of each row in flight; K 260 = 65 vec4 = 2·32 + 1 (the tail loop); 300 % 8 and 3 % 2 overhang.
+    const a = time('--shape', '300x3x260', '--shape', '96x2x64x4', '--min-runs', '1', '--schedule', '{"family":"gemv","workgroupSize":64,"rowsPerWorkgroup":8,"columnsPerPass":2,"vectorWidth":4,"unroll":2,"reduction":"subgroup","rowsPerThread":2}');
+    expect(a.status, a.stderr).toBe(0);
+    expect(a.json.results.map((x: { shape: string; correct: boolean }) => [x.shape, x.correct])).toEqual([['300x3x260', true], ['96x2x64x4', true]]);
+    const b = time('--shape', '130x5x66', '--layout', 'src0-rows-strided', '--param', 'type0=1', '--min-runs', '1', '--schedule', '{"family":"gemv","workgroupSize":16,"rowsPerWorkgroup":4,"columnsPerPass":4,"vectorWidth":1,"unroll":1,"reduction":"shared","rowsPerThread":4}');
+    expect(b.status, b.stderr).toBe(0);
+    expect(b.json).toMatchObject({ variant: 'generated', correct: true });
   });
 
   it('declines f16 past N = 8 by name: auto runs native (correct), a sgmatrix schedule is refused', () => {
@@ -47,6 +57,24 @@ describe('MUL_MAT gemv and f16 on SwiftShader', () => {
     // 64×32 tiles of 8×8: 32 threads a slice, 128 in all; the reduction takes two rounds of four accumulator rows.
     const r = time('--shape', '100x36x40', '--min-runs', '1', '--schedule', '{"family":"matmul","tileM":64,"tileN":32,"tileK":16,"threadM":8,"threadN":8,"vectorWidth":4,"staging":"double","splitK":4}');
     expect(r.status, r.stderr).toBe(0);
-    expect(r.json).toMatchObject({ variant: 'generated', correct: true, scheduleKey: 'matmul{"splitK":4,"staging":"double","threadM":8,"threadN":8,"tileK":16,"tileM":64,"tileN":32,"vectorWidth":4}' });
+    expect(r.json).toMatchObject({ variant: 'generated', correct: true, scheduleKey: 'matmul{"inner":"loop","padding":"none","splitK":4,"staging":"double","threadM":8,"threadN":8,"tileK":16,"tileM":64,"tileN":32,"vectorWidth":4}' });
+  });
+
+  it('padded staging rows and the written-out inner loop (unrolled, pipelined) stay correct: odd/even K tiles, a K tail, batches, split K, OUT_PROD', () => {
+    const rows = (r: ReturnType<typeof time>) => {
+      expect(r.status, r.stderr).toBe(0);
+      return (r.json.results ?? [r.json]) as { shape: string; correct: boolean; scheduleKey: string }[];
+    };
+    // 7 K tiles (100 = 6·16 + 4: odd, with a tail; double staging's last tile after its loop), 4 tiles, 3 tiles and 3 batches.
+    const d = rows(time('--shape', '130x36x100', '--shape', '128x64x64', '--shape', '64x32x48x3', '--min-runs', '1', '--schedule', '{"family":"matmul","tileM":64,"tileN":32,"tileK":16,"threadM":8,"threadN":8,"vectorWidth":4,"staging":"double","padding":"vec4","inner":"pipelined"}'));
+    expect(d.map((x) => [x.shape, x.correct])).toEqual([['130x36x100', true], ['128x64x64', true], ['64x32x48x3', true]]);
+    expect(d[0].scheduleKey).toContain('"inner":"pipelined","padding":"vec4"');
+    const k = rows(time('--shape', '100x36x40', '--min-runs', '1', '--schedule', '{"family":"matmul","tileM":64,"tileN":32,"tileK":16,"threadM":8,"threadN":8,"vectorWidth":4,"staging":"prefetch","splitK":2,"padding":"vec4","inner":"unrolled"}'));
+    expect(k.map((x) => x.correct)).toEqual([true]);
+    // OUT_PROD: scalar loads along a strided K (padding in floats), unrolled.
+    const o = runCli(['time', '--op', 'OUT_PROD', '--json', '-', '--shape', '130x36x100', '--shape', '64x64x48x2', '--min-runs', '1', '--schedule', '{"family":"matmul","tileM":64,"tileN":64,"tileK":16,"threadM":4,"threadN":4,"vectorWidth":1,"staging":"single","padding":"vec4","inner":"unrolled"}']);
+    expect(o.status, o.stderr).toBe(0);
+    expect(o.stdout.match(/"correct":\s*true/g)?.length).toBe(2);
+    expect(o.stdout).not.toMatch(/"correct":\s*false/);
   });
 });

@@ -69,4 +69,21 @@ describe('gemv family (MUL_MAT with N ≤ 8)', () => {
     expect(() => parseOpSpace('{"family":"norm"}', families)).toThrow(/space.family "norm" is not one this op takes \(matmul, gemv, sgmatrix\)/);
     expect(() => parseOpSpace('{"family":"gemv","tileM":[64]}', families)).toThrow(/unknown knob 'tileM' for family gemv/);
   });
+  it('rowsPerThread: a thread reads its rows side by side, one src1 load feeding them all; partials per row and column', () => {
+    const s = gemv({ workgroupSize: 256, rowsPerWorkgroup: 8, columnsPerPass: 1, unroll: 4, rowsPerThread: 2 });
+    expect(validateSchedule(s, subgroups)).toEqual([]);
+    expect(validateSchedule(gemv({ rowsPerThread: 4 }), subgroups)).toEqual(['rowsPerThread 4 must be a power of two ≤ rowsPerWorkgroup 2']);
+    expect(GEMV.workgroupBytes(s as never)).toBe(256 * 2 * 4);
+    const wgsl = MUL_MAT.generate(s, MUL_MAT.makeCase([4100, 1, 4096])).wgsl;
+    expect(wgsl).toContain('64 thread(s) per row over K (each reading 2 rows)');
+    expect(wgsl).toContain('let mOut1 = wid.x * 8u + r * 2u + 1u;');
+    expect(wgsl).toContain('let m1 = min(mOut1, 4099u);');
+    // Four loads of each row in flight, then per load one src1 read for both rows.
+    expect(wgsl).toContain('  let x3_1 = ld_src0(a1 + kk + 192u);');
+    expect(wgsl).toMatch(/let y0 = ld_src1\(b0 \+ kk \+ 64u\);\n\s*acc0_0 = acc0_0 \+ x1_0 \* y0;\n\s*acc1_0 = acc1_0 \+ x1_1 \* y0;/);
+    expect(wgsl).toContain('part[(r * 64u + j / w) * 2u + 1u] = s1_0;');
+    expect(wgsl).toContain('if (j == 0u && mOut1 < 4100u) {');
+    // Block weights keep one row a thread.
+    expect(MUL_MAT.fits(gemv({ rowsPerThread: 2 }), MUL_MAT.makeCase([64, 1, 64], 'contiguous', { type0: weightFormat('q4_0').id }))).toContain('rowsPerThread 2 takes f32/f16 weights, not 32-weight blocks');
+  });
 });

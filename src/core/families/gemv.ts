@@ -26,13 +26,19 @@ export interface GemvSchedule {
   readonly unroll: number;
   /** How a row's partial sums meet: subgroup shuffles (then shared memory across subgroups), or a shared-memory tree. */
   readonly reduction: 'subgroup' | 'shared';
+  /**
+   * Rows of src0 each thread reads side by side (default 1): its loads of every row are
+   * independent (more in flight) and each src1 load feeds them all. f32/f16 weights only.
+   */
+  readonly rowsPerThread?: number;
 }
 
 /** The matmul snippet: operand access plus the element types of the sources (f32 when absent). */
 export type GemvSnippet = MatmulSnippet;
 
 const isPow2 = (n: number) => Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0;
-const threadsPerRow = (s: GemvSchedule) => s.workgroupSize / s.rowsPerWorkgroup;
+/** Threads that split one row group's K (a group is rowsPerThread rows, each thread reads all of them). */
+const threadsPerRow = (s: GemvSchedule) => (s.workgroupSize * (s.rowsPerThread ?? 1)) / s.rowsPerWorkgroup;
 
 /** The storage element and the load of `vw` elements at index i (in units of vw elements). */
 function loader(name: string, type: DType, vw: number): { elem: string; fn: string } {
@@ -59,13 +65,21 @@ export function gemvFits(s: GemvSchedule, k: GemvSnippet): string[] {
   if (gx > MAX_WORKGROUPS_PER_DIM) reasons.push(`rowsPerWorkgroup ${s.rowsPerWorkgroup} needs ${gx} workgroups along x for M = ${k.M}, over ${MAX_WORKGROUPS_PER_DIM}`);
   if (k.epilogue) reasons.push('gemv takes no epilogue');
   if (k.weightBlocks && k.K % 32) reasons.push(`block weights need K % 32 == 0, got K = ${k.K}`);
+  if ((s.rowsPerThread ?? 1) > 1 && k.weightBlocks && s.vectorWidth === 4) reasons.push(`rowsPerThread ${s.rowsPerThread} takes f32/f16 weights, not 32-weight blocks`);
   return reasons;
 }
 
 export function generateGemv(s: GemvSchedule, k: GemvSnippet, label: string): { wgsl: string; dispatch: [number, number, number]; features: string[] } {
   const W = s.workgroupSize;
   const R = s.rowsPerWorkgroup;
+  const RT = s.rowsPerThread ?? 1;
+  const G = R / RT; // row groups per workgroup
   const T = threadsPerRow(s);
+  const rows = Array.from({ length: RT }, (_, q) => q);
+  // Names per row of a thread: unsuffixed with one row (the WGSL of rowsPerThread 1 is unchanged).
+  const rq = (name: string, q: number) => (RT === 1 ? name : `${name}${q}`);
+  const accN = (q: number, c: number) => (RT === 1 ? `acc${c}` : `acc${q}_${c}`);
+  const sN = (q: number, c: number) => (RT === 1 ? `s${c}` : `s${q}_${c}`);
   const C = s.columnsPerPass;
   const U = s.unroll;
   const vw = s.vectorWidth;
@@ -85,22 +99,32 @@ export function generateGemv(s: GemvSchedule, k: GemvSnippet, label: string): { 
   const body: string[] = [];
   const emit = (...ls: string[]) => body.push(...ls);
   if (batched) emit(k.ne13 > 1 ? `let i2 = wid.z % ${u(k.ne12)};\nlet i3 = wid.z / ${u(k.ne12)};` : 'let i2 = wid.z;');
-  emit(R === 1 ? 'let r = 0u;' : `let r = lid / ${u(T)};`, T === 1 ? 'let j = 0u;' : `let j = lid % ${u(T)};`);
-  emit(R === 1 ? 'let mOut = wid.x;' : `let mOut = wid.x * ${u(R)} + r;`);
-  // Rows past M read the last row (their sums are dropped at the store): every thread reaches the barriers.
-  emit(k.M % R === 0 ? 'let m = mOut;' : `let m = min(mOut, ${u(k.M - 1)});`);
+  emit(G === 1 ? 'let r = 0u;' : `let r = lid / ${u(T)};`, T === 1 ? 'let j = 0u;' : `let j = lid % ${u(T)};`);
+  for (const q of rows) {
+    const first = RT === 1 ? (R === 1 ? 'wid.x' : `wid.x * ${u(R)} + r`) : `wid.x * ${u(R)} + ${G === 1 ? '' : `r * ${u(RT)} + `}${u(q)}`;
+    emit(`let ${rq('mOut', q)} = ${first};`);
+    // Rows past M read the last row (their sums are dropped at the store): every thread reaches the barriers.
+    emit(k.M % R === 0 ? `let ${rq('m', q)} = ${rq('mOut', q)};` : `let ${rq('m', q)} = min(${rq('mOut', q)}, ${u(k.M - 1)});`);
+  }
   emit(C === 1 ? 'let n0 = wid.y;' : `let n0 = wid.y * ${u(C)};`);
-  emit(`let a = (${base(k.src0, k.r2, k.r3)} + m * ${u(k.src0.rowStride)}) / ${u(vw)};`);
+  for (const q of rows) emit(`let ${rq('a', q)} = (${base(k.src0, k.r2, k.r3)} + ${rq('m', q)} * ${u(k.src0.rowStride)}) / ${u(vw)};`);
   const colRow = (c: number) => {
     const n = c === 0 ? 'n0' : `n0 + ${u(c)}`;
     return k.N % C === 0 ? `(${n})` : `min(${n}, ${u(k.N - 1)})`;
   };
   for (const c of cols) emit(`let b${c} = (${base(k.src1, 1, 1)} + ${colRow(c)} * ${u(k.src1.rowStride)}) / ${u(vw)};`);
-  for (const c of cols) emit(`var acc${c} = ${V}();`);
-  // Main loop: U independent loads of src0 per thread, then their products with every column.
+  for (const q of rows) for (const c of cols) emit(`var ${accN(q, c)} = ${V}();`);
+  // Main loop: U independent loads of src0 per thread (of each of its rows), then their products with every column.
   const step = T * U;
   const at = (j: number) => (j === 0 ? 'kk' : `kk + ${u(j * T)}`);
-  const fma = (j: number, x: string) => cols.map((c) => `acc${c} = acc${c} + ${x} * ld_src1(b${c} + ${at(j)});`);
+  // x is the load's name (suffixed per row when a thread reads several; each src1 load then feeds them all).
+  const fma = (j: number, x: string) =>
+    RT === 1
+      ? cols.map((c) => `acc${c} = acc${c} + ${x} * ld_src1(b${c} + ${at(j)});`)
+      : cols.flatMap((c) => [`let y${c} = ld_src1(b${c} + ${at(j)});`, ...rows.map((q) => `${accN(q, c)} = ${accN(q, c)} + ${x}_${q} * y${c};`)]);
+  const ldRows = (j: number, x: string, at: string) => rows.map((q) => `let ${RT === 1 ? x : `${x}_${q}`} = ld_src0(${rq('a', q)} + ${at});`);
+  // One row's loads and products in a block of their own (the src1 lets of two loads would clash).
+  const fmaBlock = (j: number, x: string) => (RT === 1 ? fma(j, x) : ['{', ...fma(j, x).map((l) => `  ${l}`), '}']);
   if (blocks && T % BLOCK_PARTS === 0) {
     // Four threads per 32-weight chunk, each decoding its 8 weights (wq_part: the chunk's scale, its
     // two or three quant words): neighbouring threads read a chunk's words and their 2 vec4 of each
@@ -134,45 +158,49 @@ export function generateGemv(s: GemvSchedule, k: GemvSnippet, label: string): { 
     emit('}');
   } else if (U > 1) {
     emit(`var kk = j;`, `for (; kk + ${u((U - 1) * T)} < ${u(KV)}; kk = kk + ${u(step)}) {`);
-    emit(...unrolled.map((j) => `  let x${j} = ld_src0(a + ${at(j)});`));
-    for (const j of unrolled) emit(...fma(j, `x${j}`).map((l) => `  ${l}`));
-    emit('}', `for (; kk < ${u(KV)}; kk = kk + ${u(T)}) {`, '  let x0 = ld_src0(a + kk);', ...fma(0, 'x0').map((l) => `  ${l}`), '}');
+    emit(...unrolled.flatMap((j) => ldRows(j, `x${j}`, at(j))).map((l) => `  ${l}`));
+    for (const j of unrolled) emit(...fmaBlock(j, `x${j}`).map((l) => `  ${l}`));
+    emit('}', `for (; kk < ${u(KV)}; kk = kk + ${u(T)}) {`, ...ldRows(0, 'x0', 'kk').map((l) => `  ${l}`), ...fma(0, 'x0').map((l) => `  ${l}`), '}');
   } else {
-    emit(`for (var kk = j; kk < ${u(KV)}; kk = kk + ${u(T)}) {`, '  let x0 = ld_src0(a + kk);', ...fma(0, 'x0').map((l) => `  ${l}`), '}');
+    emit(`for (var kk = j; kk < ${u(KV)}; kk = kk + ${u(T)}) {`, ...ldRows(0, 'x0', 'kk').map((l) => `  ${l}`), ...fma(0, 'x0').map((l) => `  ${l}`), '}');
   }
-  for (const c of cols) emit(vw === 4 ? `var s${c} = dot(acc${c}, vec4<f32>(1.0));` : `var s${c} = acc${c};`);
+  for (const q of rows) for (const c of cols) emit(vw === 4 ? `var ${sN(q, c)} = dot(${accN(q, c)}, vec4<f32>(1.0));` : `var ${sN(q, c)} = ${accN(q, c)};`);
   // The store: thread j == 0 of each row, inside M and N.
-  const dstAt = (c: number) => `${base(k.dst, 1, 1)} + (n0${c ? ` + ${u(c)}` : ''}) * ${u(k.dst.rowStride)} + mOut`;
-  const guard = (c: number) => {
+  const dstAt = (c: number, q = 0) => `${base(k.dst, 1, 1)} + (n0${c ? ` + ${u(c)}` : ''}) * ${u(k.dst.rowStride)} + ${rq('mOut', q)}`;
+  const guard = (c: number, q = 0) => {
     const g = ['j == 0u'];
-    if (k.M % R) g.push(`mOut < ${u(k.M)}`);
+    if (k.M % R) g.push(`${rq('mOut', q)} < ${u(k.M)}`);
     if (k.N % C) g.push(`n0${c ? ` + ${u(c)}` : ''} < ${u(k.N)}`);
     return g.join(' && ');
   };
   let partLen = 0;
+  // Sums (q, c) of a thread: slot q·C + c of its RT·C partials (c alone with one row).
+  const QC = RT * C;
+  const slot = (q: number, c: number) => u(q * C + c);
+  const pairs = rows.flatMap((q) => cols.map((c) => [q, c] as const));
   if (T === 1) {
-    for (const c of cols) emit(`if (${guard(c)}) {`, `  dst[${dstAt(c)}] = s${c};`, '}');
+    for (const [q, c] of pairs) emit(`if (${guard(c, q)}) {`, `  dst[${dstAt(c, q)}] = ${sN(q, c)};`, '}');
   } else if (sub) {
     // Butterfly over the row's lanes inside one subgroup (w = min(T, subgroup size) lanes, both
     // powers of two), then one partial per w lanes through shared memory.
-    partLen = W * C;
-    emit(`let w = min(${u(T)}, sgSize);`, 'for (var o = w / 2u; o > 0u; o = o / 2u) {', ...cols.map((c) => `  s${c} = s${c} + subgroupShuffleXor(s${c}, o);`), '}');
-    emit('let groups = ' + `${u(T)} / w;`, 'if (j % w == 0u) {', ...cols.map((c) => `  part[(r * ${u(T)} + j / w) * ${u(C)} + ${u(c)}] = s${c};`), '}', 'workgroupBarrier();');
-    for (const c of cols) {
-      emit(`if (${guard(c)}) {`, `  var t = 0.0;`, `  for (var g = 0u; g < groups; g = g + 1u) {`, `    t = t + part[(r * ${u(T)} + g) * ${u(C)} + ${u(c)}];`, '  }', `  dst[${dstAt(c)}] = t;`, '}');
+    partLen = W * QC;
+    emit(`let w = min(${u(T)}, sgSize);`, 'for (var o = w / 2u; o > 0u; o = o / 2u) {', ...pairs.map(([q, c]) => `  ${sN(q, c)} = ${sN(q, c)} + subgroupShuffleXor(${sN(q, c)}, o);`), '}');
+    emit('let groups = ' + `${u(T)} / w;`, 'if (j % w == 0u) {', ...pairs.map(([q, c]) => `  part[(r * ${u(T)} + j / w) * ${u(QC)} + ${slot(q, c)}] = ${sN(q, c)};`), '}', 'workgroupBarrier();');
+    for (const [q, c] of pairs) {
+      emit(`if (${guard(c, q)}) {`, `  var t = 0.0;`, `  for (var g = 0u; g < groups; g = g + 1u) {`, `    t = t + part[(r * ${u(T)} + g) * ${u(QC)} + ${slot(q, c)}];`, '  }', `  dst[${dstAt(c, q)}] = t;`, '}');
     }
   } else {
-    partLen = W * C;
-    emit(...cols.map((c) => `part[lid * ${u(C)} + ${u(c)}] = s${c};`), 'workgroupBarrier();');
+    partLen = W * QC;
+    emit(...pairs.map(([q, c]) => `part[lid * ${u(QC)} + ${slot(q, c)}] = ${sN(q, c)};`), 'workgroupBarrier();');
     for (let o = T / 2; o >= 1; o /= 2) {
-      emit(`if (j < ${u(o)}) {`, ...cols.map((c) => `  part[lid * ${u(C)} + ${u(c)}] = part[lid * ${u(C)} + ${u(c)}] + part[(lid + ${u(o)}) * ${u(C)} + ${u(c)}];`), '}', 'workgroupBarrier();');
+      emit(`if (j < ${u(o)}) {`, ...pairs.map(([q, c]) => `  part[lid * ${u(QC)} + ${slot(q, c)}] = part[lid * ${u(QC)} + ${slot(q, c)}] + part[(lid + ${u(o)}) * ${u(QC)} + ${slot(q, c)}];`), '}', 'workgroupBarrier();');
     }
-    for (const c of cols) emit(`if (${guard(c)}) {`, `  dst[${dstAt(c)}] = part[lid * ${u(C)} + ${u(c)}];`, '}');
+    for (const [q, c] of pairs) emit(`if (${guard(c, q)}) {`, `  dst[${dstAt(c, q)}] = part[lid * ${u(QC)} + ${slot(q, c)}];`, '}');
   }
   const useSub = sub && T > 1;
   const wgsl = [
     `// generated: ${label} — ${scheduleKey(s)}`,
-    `// gemv: ${R} row(s) × ${C} column(s) per workgroup, ${T} thread(s) per row over K, ${s.reduction} reduction`,
+    `// gemv: ${R} row(s) × ${C} column(s) per workgroup, ${T} thread(s) per row over K${RT > 1 ? ` (each reading ${RT} rows)` : ''}, ${s.reduction} reduction`,
     ...rowReduceEnables(useSub),
     storageDecl(0, 'src0', 'read', l0.elem),
     storageDecl(1, 'src1', 'read', l1.elem),
@@ -211,15 +239,23 @@ export const GEMV: FamilyDef<GemvSchedule, GemvSnippet> = {
     vectorWidth: { values: [1, 4], doc: 'elements per load along K' },
     unroll: { values: [1, 2, 4], doc: 'independent src0 loads in flight per thread' },
     reduction: { values: ['subgroup', 'shared'], doc: "how a row's partial sums meet" },
+    rowsPerThread: {
+      values: [1, 2, 4],
+      sweep: [1],
+      doc: 'src0 rows each thread reads side by side: independent loads in flight, one src1 load for them all (f32/f16 weights; swept on request until measured)',
+      default: 1,
+    },
   },
   threads: (s) => s.workgroupSize,
-  workgroupBytes: (s) => (threadsPerRow(s) > 1 ? s.workgroupSize * s.columnsPerPass * 4 : 0),
+  workgroupBytes: (s) => (threadsPerRow(s) > 1 ? s.workgroupSize * s.columnsPerPass * (s.rowsPerThread ?? 1) * 4 : 0),
   threadsText: (s) => `workgroupSize ${s.workgroupSize}`,
   validate(s, adapter) {
     const reasons: string[] = [];
     if (!isPow2(s.workgroupSize)) reasons.push(`workgroupSize ${s.workgroupSize} is not a power of two`);
     if (!isPow2(s.rowsPerWorkgroup) || s.rowsPerWorkgroup > s.workgroupSize) reasons.push(`rowsPerWorkgroup ${s.rowsPerWorkgroup} must be a power of two ≤ workgroupSize ${s.workgroupSize}`);
     if (s.vectorWidth !== 1 && s.vectorWidth !== 4) reasons.push(`vectorWidth ${s.vectorWidth} is not offered for gemv (1 or 4)`);
+    const rt = s.rowsPerThread ?? 1;
+    if (!isPow2(rt) || rt > s.rowsPerWorkgroup) reasons.push(`rowsPerThread ${rt} must be a power of two ≤ rowsPerWorkgroup ${s.rowsPerWorkgroup}`);
     if (s.columnsPerPass > 8) reasons.push(`columnsPerPass ${s.columnsPerPass} exceeds 8 (registers; larger N is the tiled matmul's)`);
     if (s.reduction === 'subgroup' && !adapter.features.includes('subgroups')) reasons.push("reduction 'subgroup' needs the 'subgroups' feature, which this adapter lacks");
     return reasons;

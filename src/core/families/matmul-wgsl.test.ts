@@ -132,4 +132,41 @@ describe('matmul codegen', () => {
     expect(validateSchedule(sched({ tileK: 8, splitK: 4, threadM: 8, threadN: 8 }), adapter)).toEqual([]);
     expect(validateSchedule(sched({ tileK: 8, splitK: 16, threadM: 8, threadN: 8 }), adapter)).toContain('tileK 8 is not a multiple of splitK 16');
   });
+  it("pads each staged k row by 16 bytes ('vec4'): the transposing stores of a warp land on 32 distinct banks, row reads stay contiguous", () => {
+    const s = sched({ tileM: 128, tileN: 128, threadM: 8, threadN: 16, staging: 'prefetch', padding: 'vec4' });
+    expect(workgroupStorageBytes(s)).toBe((128 + 4 + 128 + 4) * 16 * 4);
+    const wgsl = generateMatmul(s, geometry(256, 256, 64)).wgsl;
+    expect(wgsl).toContain('var<workgroup> As: array<vec4<f32>, 528>;'); // 16 k rows of 33 vec4
+    expect(wgsl).toContain('let as0 = ac0 * 132u + ar0 / 4u;');
+    expect(wgsl).toContain('As[as0 + 33u][aq0] = ax0.y;');
+    expect(wgsl).toContain('let ak = kk * 33u + tx;');
+    // The first warp's stores of one k row (lanes 0…31: ar = lane / 2, ac = lane % 2), as f32 words.
+    const banks = (rowLen: number) => new Set(Array.from({ length: 32 }, (_, l) => ((l % 2) * 4 * rowLen + (l >> 3)) * 4 + ((l >> 1) % 4)).map((w) => w % 32)).size;
+    expect(banks(33)).toBe(32);
+    expect(banks(32)).toBe(16); // unpadded: two lanes a bank
+    // Scalar staging pads by 4 floats too.
+    expect(generateMatmul(sched({ vectorWidth: 1, padding: 'vec4' }), geometry(128, 128, 32)).wgsl).toContain('var<workgroup> As: array<f32, 1088>;');
+  });
+
+  it("writes the inner loop out ('unrolled') or with the next k's fragments first ('pipelined'), at constant offsets", () => {
+    const g = geometry(256, 256, 64);
+    const knobs = { tileM: 128, tileN: 128, threadM: 8, threadN: 16, staging: 'prefetch' };
+    const unrolled = generateMatmul(sched({ ...knobs, inner: 'unrolled' }), g).wgsl;
+    expect(unrolled).not.toContain('for (var kk');
+    expect(count(unrolled, ' = c0_0 + ')).toBe(16);
+    expect(unrolled).toContain('let a1_15 = As[ak + 496u];'); // 15 · 32 + 16
+    expect(unrolled.indexOf('c1_15 = c1_15 + a1_0 * b3_0.w;')).toBeLessThan(unrolled.indexOf('let a0_1 = As[ak + 32u];'));
+    const pipelined = generateMatmul(sched({ ...knobs, inner: 'pipelined', padding: 'vec4' }), g).wgsl;
+    expect(pipelined.indexOf('let a0_1 = As[ak + 33u];')).toBeLessThan(pipelined.indexOf('c0_0 = c0_0 + a0_0 * b0_0.x;'));
+    expect(pipelined.indexOf('let a0_2 = As[ak + 66u];')).toBeGreaterThan(pipelined.indexOf('c1_15 = c1_15 + a1_0 * b3_0.w;'));
+    expect(pipelined).not.toContain('a0_16');
+    // Double staging: each half its own block, the second buffer at a constant offset.
+    const double = generateMatmul(sched({ ...knobs, threadN: 8, staging: 'double', inner: 'unrolled' }), g).wgsl;
+    expect(double).toContain('let ak = 512u + tx;');
+    // Split K: each slice's share from its own base.
+    const split = generateMatmul(sched({ tileM: 128, tileN: 64, threadM: 8, threadN: 8, splitK: 2, inner: 'pipelined' }), g).wgsl;
+    expect(split).toContain('let ak = kz * 256u + tx;');
+    expect(split).toContain('let a1_7 = As[ak + 240u];');
+    expect(split).not.toContain('a0_8');
+  });
 });

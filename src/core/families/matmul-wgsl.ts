@@ -41,7 +41,23 @@ export interface MatmulSchedule {
    * output has few tiles (4096×512: 128 tiles of 128×128 for 132 SMs).
    */
   readonly splitK?: number;
+  /**
+   * Workgroup memory layout (default 'none'): 'vec4' pads every staged k row of As and Bs by 16
+   * bytes, so the transposing staging stores (lanes of a warp at 2–8 k rows of one row block)
+   * land on distinct banks; the inner loop's row reads stay contiguous.
+   */
+  readonly padding?: 'none' | 'vec4';
+  /**
+   * The inner loop over a staged K tile (default 'loop'): 'loop' is a WGSL loop over kk;
+   * 'unrolled' writes every kk out with constant shared offsets (no loop index arithmetic);
+   * 'pipelined' is unrolled with the next kk's fragments loaded before this kk's FMAs
+   * (register double buffering of the fragments, written in the order a fast SGEMM issues them).
+   */
+  readonly inner?: 'loop' | 'unrolled' | 'pipelined';
 }
+
+/** f32 elements of padding after each staged k row of As and Bs. */
+export const matmulPadFloats = (s: MatmulSchedule): number => (s.padding === 'vec4' ? 4 : 0);
 
 /** Accumulator bytes per round of the split-K reduction (workgroup memory) at most. */
 export const SPLITK_SCRATCH_BYTES = 16384;
@@ -216,6 +232,8 @@ interface Staging {
   readonly kStride: number;
   /** Shared memory holds vec4s along the tile's rows (vs scalars). */
   readonly sharedVec: boolean;
+  /** Shared elements (vec4 when sharedVec, else f32) per k row: the tile's rows plus padding. */
+  readonly rowLen: number;
 }
 
 export function generateMatmul(s: MatmulSchedule, g: MatmulGeometry): MatmulKernel {
@@ -237,9 +255,13 @@ export function generateMatmul(s: MatmulSchedule, g: MatmulGeometry): MatmulKern
   const double = s.staging === 'double';
   const elem = vec ? 'vec4<f32>' : 'f32';
   const zero = vec ? 'vec4<f32>()' : '0.0';
-  const aLen = (TK * TM) / (vec ? 4 : 1);
+  // Shared elements per staged k row (tile rows plus the padding), As and Bs.
+  const pad = matmulPadFloats(s);
+  const aRL = (TM + pad) / (vec ? 4 : 1);
+  const bRL = (TN + pad) / (bVec ? 4 : 1);
+  const aLen = TK * aRL;
   const w = weightLoads(g.weights, vec);
-  const bLen = (TK * TN) / (bVec ? 4 : 1);
+  const bLen = TK * bRL;
 
   const lines: string[] = [];
   const emit = (...ls: string[]) => lines.push(...ls);
@@ -255,8 +277,8 @@ export function generateMatmul(s: MatmulSchedule, g: MatmulGeometry): MatmulKern
   emit(`let mBase = wid.x * ${u(TM)};`, `let nBase = wid.y * ${u(TN)};`, 'let tx = lid3.x;', 'let ty = lid3.y;');
   if (SK > 1) emit('let kz = lid3.z;');
 
-  const stA: Staging = { p: 'a', global: 'src0', shared: 'As', rows: TM, extent: g.M, rowBase: 'mBase', base: 'base0', rowStride: g.src0.rowStride / unit, kStride: g.src0.kStride ?? 1, sharedVec: vec };
-  const stB: Staging = { p: 'b', global: 'src1', shared: 'Bs', rows: TN, extent: g.N, rowBase: 'nBase', base: 'base1', rowStride: g.src1.rowStride / unit, kStride: g.src1.kStride ?? 1, sharedVec: bVec };
+  const stA: Staging = { p: 'a', global: 'src0', shared: 'As', rows: TM, extent: g.M, rowBase: 'mBase', base: 'base0', rowStride: g.src0.rowStride / unit, kStride: g.src0.kStride ?? 1, sharedVec: vec, rowLen: aRL };
+  const stB: Staging = { p: 'b', global: 'src1', shared: 'Bs', rows: TN, extent: g.N, rowBase: 'nBase', base: 'base1', rowStride: g.src1.rowStride / unit, kStride: g.src1.kStride ?? 1, sharedVec: bVec, rowLen: bRL };
 
   // Load slots: unit v of a tile goes to thread v % threads. Lanes walk KG units along K (32 B,
   // one memory sector) before the next row, so a warp's loads stay sector-aligned and its
@@ -278,9 +300,9 @@ export function generateMatmul(s: MatmulSchedule, g: MatmulGeometry): MatmulKern
       const row = st.extent % st.rows === 0 ? `(${st.rowBase} + ${st.p}r${j})` : `min(${st.rowBase} + ${st.p}r${j}, ${u(st.extent - 1)})`;
       out.push(`let ${st.p}g${j} = ${st.base} + ${row} * ${u(st.rowStride)} + ${kTimes(`${st.p}c${j}`)};`);
       // Where the slot's first k lands in shared memory (k-major; vec4 slots cover 4 k).
-      if (!vec) out.push(`let ${st.p}s${j} = ${st.p}c${j} * ${u(st.rows)} + ${st.p}r${j};`);
-      else if (st.sharedVec) out.push(`let ${st.p}s${j} = ${st.p}c${j} * ${u(st.rows)} + ${st.p}r${j} / 4u;`, `let ${st.p}q${j} = ${st.p}r${j} % 4u;`);
-      else out.push(`let ${st.p}s${j} = ${st.p}c${j} * ${u(4 * st.rows)} + ${st.p}r${j};`);
+      if (!vec) out.push(`let ${st.p}s${j} = ${st.p}c${j} * ${u(st.rowLen)} + ${st.p}r${j};`);
+      else if (st.sharedVec) out.push(`let ${st.p}s${j} = ${st.p}c${j} * ${u(4 * st.rowLen)} + ${st.p}r${j} / 4u;`, `let ${st.p}q${j} = ${st.p}r${j} % 4u;`);
+      else out.push(`let ${st.p}s${j} = ${st.p}c${j} * ${u(4 * st.rowLen)} + ${st.p}r${j};`);
       if (slotGuarded(st, j)) out.push(`let ${st.p}ok${j} = ${v} < ${u(total)};`);
     }
     return out;
@@ -307,8 +329,7 @@ export function generateMatmul(s: MatmulSchedule, g: MatmulGeometry): MatmulKern
       const at = (n: number) => plus(off === '' ? `${st.p}s${j}` : `${off} + ${st.p}s${j}`, n);
       const ls: string[] = [];
       if (!vec) ls.push(`${st.shared}[${at(0)}] = ${st.p}x${j};`);
-      else if (st.sharedVec) for (let l = 0; l < 4; l++) ls.push(`${st.shared}[${at((l * st.rows) / 4)}][${st.p}q${j}] = ${st.p}x${j}.${XYZW[l]};`);
-      else for (let l = 0; l < 4; l++) ls.push(`${st.shared}[${at(l * st.rows)}] = ${st.p}x${j}.${XYZW[l]};`);
+      else for (let l = 0; l < 4; l++) ls.push(`${st.shared}[${at(l * st.rowLen)}]${st.sharedVec ? `[${st.p}q${j}]` : ''} = ${st.p}x${j}.${XYZW[l]};`);
       return slotGuarded(st, j) ? `if (${st.p}ok${j}) {\n${indent(ls.join('\n'), 2)}\n}` : ls.join('\n');
     });
 
@@ -318,21 +339,38 @@ export function generateMatmul(s: MatmulSchedule, g: MatmulGeometry): MatmulKern
   const acc = (i: number, j: number) => `c${i}_${j}`;
   for (let j = 0; j < RN; j++) for (let i = 0; i < mSlots; i++) emit(`var ${acc(i, j)} = ${zero};`);
 
-  const compute = (aOff: string, bOff: string): string[] => {
-    const body: string[] = [];
-    const aRow = TM / (vec ? 4 : 1);
-    const bRow = TN / (bVec ? 4 : 1);
-    body.push(`let ak = ${aOff}kk * ${u(aRow)} + tx;`, `let bk = ${bOff}kk * ${u(bRow)} + ty;`);
-    for (let i = 0; i < mSlots; i++) body.push(`let a${i} = As[${plus('ak', i * WX)}];`);
-    const bSlots = bVec ? RN / 4 : RN;
-    for (let j = 0; j < bSlots; j++) body.push(`let b${j} = Bs[${plus('bk', j * WY)}];`);
+  const bSlots = bVec ? RN / 4 : RN;
+  /** One kk's fragments (As and Bs reads at row offsets `ak`, `bk` plus `off` rows), named with suffix `sfx`. */
+  const fragments = (ak: string, bk: string, off: number, sfx: string): string[] => [
+    ...Array.from({ length: mSlots }, (_, i) => `let a${i}${sfx} = As[${plus(ak, off * aRL + i * WX)}];`),
+    ...Array.from({ length: bSlots }, (_, j) => `let b${j}${sfx} = Bs[${plus(bk, off * bRL + j * WY)}];`),
+  ];
+  const fmas = (sfx: string): string[] => {
+    const out: string[] = [];
     for (let j = 0; j < RN; j++) {
-      const b = bVec ? `b${j >> 2}.${XYZW[j & 3]}` : `b${j}`;
-      for (let i = 0; i < mSlots; i++) body.push(`${acc(i, j)} = ${acc(i, j)} + a${i} * ${b};`);
+      const b = bVec ? `b${j >> 2}${sfx}.${XYZW[j & 3]}` : `b${j}${sfx}`;
+      for (let i = 0; i < mSlots; i++) out.push(`${acc(i, j)} = ${acc(i, j)} + a${i}${sfx} * ${b};`);
     }
-    // Split K: slice lid3.z multiplies k = z·TK/SK … (z + 1)·TK/SK − 1 of each tile.
-    const range = SK === 1 ? `var kk = 0u; kk < ${u(TK)}` : `var kk = kz * ${u(TK / SK)}; kk < kz * ${u(TK / SK)} + ${u(TK / SK)}`;
-    return [`for (${range}; kk = kk + 1u) {`, indent(body.join('\n'), 2), '}'];
+    return out;
+  };
+  const inner = s.inner ?? 'loop';
+  const compute = (aOff: string, bOff: string): string[] => {
+    if (inner === 'loop') {
+      const body = [`let ak = ${aOff}kk * ${u(aRL)} + tx;`, `let bk = ${bOff}kk * ${u(bRL)} + ty;`, ...fragments('ak', 'bk', 0, ''), ...fmas('')];
+      // Split K: slice lid3.z multiplies k = z·TK/SK … (z + 1)·TK/SK − 1 of each tile.
+      const range = SK === 1 ? `var kk = 0u; kk < ${u(TK)}` : `var kk = kz * ${u(TK / SK)}; kk < kz * ${u(TK / SK)} + ${u(TK / SK)}`;
+      return [`for (${range}; kk = kk + 1u) {`, indent(body.join('\n'), 2), '}'];
+    }
+    // Unrolled: every kk of the slice written out at constant offsets from one base per operand
+    // (a block, so the two halves of double staging can both name theirs).
+    const body = [`let ak = ${aOff}${SK > 1 ? `kz * ${u((TK / SK) * aRL)} + ` : ''}tx;`, `let bk = ${bOff}${SK > 1 ? `kz * ${u((TK / SK) * bRL)} + ` : ''}ty;`];
+    const steps = TK / SK;
+    if (inner === 'unrolled') for (let kk = 0; kk < steps; kk++) body.push(...fragments('ak', 'bk', kk, `_${kk}`), ...fmas(`_${kk}`));
+    else {
+      body.push(...fragments('ak', 'bk', 0, '_0'));
+      for (let kk = 0; kk < steps; kk++) body.push(...(kk + 1 < steps ? fragments('ak', 'bk', kk + 1, `_${kk + 1}`) : []), ...fmas(`_${kk}`));
+    }
+    return ['{', indent(body.join('\n'), 2), '}'];
   };
   const ifMore = (ls: string[]) => (nTiles > 1 ? [`if (t + 1u < ${u(nTiles)}) {`, indent(ls.join('\n'), 2), '}'] : []);
   const slotVars = (st: Staging) => Array.from({ length: slotCount(st) }, (_, j) => `var ${st.p}x${j}: ${elem};`);

@@ -3,7 +3,7 @@
 // broadcast of A over B's batches (r2, r3) — and an optional epilogue over `acc`. MUL_MAT is
 // the plain snippet; OUT_PROD and others reuse it with their own access. The WGSL builder is
 // matmul-wgsl.ts (with the schedule type, so the two do not import each other).
-import { generateMatmul, matmulFits, splitKScratch, type MatmulGeometry, type MatmulSchedule } from './matmul-wgsl';
+import { generateMatmul, matmulFits, matmulPadFloats, splitKScratch, type MatmulGeometry, type MatmulSchedule } from './matmul-wgsl';
 import { f, renameIdents } from '../codegen/wgsl';
 import { scheduleKey, type FamilyDef } from './types';
 
@@ -44,9 +44,21 @@ export const MATMUL: FamilyDef<MatmulSchedule, MatmulSnippet> = {
       doc: 'K split inside the workgroup: groups of threads multiply parts of each K tile, summed through workgroup memory at the end (swept on request: it lost at every H200 shape tried)',
       default: 1,
     },
+    padding: {
+      values: ['none', 'vec4'],
+      sweep: ['none'],
+      doc: 'workgroup memory: 16 bytes of padding after each staged k row, so the transposing staging stores land on distinct banks (swept on request: alone it lost at both H200 shapes tried; with inner pipelined it won at 4096x512x4096)',
+      default: 'none',
+    },
+    inner: {
+      values: ['loop', 'unrolled', 'pipelined'],
+      sweep: ['loop'],
+      doc: "the inner loop over a K tile: a WGSL loop, written out at constant offsets ('unrolled'), or written out with the next k's fragments loaded before this k's FMAs ('pipelined'); swept on request ('pipelined' won at both H200 shapes tried: docs/benchmarks.md, f32b)",
+      default: 'loop',
+    },
   },
   threads: (s) => (s.tileM / s.threadM) * (s.tileN / s.threadN) * (s.splitK ?? 1),
-  workgroupBytes: (s) => (s.tileM + s.tileN) * s.tileK * 4 * (s.staging === 'double' ? 2 : 1) + splitKScratch(s).bytes,
+  workgroupBytes: (s) => (s.tileM + s.tileN + 2 * matmulPadFloats(s)) * s.tileK * 4 * (s.staging === 'double' ? 2 : 1) + splitKScratch(s).bytes,
   threadsText: (s) => `(tileM/threadM)·(tileN/threadN)·splitK = ${(s.tileM / s.threadM) * (s.tileN / s.threadN) * (s.splitK ?? 1)} threads`,
   validate(s, { limits }) {
     const reasons: string[] = [];

@@ -241,32 +241,32 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
       ...([1, 2, 4, 8] as const).map((C) => ({
         when: [{ feature: 'N', max: C }, { feature: 'K', multipleOf: 4 }],
         // Eight columns already keep eight accumulators busy per load: unrolled further, registers crowd out loads in flight.
-        schedule: freezeSchedule({ family: 'gemv' as const, workgroupSize: 256, rowsPerWorkgroup: 4, columnsPerPass: C, vectorWidth: 4, unroll: C === 8 ? 1 : 4, reduction: 'subgroup' as const }),
+        schedule: freezeSchedule({ family: 'gemv' as const, workgroupSize: 256, rowsPerWorkgroup: 4, columnsPerPass: C, vectorWidth: 4, unroll: C === 8 ? 1 : 4, reduction: 'subgroup' as const, rowsPerThread: 1 }),
         note:
           C === 8
             ? 'H200 2026-12-02 (matmul-tune.sh issue26b), 4096x8x4096: unroll 1 37.8 µs, unroll 2 44.3, unroll 4 43.2 (2026-12-01); R2 50.0, R8 57.3, C4 54.4'
             : 'H200 2026-12-02 (matmul-tune.sh issue26/26b), 4096x1x4096: R4 U8 23.7 µs, R1 24.0, R8 24.5–24.6, W1024 R4 25.5 — within noise of this R4 U4 (23.3, 2026-12-01); 16384²: R1 243, R4 247. On SwiftShader slower than native at small N',
       })),
-      { when: [{ feature: 'N', max: 8 }, { feature: 'K', multipleOf: 4 }], schedule: freezeSchedule({ family: 'gemv', workgroupSize: 256, rowsPerWorkgroup: 4, columnsPerPass: 8, vectorWidth: 4, unroll: 4, reduction: 'shared' }) },
-      { when: [{ feature: 'N', max: 8 }], schedule: freezeSchedule({ family: 'gemv', workgroupSize: 256, rowsPerWorkgroup: 4, columnsPerPass: 8, vectorWidth: 1, unroll: 2, reduction: 'shared' }) },
+      { when: [{ feature: 'N', max: 8 }, { feature: 'K', multipleOf: 4 }], schedule: freezeSchedule({ family: 'gemv', workgroupSize: 256, rowsPerWorkgroup: 4, columnsPerPass: 8, vectorWidth: 4, unroll: 4, reduction: 'shared', rowsPerThread: 1 }) },
+      { when: [{ feature: 'N', max: 8 }], schedule: freezeSchedule({ family: 'gemv', workgroupSize: 256, rowsPerWorkgroup: 4, columnsPerPass: 8, vectorWidth: 1, unroll: 2, reduction: 'shared', rowsPerThread: 1 }) },
       {
         when: [{ feature: 'K', multipleOf: 4 }, { feature: 'M', min: 2048 }, { feature: 'N', min: 2048 }],
-        schedule: freezeSchedule({ family: 'matmul', tileM: 128, tileN: 128, tileK: 16, threadM: 8, threadN: 16, vectorWidth: 4, staging: 'prefetch', splitK: 1 }),
+        schedule: freezeSchedule({ family: 'matmul', tileM: 128, tileN: 128, tileK: 16, threadM: 8, threadN: 16, vectorWidth: 4, staging: 'prefetch', splitK: 1, padding: 'none', inner: 'loop' }),
         note: 'H200 2026-12-02 (matmul-tune.sh gemm1): 4096³ 40.1 TFLOP/s with 8×16 per thread (128 threads, 16 KiB) against 38.1 for 8×8 (the fastest of 144 in the 2026-11-29 sweep); 128×256 8×16 39.2, 16×8 37.2, split K 2 31.8',
       },
       {
         when: [{ feature: 'K', multipleOf: 4 }, { feature: 'M', min: 2048 }, { feature: 'N', min: 512 }],
-        schedule: freezeSchedule({ family: 'matmul', tileM: 128, tileN: 128, tileK: 16, threadM: 8, threadN: 8, vectorWidth: 4, staging: 'double', splitK: 1 }),
+        schedule: freezeSchedule({ family: 'matmul', tileM: 128, tileN: 128, tileK: 16, threadM: 8, threadN: 8, vectorWidth: 4, staging: 'double', splitK: 1, padding: 'none', inner: 'loop' }),
         limits: { maxComputeWorkgroupStorageSize: 32768 },
         note: 'H200 2026-12-02 (matmul-tune.sh gemm4): 4096x512x4096 double staging (constant buffer offsets) 507 µs, 33.9 TFLOP/s, against prefetch 521 µs in the same call; at 4096³ double lost (4.03 against 3.43 ms)',
       },
       {
         when: [{ feature: 'K', multipleOf: 4 }, { feature: 'M', min: 2048 }, { feature: 'N', min: 512 }],
-        schedule: freezeSchedule({ family: 'matmul', tileM: 128, tileN: 128, tileK: 16, threadM: 8, threadN: 8, vectorWidth: 4, staging: 'prefetch', splitK: 1 }),
+        schedule: freezeSchedule({ family: 'matmul', tileM: 128, tileN: 128, tileK: 16, threadM: 8, threadN: 8, vectorWidth: 4, staging: 'prefetch', splitK: 1, padding: 'none', inner: 'loop' }),
         note: 'H200 2026-12-02 (matmul-tune.sh gemm1/gemm2): 4096x512x4096 33.0 TFLOP/s against 26.3 for the 64×64 rule below; 8×16 per thread 32.4, 128×64 32.8, split K 2/4 18.9–31.3 (more threads did not pay for the reduction)',
       },
-      { when: [{ feature: 'K', multipleOf: 4 }], schedule: freezeSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 4, staging: 'prefetch', splitK: 1 }) },
-      { when: [], schedule: freezeSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 1, staging: 'single', splitK: 1 }) },
+      { when: [{ feature: 'K', multipleOf: 4 }], schedule: freezeSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 4, staging: 'prefetch', splitK: 1, padding: 'none', inner: 'loop' }) },
+      { when: [], schedule: freezeSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 1, staging: 'single', splitK: 1, padding: 'none', inner: 'loop' }) },
     ],
     states: {
       'nvidia/hopper': { state: 'observe', evidence: 'lane 2026-11-29: H200 faster on 8/8 shapes (1.10–2.65×; 4096³ 38.1 vs 14.5 TFLOP/s); issue 10 found order-dependent lane timings on this class, so no promotion until they agree' },
@@ -373,7 +373,7 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
   entry({
     op: 'OUT_PROD',
     declaredRejections: [],
-    rules: [{ when: [], schedule: freezeSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 1, staging: 'single', splitK: 1 }), note: "scalar loads: src0's k stride is its row stride (vec4 needs k contiguous)" }],
+    rules: [{ when: [], schedule: freezeSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 1, staging: 'single', splitK: 1, padding: 'none', inner: 'loop' }), note: "scalar loads: src0's k stride is its row stride (vec4 needs k contiguous)" }],
     states: { default: { state: 'observe', evidence: 'new in issue 9 (ggml d99724f2 semantics); SwiftShader lane 2026-12-01 (a CPU shared with other jobs): faster on 2/6 shapes, parity on 4/6, none slower; generated and native match the oracle on every shape. Not yet run on a GPU: observed' } },
   }),
   observed(
