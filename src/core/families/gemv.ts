@@ -232,7 +232,7 @@ export const GEMV: FamilyDef<GemvSchedule, GemvSnippet> = {
   name: 'gemv',
   doc: 'few columns (N ≤ 8): rows of src0 per workgroup, K split over the threads of a row, several src1 columns per pass, subgroup or shared reduction',
   space: {
-    workgroupSize: { values: [64, 128, 256], doc: 'threads per workgroup' },
+    workgroupSize: { values: [64, 128, 256, 512, 1024], sweep: [64, 128, 256], doc: 'threads per workgroup (512 and 1024 need the adapter limit; swept on request — 512 at one row a workgroup won at 16384² f32 on the H200)' },
     // Many rows and few threads per row suit a CPU adapter (few, fat workgroups); few rows, a GPU.
     rowsPerWorkgroup: { values: [1, 2, 4, 8, 16, 32, 64], doc: 'src0 rows per workgroup (the rest of the threads split K)' },
     columnsPerPass: { values: [1, 2, 4, 8], doc: 'src1 columns accumulated per pass over K' },
@@ -247,6 +247,7 @@ export const GEMV: FamilyDef<GemvSchedule, GemvSnippet> = {
     },
   },
   threads: (s) => s.workgroupSize,
+  threadsX: (s) => s.workgroupSize,
   workgroupBytes: (s) => (threadsPerRow(s) > 1 ? s.workgroupSize * s.columnsPerPass * (s.rowsPerThread ?? 1) * 4 : 0),
   threadsText: (s) => `workgroupSize ${s.workgroupSize}`,
   validate(s, adapter) {

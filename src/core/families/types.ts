@@ -38,6 +38,8 @@ export interface FamilyDef<S extends ScheduleBase = ScheduleBase, Snippet = unkn
   readonly space: Readonly<Record<string, KnobSpec>>;
   /** Threads per workgroup the schedule launches. */
   threads(s: S): number;
+  /** Threads along x where the workgroup is 1-D and may pass 256 (checked against maxComputeWorkgroupSizeX); absent: the family checks its own. */
+  threadsX?(s: S): number;
   /** Workgroup memory the schedule declares at most, in bytes. */
   workgroupBytes(s: S): number;
   /** How to say the thread count in a reason ("workgroupSize 512", "(tileM/threadM)·(tileN/threadN) = 512 threads"). */

@@ -237,6 +237,13 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
             ? 'H200 2026-12-02 (formats --mmvq): 4096² q8_0 16.0 µs vs 27.3 for the block-decode gemv, q4_0 15.0 vs 30.6, q4_1/q5_0/q5_1 14.5/17.0/16.2 vs 26.0/30.2/28.4; 16384² q8_0 83.2 vs 310, q4_0 64.3 vs 294. The fused and rowsPerThread variants: scripts/gpu/mmvq-tune.sh'
             : 'adapters without subgroups (the same schedule, a shared-memory tree)',
       })),
+      // A matrix-vector product of f32 weights past 64 MiB: one row a workgroup of 512 threads.
+      {
+        when: [{ feature: 'N', max: 1 }, { feature: 'K', multipleOf: 4 }, { feature: 'M', min: 16384 }, { feature: 'type0', max: 0 }, { feature: 'f16', max: 0 }],
+        schedule: freezeSchedule({ family: 'gemv' as const, workgroupSize: 512, rowsPerWorkgroup: 1, columnsPerPass: 1, vectorWidth: 4, unroll: 4, reduction: 'subgroup' as const, rowsPerThread: 1 }),
+        limits: { maxComputeInvocationsPerWorkgroup: 512, maxComputeWorkgroupSizeX: 512 },
+        note: 'H200 2026-12-02 (matmul-tune.sh f32b), 16384x1x16384 f32: W512 R1 U4 238 µs (4.51 TB/s) against W256 R4 U4 242 in the same call; W1024 R1 262, two rows a thread 242–278. At 4096² W512 R1 lost (29.6 µs against 23.7, issue26)',
+      },
       // Decode (N ≤ 8): gemv, one src0 load feeding every column of the pass.
       ...([1, 2, 4, 8] as const).map((C) => ({
         when: [{ feature: 'N', max: C }, { feature: 'K', multipleOf: 4 }],
@@ -251,14 +258,14 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
       { when: [{ feature: 'N', max: 8 }], schedule: freezeSchedule({ family: 'gemv', workgroupSize: 256, rowsPerWorkgroup: 4, columnsPerPass: 8, vectorWidth: 1, unroll: 2, reduction: 'shared', rowsPerThread: 1 }) },
       {
         when: [{ feature: 'K', multipleOf: 4 }, { feature: 'M', min: 2048 }, { feature: 'N', min: 2048 }],
-        schedule: freezeSchedule({ family: 'matmul', tileM: 128, tileN: 128, tileK: 16, threadM: 8, threadN: 16, vectorWidth: 4, staging: 'prefetch', splitK: 1, padding: 'none', inner: 'loop' }),
-        note: 'H200 2026-12-02 (matmul-tune.sh gemm1): 4096³ 40.1 TFLOP/s with 8×16 per thread (128 threads, 16 KiB) against 38.1 for 8×8 (the fastest of 144 in the 2026-11-29 sweep); 128×256 8×16 39.2, 16×8 37.2, split K 2 31.8',
+        schedule: freezeSchedule({ family: 'matmul', tileM: 128, tileN: 128, tileK: 16, threadM: 8, threadN: 16, vectorWidth: 4, staging: 'prefetch', splitK: 1, padding: 'none', inner: 'pipelined' }),
+        note: "H200 2026-12-02 (matmul-tune.sh f32b): 4096³ inner 'pipelined' 3.31 ms, 41.5 TFLOP/s, against the loop's 3.44 ms (40.0) first and last in the same call; padded 3.35, double 6.04. Before (gemm1): 8×16 per thread 40.1 against 38.1 for 8×8; 128×256 39.2, 16×8 37.2, split K 2 31.8",
       },
       {
         when: [{ feature: 'K', multipleOf: 4 }, { feature: 'M', min: 2048 }, { feature: 'N', min: 512 }],
-        schedule: freezeSchedule({ family: 'matmul', tileM: 128, tileN: 128, tileK: 16, threadM: 8, threadN: 8, vectorWidth: 4, staging: 'double', splitK: 1, padding: 'none', inner: 'loop' }),
-        limits: { maxComputeWorkgroupStorageSize: 32768 },
-        note: 'H200 2026-12-02 (matmul-tune.sh gemm4): 4096x512x4096 double staging (constant buffer offsets) 507 µs, 33.9 TFLOP/s, against prefetch 521 µs in the same call; at 4096³ double lost (4.03 against 3.43 ms)',
+        schedule: freezeSchedule({ family: 'matmul', tileM: 128, tileN: 128, tileK: 16, threadM: 8, threadN: 8, vectorWidth: 4, staging: 'double', splitK: 1, padding: 'vec4', inner: 'pipelined' }),
+        limits: { maxComputeWorkgroupStorageSize: 33792 },
+        note: "H200 2026-12-02 (matmul-tune.sh f32b): 4096x512x4096 double staging, padded rows, inner 'pipelined' 464 µs, 37.0 TFLOP/s, against 507 µs (33.9) for the loop unpadded in the same call; unpadded pipelined 473, padded unrolled 466, prefetch padded pipelined 604. gemm4: double 507 against prefetch 521; at 4096³ double lost",
       },
       {
         when: [{ feature: 'K', multipleOf: 4 }, { feature: 'M', min: 2048 }, { feature: 'N', min: 512 }],

@@ -1,12 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../adapter';
-import { enumerateSpace, parseSchedule, parseSpace, scheduleKey, spaceText, SPACES, validateSchedule, workgroupStorageBytes } from './schedule';
+import { enumerateSpace, limitsNeeded, parseSchedule, parseSpace, scheduleKey, spaceText, SPACES, validateSchedule, workgroupStorageBytes } from './schedule';
 import { allHold, describeConditions } from './shape-rules';
 import { stableJson } from './stable-json';
 
 const adapter = { limits: DEFAULT_LIMITS, features: [] as string[] };
 
 describe('schedules', () => {
+  it('ask for the threads along x a 1-D workgroup past 256 needs, and are refused without them by name', () => {
+    const s = parseSchedule({ family: 'gemv', workgroupSize: 512, rowsPerWorkgroup: 1, columnsPerPass: 1, vectorWidth: 4, unroll: 4, reduction: 'shared', rowsPerThread: 1 });
+    expect(limitsNeeded(s)).toEqual({ maxComputeInvocationsPerWorkgroup: 512, maxComputeWorkgroupSizeX: 512 });
+    expect(validateSchedule(s, { ...adapter, limits: { ...DEFAULT_LIMITS, maxComputeInvocationsPerWorkgroup: 1024 } })).toEqual(['workgroupSize 512 exceeds maxComputeWorkgroupSizeX 256']);
+    expect(validateSchedule(s, { ...adapter, limits: { ...DEFAULT_LIMITS, maxComputeInvocationsPerWorkgroup: 1024, maxComputeWorkgroupSizeX: 1024 } })).toEqual([]);
+  });
+
   it('derive a stable key from the data, whatever the field order', () => {
     const a = parseSchedule({ family: 'elementwise', workgroupSize: 256, elementsPerThread: 4, vectorWidth: 4 });
     const b = parseSchedule('{"vectorWidth":4,"elementsPerThread":4,"family":"elementwise","workgroupSize":256}');

@@ -160,6 +160,8 @@ export function limitsNeeded(s: Schedule): Partial<DeviceLimits> {
   const out: { -readonly [K in keyof DeviceLimits]?: number } = {};
   const threads = def.threads(s);
   if (threads > DEFAULT_LIMITS.maxComputeInvocationsPerWorkgroup) out.maxComputeInvocationsPerWorkgroup = threads;
+  const x = def.threadsX?.(s) ?? 0;
+  if (x > DEFAULT_LIMITS.maxComputeWorkgroupSizeX) out.maxComputeWorkgroupSizeX = x;
   const bytes = def.workgroupBytes(s);
   if (bytes > DEFAULT_LIMITS.maxComputeWorkgroupStorageSize) out.maxComputeWorkgroupStorageSize = bytes;
   return out;
@@ -173,6 +175,8 @@ export function validateSchedule(s: Schedule, adapter: LimitsView): string[] {
   const vw = (s as { vectorWidth?: number }).vectorWidth;
   if (vw !== undefined && ![1, 2, 4].includes(vw)) reasons.push(`vectorWidth ${vw} is not 1, 2 or 4 (WGSL vectors)`);
   if (threads > limits.maxComputeInvocationsPerWorkgroup) reasons.push(`${def.threadsText(s)} exceeds maxComputeInvocationsPerWorkgroup ${limits.maxComputeInvocationsPerWorkgroup}`);
+  const x = def.threadsX?.(s) ?? 0;
+  if (x > limits.maxComputeWorkgroupSizeX) reasons.push(`${def.threadsText(s)} exceeds maxComputeWorkgroupSizeX ${limits.maxComputeWorkgroupSizeX}`);
   const storage = def.workgroupBytes(s);
   if (storage > limits.maxComputeWorkgroupStorageSize) reasons.push(`workgroup memory ${storage} B exceeds maxComputeWorkgroupStorageSize ${limits.maxComputeWorkgroupStorageSize}`);
   return [...reasons, ...def.validate(s, adapter)];
