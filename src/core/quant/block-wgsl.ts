@@ -144,21 +144,40 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
     `struct WqRaw {\n  qs: array<u32, ${qsWords}>,\n  d: f32,\n  m: f32,\n  qh: u32,\n}`,
   ];
   // The block's raw fields: the quant words loaded once (span words, funnelled), scale, min, high bits.
-  const raw = [
-    `fn wq_raw(blk: u32) -> WqRaw {`,
-    `  let o = blk * ${u(bb)};`,
-    `  var r: WqRaw;`,
-    `  r.d = ${scaleAt};`,
-    `  r.m = ${L.m !== undefined ? `wq_f16_at(o + ${u(L.m)})` : '0.0'};`,
-    `  r.qh = ${L.qh !== undefined ? (f.name === 'q5_1' ? `wq_w((o + ${u(L.qh)}) >> 2u)` : `wq_u32_at(o + ${u(L.qh)})`) : '0u'};`,
-    `  let a = o + ${u(L.qs)};`,
-    `  let w0 = a >> 2u;`,
-    `  let s = (a & 3u) * 8u;`,
-    ...Array.from({ length: span }, (_, i) => `  let W${i} = wq_w(w0 + ${u(i)});`),
-    ...Array.from({ length: qsWords }, (_, t) => (maxMis === 0 ? `  r.qs[${t}] = W${t};` : `  r.qs[${t}] = wq_funnel(W${t}, W${t + 1}, s);`)),
-    `  return r;`,
-    `}`,
-  ];
+  // MXFP4 (17 B: the E8M0 byte, then the codes): the block's 17 bytes from word o/4 (5 words), the
+  // scale from the first of them and the code words past it ((W >> 8) >> sh joins a shift of 8…32
+  // bits with WGSL's shifts below 32): one load fewer than a separate scale word, no select.
+  const mx = L.scale === 'e8m0';
+  const raw = mx
+    ? [
+        `fn wq_raw(blk: u32) -> WqRaw {`,
+        `  let o = blk * ${u(bb)};`,
+        `  let w0 = o >> 2u;`,
+        `  let sh = (o & 3u) * 8u;`,
+        ...Array.from({ length: 5 }, (_, i) => `  let W${i} = wq_w(w0 + ${u(i)});`),
+        `  var r: WqRaw;`,
+        `  r.d = wq_e8m0_half((W0 >> sh) & 0xffu);`,
+        `  r.m = 0.0;`,
+        `  r.qh = 0u;`,
+        ...Array.from({ length: qsWords }, (_, t) => `  r.qs[${t}] = ((W${t} >> 8u) >> sh) | (W${t + 1} << (24u - sh));`),
+        `  return r;`,
+        `}`,
+      ]
+    : [
+        `fn wq_raw(blk: u32) -> WqRaw {`,
+        `  let o = blk * ${u(bb)};`,
+        `  var r: WqRaw;`,
+        `  r.d = ${scaleAt};`,
+        `  r.m = ${L.m !== undefined ? `wq_f16_at(o + ${u(L.m)})` : '0.0'};`,
+        `  r.qh = ${L.qh !== undefined ? (f.name === 'q5_1' ? `wq_w((o + ${u(L.qh)}) >> 2u)` : `wq_u32_at(o + ${u(L.qh)})`) : '0u'};`,
+        `  let a = o + ${u(L.qs)};`,
+        `  let w0 = a >> 2u;`,
+        `  let s = (a & 3u) * 8u;`,
+        ...Array.from({ length: span }, (_, i) => `  let W${i} = wq_w(w0 + ${u(i)});`),
+        ...Array.from({ length: qsWords }, (_, t) => (maxMis === 0 ? `  r.qs[${t}] = W${t};` : `  r.qs[${t}] = wq_funnel(W${t}, W${t + 1}, s);`)),
+        `  return r;`,
+        `}`,
+      ];
   lines.push(...raw);
   // Bits t…t+3 of qh (q5_*'s bit 4 of quants t…t+3); t a WGSL u32 expression.
   const hi = (qh: string, t: string) => `((vec4<u32>(${qh}) >> (vec4<u32>(0u, 1u, 2u, 3u) + vec4<u32>(${t}))) & vec4<u32>(1u))`;
