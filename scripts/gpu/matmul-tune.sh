@@ -2,7 +2,7 @@
 # MUL_MAT schedule variants on the H200 (issue 11): GEMV / small N, f16 subgroup matrices, f32.
 # Same prelude as h200.sh; each line is one `lab time` (checked against the oracle, then timed).
 # Usage on the device: bash scripts/gpu/matmul-tune.sh [STEP|bench]   (outputs in $OUT; LAB_DIR: where lab.mjs is, default dist-cli)
-# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 (mmvq's knobs; mmvq3: 'shared' activations), f32b (f32 tiled knobs, gemv rowsPerThread), auto26 (what the registry picks for issue 26's rows); none: the GEMV/sgmatrix rows, then bench.
+# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 (mmvq's knobs; mmvq3: 'shared' activations), f32b (f32 tiled knobs, gemv rowsPerThread), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows); none: the GEMV/sgmatrix rows, then bench.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -126,6 +126,36 @@ elif [ "${1:-}" = mmvq ] || [ "${1:-}" = mmvqfp4 ] || [ "${1:-}" = mmvq3 ]; then
     sw 16k-b 90 "$(shapes 16384x1x16384 q4_1 q5_0)" '{"family":"mmvq","workgroupSize":[256],"rowsPerWorkgroup":[4,8],"rowsPerThread":[1,2,4],"blocksPerThread":[1,2],"activations":["prequantized","fused"],"reduction":["subgroup"]}'
     sw n248 90 "$(shapes 4096x2x4096 q4_0 q8_0),$(shapes 4096x4x4096 q4_0 q8_0),$(shapes 4096x8x4096 q4_0 q8_0)" '{"family":"mmvq","workgroupSize":[256],"rowsPerWorkgroup":[4],"rowsPerThread":[1,2],"blocksPerThread":[1,2],"activations":["prequantized","fused"],"reduction":["subgroup"]}'
   fi
+  cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = e2m1 ]; then
+  # Issue 20, e2m1 helper (`round.sh tune-e2m1:280`): the E2M1 decode and ggml mxfp4's loads, this build against
+  # main's. GEMV 16384x1x16384 (registry's pick: mmvq W256 R4 RT1 U1 prequantized) on mxfp4 (ggml, 17 B per 32),
+  # nvfp4 (18 B), mxfp4_t1 (Track-1, aligned codes) and q4_0 (the control: its code is untouched), each line
+  # checked against the oracle then timed; builds interleaved per format. E2M1_MAIN: main's dist-cli
+  # (default .exp/e2m1/main-cli), E2M1_DEC: a build with the new decode and main's mxfp4 loads (optional).
+  # Then robustness off (diagnosis only: browsers never offer it), main then this build again (drift), and
+  # mmvq's knobs on this build (`lab sweep`, whatever time is left). 70% of copy: ≤ 48 / 51 µs (mxfp4 / nvfp4).
+  S=16384x1x16384
+  [ -n "${LOCAL:-}" ] && S=256x1x512
+  MAIN=${E2M1_MAIN:-.exp/e2m1/main-cli} DEC=${E2M1_DEC:-.exp/e2m1/cli-dec} HERE=${LAB_DIR:-dist-cli}
+  t() { # label lab-dir format [toggles]
+    [ -d "$2" ] || { echo "## $1 $3: no $2" >> "$OUT/tune.txt"; return; }
+    [ "$SECONDS" -lt "${E2M1_STOP:-190}" ] || { echo "## $1 $3: skipped (time)" >> "$OUT/tune.txt"; return; }
+    echo "## $1 $3 ${4:-}" >> "$OUT/tune.txt"
+    KERNEL_LAB_DAWN_TOGGLES=${4:-} timeout 30 $NODE "$2/lab.mjs" time --op MUL_MAT --shape "$S" --param "type0=$3" 2>&1 | grep -E "^correct|^timing|rror|refused" >> "$OUT/tune.txt"
+  }
+  for f in mxfp4 nvfp4 mxfp4_t1 q4_0; do t main "$MAIN" $f; t branch "$HERE" $f; done
+  t decode-only "$DEC" mxfp4
+  t branch "$HERE" mxfp4 disable_robustness; t main "$MAIN" mxfp4 disable_robustness; t branch "$HERE" q4_0 disable_robustness
+  t main "$MAIN" mxfp4; t branch "$HERE" mxfp4
+  left=$(( ${E2M1_END:-275} - SECONDS ))
+  if [ "$left" -gt 40 ]; then
+    echo "=== sweep ($left s) $S mxfp4 nvfp4" >> "$OUT/tune.txt"
+    timeout "$left" $NODE $HERE/lab.mjs sweep --op MUL_MAT --reps 3 --shapes "$S:contiguous:type0=mxfp4,$S:contiguous:type0=nvfp4" --space '{"family":"mmvq","workgroupSize":[256],"rowsPerWorkgroup":[4,8],"rowsPerThread":[1,2],"blocksPerThread":[1,2],"activations":["prequantized"],"reduction":["subgroup"]}' > "$OUT/e2m1-sweep.txt" 2> "$OUT/e2m1-sweep.err"
+    echo "rc=$?" >> "$OUT/tune.txt"
+    sed -n '/^reference/,/^proposal/p' "$OUT/e2m1-sweep.txt" | sed 's/mmvq{"activations":"\([a-z]*\)","blocksPerThread":\([0-9]\),"reduction":"\([a-z]*\)","rowsPerThread":\([0-9]\),"rowsPerWorkgroup":\([0-9]*\),"workgroupSize":\([0-9]*\)}/mmvq W\6 R\5 RT\4 U\2 \1 \3/g' >> "$OUT/tune.txt"
+  fi
+  echo "elapsed ${SECONDS}s" >> "$OUT/tune.txt"
   cat "$OUT/tune.txt"; exit 0
 elif [ -n "${LOCAL:-}" ]; then
   g 256x1x256 256 4 1 4 4 subgroup; g 256x1x256 64 2 1 4 4 shared type0=1; g 130x3x66 64 8 4 1 2 subgroup

@@ -2,6 +2,74 @@ import { describe, expect, it } from 'vitest';
 import { blockDecodeWgsl, hasBlockDecode, hasIntegerBlockDecode } from './block-wgsl';
 import { WEIGHT_FORMATS } from './weights';
 
+/**
+ * The generated `fn wq_e2m1x2_i8(c: u32) -> vec2<u32>` run as written: its let lines and return parsed
+ * (u32 literals, + - * & | ^ << >> and parentheses; WGSL needs parentheses between mixed bitwise
+ * operators, so precedence is * over + - over shifts over the bitwise three), every step mod 2^32.
+ */
+function e2m1x2I8(wgsl: string): (c: number) => [number, number] {
+  const body = /fn wq_e2m1x2_i8\(c: u32\) -> vec2<u32> \{\n([\s\S]*?)\n\}/.exec(wgsl)![1].split('\n').map((l) => l.trim());
+  const ops: Record<string, (a: number, b: number) => number> = {
+    '*': (a, b) => Math.imul(a, b) >>> 0,
+    '+': (a, b) => (a + b) >>> 0,
+    '-': (a, b) => (a - b) >>> 0,
+    '<<': (a, b) => (a << (b & 31)) >>> 0,
+    '>>': (a, b) => a >>> (b & 31),
+    '&': (a, b) => (a & b) >>> 0,
+    '|': (a, b) => (a | b) >>> 0,
+    '^': (a, b) => (a ^ b) >>> 0,
+  };
+  const level: Record<string, number> = { '*': 3, '+': 2, '-': 2, '<<': 1, '>>': 1, '&': 0, '|': 0, '^': 0 };
+  type Env = Record<string, number>;
+  // Parsed once into closures over the environment of let values.
+  const compile = (src: string): ((env: Env) => number) => {
+    const toks = src.match(/0x[0-9a-f]+u|\d+u|[a-z_]\w*|<<|>>|[-+*&|^()]/gi)!;
+    let i = 0;
+    const atom = (): ((env: Env) => number) => {
+      const t = toks[i++];
+      if (t === '(') {
+        const v = expr(0);
+        expect(toks[i++]).toBe(')');
+        return v;
+      }
+      if (/u$/.test(t)) {
+        const k = Number(t.slice(0, -1)) >>> 0;
+        return () => k;
+      }
+      return (env) => {
+        if (!(t in env)) throw new Error(`${t} is not defined`);
+        return env[t];
+      };
+    };
+    const expr = (min: number): ((env: Env) => number) => {
+      let a = atom();
+      while (i < toks.length && toks[i] in level && level[toks[i]] >= min) {
+        const op = ops[toks[i]];
+        const [l, r] = [a, expr(level[toks[i++]] + 1)];
+        a = (env) => op(l(env), r(env));
+      }
+      return a;
+    };
+    const f = expr(0);
+    expect(i).toBe(toks.length);
+    return f;
+  };
+  const lets = body.slice(0, -1).map((line) => {
+    const m = /^let (\w+) = (.*);$/.exec(line)!;
+    return [m[1], compile(m[2])] as const;
+  });
+  // The return's two arguments: split at the top-level comma.
+  const ret = /^return vec2<u32>\((.*)\);$/.exec(body[body.length - 1])![1];
+  let depth = 0;
+  const at = [...ret].findIndex((ch) => (ch === '(' ? (depth++, false) : ch === ')' ? (depth--, false) : ch === ',' && depth === 0));
+  const [x, y] = [compile(ret.slice(0, at)), compile(ret.slice(at + 1))];
+  return (c) => {
+    const env: Env = { c: c >>> 0 };
+    for (const [name, f] of lets) env[name] = f(env);
+    return [x(env), y(env)];
+  };
+}
+
 describe('block-at-a-time decode WGSL', () => {
   it('covers every format where K % 32 == 0 (Track-1 rows with a ragged end are one weight a call); the integer form ggml\'s 32-weight types and Track-1 E2M1, int4 and int8', () => {
     expect(WEIGHT_FORMATS.filter((f) => !hasBlockDecode(f.id))).toEqual([]);
@@ -63,6 +131,31 @@ describe('block-at-a-time decode WGSL', () => {
     expect(mx8.wgsl).toContain('let si = blk;');
   });
 
+  it('wq_e2m1x2_i8, run as generated: every code in every nibble beside every code in every other, any sign, −0 as 0', () => {
+    const kv = [0, 1, 2, 3, 4, 6, 8, 12];
+    const want = (n: number) => (n & 8 ? -kv[n & 7] : kv[n & 7]);
+    const dec = e2m1x2I8(blockDecodeWgsl('mxfp4', 0).wgsl);
+    // Track-1's E2M1 formats share the function.
+    expect(blockDecodeWgsl('nvfp4', 0, 'src0', { rows: 2, cols: 64 }).wgsl).toContain(/fn wq_e2m1x2_i8[\s\S]*?\n\}/.exec(blockDecodeWgsl('mxfp4', 0).wgsl)![0]);
+    const bad: string[] = [];
+    const check = (c: number) => {
+      const [lo, hi] = dec(c);
+      for (let k = 0; k < 4; k++) {
+        const got = [((lo >>> (8 * k)) << 24) >> 24, ((hi >>> (8 * k)) << 24) >> 24];
+        const exp = [want((c >>> (8 * k)) & 15), want((c >>> (8 * k + 4)) & 15)];
+        if (got[0] !== exp[0] || got[1] !== exp[1]) bad.push(`${(c >>> 0).toString(16)} byte ${k}: ${got} ≠ ${exp}`);
+      }
+    };
+    // Nibbles p and q set to every pair of codes over backgrounds of +0, −0, all −12, all +12, mixed.
+    for (const bg of [0, 0x88888888, 0xffffffff, 0x77777777, 0x9e3779b9])
+      for (let p = 0; p < 8; p++)
+        for (let q = p + 1; q < 8; q++)
+          for (let a = 0; a < 16; a++) for (let b = 0; b < 16; b++) check(((bg & ~(15 << (4 * p)) & ~(15 << (4 * q))) | (a << (4 * p)) | (b << (4 * q))) >>> 0);
+    // And a fixed pseudo-random sample of whole words.
+    for (let i = 0, x = 12345; i < 20000; i++) check((x = (Math.imul(x, 1103515245) + 12345) >>> 0) ^ (x >>> 13));
+    expect(bad.slice(0, 5)).toEqual([]);
+  });
+
   it('K-quants: a 32-weight eighth of a super-block per call, whole words; Q4_K/Q5_K with a min, Q6_K with its two scales in q', () => {
     const q4k = blockDecodeWgsl('q4_k', 0);
     // 8 quant words in wq_block, 2 in wq_part (bytes 8s… of the sub-block's 32).
@@ -81,6 +174,11 @@ describe('block-at-a-time decode WGSL', () => {
 
   it('reads a block as whole words: the span of its quants once, joined by a funnel shift where blocks are 2-byte aligned', () => {
     const q4 = blockDecodeWgsl('q4_0', 64);
+    // ggml mxfp4 (17 B): the block's 17 bytes from word o/4, its E8M0 byte from the first word, the codes past it (5 loads, no funnel select).
+    const mx = blockDecodeWgsl('mxfp4', 0).wgsl;
+    expect(mx.match(/let W\d+ = wq_w\(w0/g)).toHaveLength(5);
+    expect(mx).toContain('r.d = wq_e8m0_half((W0 >> sh) & 0xffu);');
+    expect(mx).toContain('r.qs[3] = ((W3 >> 8u) >> sh) | (W4 << (24u - sh));');
     // 18-byte blocks: the scale and the 16 quant bytes at any even offset span 5 words (the scale's first), joined into 4
     // from byte 2 of the scale's word, or the next 4 words whole.
     expect(q4.wgsl.match(/let W\d+ = wq_w\(w0/g)).toHaveLength(5);
