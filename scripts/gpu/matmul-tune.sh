@@ -57,8 +57,8 @@ if [ "${1:-}" = mmvq ] || [ "${1:-}" = mmvqfp4 ] || [ "${1:-}" = mmvq3 ] || [ "$
     echo "=== $1: sweep $3" >> "$OUT/tune.txt"
     timeout "$2" $NODE ${LAB_DIR:-dist-cli}/lab.mjs sweep --op MUL_MAT --reps ${MMVQ_REPS:-5} --shapes "$3" --space "$4" --json "$OUT/mmvq-$1.json" > "$OUT/mmvq-$1.txt" 2> "$OUT/mmvq-$1.err"
     echo "rc=$?" >> "$OUT/tune.txt"
-    # The keys, short: mmvq W R RT U QT(quantizeThreads) activations preload reduction.
-    sed -n '/^reference/,/^proposal/p' "$OUT/mmvq-$1.txt" | sed -E 's/mmvq\{"activations":"([a-z]*)","blocksPerThread":([0-9]),"preload":"([a-z]*)","quantizeThreads":([0-9]),"reduction":"([a-z]*)","rowsPerThread":([0-9]),"rowsPerWorkgroup":([0-9]*),"workgroupSize":([0-9]*)\}/mmvq W\8 R\7 RT\6 U\2 QT\4 \1 \3 \5/g' >> "$OUT/tune.txt"
+    # The keys, short: mmvq W R RT U L(blocksPerLoad) QT(quantizeThreads) activations preload reduction.
+    sed -n '/^reference/,/^proposal/p' "$OUT/mmvq-$1.txt" | sed -E 's/mmvq\{"activations":"([a-z]*)","blocksPerLoad":([0-9]),"blocksPerThread":([0-9]),"preload":"([a-z]*)","quantizeThreads":([0-9]),"reduction":"([a-z]*)","rowsPerThread":([0-9]),"rowsPerWorkgroup":([0-9]*),"workgroupSize":([0-9]*)\}/mmvq W\9 R\8 RT\7 U\3 L\2 QT\5 \1 \4 \6/g' >> "$OUT/tune.txt"
     tail -3 "$OUT/mmvq-$1.err" >> "$OUT/tune.txt"
   }
   # 4096² has 128 blocks per row: rowsPerWorkgroup 4/8/16 keeps 16–256 threads per row group (blocksPerThread 2 needs ≤ 64 to
@@ -74,15 +74,22 @@ if [ "${1:-}" = mmvq ] || [ "${1:-}" = mmvqfp4 ] || [ "${1:-}" = mmvq3 ] || [ "$
     sh4() { sw "$1" "$2" "$3" "$4"; }
     S4='"family":"mmvq","activations":["shared"],"reduction":["subgroup"]'
     if [ -n "${LOCAL:-}" ]; then
-      sh4 local4 300 "$(shapes 100x1x512 q4_0 q8_0),$(shapes 70x3x256 nvfp4)" '{'"$S4"',"workgroupSize":[64],"rowsPerWorkgroup":[4,16],"rowsPerThread":[1,2],"blocksPerThread":[1,2],"quantizeThreads":[1,4],"preload":["none","weights"]}'
+      sh4 local4 300 "$(shapes 100x1x512 q4_0 q8_0),$(shapes 70x3x256 nvfp4)" '{'"$S4"',"workgroupSize":[64],"rowsPerWorkgroup":[4,16],"rowsPerThread":[1,2],"blocksPerThread":[1,2],"quantizeThreads":[1,4],"preload":["none","weights"],"blocksPerLoad":[1,2]}'
     else
-      case ${MMVQ4_STEP:-a} in
+      case ${MMVQ4_STEP:-b} in
       a)
+        # Call 1 (14:16 UTC): W256 R16/32 RT2 QT4 ≈ q4_0 10.6–11.0 µs; W512 R32 RT2 QT4: q4_0 10.2–10.5, q8_0 11.8–12.1 (7–8% spread).
         sh4 4k4 90 "$(shapes 4096x1x4096 q4_0 q8_0)" '{'"$S4"',"workgroupSize":[256],"rowsPerWorkgroup":[8,16,32],"rowsPerThread":[1,2,4],"blocksPerThread":[1,2,4],"quantizeThreads":[1,4],"preload":["none","weights"]}'
         sh4 4k4-w512 40 "$(shapes 4096x1x4096 q4_0 q8_0)" '{'"$S4"',"workgroupSize":[512],"rowsPerWorkgroup":[16,32],"rowsPerThread":[2,4],"blocksPerThread":[1,2],"quantizeThreads":[4],"preload":["none","weights"]}'
         P16='"family":"mmvq","reduction":["subgroup"],"workgroupSize":[256],"blocksPerThread":[1,2],"rowsPerThread":[2,4]'
         sw 16k4 30 "$(shapes 16384x1x16384 q4_0 q8_0)" '{'"$P16"',"activations":["prequantized"],"rowsPerWorkgroup":[4,8]}'
         sw 16k4-shared 30 "$(shapes 16384x1x16384 q4_0 q8_0)" '{'"$P16"',"activations":["shared"],"rowsPerWorkgroup":[16,32],"quantizeThreads":[4],"preload":["weights"]}'
+        ;;
+      b)
+        # blocksPerLoad 2 (q4_0/q8_0 blocks in 4-aligned pairs, no select) beside 1, at 4096² (shared) and 16384² (prequantized).
+        sh4 4k4b 100 "$(shapes 4096x1x4096 q4_0 q8_0)" '{'"$S4"',"workgroupSize":[256],"rowsPerWorkgroup":[16,32],"rowsPerThread":[2,4],"blocksPerThread":[1,2,4],"quantizeThreads":[1,4],"preload":["none","weights"],"blocksPerLoad":[1,2]}'
+        sh4 4k4b-w512 40 "$(shapes 4096x1x4096 q4_0 q8_0)" '{'"$S4"',"workgroupSize":[512],"rowsPerWorkgroup":[16,32],"rowsPerThread":[2],"blocksPerThread":[1,2,4],"quantizeThreads":[4],"preload":["none","weights"],"blocksPerLoad":[2]}'
+        sw 16k4b 45 "$(shapes 16384x1x16384 q4_0 q8_0)" '{"family":"mmvq","reduction":["subgroup"],"workgroupSize":[256],"activations":["prequantized"],"rowsPerWorkgroup":[4,8],"rowsPerThread":[1,2],"blocksPerThread":[1,2],"blocksPerLoad":[1,2]}'
         ;;
       esac
     fi

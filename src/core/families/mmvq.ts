@@ -51,6 +51,12 @@ export interface MmvqSchedule {
    * max and Σq meet by subgroupShuffleXor (exact: the same q8_1 block bit for bit); needs 'subgroups'.
    */
   readonly quantizeThreads?: number;
+  /**
+   * Consecutive blocks of a row a thread loads as one (default 1). 2: blocks 2u, 2u + 1 from their 4-aligned
+   * 2·qsWords + 1 words (wq_pair_c8: q4_0 9 words for 36 B, q8_0 17 for 68 B, no select on alignment); the thread
+   * steps over pairs (u = j, j + T, …). q4_0 and q8_0 only, K/32 even.
+   */
+  readonly blocksPerLoad?: number;
   /** 'shared' only: 'weights' issues a thread's first step of weight loads before the quantize (their latency hides behind it); default 'none'. */
   readonly preload?: MmvqPreload;
   readonly reduction: 'subgroup' | 'shared';
@@ -72,6 +78,7 @@ const prequantized = (s: MmvqSchedule) => !fused(s) && !sharedX(s);
 const blocksPerThread = (s: MmvqSchedule) => s.blocksPerThread ?? 1;
 const quantizeThreads = (s: MmvqSchedule) => s.quantizeThreads ?? 1;
 const preload = (s: MmvqSchedule) => s.preload === 'weights';
+const blocksPerLoad = (s: MmvqSchedule) => s.blocksPerLoad ?? 1;
 /** Threads that split one row group's blocks. */
 const threadsPerGroup = (s: MmvqSchedule) => (s.workgroupSize * rowsPerThread(s)) / s.rowsPerWorkgroup;
 /** f32 partials in workgroup memory: one per thread, row and column when a row group has several threads (n columns; the schedule alone: N ≤ 8). */
@@ -91,6 +98,10 @@ function fitsMmvq(s: MmvqSchedule, k: GemvSnippet, limits?: DeviceLimits): strin
   const gx = Math.ceil(k.M / s.rowsPerWorkgroup);
   if (gx > MAX_WORKGROUPS_PER_DIM) reasons.push(`rowsPerWorkgroup ${s.rowsPerWorkgroup} needs ${gx} workgroups along x for M = ${k.M}, over ${MAX_WORKGROUPS_PER_DIM}`);
   if (prequantized(s) && Math.ceil((k.N * k.K) / 32 / QUANT_WG) > MAX_WORKGROUPS_PER_DIM) reasons.push(`the quantize pass needs over ${MAX_WORKGROUPS_PER_DIM} workgroups for N·K = ${k.N * k.K}`);
+  if (blocksPerLoad(s) === 2 && k.weightBlocks?.integer) {
+    if (!k.weightBlocks.pairC8) reasons.push('blocksPerLoad 2 loads q4_0 or q8_0 blocks in pairs (wq_pair_c8), not this src0');
+    else if ((k.K / 32) % 2) reasons.push(`blocksPerLoad 2 needs an even number of blocks a row, got K/32 = ${k.K / 32}`);
+  }
   if (sharedX(s) && limits && k.K % 32 === 0) {
     const bytes = mmvqWorkgroupBytes(s, k);
     if (bytes > limits.maxComputeWorkgroupStorageSize) reasons.push(`activations 'shared' needs ${bytes} B of workgroup memory (${k.N}·${k.K / 32} q8_1 blocks × 48 B${partialsBytes(s, k.N) ? ` + ${partialsBytes(s, k.N)} B of partials` : ''}), over maxComputeWorkgroupStorageSize ${limits.maxComputeWorkgroupStorageSize}`);
@@ -227,6 +238,9 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
   const shx = sharedX(s);
   const U = blocksPerThread(s);
   const QT = quantizeThreads(s);
+  // Units of L consecutive blocks (blocksPerLoad): kb counts units, KU of them a row.
+  const L = blocksPerLoad(s);
+  const KU = KB / L;
   const order = k.weightBlocks!.dot4Order ?? 'k';
   // 'shared': the workgroup's threads quantize the N·KB blocks into xq (workgroup memory), pass 1's body in a loop;
   // or four threads a block (quantizeThreads 4): two vec4 each, max and Σq over the four lanes (uniform loop: the shuffles).
@@ -259,17 +273,20 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
   const wOf = (n: number, p: string, i: number, b: number) => (n === 1 ? `${p}${i}` : `${p}${i}_${b}`);
   const loads = (n: number, p: string): string[] => {
     const out: string[] = [];
-    for (let b = 0; b < n; b++) out.push(...rows.map((i) => `let ${wOf(n, p, i, b)} = wq_block_c8(ab${i} + ${kbOf(b)});`));
+    for (let b = 0; b < n; b++) out.push(...rows.map((i) => `let ${wOf(n, p, i, b)} = ${L === 1 ? `wq_block_c8(ab${i} + ${kbOf(b)})` : `wq_pair_c8(ab${i} + 2u * (${kbOf(b)}))`};`));
     return out;
   };
   const uses = (n: number, p: string): string[] => {
     const out: string[] = [];
     for (let b = 0; b < n; b++) {
+      for (let h = 0; h < L; h++) {
+      // The block: unit kb (L = 1), or block h of unit kb's pair.
+      const blk = L === 1 ? kbOf(b) : `2u * (${kbOf(b)})${h ? ' + 1u' : ''}`;
       for (const c of cols) {
-        const kbx = b === 0 ? 'kb' : `(${kbOf(b)})`;
-        out.push('{', fuse ? `  let x = q8_1_block(xb${c} + ${kbx} * 8u);` : `  let x = ld_xq(${c ? `${u(c * KB)} + ` : ''}${kbOf(b)});`);
+        const kbx = L === 1 ? (b === 0 ? 'kb' : `(${kbOf(b)})`) : `(${blk})`;
+        out.push('{', fuse ? `  let x = q8_1_block(xb${c} + ${kbx} * 8u);` : `  let x = ld_xq(${c ? `${u(c * KB)} + ` : ''}${blk});`);
         for (const i of rows) {
-          const w = wOf(n, p, i, b);
+          const w = L === 1 ? wOf(n, p, i, b) : `${wOf(n, p, i, b)}.${h ? 'b' : 'a'}`;
           const dots = (ts: readonly number[]) => ts.map((t) => `dot4I8Packed(${w}.q[${t}], x.${words[t]})`).join(' + ');
           if (halves) {
             // Two scales a block (16-weight blocks): a partial dot per half (no bias: the formats with halves have none).
@@ -280,21 +297,22 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
         }
         out.push('}');
       }
+      }
     }
     return out;
   };
   const step = (n: number): string[] => [...loads(n, 'w'), ...uses(n, 'w')].map((l) => `  ${l}`);
   // preload 'weights' ('shared'): the first full step's loads (at kb = j, every thread has one when U·T ≤ KB) before the
   // quantize, its uses after the barrier, then the loops from kb = j + U·T: the blocks in the same order, the same sums.
-  const pre = shx && preload(s) && U * T <= KB;
+  const pre = shx && preload(s) && U * T <= KU;
   if (pre) body.push('var kb = j;', ...loads(U, 'p'), ...prologue, ...uses(U, 'p'), `kb = kb + ${u(U * T)};`);
   else body.unshift(...prologue);
   // Blocks in the order U = 1 visits them (the sums are the same to the bit for every blocksPerThread).
   if (pre) {
-    if (U > 1) body.push(`for (; kb + ${u((U - 1) * T)} < ${u(KB)}; kb = kb + ${u(U * T)}) {`, ...step(U), '}');
-    body.push(`for (; kb < ${u(KB)}; kb = kb + ${u(T)}) {`, ...step(1), '}');
-  } else if (U === 1) body.push(`for (var kb = j; kb < ${u(KB)}; kb = kb + ${u(T)}) {`, ...step(1), '}');
-  else body.push('var kb = j;', `for (; kb + ${u((U - 1) * T)} < ${u(KB)}; kb = kb + ${u(U * T)}) {`, ...step(U), '}', `for (; kb < ${u(KB)}; kb = kb + ${u(T)}) {`, ...step(1), '}');
+    if (U > 1) body.push(`for (; kb + ${u((U - 1) * T)} < ${u(KU)}; kb = kb + ${u(U * T)}) {`, ...step(U), '}');
+    body.push(`for (; kb < ${u(KU)}; kb = kb + ${u(T)}) {`, ...step(1), '}');
+  } else if (U === 1) body.push(`for (var kb = j; kb < ${u(KU)}; kb = kb + ${u(T)}) {`, ...step(1), '}');
+  else body.push('var kb = j;', `for (; kb + ${u((U - 1) * T)} < ${u(KU)}; kb = kb + ${u(U * T)}) {`, ...step(U), '}', `for (; kb < ${u(KU)}; kb = kb + ${u(T)}) {`, ...step(1), '}');
   const dstAt = (i: number, c: number) => `${u(k.dst.offset)} + ${u(c * k.dst.rowStride)} + m0${i ? ` + ${u(i)}` : ''}`;
   const guard = (i: number) => ['j == 0u', ...(k.M % R ? [`m0${i ? ` + ${u(i)}` : ''} < ${u(k.M)}`] : [])].join(' && ');
   let partLen = 0;
@@ -356,6 +374,7 @@ export const MMVQ: FamilyDef<MmvqSchedule, GemvSnippet> = {
       doc: "q8_1 activations from a first pass ('prequantized', timed with it), quantized in registers inside the GEMV ('fused': one pass) or once per workgroup into workgroup memory ('shared': one pass, N·K/32·48 B of it)",
       default: 'prequantized',
     },
+    blocksPerLoad: { values: [1, 2], sweep: [1], doc: 'consecutive blocks a thread loads as one (2: q4_0/q8_0 pairs from 4-aligned words, no select)', default: 1 },
     quantizeThreads: { values: [1, 4], sweep: [1], doc: "'shared' only: threads per activation block in the quantize (4: src1 read coalesced, max and Σq by subgroup shuffles; needs 'subgroups')", default: 1 },
     preload: { values: PRELOADS, sweep: ['none'], doc: "'shared' only: 'weights' issues a thread's first step of weight loads before the quantize", default: 'none' },
     reduction: { values: ['subgroup', 'shared'], doc: "how a row's partial sums meet" },
@@ -373,6 +392,7 @@ export const MMVQ: FamilyDef<MmvqSchedule, GemvSnippet> = {
     else if (s.rowsPerWorkgroup / RT > s.workgroupSize) reasons.push(`rowsPerWorkgroup / rowsPerThread = ${s.rowsPerWorkgroup / RT} row groups exceed workgroupSize ${s.workgroupSize}`);
     if (!isPow2(blocksPerThread(s)) || blocksPerThread(s) > 8) reasons.push(`blocksPerThread ${blocksPerThread(s)} must be 1, 2, 4 or 8`);
     if (s.activations !== undefined && !ACTIVATIONS.includes(s.activations)) reasons.push(`activations '${s.activations}' is not ${ACTIVATIONS.join(', ')}`);
+    if (blocksPerLoad(s) !== 1 && blocksPerLoad(s) !== 2) reasons.push(`blocksPerLoad ${blocksPerLoad(s)} must be 1 or 2`);
     if (quantizeThreads(s) !== 1 && quantizeThreads(s) !== 4) reasons.push(`quantizeThreads ${quantizeThreads(s)} must be 1 or 4`);
     else if (quantizeThreads(s) > 1 && !sharedX(s)) reasons.push(`quantizeThreads ${quantizeThreads(s)} is 'shared' activations' knob (got '${s.activations ?? 'prequantized'}')`);
     else if (quantizeThreads(s) > 1 && !adapter.features.includes('subgroups')) reasons.push(`quantizeThreads ${quantizeThreads(s)} needs the 'subgroups' feature (max and Σq by shuffles), which this adapter lacks`);
