@@ -231,7 +231,7 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
       // shared; mmvq's fits() passes every other weight format (K-quants, FP8, int2/3/5/6…) on to the gemv rules below.
       ...(['subgroup', 'shared'] as const).map((reduction) => ({
         when: [{ feature: 'quant', min: 1 }, { feature: 'N', max: 8 }],
-        schedule: freezeSchedule({ family: 'mmvq' as const, workgroupSize: 256, rowsPerWorkgroup: 4, rowsPerThread: 1, blocksPerThread: 1, activations: 'prequantized' as const, reduction }),
+        schedule: freezeSchedule({ family: 'mmvq' as const, workgroupSize: 256, rowsPerWorkgroup: 4, rowsPerThread: 1, blocksPerThread: 1, blocksPerLoad: 1, activations: 'prequantized' as const, quantizeThreads: 1, preload: 'none' as const, reduction }),
         note:
           reduction === 'subgroup'
             ? 'H200 2026-12-02 (formats --mmvq): 4096² q8_0 16.0 µs vs 27.3 for the block-decode gemv, q4_0 15.0 vs 30.6, q4_1/q5_0/q5_1 14.5/17.0/16.2 vs 26.0/30.2/28.4; 16384² q8_0 83.2 vs 310, q4_0 64.3 vs 294. The fused and rowsPerThread variants: scripts/gpu/mmvq-tune.sh'
