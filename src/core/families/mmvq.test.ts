@@ -176,4 +176,21 @@ describe('mmvq family (integer-dot GEMV over q8_1 activations)', () => {
     // f32 and f16 weights keep gemv.
     expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([64, 1, 128]), dot4)).toMatchObject({ family: 'gemv' });
   });
+
+  it("the H200's rules (tune-mmvq4): q4_0 and q8_0 at N = 1 — 'shared' with the four-thread quantize up to 4096², two rows and two blocks a thread for q4_0 at 16384²", () => {
+    const noSub = { ...dot4, features: [] };
+    const shared = { family: 'mmvq', workgroupSize: 256, rowsPerWorkgroup: 16, rowsPerThread: 2, blocksPerThread: 4, activations: 'shared', quantizeThreads: 4, preload: 'none' };
+    const pick = { family: 'mmvq', workgroupSize: 256, rowsPerWorkgroup: 4, rowsPerThread: 1, blocksPerThread: 1, activations: 'prequantized' };
+    for (const name of ['q4_0', 'q8_0']) {
+      for (const dims of [[4096, 1, 4096], [64, 1, 128], [4096, 1, 2048]]) expect(schedulesFor('MUL_MAT', quant(name, dims), dot4), `${name} ${dims}`).toMatchObject(shared);
+      // Within the 16 KiB default at K = 4096: 6 KiB of q8_1 blocks and 2 KiB of partials.
+      expect(mmvqWorkgroupBytes(schedulesFor('MUL_MAT', quant(name, [4096, 1, 4096]), dot4) as MmvqSchedule, { N: 1, K: 4096 })).toBe(8192);
+      for (const dims of [[4096, 2, 4096], [8192, 1, 4096], [4096, 1, 8192]]) expect(schedulesFor('MUL_MAT', quant(name, dims), dot4), `${name} ${dims}`).toMatchObject(pick);
+      // Without subgroups: the shared-tree rule.
+      expect(schedulesFor('MUL_MAT', quant(name, [4096, 1, 4096]), noSub)).toMatchObject({ ...pick, reduction: 'shared' });
+    }
+    for (const name of ['q4_1', 'q5_0', 'mxfp4', 'nvfp4']) expect(schedulesFor('MUL_MAT', quant(name, [4096, 1, 4096]), dot4), name).toMatchObject(pick);
+    expect(schedulesFor('MUL_MAT', quant('q4_0', [16384, 1, 16384]), dot4)).toMatchObject({ ...pick, rowsPerWorkgroup: 8, rowsPerThread: 2, blocksPerThread: 2 });
+    expect(schedulesFor('MUL_MAT', quant('q8_0', [16384, 1, 16384]), dot4)).toMatchObject(pick);
+  });
 });
