@@ -87,9 +87,12 @@ if [ "${1:-}" = mmvq ] || [ "${1:-}" = mmvqfp4 ] || [ "${1:-}" = mmvq3 ] || [ "$
         ;;
       b)
         # blocksPerLoad 2 (q4_0/q8_0 blocks in 4-aligned pairs, no select) beside 1, at 4096² (shared) and 16384² (prequantized).
-        sh4 4k4b 100 "$(shapes 4096x1x4096 q4_0 q8_0)" '{'"$S4"',"workgroupSize":[256],"rowsPerWorkgroup":[16,32],"rowsPerThread":[2,4],"blocksPerThread":[1,2,4],"quantizeThreads":[1,4],"preload":["none","weights"],"blocksPerLoad":[1,2]}'
-        sh4 4k4b-w512 40 "$(shapes 4096x1x4096 q4_0 q8_0)" '{'"$S4"',"workgroupSize":[512],"rowsPerWorkgroup":[16,32],"rowsPerThread":[2],"blocksPerThread":[1,2,4],"quantizeThreads":[4],"preload":["none","weights"],"blocksPerLoad":[2]}'
-        sw 16k4b 45 "$(shapes 16384x1x16384 q4_0 q8_0)" '{"family":"mmvq","reduction":["subgroup"],"workgroupSize":[256],"activations":["prequantized"],"rowsPerWorkgroup":[4,8],"rowsPerThread":[1,2],"blocksPerThread":[1,2],"blocksPerLoad":[1,2]}'
+        # Call 2 (15:12 UTC, 73 s): 4096² best W256 R16 RT2 U4 QT4 shared: q4_0 10.5 µs, q8_0 11.4 (pick 13.9 / 14.4): the rule;
+        # 16384² q4_0 W256 R8 RT2 U2 prequantized 50.6 (pick 52.4): the rule; blocksPerLoad 2 lost everywhere (16384² q8_0 108–126 µs).
+        sh4 4k4b 80 "$(shapes 4096x1x4096 q4_0 q8_0)" '{'"$S4"',"workgroupSize":[256],"rowsPerWorkgroup":[8,16,32],"rowsPerThread":[2],"blocksPerThread":[1,2,4],"quantizeThreads":[1,4],"preload":["none","weights"],"blocksPerLoad":[1,2]}'
+        sh4 4k4b-rt4 30 "$(shapes 4096x1x4096 q4_0 q8_0)" '{'"$S4"',"workgroupSize":[256],"rowsPerWorkgroup":[16,32],"rowsPerThread":[4],"blocksPerThread":[1,2],"quantizeThreads":[4],"preload":["none","weights"],"blocksPerLoad":[1,2]}'
+        sh4 4k4b-w512 30 "$(shapes 4096x1x4096 q4_0 q8_0)" '{'"$S4"',"workgroupSize":[512],"rowsPerWorkgroup":[16,32],"rowsPerThread":[2],"blocksPerThread":[1,2,4],"quantizeThreads":[4],"preload":["none","weights"],"blocksPerLoad":[2]}'
+        sw 16k4b 40 "$(shapes 16384x1x16384 q4_0 q8_0)" '{"family":"mmvq","reduction":["subgroup"],"workgroupSize":[256],"activations":["prequantized"],"rowsPerWorkgroup":[4,8],"rowsPerThread":[1,2],"blocksPerThread":[1,2],"blocksPerLoad":[1,2]}'
         ;;
       esac
     fi

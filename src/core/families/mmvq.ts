@@ -370,10 +370,13 @@ export const MMVQ: FamilyDef<MmvqSchedule, GemvSnippet> = {
       // H200 (docs/benchmarks.md, tune-mmvq / tune-mmvqfp4): fused lost every shape and format, 1.07–3.8× slower: swept on request.
       // shared (tune-mmvq3, H200): wins at 4096² (q4_0 11.9 / q8_0 12.7 µs, W256 R16 RT2, against 14.1 / 14.7 for the
       // pick), loses 1.5–4.6× at 16384² (each workgroup re-reads and quantizes all of K; 64 rows a workgroup starves the GPU): swept on request.
+      // tune-mmvq4 (H200): with quantizeThreads 4 shared wins at 4096² (q4_0 10.5 / q8_0 11.4 µs, W256 R16 RT2 U4: the registry's
+      // rule there) and still loses 1.5–2.3× at 16384².
       sweep: ['prequantized'],
       doc: "q8_1 activations from a first pass ('prequantized', timed with it), quantized in registers inside the GEMV ('fused': one pass) or once per workgroup into workgroup memory ('shared': one pass, N·K/32·48 B of it)",
       default: 'prequantized',
     },
+    // tune-mmvq4 (H200): pairs lost everywhere (16384² q4_0 53.9–56.1 against 50.6 µs, q8_0 108–126 against 78–81; 4096² +0.1–1 µs): swept on request.
     blocksPerLoad: { values: [1, 2], sweep: [1], doc: 'consecutive blocks a thread loads as one (2: q4_0/q8_0 pairs from 4-aligned words, no select)', default: 1 },
     quantizeThreads: { values: [1, 4], sweep: [1], doc: "'shared' only: threads per activation block in the quantize (4: src1 read coalesced, max and Σq by subgroup shuffles; needs 'subgroups')", default: 1 },
     preload: { values: PRELOADS, sweep: ['none'], doc: "'shared' only: 'weights' issues a thread's first step of weight loads before the quantize", default: 'none' },
