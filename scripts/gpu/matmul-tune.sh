@@ -85,6 +85,10 @@ if [ "${1:-}" = mmvq ] || [ "${1:-}" = mmvqfp4 ] || [ "${1:-}" = mmvq3 ] || [ "$
         sw 16k4 30 "$(shapes 16384x1x16384 q4_0 q8_0)" '{'"$P16"',"activations":["prequantized"],"rowsPerWorkgroup":[4,8]}'
         sw 16k4-shared 30 "$(shapes 16384x1x16384 q4_0 q8_0)" '{'"$P16"',"activations":["shared"],"rowsPerWorkgroup":[16,32],"quantizeThreads":[4],"preload":["weights"]}'
         ;;
+      auto)
+        # What the registry picks now (the mmvq4 rules), one `lab time` each: `MMVQ4_STEP=auto`.
+        for f in q4_0 q8_0; do a 4096x1x4096 type0=$f; a 16384x1x16384 type0=$f; done
+        ;;
       b)
         # blocksPerLoad 2 (q4_0/q8_0 blocks in 4-aligned pairs, no select) beside 1, at 4096² (shared) and 16384² (prequantized).
         # Call 2 (15:12 UTC, 73 s): 4096² best W256 R16 RT2 U4 QT4 shared: q4_0 10.5 µs, q8_0 11.4 (pick 13.9 / 14.4): the rule;
