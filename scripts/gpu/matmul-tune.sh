@@ -2,7 +2,7 @@
 # MUL_MAT schedule variants on the H200 (issue 11): GEMV / small N, f16 subgroup matrices, f32.
 # Same prelude as h200.sh; each line is one `lab time` (checked against the oracle, then timed).
 # Usage on the device: bash scripts/gpu/matmul-tune.sh [STEP|bench]   (outputs in $OUT; LAB_DIR: where lab.mjs is, default dist-cli)
-# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 (mmvq's knobs; mmvq3: 'shared' activations), f32b (f32 tiled knobs, gemv rowsPerThread), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows); none: the GEMV/sgmatrix rows, then bench.
+# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks), f32b (f32 tiled knobs, gemv rowsPerThread), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows); none: the GEMV/sgmatrix rows, then bench.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -79,7 +79,7 @@ if [ "${1:-}" = f32b ]; then
   cat "$OUT/f32b-table.txt" >> "$OUT/tune.txt"
   date -u +%FT%TZ >> "$OUT/tune.txt"
   cat "$OUT/tune.txt"; exit 0
-elif [ "${1:-}" = mmvq ] || [ "${1:-}" = mmvqfp4 ] || [ "${1:-}" = mmvq3 ]; then
+elif [ "${1:-}" = mmvq ] || [ "${1:-}" = mmvqfp4 ] || [ "${1:-}" = mmvq3 ] || [ "${1:-}" = mmvq4 ]; then
   # Issue 20, mmvq helper: the integer-dot GEMV's knobs (rowsPerWorkgroup, rowsPerThread, blocksPerThread,
   # activations prequantized = two passes timed as their sum | fused = one pass) on q4_0, q4_1, q5_0, q8_0
   # at 4096x1x4096 and 16384x1x16384, and N = 2, 4, 8 at 4096 (q4_0, q8_0). One `lab sweep` per group (limits sum to 410 s): inputs and oracle
@@ -90,14 +90,50 @@ elif [ "${1:-}" = mmvq ] || [ "${1:-}" = mmvqfp4 ] || [ "${1:-}" = mmvq3 ]; then
     echo "=== $1: sweep $3" >> "$OUT/tune.txt"
     timeout "$2" $NODE ${LAB_DIR:-dist-cli}/lab.mjs sweep --op MUL_MAT --reps ${MMVQ_REPS:-5} --shapes "$3" --space "$4" --json "$OUT/mmvq-$1.json" > "$OUT/mmvq-$1.txt" 2> "$OUT/mmvq-$1.err"
     echo "rc=$?" >> "$OUT/tune.txt"
-    sed -n '/^reference/,/^proposal/p' "$OUT/mmvq-$1.txt" | sed 's/mmvq{"activations":"\([a-z]*\)","blocksPerThread":\([0-9]\),"reduction":"\([a-z]*\)","rowsPerThread":\([0-9]\),"rowsPerWorkgroup":\([0-9]*\),"workgroupSize":\([0-9]*\)}/mmvq W\6 R\5 RT\4 U\2 \1 \3/g' >> "$OUT/tune.txt"
+    # The keys, short: mmvq W R RT U L(blocksPerLoad) QT(quantizeThreads) activations preload reduction.
+    sed -n '/^reference/,/^proposal/p' "$OUT/mmvq-$1.txt" | sed -E 's/mmvq\{"activations":"([a-z]*)","blocksPerLoad":([0-9]),"blocksPerThread":([0-9]),"preload":"([a-z]*)","quantizeThreads":([0-9]),"reduction":"([a-z]*)","rowsPerThread":([0-9]),"rowsPerWorkgroup":([0-9]*),"workgroupSize":([0-9]*)\}/mmvq W\9 R\8 RT\7 U\3 L\2 QT\5 \1 \4 \6/g' >> "$OUT/tune.txt"
     tail -3 "$OUT/mmvq-$1.err" >> "$OUT/tune.txt"
   }
   # 4096² has 128 blocks per row: rowsPerWorkgroup 4/8/16 keeps 16–256 threads per row group (blocksPerThread 2 needs ≤ 64 to
   # step). rowsPerThread 4 (32 KiB of partials declared for N ≤ 8: the H200 offers 48) is where fused quantizes each block once a workgroup.
   F4="q4_0 q4_1 q5_0 q8_0"
   shapes() { local d=$1; shift; local out=""; for f in "$@"; do out="$out${out:+,}$d:contiguous:type0=$f"; done; echo "$out"; }
-  if [ "$1" = mmvq3 ]; then
+  if [ "$1" = mmvq4 ]; then
+    # `round.sh tune-mmvq4:200` (issue 20, mmvq4k helper): 'shared' with the quantize four threads a block (quantizeThreads 4:
+    # src1 read coalesced, max and Σq by subgroup shuffles) and the first weight step loaded before it (preload 'weights'),
+    # more rows (RT4) and blocks (U2/U4) per thread, W512. Targets: 4096² q4_0 ≤ 11.8 µs, q8_0 ≤ 11.9; 16384² q4_0 ≤ 50.8 µs
+    # (prequantized RT2/RT4/U2 beside shared QT4 at 16 to 32 rows a workgroup). The reference column is the registry's pick.
+    # MMVQ4_STEP picks the sweeps (default: all). Limits sum to 190 s.
+    sh4() { sw "$1" "$2" "$3" "$4"; }
+    S4='"family":"mmvq","activations":["shared"],"reduction":["subgroup"]'
+    if [ -n "${LOCAL:-}" ]; then
+      sh4 local4 300 "$(shapes 100x1x512 q4_0 q8_0),$(shapes 70x3x256 nvfp4)" '{'"$S4"',"workgroupSize":[64],"rowsPerWorkgroup":[4,16],"rowsPerThread":[1,2],"blocksPerThread":[1,2],"quantizeThreads":[1,4],"preload":["none","weights"],"blocksPerLoad":[1,2]}'
+    else
+      case ${MMVQ4_STEP:-b} in
+      a)
+        # Call 1 (14:16 UTC): W256 R16/32 RT2 QT4 ≈ q4_0 10.6–11.0 µs; W512 R32 RT2 QT4: q4_0 10.2–10.5, q8_0 11.8–12.1 (7–8% spread).
+        sh4 4k4 90 "$(shapes 4096x1x4096 q4_0 q8_0)" '{'"$S4"',"workgroupSize":[256],"rowsPerWorkgroup":[8,16,32],"rowsPerThread":[1,2,4],"blocksPerThread":[1,2,4],"quantizeThreads":[1,4],"preload":["none","weights"]}'
+        sh4 4k4-w512 40 "$(shapes 4096x1x4096 q4_0 q8_0)" '{'"$S4"',"workgroupSize":[512],"rowsPerWorkgroup":[16,32],"rowsPerThread":[2,4],"blocksPerThread":[1,2],"quantizeThreads":[4],"preload":["none","weights"]}'
+        P16='"family":"mmvq","reduction":["subgroup"],"workgroupSize":[256],"blocksPerThread":[1,2],"rowsPerThread":[2,4]'
+        sw 16k4 30 "$(shapes 16384x1x16384 q4_0 q8_0)" '{'"$P16"',"activations":["prequantized"],"rowsPerWorkgroup":[4,8]}'
+        sw 16k4-shared 30 "$(shapes 16384x1x16384 q4_0 q8_0)" '{'"$P16"',"activations":["shared"],"rowsPerWorkgroup":[16,32],"quantizeThreads":[4],"preload":["weights"]}'
+        ;;
+      auto)
+        # What the registry picks now (the mmvq4 rules), one `lab time` each: `MMVQ4_STEP=auto`.
+        for f in q4_0 q8_0; do a 4096x1x4096 type0=$f; a 16384x1x16384 type0=$f; done
+        ;;
+      b)
+        # blocksPerLoad 2 (q4_0/q8_0 blocks in 4-aligned pairs, no select) beside 1, at 4096² (shared) and 16384² (prequantized).
+        # Call 2 (15:12 UTC, 73 s): 4096² best W256 R16 RT2 U4 QT4 shared: q4_0 10.5 µs, q8_0 11.4 (pick 13.9 / 14.4): the rule;
+        # 16384² q4_0 W256 R8 RT2 U2 prequantized 50.6 (pick 52.4): the rule; blocksPerLoad 2 lost everywhere (16384² q8_0 108–126 µs).
+        sh4 4k4b 80 "$(shapes 4096x1x4096 q4_0 q8_0)" '{'"$S4"',"workgroupSize":[256],"rowsPerWorkgroup":[8,16,32],"rowsPerThread":[2],"blocksPerThread":[1,2,4],"quantizeThreads":[1,4],"preload":["none","weights"],"blocksPerLoad":[1,2]}'
+        sh4 4k4b-rt4 30 "$(shapes 4096x1x4096 q4_0 q8_0)" '{'"$S4"',"workgroupSize":[256],"rowsPerWorkgroup":[16,32],"rowsPerThread":[4],"blocksPerThread":[1,2],"quantizeThreads":[4],"preload":["none","weights"],"blocksPerLoad":[1,2]}'
+        sh4 4k4b-w512 30 "$(shapes 4096x1x4096 q4_0 q8_0)" '{'"$S4"',"workgroupSize":[512],"rowsPerWorkgroup":[16,32],"rowsPerThread":[2],"blocksPerThread":[1,2,4],"quantizeThreads":[4],"preload":["none","weights"],"blocksPerLoad":[2]}'
+        sw 16k4b 40 "$(shapes 16384x1x16384 q4_0 q8_0)" '{"family":"mmvq","reduction":["subgroup"],"workgroupSize":[256],"activations":["prequantized"],"rowsPerWorkgroup":[4,8],"rowsPerThread":[1,2],"blocksPerThread":[1,2],"blocksPerLoad":[1,2]}'
+        ;;
+      esac
+    fi
+  elif [ "$1" = mmvq3 ]; then
     # `round.sh tune-mmvq3:290` (issue 20, mmvqs helper): activations 'shared' (one pass: each workgroup quantizes the
     # N·K/32 q8_1 blocks into workgroup memory, 24 KiB at K = 16384) against 'prequantized' (two dispatches, an empty one
     # is 6.4 µs here), rows per workgroup up to 64 so a workgroup's quantize is spread over many rows. Targets: 4096² q4_0

@@ -131,7 +131,7 @@ describe('quantized GEMV, block-at-a-time decode (SwiftShader)', () => {
     const wrong: string[] = [];
     // Same mapping in both (rows per workgroup and thread, threads per row group): the same sums in the same order. M not a multiple of
     // rowsPerWorkgroup, block counts not a multiple of a row group's threads, N·K/32 over the 64 threads (the quantize loop goes round).
-    for (const [name, [M, N, K, type1], rowsPerWorkgroup, rowsPerThread, blocksPerThread, reduction] of [
+    for (const [name, [M, N, K, type1], rowsPerWorkgroup, rowsPerThread, blocksPerThread, reduction, extra] of [
       ['q4_0', [37, 1, 2080, 0], 16, 2, 2, 'subgroup'], // 8 threads a row group over 65 blocks; 65 blocks for 64 quantizing threads
       ['q8_0', [21, 3, 224, 1], 4, 1, 1, 'shared'], // 16 threads over 7 blocks, f16 activations
       ['nvfp4', [11, 4, 96, 1], 32, 2, 1, 'subgroup'], // two scales a block, nibble order; 4 threads over 3 blocks
@@ -139,13 +139,26 @@ describe('quantized GEMV, block-at-a-time decode (SwiftShader)', () => {
       ['q4_0', [70, 6, 160, 0], 64, 1, 1, 'subgroup'], // one thread a row: no partials
       ['q8_0', [9, 8, 64, 0], 2, 2, 1, 'subgroup'],
       ['mxfp4_t1', [13, 7, 96, 1], 16, 4, 1, 'shared'],
+      // Four threads a block in the quantize (max and Σq by shuffles) and the first weight step loaded before it: still bit for bit.
+      ['q4_0', [37, 1, 2080, 0], 16, 2, 2, 'subgroup', { quantizeThreads: 4, preload: 'weights' }], // 260 lanes over 64 threads: ragged
+      ['q8_0', [21, 3, 224, 1], 4, 1, 1, 'shared', { quantizeThreads: 4 }],
+      ['nvfp4', [11, 4, 96, 1], 32, 2, 1, 'subgroup', { quantizeThreads: 4, preload: 'weights' }], // nibble order
+      ['q4_0', [70, 6, 160, 0], 64, 1, 1, 'subgroup', { preload: 'weights' }],
+      ['q8_0', [33, 1, 4096, 0], 8, 2, 4, 'subgroup', { quantizeThreads: 4, preload: 'weights' }],
+      // Blocks in 4-aligned pairs (wq_pair_c8) on both sides: 33 pairs over 8 threads (a tail), N = 3 with f16 activations.
+      ['q4_0', [37, 1, 2112, 0], 16, 2, 2, 'subgroup', { blocksPerLoad: 2, quantizeThreads: 4, preload: 'weights' }],
+      ['q8_0', [21, 3, 256, 1], 4, 1, 1, 'shared', { blocksPerLoad: 2 }],
     ] as const) {
+      const { blocksPerLoad, ...knobs }: { blocksPerLoad?: number; quantizeThreads?: number; preload?: string } = extra ?? {};
       const run = (activations: 'prequantized' | 'shared') =>
-        lab.time({ op: 'MUL_MAT', dims: [M, N, K], params: { type0: weightFormat(name).id, type1 }, variant: { kind: 'schedule', schedule: { family: 'mmvq', workgroupSize: 64, rowsPerWorkgroup, rowsPerThread, blocksPerThread, activations, reduction } }, skipTiming: true });
+        lab.time({ op: 'MUL_MAT', dims: [M, N, K], params: { type0: weightFormat(name).id, type1 }, variant: { kind: 'schedule', schedule: { family: 'mmvq', workgroupSize: 64, rowsPerWorkgroup, rowsPerThread, blocksPerThread, activations, reduction, ...(blocksPerLoad ? { blocksPerLoad } : {}), ...(activations === 'shared' ? knobs : {}) } }, skipTiming: true });
       const [pre, shared] = [await run('prequantized'), await run('shared')];
       for (const r of [pre, shared]) if (!r.correct) wrong.push(`${name} ${M}x${N}x${K} ${r.scheduleKey}: maxErr ${r.maxErr} bound ${r.bound} ${r.correctness.failures[0] ?? ''}`);
       expect(shared.wgsl, name).toContain('mmvq shared');
       expect(shared.wgsl, name).toContain('var<workgroup> xq: array<vec4<u32>,');
+      if ('quantizeThreads' in knobs) expect(shared.wgsl, name).toContain('let amax = max(max(m2, subgroupShuffleXor(m2, 2u)), 0.0);');
+      if (blocksPerLoad) expect(shared.wgsl, name).toContain('wq_pair_c8(ab0 + 2u * (kb))');
+      if ('preload' in knobs && name !== 'nvfp4') expect(shared.wgsl.indexOf('let p0'), name).toBeLessThan(shared.wgsl.indexOf('workgroupBarrier'));
       // Equal to the last bit: the largest error, where it is, its ratio to the bound, how many elements are out of it.
       const bits = (r: typeof pre) => [r.maxErr, r.correctness.worstIndex, r.correctness.worstRatio, r.correctness.outOfBound];
       expect(bits(shared), `${name} ${M}x${N}x${K}`).toEqual(bits(pre));

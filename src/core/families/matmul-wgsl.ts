@@ -133,6 +133,8 @@ export interface MatmulGeometry {
     readonly dot4Order?: 'k' | 'nib';
     /** WqBlockI8 carries d1, the scale of weights 16…31. */
     readonly halves?: boolean;
+    /** wq_pair_c8 (two blocks from an even index, 4-aligned: q4_0, q8_0) is defined: mmvq's blocksPerLoad 2. */
+    readonly pairC8?: boolean;
   };
 }
 

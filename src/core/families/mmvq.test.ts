@@ -132,6 +132,31 @@ describe('mmvq family (integer-dot GEMV over q8_1 activations)', () => {
     expect(MMVQ.space.rowsPerWorkgroup.sweep).toEqual([1, 2, 4, 8, 16]);
   });
 
+  it("shared's quantize four threads a block and its weights preloaded; blocks in pairs (q4_0, q8_0): knobs checked, the WGSL they emit", () => {
+    const sh = (knobs: Record<string, number | string> = {}) => mmvq({ workgroupSize: 256, rowsPerWorkgroup: 16, rowsPerThread: 2, activations: 'shared', ...knobs });
+    expect(mmvq()).toMatchObject({ quantizeThreads: 1, preload: 'none', blocksPerLoad: 1 });
+    expect(validateSchedule(sh({ quantizeThreads: 4, preload: 'weights', blocksPerLoad: 2 }), dot4)).toEqual([]);
+    expect(validateSchedule(mmvq({ quantizeThreads: 4, preload: 'weights' }), dot4)).toEqual(["quantizeThreads 4 is 'shared' activations' knob (got 'prequantized')", "preload 'weights' is 'shared' activations' knob (got 'prequantized')"]);
+    expect(validateSchedule(sh({ quantizeThreads: 4 }), { ...dot4, features: [] })).toContain("quantizeThreads 4 needs the 'subgroups' feature (max and Σq by shuffles), which this adapter lacks");
+    expect(validateSchedule(sh({ quantizeThreads: 2, blocksPerLoad: 4 }), dot4)).toEqual(['blocksPerLoad 4 must be 1 or 2', 'quantizeThreads 2 must be 1 or 4']);
+    expect(MUL_MAT.fits(mmvq({ blocksPerLoad: 2 }), quant('q4_1', [8, 1, 64]))).toEqual(['blocksPerLoad 2 loads q4_0 or q8_0 blocks in pairs (wq_pair_c8), not this src0']);
+    expect(MUL_MAT.fits(mmvq({ blocksPerLoad: 2 }), quant('q8_0', [8, 1, 96]))).toEqual(['blocksPerLoad 2 needs an even number of blocks a row, got K/32 = 3']);
+    const c = quant('q4_0', [64, 1, 4096]);
+    const w = MUL_MAT.generate(sh({ quantizeThreads: 4, preload: 'weights', blocksPerThread: 2 }), c).wgsl;
+    // 128 blocks × 4 lanes over 256 threads: two trips, no guard; the first step's four loads before the quantize.
+    expect(w).toContain('for (var b4 = 0u; b4 < 512u; b4 = b4 + 256u) {\n    let t4 = b4 + lid;');
+    expect(w).toContain('xq[o + p / 2u][c] = pack4xI8(q0);');
+    expect(w.indexOf('let p1_1 = wq_block_c8(ab1 + kb + 32u);')).toBeLessThan(w.indexOf('for (var b4'));
+    expect(w).toContain('kb = kb + 64u;\n  for (; kb + 32u < 128u; kb = kb + 64u) {');
+    expect(w).toContain('enable subgroups;');
+    const pairs = MUL_MAT.generate(mmvq({ blocksPerLoad: 2 }), quant('q8_0', [64, 1, 4096])).wgsl;
+    expect(pairs).toContain('let w0 = wq_pair_c8(ab0 + 2u * (kb));');
+    expect(pairs).toContain('let x = ld_xq(2u * (kb) + 1u);');
+    expect(pairs).toContain('for (var kb = j; kb < 64u; kb = kb + 16u) {');
+    expect(blockDecodeWgsl('q8_0', 0).pairC8).toBe(true);
+    expect(blockDecodeWgsl('q4_1', 0).pairC8).toBeUndefined();
+  });
+
   it("is the registry's pick for integer block weights at N ≤ 8 where WGSL offers dot4I8Packed; gemv elsewhere", () => {
     const noSub = { ...dot4, features: [] };
     const plain = { limits: DEFAULT_LIMITS, features: ['subgroups'] };
@@ -150,5 +175,22 @@ describe('mmvq family (integer-dot GEMV over q8_1 activations)', () => {
     expect(schedulesFor('MUL_MAT', quant('q4_0', [64, 9, 128]), dot4)).toMatchObject({ family: 'matmul' });
     // f32 and f16 weights keep gemv.
     expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([64, 1, 128]), dot4)).toMatchObject({ family: 'gemv' });
+  });
+
+  it("the H200's rules (tune-mmvq4): q4_0 and q8_0 at N = 1 — 'shared' with the four-thread quantize up to 4096², two rows and two blocks a thread for q4_0 at 16384²", () => {
+    const noSub = { ...dot4, features: [] };
+    const shared = { family: 'mmvq', workgroupSize: 256, rowsPerWorkgroup: 16, rowsPerThread: 2, blocksPerThread: 4, activations: 'shared', quantizeThreads: 4, preload: 'none' };
+    const pick = { family: 'mmvq', workgroupSize: 256, rowsPerWorkgroup: 4, rowsPerThread: 1, blocksPerThread: 1, activations: 'prequantized' };
+    for (const name of ['q4_0', 'q8_0']) {
+      for (const dims of [[4096, 1, 4096], [64, 1, 128], [4096, 1, 2048]]) expect(schedulesFor('MUL_MAT', quant(name, dims), dot4), `${name} ${dims}`).toMatchObject(shared);
+      // Within the 16 KiB default at K = 4096: 6 KiB of q8_1 blocks and 2 KiB of partials.
+      expect(mmvqWorkgroupBytes(schedulesFor('MUL_MAT', quant(name, [4096, 1, 4096]), dot4) as MmvqSchedule, { N: 1, K: 4096 })).toBe(8192);
+      for (const dims of [[4096, 2, 4096], [8192, 1, 4096], [4096, 1, 8192]]) expect(schedulesFor('MUL_MAT', quant(name, dims), dot4), `${name} ${dims}`).toMatchObject(pick);
+      // Without subgroups: the shared-tree rule.
+      expect(schedulesFor('MUL_MAT', quant(name, [4096, 1, 4096]), noSub)).toMatchObject({ ...pick, reduction: 'shared' });
+    }
+    for (const name of ['q4_1', 'q5_0', 'mxfp4', 'nvfp4']) expect(schedulesFor('MUL_MAT', quant(name, [4096, 1, 4096]), dot4), name).toMatchObject(pick);
+    expect(schedulesFor('MUL_MAT', quant('q4_0', [16384, 1, 16384]), dot4)).toMatchObject({ ...pick, rowsPerWorkgroup: 8, rowsPerThread: 2, blocksPerThread: 2 });
+    expect(schedulesFor('MUL_MAT', quant('q8_0', [16384, 1, 16384]), dot4)).toMatchObject(pick);
   });
 });

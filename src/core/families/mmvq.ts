@@ -45,11 +45,27 @@ export interface MmvqSchedule {
   readonly blocksPerThread?: number;
   /** 'prequantized' (a first pass, default), 'fused' (quantized in registers inside the GEMV) or 'shared' (quantized once per workgroup into workgroup memory); the last two are one pass. */
   readonly activations?: MmvqActivations;
+  /**
+   * 'shared' only: threads per activation block in the quantize (default 1: one thread reads the block's 32
+   * values). 4: each of four neighbouring threads reads two vec4 (the workgroup reads src1 coalesced), their
+   * max and Σq meet by subgroupShuffleXor (exact: the same q8_1 block bit for bit); needs 'subgroups'.
+   */
+  readonly quantizeThreads?: number;
+  /**
+   * Consecutive blocks of a row a thread loads as one (default 1). 2: blocks 2u, 2u + 1 from their 4-aligned
+   * 2·qsWords + 1 words (wq_pair_c8: q4_0 9 words for 36 B, q8_0 17 for 68 B, no select on alignment); the thread
+   * steps over pairs (u = j, j + T, …). q4_0 and q8_0 only, K/32 even.
+   */
+  readonly blocksPerLoad?: number;
+  /** 'shared' only: 'weights' issues a thread's first step of weight loads before the quantize (their latency hides behind it); default 'none'. */
+  readonly preload?: MmvqPreload;
   readonly reduction: 'subgroup' | 'shared';
 }
 
 export type MmvqActivations = 'prequantized' | 'fused' | 'shared';
 const ACTIVATIONS: readonly MmvqActivations[] = ['prequantized', 'fused', 'shared'];
+export type MmvqPreload = 'none' | 'weights';
+const PRELOADS: readonly MmvqPreload[] = ['none', 'weights'];
 
 /** vec4<u32> per q8_1 activation block in the scratch (and in 'shared' workgroup memory): quants 0–15, 16–31, then (d, d·Σq, Σq, 0). */
 const XQ_VEC4S = 3;
@@ -60,6 +76,9 @@ const fused = (s: MmvqSchedule) => s.activations === 'fused';
 const sharedX = (s: MmvqSchedule) => s.activations === 'shared';
 const prequantized = (s: MmvqSchedule) => !fused(s) && !sharedX(s);
 const blocksPerThread = (s: MmvqSchedule) => s.blocksPerThread ?? 1;
+const quantizeThreads = (s: MmvqSchedule) => s.quantizeThreads ?? 1;
+const preload = (s: MmvqSchedule) => s.preload === 'weights';
+const blocksPerLoad = (s: MmvqSchedule) => s.blocksPerLoad ?? 1;
 /** Threads that split one row group's blocks. */
 const threadsPerGroup = (s: MmvqSchedule) => (s.workgroupSize * rowsPerThread(s)) / s.rowsPerWorkgroup;
 /** f32 partials in workgroup memory: one per thread, row and column when a row group has several threads (n columns; the schedule alone: N ≤ 8). */
@@ -79,6 +98,10 @@ function fitsMmvq(s: MmvqSchedule, k: GemvSnippet, limits?: DeviceLimits): strin
   const gx = Math.ceil(k.M / s.rowsPerWorkgroup);
   if (gx > MAX_WORKGROUPS_PER_DIM) reasons.push(`rowsPerWorkgroup ${s.rowsPerWorkgroup} needs ${gx} workgroups along x for M = ${k.M}, over ${MAX_WORKGROUPS_PER_DIM}`);
   if (prequantized(s) && Math.ceil((k.N * k.K) / 32 / QUANT_WG) > MAX_WORKGROUPS_PER_DIM) reasons.push(`the quantize pass needs over ${MAX_WORKGROUPS_PER_DIM} workgroups for N·K = ${k.N * k.K}`);
+  if (blocksPerLoad(s) === 2 && k.weightBlocks?.integer) {
+    if (!k.weightBlocks.pairC8) reasons.push('blocksPerLoad 2 loads q4_0 or q8_0 blocks in pairs (wq_pair_c8), not this src0');
+    else if ((k.K / 32) % 2) reasons.push(`blocksPerLoad 2 needs an even number of blocks a row, got K/32 = ${k.K / 32}`);
+  }
   if (sharedX(s) && limits && k.K % 32 === 0) {
     const bytes = mmvqWorkgroupBytes(s, k);
     if (bytes > limits.maxComputeWorkgroupStorageSize) reasons.push(`activations 'shared' needs ${bytes} B of workgroup memory (${k.N}·${k.K / 32} q8_1 blocks × 48 B${partialsBytes(s, k.N) ? ` + ${partialsBytes(s, k.N)} B of partials` : ''}), over maxComputeWorkgroupStorageSize ${limits.maxComputeWorkgroupStorageSize}`);
@@ -148,6 +171,54 @@ function quantizeWgsl(k: GemvSnippet, label: string): string {
   ].join('\n');
 }
 
+/**
+ * 'shared' with quantizeThreads 4: lane p of each four (p = t4 % 4) reads vec4s 2p and 2p + 1 of its block (the
+ * workgroup reads src1 in order), the block's max and Σq meet over the four lanes by subgroupShuffleXor (max and
+ * integer sums are exact: q8_1_block's d, quants and Σq bit for bit), then lane p writes words 2p and 2p + 1 (in
+ * 'k' order vec4s 2p, 2p + 1's quants; in nibble order their even, then odd, components) and lane 0 (d, d·Σq, Σq).
+ * The loop's trip count is uniform (every lane reaches the shuffles); lanes past the end redo the last block, unstored.
+ */
+function quantize4Prologue(k: GemvSnippet, W: number, order: 'k' | 'nib'): string[] {
+  const KB = k.K / 32;
+  const total = k.N * KB * 4;
+  const ragged = total % W !== 0;
+  const pk = order === 'k' ? ['pack4xI8(q0)', 'pack4xI8(q1)'] : ['pack4xI8(vec4<i32>(q0.xz, q1.xz))', 'pack4xI8(vec4<i32>(q0.yw, q1.yw))'];
+  const store = [
+    `let o = t * ${u(XQ_VEC4S)};`,
+    'let c = (p % 2u) * 2u;',
+    `xq[o + p / 2u][c] = ${pk[0]};`,
+    `xq[o + p / 2u][c + 1u] = ${pk[1]};`,
+    'if (p == 0u) {',
+    '  xq[o + 2u] = vec4<u32>(bitcast<u32>(d), bitcast<u32>(d * f32(isum)), bitcast<u32>(isum), 0u);',
+    '}',
+  ];
+  return [
+    `for (var b4 = 0u; b4 < ${u(total)}; b4 = b4 + ${u(W)}) {`,
+    ragged ? `  let t4 = min(b4 + lid, ${u(total - 1)});` : '  let t4 = b4 + lid;',
+    '  let t = t4 / 4u;',
+    '  let p = t4 % 4u;',
+    `  let i = ${xBase(k, `(t / ${u(KB)})`)} + (t % ${u(KB)}) * 8u + p * 2u;`,
+    '  let v0 = ld_x(i);',
+    '  let v1 = ld_x(i + 1u);',
+    '  let a0 = abs(v0);',
+    '  let a1 = abs(v1);',
+    '  let m1 = max(max(max(a0.x, a0.y), max(a0.z, a0.w)), max(max(a1.x, a1.y), max(a1.z, a1.w)));',
+    '  let m2 = max(m1, subgroupShuffleXor(m1, 1u));',
+    '  let amax = max(max(m2, subgroupShuffleXor(m2, 2u)), 0.0);',
+    '  let d = amax / 127.0;',
+    '  let id = select(0.0, 1.0 / d, d > 0.0);',
+    '  let q0 = vec4<i32>(round(v0 * id));',
+    '  let q1 = vec4<i32>(round(v1 * id));',
+    '  let qs = q0 + q1;',
+    '  let s1 = qs.x + qs.y + qs.z + qs.w;',
+    '  let s2 = s1 + subgroupShuffleXor(s1, 1u);',
+    '  let isum = s2 + subgroupShuffleXor(s2, 2u);',
+    ...(ragged ? [`  if (b4 + lid < ${u(total)}) {`, ...store.map((l) => `    ${l}`), '  }'] : store.map((l) => `  ${l}`)),
+    '}',
+    'workgroupBarrier();',
+  ];
+}
+
 /** The integer-dot GEMV: pass 2 over the scratch (prequantized), or the whole kernel (fused). */
 function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
   const W = s.workgroupSize;
@@ -166,21 +237,28 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
   const fuse = fused(s);
   const shx = sharedX(s);
   const U = blocksPerThread(s);
-  // 'shared': the workgroup's threads quantize the N·KB blocks into xq (workgroup memory), pass 1's body in a loop.
-  const prologue = shx
-    ? [
-        `for (var t = lid; t < ${u(k.N * KB)}; t = t + ${u(W)}) {`,
-        `  let x = q8_1_block(${xBase(k, `(t / ${u(KB)})`)} + (t % ${u(KB)}) * 8u);`,
-        `  let o = t * ${u(XQ_VEC4S)};`,
-        '  xq[o] = x.qa;',
-        '  xq[o + 1u] = x.qb;',
-        '  xq[o + 2u] = vec4<u32>(bitcast<u32>(x.d), bitcast<u32>(x.s), bitcast<u32>(x.isum), 0u);',
-        '}',
-        'workgroupBarrier();',
-      ]
-    : [];
+  const QT = quantizeThreads(s);
+  // Units of L consecutive blocks (blocksPerLoad): kb counts units, KU of them a row.
+  const L = blocksPerLoad(s);
+  const KU = KB / L;
+  const order = k.weightBlocks!.dot4Order ?? 'k';
+  // 'shared': the workgroup's threads quantize the N·KB blocks into xq (workgroup memory), pass 1's body in a loop;
+  // or four threads a block (quantizeThreads 4): two vec4 each, max and Σq over the four lanes (uniform loop: the shuffles).
+  const prologue = !shx
+    ? []
+    : QT === 1
+      ? [
+          `for (var t = lid; t < ${u(k.N * KB)}; t = t + ${u(W)}) {`,
+          `  let x = q8_1_block(${xBase(k, `(t / ${u(KB)})`)} + (t % ${u(KB)}) * 8u);`,
+          `  let o = t * ${u(XQ_VEC4S)};`,
+          '  xq[o] = x.qa;',
+          '  xq[o + 1u] = x.qb;',
+          '  xq[o + 2u] = vec4<u32>(bitcast<u32>(x.d), bitcast<u32>(x.s), bitcast<u32>(x.isum), 0u);',
+          '}',
+          'workgroupBarrier();',
+        ]
+      : quantize4Prologue(k, W, order);
   const body: string[] = [
-    ...prologue,
     G === 1 ? 'let g = 0u;' : `let g = lid / ${u(T)};`,
     T === 1 ? 'let j = 0u;' : `let j = lid % ${u(T)};`,
     `let m0 = wid.x * ${u(R)} + g * ${u(RT)};`,
@@ -190,18 +268,25 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
     ...accs.map((x) => `var ${x.name} = 0.0;`),
   ];
   const words = ['qa.x', 'qa.y', 'qa.z', 'qa.w', 'qb.x', 'qb.y', 'qb.z', 'qb.w'];
-  /** n blocks per row at kb, kb + T, …: every weight block's loads issued before the first use. */
-  const step = (n: number): string[] => {
+  const kbOf = (b: number) => (b === 0 ? 'kb' : `kb + ${u(b * T)}`);
+  /** n blocks per row at kb, kb + T, …: every weight block's loads (named `${p}{row}` or `${p}{row}_{b}`) issued before the first use. */
+  const wOf = (n: number, p: string, i: number, b: number) => (n === 1 ? `${p}${i}` : `${p}${i}_${b}`);
+  const loads = (n: number, p: string): string[] => {
     const out: string[] = [];
-    const kbOf = (b: number) => (b === 0 ? 'kb' : `kb + ${u(b * T)}`);
-    const wOf = (i: number, b: number) => (n === 1 ? `w${i}` : `w${i}_${b}`);
-    for (let b = 0; b < n; b++) out.push(...rows.map((i) => `let ${wOf(i, b)} = wq_block_c8(ab${i} + ${kbOf(b)});`));
+    for (let b = 0; b < n; b++) out.push(...rows.map((i) => `let ${wOf(n, p, i, b)} = ${L === 1 ? `wq_block_c8(ab${i} + ${kbOf(b)})` : `wq_pair_c8(ab${i} + 2u * (${kbOf(b)}))`};`));
+    return out;
+  };
+  const uses = (n: number, p: string): string[] => {
+    const out: string[] = [];
     for (let b = 0; b < n; b++) {
+      for (let h = 0; h < L; h++) {
+      // The block: unit kb (L = 1), or block h of unit kb's pair.
+      const blk = L === 1 ? kbOf(b) : `2u * (${kbOf(b)})${h ? ' + 1u' : ''}`;
       for (const c of cols) {
-        const kbx = b === 0 ? 'kb' : `(${kbOf(b)})`;
-        out.push('{', fuse ? `  let x = q8_1_block(xb${c} + ${kbx} * 8u);` : `  let x = ld_xq(${c ? `${u(c * KB)} + ` : ''}${kbOf(b)});`);
+        const kbx = L === 1 ? (b === 0 ? 'kb' : `(${kbOf(b)})`) : `(${blk})`;
+        out.push('{', fuse ? `  let x = q8_1_block(xb${c} + ${kbx} * 8u);` : `  let x = ld_xq(${c ? `${u(c * KB)} + ` : ''}${blk});`);
         for (const i of rows) {
-          const w = wOf(i, b);
+          const w = L === 1 ? wOf(n, p, i, b) : `${wOf(n, p, i, b)}.${h ? 'b' : 'a'}`;
           const dots = (ts: readonly number[]) => ts.map((t) => `dot4I8Packed(${w}.q[${t}], x.${words[t]})`).join(' + ');
           if (halves) {
             // Two scales a block (16-weight blocks): a partial dot per half (no bias: the formats with halves have none).
@@ -212,12 +297,22 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
         }
         out.push('}');
       }
+      }
     }
-    return out.map((l) => `  ${l}`);
+    return out;
   };
+  const step = (n: number): string[] => [...loads(n, 'w'), ...uses(n, 'w')].map((l) => `  ${l}`);
+  // preload 'weights' ('shared'): the first full step's loads (at kb = j, every thread has one when U·T ≤ KB) before the
+  // quantize, its uses after the barrier, then the loops from kb = j + U·T: the blocks in the same order, the same sums.
+  const pre = shx && preload(s) && U * T <= KU;
+  if (pre) body.push('var kb = j;', ...loads(U, 'p'), ...prologue, ...uses(U, 'p'), `kb = kb + ${u(U * T)};`);
+  else body.unshift(...prologue);
   // Blocks in the order U = 1 visits them (the sums are the same to the bit for every blocksPerThread).
-  if (U === 1) body.push(`for (var kb = j; kb < ${u(KB)}; kb = kb + ${u(T)}) {`, ...step(1), '}');
-  else body.push('var kb = j;', `for (; kb + ${u((U - 1) * T)} < ${u(KB)}; kb = kb + ${u(U * T)}) {`, ...step(U), '}', `for (; kb < ${u(KB)}; kb = kb + ${u(T)}) {`, ...step(1), '}');
+  if (pre) {
+    if (U > 1) body.push(`for (; kb + ${u((U - 1) * T)} < ${u(KU)}; kb = kb + ${u(U * T)}) {`, ...step(U), '}');
+    body.push(`for (; kb < ${u(KU)}; kb = kb + ${u(T)}) {`, ...step(1), '}');
+  } else if (U === 1) body.push(`for (var kb = j; kb < ${u(KU)}; kb = kb + ${u(T)}) {`, ...step(1), '}');
+  else body.push('var kb = j;', `for (; kb + ${u((U - 1) * T)} < ${u(KU)}; kb = kb + ${u(U * T)}) {`, ...step(U), '}', `for (; kb < ${u(KU)}; kb = kb + ${u(T)}) {`, ...step(1), '}');
   const dstAt = (i: number, c: number) => `${u(k.dst.offset)} + ${u(c * k.dst.rowStride)} + m0${i ? ` + ${u(i)}` : ''}`;
   const guard = (i: number) => ['j == 0u', ...(k.M % R ? [`m0${i ? ` + ${u(i)}` : ''} < ${u(k.M)}`] : [])].join(' && ');
   let partLen = 0;
@@ -247,7 +342,7 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
   return [
     `// generated: ${label} — mmvq ${fuse ? 'fused (activations quantized in registers, one pass)' : shx ? 'shared (activations quantized into workgroup memory, one pass)' : 'pass 2'}: ${R} row(s) per workgroup, ${RT} per thread, ${T} thread(s) per row group over blocks, ${U} block(s) per step, dot4I8Packed, ${sub ? 'subgroup' : 'shared'} reduction`,
     `requires ${DOT4_WGSL_FEATURE};`,
-    ...rowReduceEnables(sub),
+    ...rowReduceEnables(sub || (shx && QT > 1)),
     storageDecl(0, 'src0', 'read', 'u32'),
     ...xq,
     storageDecl(2, 'dst', 'read_write', 'f32'),
@@ -275,10 +370,16 @@ export const MMVQ: FamilyDef<MmvqSchedule, GemvSnippet> = {
       // H200 (docs/benchmarks.md, tune-mmvq / tune-mmvqfp4): fused lost every shape and format, 1.07–3.8× slower: swept on request.
       // shared (tune-mmvq3, H200): wins at 4096² (q4_0 11.9 / q8_0 12.7 µs, W256 R16 RT2, against 14.1 / 14.7 for the
       // pick), loses 1.5–4.6× at 16384² (each workgroup re-reads and quantizes all of K; 64 rows a workgroup starves the GPU): swept on request.
+      // tune-mmvq4 (H200): with quantizeThreads 4 shared wins at 4096² (q4_0 10.5 / q8_0 11.4 µs, W256 R16 RT2 U4: the registry's
+      // rule there) and still loses 1.5–2.3× at 16384².
       sweep: ['prequantized'],
       doc: "q8_1 activations from a first pass ('prequantized', timed with it), quantized in registers inside the GEMV ('fused': one pass) or once per workgroup into workgroup memory ('shared': one pass, N·K/32·48 B of it)",
       default: 'prequantized',
     },
+    // tune-mmvq4 (H200): pairs lost everywhere (16384² q4_0 53.9–56.1 against 50.6 µs, q8_0 108–126 against 78–81; 4096² +0.1–1 µs): swept on request.
+    blocksPerLoad: { values: [1, 2], sweep: [1], doc: 'consecutive blocks a thread loads as one (2: q4_0/q8_0 pairs from 4-aligned words, no select)', default: 1 },
+    quantizeThreads: { values: [1, 4], sweep: [1], doc: "'shared' only: threads per activation block in the quantize (4: src1 read coalesced, max and Σq by subgroup shuffles; needs 'subgroups')", default: 1 },
+    preload: { values: PRELOADS, sweep: ['none'], doc: "'shared' only: 'weights' issues a thread's first step of weight loads before the quantize", default: 'none' },
     reduction: { values: ['subgroup', 'shared'], doc: "how a row's partial sums meet" },
   },
   threads: (s) => s.workgroupSize,
@@ -294,6 +395,11 @@ export const MMVQ: FamilyDef<MmvqSchedule, GemvSnippet> = {
     else if (s.rowsPerWorkgroup / RT > s.workgroupSize) reasons.push(`rowsPerWorkgroup / rowsPerThread = ${s.rowsPerWorkgroup / RT} row groups exceed workgroupSize ${s.workgroupSize}`);
     if (!isPow2(blocksPerThread(s)) || blocksPerThread(s) > 8) reasons.push(`blocksPerThread ${blocksPerThread(s)} must be 1, 2, 4 or 8`);
     if (s.activations !== undefined && !ACTIVATIONS.includes(s.activations)) reasons.push(`activations '${s.activations}' is not ${ACTIVATIONS.join(', ')}`);
+    if (blocksPerLoad(s) !== 1 && blocksPerLoad(s) !== 2) reasons.push(`blocksPerLoad ${blocksPerLoad(s)} must be 1 or 2`);
+    if (quantizeThreads(s) !== 1 && quantizeThreads(s) !== 4) reasons.push(`quantizeThreads ${quantizeThreads(s)} must be 1 or 4`);
+    else if (quantizeThreads(s) > 1 && !sharedX(s)) reasons.push(`quantizeThreads ${quantizeThreads(s)} is 'shared' activations' knob (got '${s.activations ?? 'prequantized'}')`);
+    else if (quantizeThreads(s) > 1 && !adapter.features.includes('subgroups')) reasons.push(`quantizeThreads ${quantizeThreads(s)} needs the 'subgroups' feature (max and Σq by shuffles), which this adapter lacks`);
+    if (preload(s) && !sharedX(s)) reasons.push(`preload 'weights' is 'shared' activations' knob (got '${s.activations ?? 'prequantized'}')`);
     if (!adapter.wgslFeatures?.includes(DOT4_WGSL_FEATURE)) reasons.push(`mmvq needs WGSL's ${DOT4_WGSL_FEATURE} (dot4I8Packed), which this runtime does not offer`);
     if (s.reduction === 'subgroup' && !adapter.features.includes('subgroups')) reasons.push("reduction 'subgroup' needs the 'subgroups' feature, which this adapter lacks");
     return reasons;
@@ -302,7 +408,7 @@ export const MMVQ: FamilyDef<MmvqSchedule, GemvSnippet> = {
   generate(s, k, c) {
     const label = `${c.op} ${c.label}`;
     const KB = k.K / 32;
-    const sub = s.reduction === 'subgroup' && threadsPerGroup(s) > 1;
+    const sub = (s.reduction === 'subgroup' && threadsPerGroup(s) > 1) || (sharedX(s) && quantizeThreads(s) > 1);
     const common = {
       label: `generated:${c.op} ${scheduleKey(s)}`,
       wgsl: gemvWgsl(s, k, label),

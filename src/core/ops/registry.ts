@@ -6,6 +6,7 @@ import { UsageError } from '../errors';
 import { validateSchedule, type Schedule } from '../schedule/schedule';
 import { allHold, type Condition } from '../schedule/shape-rules';
 import { SGMATRIX_PLAIN } from '../families/sgmatrix';
+import { weightFormat } from '../quant/weights';
 import { ACC } from './acc';
 import { ADD } from './add';
 import { ARGMAX } from './argmax';
@@ -229,9 +230,29 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
       // Track-1 E2M1 — nvfp4, mxfp4_t1, fp4 — and int4/int8/mxint4/mxint8: hasIntegerBlockDecode):
       // ggml's MMVQ where WGSL offers dot4I8Packed (validate), subgroup reduction where offered, else
       // shared; mmvq's fits() passes every other weight format (K-quants, FP8, int2/3/5/6…) on to the gemv rules below.
+      // mmvq at N = 1 for q4_0 and q8_0 (issue 20's GEMV targets), measured on the H200 (matmul-tune.sh mmvq4, `lab sweep`
+      // reps 5, the rule below as the reference in the same call). Both need subgroups (validate passes them over elsewhere).
+      // K ≤ 4096, M ≤ 4096: 'shared', one pass — the workgroup quantizes src1 four threads a q8_1 block (quantizeThreads 4)
+      // into K/32·48 B of workgroup memory (6 KiB at K = 4096) plus 256·2·4 B of partials: 8 KiB, within the 16 KiB default
+      // (the memory alone would allow K ≤ 9536 there, ≤ 31424 in the H200's 48 KiB; fits() checks it), but measured at 4096²
+      // only, and at 16384² 'shared' loses 1.5–2.3× (every workgroup re-reads all of K). Per format, as measured.
+      ...(['q4_0', 'q8_0'] as const).map((name) => ({
+        when: [{ feature: 'quant', min: 1 }, { feature: 'type0', min: weightFormat(name).id, max: weightFormat(name).id }, { feature: 'N', max: 1 }, { feature: 'K', max: 4096 }, { feature: 'M', max: 4096 }],
+        schedule: freezeSchedule({ family: 'mmvq' as const, workgroupSize: 256, rowsPerWorkgroup: 16, rowsPerThread: 2, blocksPerThread: 4, blocksPerLoad: 1, activations: 'shared' as const, quantizeThreads: 4, preload: 'none' as const, reduction: 'subgroup' as const }),
+        note:
+          name === 'q4_0'
+            ? 'H200 2026-12-02 (matmul-tune.sh mmvq4, call 2): 4096x1x4096 q4_0 10.5 µs, 902 GB/s (spread 8%), against 13.9 µs for the prequantized W256 R4 rule below in the same call (target ≤ 11.8 µs, 0.8 TB/s); call 1: W256 R16 RT2 QT4 10.5–10.7, W512 R32 RT2 QT4 10.2–10.5 (W512 needs 512 invocations); one thread a block (quantizeThreads 1, tune-mmvq3) 11.9'
+            : 'H200 2026-12-02 (matmul-tune.sh mmvq4, call 2): 4096x1x4096 q8_0 11.4 µs, 1.56 TB/s (spread 0%), against 14.4 µs for the prequantized W256 R4 rule below in the same call (target ≤ 11.9 µs, 1.5 TB/s); U2 11.5, preload weights 11.6, RT4 11.9–12.1, W512 R32 11.8–12.2, blocksPerLoad 2 12.0–12.7; one thread a block (tune-mmvq3) 12.7',
+      })),
+      // 16384² q4_0 (≥ 70% of copy: ≤ 50.8 µs): two rows and two blocks a thread keep more weight loads in flight. q8_0 keeps the rule below (81.3 against 79.1).
+      {
+        when: [{ feature: 'quant', min: 1 }, { feature: 'type0', min: weightFormat('q4_0').id, max: weightFormat('q4_0').id }, { feature: 'N', max: 1 }, { feature: 'K', min: 8192 }, { feature: 'M', min: 8192 }],
+        schedule: freezeSchedule({ family: 'mmvq' as const, workgroupSize: 256, rowsPerWorkgroup: 8, rowsPerThread: 2, blocksPerThread: 2, blocksPerLoad: 1, activations: 'prequantized' as const, quantizeThreads: 1, preload: 'none' as const, reduction: 'subgroup' as const }),
+        note: 'H200 2026-12-02 (matmul-tune.sh mmvq4): 16384x1x16384 q4_0 50.6 µs, 2.99 TB/s = 70.5% of copy (call 2; call 1: 50.7), against 52.4 / 52.1 µs for the W256 R4 rule below in the same calls; R4 RT2 U2 50.9, R8 RT2 U1 51.3; blocks in pairs (blocksPerLoad 2) 53.9–56.1; shared with the four-thread quantize 78–122. Measured at 16384² only',
+      },
       ...(['subgroup', 'shared'] as const).map((reduction) => ({
         when: [{ feature: 'quant', min: 1 }, { feature: 'N', max: 8 }],
-        schedule: freezeSchedule({ family: 'mmvq' as const, workgroupSize: 256, rowsPerWorkgroup: 4, rowsPerThread: 1, blocksPerThread: 1, activations: 'prequantized' as const, reduction }),
+        schedule: freezeSchedule({ family: 'mmvq' as const, workgroupSize: 256, rowsPerWorkgroup: 4, rowsPerThread: 1, blocksPerThread: 1, blocksPerLoad: 1, activations: 'prequantized' as const, quantizeThreads: 1, preload: 'none' as const, reduction }),
         note:
           reduction === 'subgroup'
             ? 'H200 2026-12-02 (formats --mmvq): 4096² q8_0 16.0 µs vs 27.3 for the block-decode gemv, q4_0 15.0 vs 30.6, q4_1/q5_0/q5_1 14.5/17.0/16.2 vs 26.0/30.2/28.4; 16384² q8_0 83.2 vs 310, q4_0 64.3 vs 294. The fused and rowsPerThread variants: scripts/gpu/mmvq-tune.sh'

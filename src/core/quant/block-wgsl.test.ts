@@ -181,7 +181,8 @@ describe('block-at-a-time decode WGSL', () => {
     expect(mx).toContain('r.qs[3] = ((W3 >> 8u) >> sh) | (W4 << (24u - sh));');
     // 18-byte blocks: the scale and the 16 quant bytes at any even offset span 5 words (the scale's first), joined into 4
     // from byte 2 of the scale's word, or the next 4 words whole.
-    expect(q4.wgsl.match(/let W\d+ = wq_w\(w0/g)).toHaveLength(5);
+    const wqRaw = (w: string) => w.slice(w.indexOf('fn wq_raw'), w.indexOf('\n}', w.indexOf('fn wq_raw')));
+    expect(wqRaw(q4.wgsl).match(/let W\d+ = wq_w\(w0/g)).toHaveLength(5);
     expect(q4.wgsl).toContain('r.d = unpack2x16float(select(W0, W0 >> 16u, h)).x;');
     expect(q4.wgsl).toContain('r.qs[3] = select((W3 >> 16u) | (W4 << 16u), W4, h);');
     expect(q4.wgsl).toContain('bitcast<u32>(src0[64u + w])');
@@ -192,8 +193,17 @@ describe('block-at-a-time decode WGSL', () => {
     expect(q41.hasMin).toBe(true);
     // q8_0: the scale and 32 quant bytes over 9 words; the i8 form is the words themselves.
     const q8 = blockDecodeWgsl('q8_0', 0);
-    expect(q8.wgsl.match(/let W\d+ = wq_w\(w0/g)).toHaveLength(9);
+    expect(wqRaw(q8.wgsl).match(/let W\d+ = wq_w\(w0/g)).toHaveLength(9);
     expect(q8.wgsl).toContain('b.q[7] = r.qs[7];');
+    // Pairs from an even block (4-aligned: 36 / 68 B): 9 / 17 words, block a's quants funnelled by 16 bits, block b's whole.
+    const pairOf = (w: string) => w.slice(w.indexOf('fn wq_pair_c8'));
+    expect(pairOf(q4.wgsl).match(/let W\d+ = wq_w\(w0/g)).toHaveLength(9);
+    expect(pairOf(q4.wgsl)).toContain('p.b.d = unpack2x16float(W4 >> 16u).x;');
+    expect(pairOf(q4.wgsl)).toContain('p.b.q[4] = ((bs0 >> 4u) & 0x0f0f0f0fu);');
+    expect(pairOf(q8.wgsl).match(/let W\d+ = wq_w\(w0/g)).toHaveLength(17);
+    expect(pairOf(q8.wgsl)).toContain('let as7 = (W7 >> 16u) | (W8 << 16u);');
+    expect(pairOf(q8.wgsl)).toContain('p.b.q[7] = bs7;');
+    expect([q4.pairC8, q8.pairC8, q41.pairC8]).toEqual([true, true, undefined]);
     // q5_0: bit 4 of each quant from qh, the −16 taken per byte without borrows.
     expect(blockDecodeWgsl('q5_0', 0).wgsl).toContain('| 0x80808080u) - 269488144u) ^ 0x80808080u');
     // Part s of a nibble block: quant words 2(s & 1) and +1, high nibbles for s ≥ 2; q8_0's words 2s, 2s + 1.

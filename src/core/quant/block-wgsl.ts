@@ -104,6 +104,12 @@ export interface BlockDecode {
   readonly unpack: string;
   /** What wq_block_c8's codes carry over wq_block_i8's quants (q4_0: 8, q5_0: 16, else 0). */
   readonly bias: number;
+  /**
+   * wq_pair_c8(blk) -> WqPairI8 { a, b } is defined: blocks blk and blk + 1 (blk even, the pair 4-aligned) as
+   * wq_block_c8 returns them, from the pair's 2·qsWords + 1 words with no select on alignment (q4_0: 9 words for
+   * 36 B, q8_0: 17 for 68 B). Where blocks start 2-aligned with the f16 scale first (q4_0, q8_0).
+   */
+  readonly pairC8?: boolean;
 }
 
 /** The rows × cols of the matrix: Track-1 needs it (the scale stream starts past rows·cols codes). */
@@ -245,6 +251,29 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
       `}`,
     ];
     lines.push(WQ_BLOCK_I8_STRUCT, ...fn('wq_block_i8', true), ...fn('wq_block_c8', false));
+    if (scaleWord) {
+      // A pair of blocks from an even index: byte 36p (q4_0) or 68p (q8_0), 4-aligned. Block a's scale is W0's low
+      // half and its quants the funnel of W0…W_n by 16 bits; block b's scale is W_n's high half, its quants W_n+1… whole.
+      const n = qsWords;
+      const cw = (r: string) => Array.from({ length: 8 }, (_, i) => `  ${r}.q[${i}] = ${i8Of(i, false).replace(/r\.qs\[(\d)\]/g, (_m, t) => `${r}s${t}`)};`);
+      lines.push(
+        'struct WqPairI8 {\n  a: WqBlockI8,\n  b: WqBlockI8,\n}',
+        'fn wq_pair_c8(blk: u32) -> WqPairI8 {',
+        `  let w0 = (blk * ${u(bb)}) >> 2u;`,
+        ...Array.from({ length: 2 * n + 1 }, (_, i) => `  let W${i} = wq_w(w0 + ${u(i)});`),
+        ...Array.from({ length: n }, (_, t) => `  let as${t} = (W${t} >> 16u) | (W${t + 1} << 16u);`),
+        ...Array.from({ length: n }, (_, t) => `  let bs${t} = W${n + 1 + t};`),
+        '  var p: WqPairI8;',
+        '  p.a.d = unpack2x16float(W0).x;',
+        '  p.a.m = 0.0;',
+        `  p.b.d = unpack2x16float(W${n} >> 16u).x;`,
+        '  p.b.m = 0.0;',
+        ...cw('p.a').map((l) => l.replace(/p\.as/g, 'as')),
+        ...cw('p.b').map((l) => l.replace(/p\.bs/g, 'bs')),
+        '  return p;',
+        '}',
+      );
+    }
   } else {
     // MXFP4: each quant word's eight E2M1 codes as i8 (2·E2M1, ggml's kvalues_mxfp4): low nibbles are
     // quants 4t…4t+3, high nibbles 16 + 4t…; d is the E8M0 scale halved, as wq_block's.
@@ -252,7 +281,7 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
     for (let t = 0; t < 4; t++) lines.push(`  let p${t} = wq_e2m1x2_i8(r.qs[${t}]);`, `  b.q[${t}] = p${t}.x;`, `  b.q[${t + 4}] = p${t}.y;`);
     lines.push(`  return b;`, `}`);
   }
-  return { wgsl: lines.join('\n') + '\n', unpack, blockSize: 32, hasMin: L.m !== undefined, integer: true, bias: L.lut ? 0 : L.bias, dot4Order: 'k', halves: false };
+  return { wgsl: lines.join('\n') + '\n', unpack, blockSize: 32, hasMin: L.m !== undefined, integer: true, bias: L.lut ? 0 : L.bias, dot4Order: 'k', halves: false, ...(scaleWord ? { pairC8: true } : {}) };
 }
 
 /** The word reads every block decode shares: wq_w (word w past wordOffset), a funnel shift, u32 and f16 at a byte. */
