@@ -83,16 +83,23 @@ test('a damaged stored record never blocks History: it is listed with why, and d
 
 test('a database of a newer schema: named on the page, runs shown read-only, nothing lost', async ({ page }) => {
   await page.goto('./#/history');
+  // The page has opened (and made) its store: the newer lab below upgrades that one, every time alike.
+  await expect(page.getByTestId('history-view')).toBeVisible({ timeout: 60_000 });
   // A newer lab upgraded the database (here: version 9, with an extra store) before this page opened it.
   await page.evaluate(async (adapter) => {
     await new Promise<void>((resolve, reject) => {
       const open = indexedDB.open('kernel-lab', 9);
       open.onupgradeneeded = () => {
         const db = open.result;
-        const runs = db.createObjectStore('runs', { keyPath: 'id', autoIncrement: true });
-        runs.createIndex('by-adapter', 'adapterKey');
-        runs.createIndex('by-op-shape', 'opShapes', { multiEntry: true });
-        db.createObjectStore('calibrations', { keyPath: 'adapterKey' });
+        // The page may have created its own schema before this ran (it opens the store on load): upgrade that one.
+        let runs: IDBObjectStore;
+        if (db.objectStoreNames.contains('runs')) runs = open.transaction!.objectStore('runs');
+        else {
+          runs = db.createObjectStore('runs', { keyPath: 'id', autoIncrement: true });
+          runs.createIndex('by-adapter', 'adapterKey');
+          runs.createIndex('by-op-shape', 'opShapes', { multiEntry: true });
+        }
+        if (!db.objectStoreNames.contains('calibrations')) db.createObjectStore('calibrations', { keyPath: 'adapterKey' });
         db.createObjectStore('added-by-a-newer-lab');
         runs.add({ kind: 'level1', adapterKey: 'k', adapter, savedAt: '2026-03-01T10:00:00.000Z', labVersion: '9.0.0', codeHash: 'newer0000000', opShapes: [], result: null, error: { name: 'WgslCompileError', message: 'stored by a newer lab' }, request: { op: 'ADD', dims: [64, 4] } });
       };
