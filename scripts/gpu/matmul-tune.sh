@@ -2,7 +2,7 @@
 # MUL_MAT schedule variants on the H200 (issue 11): GEMV / small N, f16 subgroup matrices, f32.
 # Same prelude as h200.sh; each line is one `lab time` (checked against the oracle, then timed).
 # Usage on the device: bash scripts/gpu/matmul-tune.sh [STEP|bench]   (outputs in $OUT; LAB_DIR: where lab.mjs is, default dist-cli)
-# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks), f32b (f32 tiled knobs, gemv rowsPerThread), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows); none: the GEMV/sgmatrix rows, then bench.
+# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks), f32b (f32 tiled knobs, gemv rowsPerThread), f32c (f32 tiled: stores vec4, inner pipelined4), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows); none: the GEMV/sgmatrix rows, then bench.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -37,10 +37,16 @@ r() { # op shape [--native]: ROPE and others, generated (auto) or native
   echo "## $1 $2 ${3:-auto}" >> "$OUT/tune.txt"
   timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --op "$1" --shape "$2" ${3:-} 2>&1 | grep -E "^$1|^correct|^timing|^metrics|rror" >> "$OUT/tune.txt"
 }
-m() { # shape tileM tileN tileK threadM threadN staging splitK [padding: none|vec4] [inner: loop|unrolled|pipelined]: the tiled f32 family, vec4
-  local pad=${9:-none} inner=${10:-loop}
-  echo "## $1 matmul $2x$3 K$4 t$5x$6 $7 splitK$8 pad-$pad $inner" >> "$OUT/tune.txt"
-  timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --op MUL_MAT --shape "$1" --schedule "{\"family\":\"matmul\",\"tileM\":$2,\"tileN\":$3,\"tileK\":$4,\"threadM\":$5,\"threadN\":$6,\"vectorWidth\":4,\"staging\":\"$7\",\"splitK\":$8,\"padding\":\"$pad\",\"inner\":\"$inner\"}" 2>&1 | grep -E "^correct|^timing|^metrics|rror|refused" >> "$OUT/tune.txt"
+m() { # shape tileM tileN tileK threadM threadN staging splitK [padding: none|vec4] [inner: loop|unrolled|pipelined|pipelined4] [stores: scalar|vec4]: the tiled f32 family, vec4
+  local pad=${9:-none} inner=${10:-loop} st=${11:-scalar}
+  echo "## $1 matmul $2x$3 K$4 t$5x$6 $7 splitK$8 pad-$pad $inner${11:+ st-$st}" >> "$OUT/tune.txt"
+  timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --op MUL_MAT --shape "$1" --schedule "{\"family\":\"matmul\",\"tileM\":$2,\"tileN\":$3,\"tileK\":$4,\"threadM\":$5,\"threadN\":$6,\"vectorWidth\":4,\"staging\":\"$7\",\"splitK\":$8,\"padding\":\"$pad\",\"inner\":\"$inner\",\"stores\":\"$st\"}" 2>&1 | grep -E "^correct|^timing|^metrics|rror|refused" >> "$OUT/tune.txt"
+}
+rates() { # NAME: the rows so far as "row | median | rate" into $OUT/NAME-table.txt and tune.txt
+  echo "=== $1: row | median | rate" >> "$OUT/tune.txt"
+  awk '/^## /{h=substr($0,4)} /^timing/{m=""; for(i=1;i<=NF;i++) if($i=="median" && m=="") m=$(i+1)" "$(i+2)} /^metrics/{r=""; for(i=2;i<=NF;i++) if($i=="TFLOP/s" || $i=="TB/s") r=r" "$(i-1)" "$i; printf "%s | %s |%s\n", h, m, r} /rror|refused/{printf "%s | %s\n", h, substr($0,1,120)}' "$OUT/tune.txt" > "$OUT/$1-table.txt"
+  cat "$OUT/$1-table.txt" >> "$OUT/tune.txt"
+  date -u +%FT%TZ >> "$OUT/tune.txt"
 }
 a() { # shape [params]: what auto picks
   local params=${2:-}
@@ -74,11 +80,30 @@ if [ "${1:-}" = f32b ]; then
   for v in "256 4 1 4 4 subgroup" "256 8 1 4 4 subgroup:2" "256 4 1 4 4 subgroup:2" "512 1 1 4 4 subgroup" "1024 1 1 4 4 subgroup" "1024 2 1 4 4 subgroup:2"; do
     rt=${v#*:}; [ "$rt" = "$v" ] && rt=""; set -- ${v%:*}; ok $G16 $v && g $G16 $1 $2 $3 $4 $5 $6 "" $rt
   done
-  echo "=== f32b: row | median | rate" >> "$OUT/tune.txt"
-  awk '/^## /{h=substr($0,4)} /^timing/{m=""; for(i=1;i<=NF;i++) if($i=="median" && m=="") m=$(i+1)" "$(i+2)} /^metrics/{r=""; for(i=2;i<=NF;i++) if($i=="TFLOP/s" || $i=="TB/s") r=r" "$(i-1)" "$i; printf "%s | %s |%s\n", h, m, r} /rror|refused/{printf "%s | %s\n", h, substr($0,1,120)}' "$OUT/tune.txt" > "$OUT/f32b-table.txt"
-  cat "$OUT/f32b-table.txt" >> "$OUT/tune.txt"
-  date -u +%FT%TZ >> "$OUT/tune.txt"
+  rates f32b
   cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = f32c ]; then
+  # Issue 26's f32 rows, f32vec helper (2026-12-02): stores 'vec4' (a thread stages 4×4 blocks, transposes them in
+  # registers and writes 4 vec4 along m: 8 staging stores a tile at 8×16 instead of 32 scalar; whole blocks a thread
+  # only, so not 8×8 at K16) and inner 'pipelined4' (a loop over 4-k groups, each written out pipelined: a quarter of
+  # 'pipelined''s ~2048 FMAs a body at K16, to test the instruction-cache guess behind double staging's and K32's 2×
+  # losses at 8×16). Each block starts and ends with the registry's rule (clock drift). Rows past F32C_S s are named,
+  # not run (`round.sh tune-f32c:280`). LOCAL=1: the same rows at small shapes (SwiftShader dry run).
+  BIG=4096x4096x4096; N512=4096x512x4096
+  [ -n "${LOCAL:-}" ] && { BIG=128x128x64; N512=128x64x64; }
+  ok() { [ "$SECONDS" -lt "${F32C_S:-265}" ] || { echo "## (skipped past ${F32C_S:-265} s: $*)" >> "$OUT/tune.txt"; return 1; }; }
+  # 4096³: tileK threadN staging padding inner stores (128×128 tiles, threadM 8, splitK 1).
+  for v in "16 16 prefetch none pipelined scalar" "16 16 prefetch none pipelined vec4" "16 16 prefetch vec4 pipelined vec4" \
+    "16 16 prefetch none pipelined4 scalar" "16 16 prefetch vec4 pipelined4 vec4" "16 16 double vec4 pipelined4 scalar" "16 16 double vec4 pipelined4 vec4" \
+    "32 16 prefetch none pipelined4 scalar" "32 16 prefetch vec4 pipelined4 vec4" "32 16 prefetch vec4 pipelined vec4" "16 16 prefetch none pipelined scalar"; do
+    set -- $v; ok $BIG $v && m $BIG 128 128 $1 8 $2 $3 1 $4 $5 $6
+  done
+  # 4096x512x4096: the rule (8×8 double padded pipelined) first and last; 8×8 takes vec4 stores at K32 only (256 threads).
+  for v in "16 8 double vec4 pipelined scalar" "16 8 double vec4 pipelined4 scalar" "32 8 prefetch vec4 pipelined vec4" "32 8 prefetch vec4 pipelined4 vec4" \
+    "16 16 double vec4 pipelined vec4" "16 16 double vec4 pipelined4 vec4" "16 16 prefetch vec4 pipelined vec4" "16 8 double vec4 pipelined scalar"; do
+    set -- $v; ok $N512 $v && m $N512 128 128 $1 8 $2 $3 1 $4 $5 $6
+  done
+  rates f32c
 elif [ "${1:-}" = mmvq ] || [ "${1:-}" = mmvqfp4 ] || [ "${1:-}" = mmvq3 ] || [ "${1:-}" = mmvq4 ]; then
   # Issue 20, mmvq helper: the integer-dot GEMV's knobs (rowsPerWorkgroup, rowsPerThread, blocksPerThread,
   # activations prequantized = two passes timed as their sum | fused = one pass) on q4_0, q4_1, q5_0, q8_0

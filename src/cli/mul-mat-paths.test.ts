@@ -57,7 +57,7 @@ describe('MUL_MAT gemv and f16 on SwiftShader', () => {
     // 64×32 tiles of 8×8: 32 threads a slice, 128 in all; the reduction takes two rounds of four accumulator rows.
     const r = time('--shape', '100x36x40', '--min-runs', '1', '--schedule', '{"family":"matmul","tileM":64,"tileN":32,"tileK":16,"threadM":8,"threadN":8,"vectorWidth":4,"staging":"double","splitK":4}');
     expect(r.status, r.stderr).toBe(0);
-    expect(r.json).toMatchObject({ variant: 'generated', correct: true, scheduleKey: 'matmul{"inner":"loop","padding":"none","splitK":4,"staging":"double","threadM":8,"threadN":8,"tileK":16,"tileM":64,"tileN":32,"vectorWidth":4}' });
+    expect(r.json).toMatchObject({ variant: 'generated', correct: true, scheduleKey: 'matmul{"inner":"loop","padding":"none","splitK":4,"staging":"double","stores":"scalar","threadM":8,"threadN":8,"tileK":16,"tileM":64,"tileN":32,"vectorWidth":4}' });
   });
 
   it('padded staging rows and the written-out inner loop (unrolled, pipelined) stay correct: odd/even K tiles, a K tail, batches, split K, OUT_PROD', () => {
@@ -76,5 +76,34 @@ describe('MUL_MAT gemv and f16 on SwiftShader', () => {
     expect(o.status, o.stderr).toBe(0);
     expect(o.stdout.match(/"correct":\s*true/g)?.length).toBe(2);
     expect(o.stdout).not.toMatch(/"correct":\s*false/);
+  });
+
+  it("vec4 staging stores (4×4 blocks transposed in registers) and the 4-k pipelined inner loop stay correct: odd/even K tiles, a K tail, batches, split K, double staging; OUT_PROD refuses vec4 stores by name", () => {
+    const rows = (r: ReturnType<typeof time>) => {
+      expect(r.status, r.stderr).toBe(0);
+      return (r.json.results ?? [r.json]) as { shape: string; correct: boolean; scheduleKey: string }[];
+    };
+    // 32 threads: src0 64 blocks (two a thread), src1 32 (one). 7 K tiles with a tail (double staging's last after its loop), 4 tiles, 3 tiles × 3 batches.
+    const shapes = ['--shape', '130x36x100', '--shape', '128x64x64', '--shape', '64x32x48x3', '--min-runs', '1'];
+    const base = '"family":"matmul","tileM":64,"tileN":32,"tileK":16,"threadM":8,"threadN":8,"vectorWidth":4';
+    for (const [staging, padding, inner] of [['double', 'vec4', 'pipelined4'], ['prefetch', 'none', 'pipelined'], ['single', 'vec4', 'loop']]) {
+      const d = rows(time(...shapes, '--schedule', `{${base},"staging":"${staging}","padding":"${padding}","inner":"${inner}","stores":"vec4"}`));
+      expect(d.map((x) => [x.shape, x.correct]), `${staging} ${padding} ${inner}`).toEqual([['130x36x100', true], ['128x64x64', true], ['64x32x48x3', true]]);
+      expect(d[0].scheduleKey).toContain(`"inner":"${inner}","padding":"${padding}","splitK":1,"staging":"${staging}","stores":"vec4"`);
+    }
+    // Split K: 64 threads in two slices, one block an operand a thread.
+    const k = rows(time('--shape', '100x36x40', '--shape', '128x64x64', '--min-runs', '1', '--schedule', '{"family":"matmul","tileM":64,"tileN":64,"tileK":16,"threadM":8,"threadN":16,"vectorWidth":4,"staging":"prefetch","splitK":2,"padding":"vec4","inner":"pipelined4","stores":"vec4"}'));
+    expect(k.map((x) => x.correct)).toEqual([true, true]);
+    // The scalar stores with the 4-k pipelined loop.
+    const p = rows(time('--shape', '130x36x100', '--min-runs', '1', '--schedule', `{${base},"staging":"prefetch","padding":"none","inner":"pipelined4"}`));
+    expect(p.map((x) => x.correct)).toEqual([true]);
+    // OUT_PROD: scalar loads along a strided K, 4-k pipelined, correct; vec4 stores refused naming why.
+    const o = runCli(['time', '--op', 'OUT_PROD', '--json', '-', '--shape', '130x36x100', '--shape', '64x64x48x2', '--min-runs', '1', '--schedule', '{"family":"matmul","tileM":64,"tileN":64,"tileK":16,"threadM":4,"threadN":4,"vectorWidth":1,"staging":"single","padding":"vec4","inner":"pipelined4"}']);
+    expect(o.status, o.stderr).toBe(0);
+    expect(o.stdout.match(/"correct":\s*true/g)?.length).toBe(2);
+    expect(o.stdout).not.toMatch(/"correct":\s*false/);
+    const ov = runCli(['time', '--op', 'OUT_PROD', '--shape', '128x64x64', '--schedule', '{"family":"matmul","tileM":64,"tileN":32,"tileK":16,"threadM":8,"threadN":8,"vectorWidth":4,"staging":"single","stores":"vec4"}']);
+    expect(ov.status).toBe(2);
+    expect(ov.stderr).toMatch(/vectorWidth 4 needs K contiguous/);
   });
 });

@@ -169,4 +169,75 @@ describe('matmul codegen', () => {
     expect(split).toContain('let a1_7 = As[ak + 240u];');
     expect(split).not.toContain('a0_8');
   });
+
+  it("stores 'vec4': a thread stages 4×4 blocks (four vec4 along K from four consecutive rows) and writes them transposed as four vec4 along m", () => {
+    const g = geometry(256, 256, 64);
+    const knobs = { tileM: 128, tileN: 128, threadM: 8, threadN: 16, staging: 'prefetch', padding: 'vec4', inner: 'pipelined' };
+    const scalar = generateMatmul(sched(knobs), g).wgsl;
+    const vec = generateMatmul(sched({ ...knobs, stores: 'vec4' }), g).wgsl;
+    // 128 threads, 128/4 row blocks · 4 vec4 along K = 128 blocks an operand: one block (four loads) a thread.
+    expect(vec).toContain('let ar0 = (lid / 2u) % 32u;');
+    expect(vec).toContain('let ac0 = lid % 2u + lid / 64u * 2u;');
+    expect(vec).toContain('let ag3 = base0 + (mBase + ar0 * 4u + 3u) * 16u + ac0;');
+    expect(vec).toContain('let as0 = ac0 * 132u + ar0;');
+    expect(vec).toContain('As[as0 + 33u] = vec4<f32>(ax0.y, ax1.y, ax2.y, ax3.y);');
+    expect(vec).toContain('Bs[bs0 + 99u] = vec4<f32>(bx0.w, bx1.w, bx2.w, bx3.w);');
+    expect(vec).toContain('bx2 = src1[bg2 + (t + 1u) * 4u];');
+    // 8 stores a tile instead of 32; the loads and the inner loop are the scalar stores' own.
+    const storesOf = (w: string) => w.slice(w.indexOf('for (var t'), w.indexOf('workgroupBarrier()')).split('\n').filter((l) => /^\s*[AB]s\[/.test(l)).length;
+    expect(storesOf(scalar)).toBe(32);
+    expect(storesOf(vec)).toBe(8);
+    expect(count(vec, '= src0[')).toBe(count(scalar, '= src0['));
+    expect(vec.slice(vec.indexOf('let a0_0'))).toBe(scalar.slice(scalar.indexOf('let a0_0')));
+    // Banks: a vec4 store goes 8 lanes a phase (128 B); lanes l = 0…7 store k row l % 2 of block l / 2.
+    const banks = (rowLen: number) => new Set(Array.from({ length: 8 }, (_, l) => ((l % 2) * 4 * rowLen + (l >> 1)) * 4).map((w) => w % 32)).size;
+    expect(banks(33)).toBe(8); // padded: conflict-free
+    expect(banks(32)).toBe(4); // unpadded: two lanes a bank group
+    // Ragged edges clamp each of the block's rows; the K tail clamps and zero-fills each load.
+    const ragged = generateMatmul(sched({ ...knobs, stores: 'vec4' }), geometry(130, 36, 100)).wgsl;
+    expect(ragged).toContain('let ag2 = base0 + min(mBase + ar0 * 4u + 2u, 129u) * 25u + ac0;');
+    expect(ragged).toContain('ax2 = select(vec4<f32>(), src0[ag2 - ac0 + min((t + 1u) * 4u + ac0, 24u)], (t + 1u) * 4u + ac0 < 25u);');
+    // Double staging: the second buffer at a constant offset.
+    const double = generateMatmul(sched({ ...knobs, threadN: 8, tileN: 64, staging: 'double', stores: 'vec4' }), g).wgsl;
+    expect(double).toContain('As[528u + as0 + 66u] = vec4<f32>(ax0.z, ax1.z, ax2.z, ax3.z);');
+    // K32 at 128 threads: 32·8 blocks, two an operand a thread.
+    const k32 = generateMatmul(sched({ ...knobs, tileK: 32, stores: 'vec4' }), g).wgsl;
+    expect(k32).toContain('let ar1 = ((lid + 128u) / 2u) % 32u;');
+    expect(k32).toContain('As[as1 + 99u] = vec4<f32>(ax4.w, ax5.w, ax6.w, ax7.w);');
+  });
+
+  it("refuses stores 'vec4' by name where the geometry has no whole 4×4 blocks a thread", () => {
+    const adapter = { limits: { ...DEFAULT_LIMITS, maxComputeWorkgroupStorageSize: 49152 }, features: [] as string[] };
+    const big = { tileM: 128, tileN: 128, threadM: 8, staging: 'prefetch', stores: 'vec4' };
+    expect(validateSchedule(sched({ ...big, threadN: 16 }), adapter)).toEqual([]);
+    expect(validateSchedule(sched({ ...big, threadN: 8, tileK: 32 }), adapter)).toEqual([]);
+    expect(validateSchedule(sched({ ...big, threadN: 8 }), adapter)).toEqual([
+      "stores vec4 needs whole 4×4 blocks a thread: src0's tileM/4·tileK/4 = 128 blocks over 256 threads",
+      "stores vec4 needs whole 4×4 blocks a thread: src1's tileN/4·tileK/4 = 128 blocks over 256 threads",
+    ]);
+    expect(validateSchedule(sched({ ...big, threadN: 8, tileN: 64 }), adapter)).toEqual(["stores vec4 needs whole 4×4 blocks a thread: src1's tileN/4·tileK/4 = 64 blocks over 128 threads"]);
+    expect(validateSchedule(sched({ ...big, tileM: 64, tileN: 64, threadM: 4, threadN: 4, vectorWidth: 1 }), adapter)).toContain('stores vec4 needs vectorWidth 4 (4×4 blocks of vec4 loads along K), got 1');
+    expect(validateSchedule(sched({ tileM: 64, tileN: 32, threadM: 4, threadN: 2, tileK: 32, stores: 'vec4' }), adapter)).toContain('stores vec4 needs threadN a multiple of 4 (src1 staged as vec4 along n), got 2');
+    // The default is today's scalar stores.
+    expect(sched({})).toMatchObject({ stores: 'scalar' });
+  });
+
+  it("inner 'pipelined4': a loop over groups of 4 k, each written out with the next k's fragments first", () => {
+    const g = geometry(256, 256, 64);
+    const knobs = { tileM: 128, tileN: 128, threadM: 8, threadN: 16, staging: 'prefetch', padding: 'vec4' };
+    const w = generateMatmul(sched({ ...knobs, inner: 'pipelined4' }), g).wgsl;
+    expect(w).toContain('for (var k4 = 0u; k4 < 16u; k4 = k4 + 4u) {');
+    expect(w).toContain('let ak = k4 * 33u + tx;');
+    expect(count(w, ' = c0_0 + ')).toBe(4);
+    expect(w).toContain('let a1_3 = As[ak + 115u];'); // 3 · 33 + 16
+    expect(w).not.toContain('a0_4');
+    expect(w.indexOf('let a0_1 = As[ak + 33u];')).toBeLessThan(w.indexOf('c0_0 = c0_0 + a0_0 * b0_0.x;'));
+    // Split K: each slice's groups from its own range; double staging's second buffer in the base.
+    const split = generateMatmul(sched({ tileM: 128, tileN: 64, threadM: 8, threadN: 8, splitK: 2, inner: 'pipelined4' }), g).wgsl;
+    expect(split).toContain('for (var k4 = kz * 8u; k4 < kz * 8u + 8u; k4 = k4 + 4u) {');
+    const double = generateMatmul(sched({ ...knobs, threadN: 8, tileN: 64, staging: 'double', inner: 'pipelined4' }), g).wgsl;
+    expect(double).toContain('let ak = 528u + k4 * 33u + tx;');
+    const adapter = { limits: DEFAULT_LIMITS, features: [] as string[] };
+    expect(validateSchedule(sched({ tileK: 8, splitK: 4, threadM: 8, threadN: 8, inner: 'pipelined4' }), adapter)).toContain('inner pipelined4 needs tileK/splitK a multiple of 4, got 2');
+  });
 });

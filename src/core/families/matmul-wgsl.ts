@@ -53,7 +53,30 @@ export interface MatmulSchedule {
    * 'pipelined' is unrolled with the next kk's fragments loaded before this kk's FMAs
    * (register double buffering of the fragments, written in the order a fast SGEMM issues them).
    */
-  readonly inner?: 'loop' | 'unrolled' | 'pipelined';
+  readonly inner?: 'loop' | 'unrolled' | 'pipelined' | 'pipelined4';
+  /**
+   * How staged vec4 loads reach workgroup memory (default 'scalar'): 'scalar' writes each vec4
+   * along K as 4 scalar stores (one per k row, a lane of a vec4 along m); 'vec4' gives a thread
+   * 4×4 blocks (four vec4 along K from four consecutive rows), transposes them in registers and
+   * writes four vec4 along m: a quarter of the store instructions. Needs vectorWidth 4, threadN a
+   * multiple of 4 and whole blocks per thread (matmulStoreBlocks).
+   */
+  readonly stores?: 'scalar' | 'vec4';
+}
+
+/** Why stores 'vec4' does not fit this schedule's tile/thread geometry (empty when it does). */
+export function matmulStoreBlocks(s: MatmulSchedule): string[] {
+  if (s.stores !== 'vec4') return [];
+  const reasons: string[] = [];
+  if (s.vectorWidth !== 4) reasons.push(`stores vec4 needs vectorWidth 4 (4×4 blocks of vec4 loads along K), got ${s.vectorWidth}`);
+  if (s.threadN % 4) reasons.push(`stores vec4 needs threadN a multiple of 4 (src1 staged as vec4 along n), got ${s.threadN}`);
+  if (s.tileK % 4) return reasons;
+  const threads = (s.tileM / s.threadM) * (s.tileN / s.threadN) * (s.splitK ?? 1);
+  for (const [name, tile, rows] of [['src0', 'tileM', s.tileM], ['src1', 'tileN', s.tileN]] as const) {
+    const blocks = (rows / 4) * (s.tileK / 4);
+    if (rows % 4 || blocks % threads) reasons.push(`stores vec4 needs whole 4×4 blocks a thread: ${name}'s ${tile}/4·tileK/4 = ${blocks} blocks over ${threads} threads`);
+  }
+  return reasons;
 }
 
 /** f32 elements of padding after each staged k row of As and Bs. */
@@ -285,9 +308,33 @@ export function generateMatmul(s: MatmulSchedule, g: MatmulGeometry): MatmulKern
   // Load slots: unit v of a tile goes to thread v % threads. Lanes walk KG units along K (32 B,
   // one memory sector) before the next row, so a warp's loads stay sector-aligned and its
   // transposing stores into shared memory spread over banks. Slot indices are loop-invariant.
+  // stores 'vec4': slot j is row 4·r + j % 4 of block j / 4 (blocks of 4 rows × one vec4 along
+  // K, mapped as the scalar slots map vec4s: lanes walk KG units along K, then row blocks).
+  const vStores = vec && s.stores === 'vec4';
   const slotCount = (st: Staging) => Math.ceil((st.rows * CV) / threads);
-  const slotGuarded = (st: Staging, j: number) => (j + 1) * threads > st.rows * CV;
+  const slotGuarded = (st: Staging, j: number) => !vStores && (j + 1) * threads > st.rows * CV;
+  /** The slot's (or its block's) K column name. */
+  const col = (st: Staging, j: number) => `${st.p}c${vStores ? j >> 2 : j}`;
+  const blockDecls = (st: Staging): string[] => {
+    const out: string[] = [];
+    const RB = st.rows / 4;
+    const KG = CV % 2 === 0 ? 2 : 1;
+    for (let q = 0; q < slotCount(st) / 4; q++) {
+      const v = q === 0 ? 'lid' : `(lid + ${u(q * threads)})`;
+      const r = CV === KG ? `${v} / ${u(KG)}` : KG === 1 ? `${v} % ${u(RB)}` : `(${v} / ${u(KG)}) % ${u(RB)}`;
+      const c = CV === KG ? (KG === 1 ? '0u' : `${v} % ${u(KG)}`) : KG === 1 ? `${v} / ${u(RB)}` : `${v} % ${u(KG)} + ${v} / ${u(KG * RB)} * ${u(KG)}`;
+      out.push(`let ${st.p}r${q} = ${r};`, `let ${st.p}c${q} = ${c};`);
+      for (let i = 0; i < 4; i++) {
+        const at = plus(`${st.rowBase} + ${st.p}r${q} * 4u`, i);
+        const row = st.extent % st.rows === 0 ? `(${at})` : `min(${at}, ${u(st.extent - 1)})`;
+        out.push(`let ${st.p}g${4 * q + i} = ${st.base} + ${row} * ${u(st.rowStride)} + ${st.p}c${q};`);
+      }
+      out.push(`let ${st.p}s${q} = ${st.p}c${q} * ${u(4 * st.rowLen)} + ${st.p}r${q};`);
+    }
+    return out;
+  };
   const slotDecls = (st: Staging): string[] => {
+    if (vStores) return blockDecls(st);
     const out: string[] = [];
     const total = st.rows * CV;
     // Along K when K is contiguous; across rows (coalesced when they are) when it is strided.
@@ -316,10 +363,11 @@ export function generateMatmul(s: MatmulSchedule, g: MatmulGeometry): MatmulKern
     Array.from({ length: slotCount(st) }, (_, j) => {
       const tk = t === 't' ? t : `(${t})`;
       const ks = st.kStride;
-      const ku = t === '0u' ? `${st.p}c${j}` : `${tk} * ${u(CV)} + ${st.p}c${j}`;
+      const cj = col(st, j);
+      const ku = t === '0u' ? cj : `${tk} * ${u(CV)} + ${cj}`;
       const at = t === '0u' ? `${st.p}g${j}` : `${st.p}g${j} + ${tk} * ${u(CV * ks)}`;
       // The K tail: clamp the address (never past the row) and zero what lies beyond K.
-      const clamped = ks === 1 ? `${st.p}g${j} - ${st.p}c${j} + min(${ku}, ${u(KU - 1)})` : `${st.p}g${j} - ${st.p}c${j} * ${u(ks)} + min(${ku}, ${u(KU - 1)}) * ${u(ks)}`;
+      const clamped = ks === 1 ? `${st.p}g${j} - ${cj} + min(${ku}, ${u(KU - 1)})` : `${st.p}g${j} - ${cj} * ${u(ks)} + min(${ku}, ${u(KU - 1)}) * ${u(ks)}`;
       const ld = (x: string) => (st.global === 'src0' ? w.load(x) : `${st.global}[${x}]`);
       const value = kTail ? `select(${zero}, ${ld(clamped)}, ${ku} < ${u(KU)})` : ld(at);
       const assign = `${st.p}x${j} = ${value};`;
@@ -327,13 +375,22 @@ export function generateMatmul(s: MatmulSchedule, g: MatmulGeometry): MatmulKern
     });
   /** Shared stores of the slot registers, transposed to k-major, at shared offset `off`. */
   const stores = (st: Staging, off: string): string[] =>
-    Array.from({ length: slotCount(st) }, (_, j) => {
+    vStores ? blockStores(st, off) : Array.from({ length: slotCount(st) }, (_, j) => {
       const at = (n: number) => plus(off === '' ? `${st.p}s${j}` : `${off} + ${st.p}s${j}`, n);
       const ls: string[] = [];
       if (!vec) ls.push(`${st.shared}[${at(0)}] = ${st.p}x${j};`);
       else for (let l = 0; l < 4; l++) ls.push(`${st.shared}[${at(l * st.rowLen)}]${st.sharedVec ? `[${st.p}q${j}]` : ''} = ${st.p}x${j}.${XYZW[l]};`);
       return slotGuarded(st, j) ? `if (${st.p}ok${j}) {\n${indent(ls.join('\n'), 2)}\n}` : ls.join('\n');
     });
+
+  /** stores 'vec4': each 4×4 block transposed in registers, four vec4 stores along m (one per k row). */
+  const blockStores = (st: Staging, off: string): string[] =>
+    Array.from({ length: slotCount(st) / 4 }, (_, q) =>
+      Array.from({ length: 4 }, (_, l) => {
+        const at = plus(off === '' ? `${st.p}s${q}` : `${off} + ${st.p}s${q}`, l * st.rowLen);
+        return `${st.shared}[${at}] = vec4<f32>(${[0, 1, 2, 3].map((i) => `${st.p}x${4 * q + i}.${XYZW[l]}`).join(', ')});`;
+      }).join('\n'),
+    );
 
   // Register block: m slot i is vec4 (or element) tx + i·WX, n index j is element
   // 4·(ty + (j/4)·WY) + j%4 (or ty + j·WY): threads of a warp read neighbouring vectors of
@@ -363,15 +420,23 @@ export function generateMatmul(s: MatmulSchedule, g: MatmulGeometry): MatmulKern
       const range = SK === 1 ? `var kk = 0u; kk < ${u(TK)}` : `var kk = kz * ${u(TK / SK)}; kk < kz * ${u(TK / SK)} + ${u(TK / SK)}`;
       return [`for (${range}; kk = kk + 1u) {`, indent(body.join('\n'), 2), '}'];
     }
+    const pipeline = (body: string[], steps: number) => {
+      body.push(...fragments('ak', 'bk', 0, '_0'));
+      for (let kk = 0; kk < steps; kk++) body.push(...(kk + 1 < steps ? fragments('ak', 'bk', kk + 1, `_${kk + 1}`) : []), ...fmas(`_${kk}`));
+      return body;
+    };
+    if (inner === 'pipelined4') {
+      // A loop over groups of 4 k, each group written out and pipelined (a quarter of the code of 'pipelined' at tileK 16).
+      const body = pipeline([`let ak = ${aOff}k4 * ${u(aRL)} + tx;`, `let bk = ${bOff}k4 * ${u(bRL)} + ty;`], 4);
+      const range = SK === 1 ? `var k4 = 0u; k4 < ${u(TK)}` : `var k4 = kz * ${u(TK / SK)}; k4 < kz * ${u(TK / SK)} + ${u(TK / SK)}`;
+      return [`for (${range}; k4 = k4 + 4u) {`, indent(body.join('\n'), 2), '}'];
+    }
     // Unrolled: every kk of the slice written out at constant offsets from one base per operand
     // (a block, so the two halves of double staging can both name theirs).
     const body = [`let ak = ${aOff}${SK > 1 ? `kz * ${u((TK / SK) * aRL)} + ` : ''}tx;`, `let bk = ${bOff}${SK > 1 ? `kz * ${u((TK / SK) * bRL)} + ` : ''}ty;`];
     const steps = TK / SK;
     if (inner === 'unrolled') for (let kk = 0; kk < steps; kk++) body.push(...fragments('ak', 'bk', kk, `_${kk}`), ...fmas(`_${kk}`));
-    else {
-      body.push(...fragments('ak', 'bk', 0, '_0'));
-      for (let kk = 0; kk < steps; kk++) body.push(...(kk + 1 < steps ? fragments('ak', 'bk', kk + 1, `_${kk + 1}`) : []), ...fmas(`_${kk}`));
-    }
+    else pipeline(body, steps);
     return ['{', indent(body.join('\n'), 2), '}'];
   };
   const ifMore = (ls: string[]) => (nTiles > 1 ? [`if (t + 1u < ${u(nTiles)}) {`, indent(ls.join('\n'), 2), '}'] : []);

@@ -3,7 +3,7 @@
 // broadcast of A over B's batches (r2, r3) — and an optional epilogue over `acc`. MUL_MAT is
 // the plain snippet; OUT_PROD and others reuse it with their own access. The WGSL builder is
 // matmul-wgsl.ts (with the schedule type, so the two do not import each other).
-import { generateMatmul, matmulFits, matmulPadFloats, splitKScratch, type MatmulGeometry, type MatmulSchedule } from './matmul-wgsl';
+import { generateMatmul, matmulFits, matmulPadFloats, matmulStoreBlocks, splitKScratch, type MatmulGeometry, type MatmulSchedule } from './matmul-wgsl';
 import { f, renameIdents } from '../codegen/wgsl';
 import { scheduleKey, type FamilyDef } from './types';
 
@@ -51,10 +51,16 @@ export const MATMUL: FamilyDef<MatmulSchedule, MatmulSnippet> = {
       default: 'none',
     },
     inner: {
-      values: ['loop', 'unrolled', 'pipelined'],
+      values: ['loop', 'unrolled', 'pipelined', 'pipelined4'],
       sweep: ['loop'],
-      doc: "the inner loop over a K tile: a WGSL loop, written out at constant offsets ('unrolled'), or written out with the next k's fragments loaded before this k's FMAs ('pipelined'); swept on request ('pipelined' won at both H200 shapes tried: docs/benchmarks.md, f32b)",
+      doc: "the inner loop over a K tile: a WGSL loop, written out at constant offsets ('unrolled'), written out with the next k's fragments loaded before this k's FMAs ('pipelined'), or a loop over groups of 4 k each written out pipelined ('pipelined4': a quarter of the code); swept on request ('pipelined' won at both H200 shapes tried: docs/benchmarks.md, f32b)",
       default: 'loop',
+    },
+    stores: {
+      values: ['scalar', 'vec4'],
+      sweep: ['scalar'],
+      doc: "staging stores into workgroup memory: 4 scalar stores per vec4 load ('scalar'), or 4×4 blocks a thread transposed in registers and written as 4 vec4 stores ('vec4': needs whole blocks a thread); swept on request (not yet measured)",
+      default: 'scalar',
     },
   },
   threads: (s) => (s.tileM / s.threadM) * (s.tileN / s.threadN) * (s.splitK ?? 1),
@@ -75,6 +81,8 @@ export const MATMUL: FamilyDef<MatmulSchedule, MatmulSnippet> = {
     const sk = s.splitK ?? 1;
     if (s.tileK % sk) reasons.push(`tileK ${s.tileK} is not a multiple of splitK ${sk}`);
     if (s.threadM * s.threadN > 128) reasons.push(`threadM·threadN = ${s.threadM * s.threadN} accumulators per thread exceeds 128 (registers spill)`);
+    if (s.inner === 'pipelined4' && (s.tileK / sk) % 4) reasons.push(`inner pipelined4 needs tileK/splitK a multiple of 4, got ${s.tileK / sk}`);
+    reasons.push(...matmulStoreBlocks(s));
     return reasons;
   },
   fits: (s, k) => [

@@ -279,22 +279,22 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
       { when: [{ feature: 'N', max: 8 }], schedule: freezeSchedule({ family: 'gemv', workgroupSize: 256, rowsPerWorkgroup: 4, columnsPerPass: 8, vectorWidth: 1, unroll: 2, reduction: 'shared', rowsPerThread: 1 }) },
       {
         when: [{ feature: 'K', multipleOf: 4 }, { feature: 'M', min: 2048 }, { feature: 'N', min: 2048 }],
-        schedule: freezeSchedule({ family: 'matmul', tileM: 128, tileN: 128, tileK: 16, threadM: 8, threadN: 16, vectorWidth: 4, staging: 'prefetch', splitK: 1, padding: 'none', inner: 'pipelined' }),
+        schedule: freezeSchedule({ family: 'matmul', tileM: 128, tileN: 128, tileK: 16, threadM: 8, threadN: 16, vectorWidth: 4, staging: 'prefetch', splitK: 1, padding: 'none', inner: 'pipelined', stores: 'scalar' }),
         note: "H200 2026-12-02 (matmul-tune.sh f32b): 4096³ inner 'pipelined' 3.31 ms, 41.5 TFLOP/s, against the loop's 3.44 ms (40.0) first and last in the same call; padded 3.35, double 6.04. Before (gemm1): 8×16 per thread 40.1 against 38.1 for 8×8; 128×256 39.2, 16×8 37.2, split K 2 31.8",
       },
       {
         when: [{ feature: 'K', multipleOf: 4 }, { feature: 'M', min: 2048 }, { feature: 'N', min: 512 }],
-        schedule: freezeSchedule({ family: 'matmul', tileM: 128, tileN: 128, tileK: 16, threadM: 8, threadN: 8, vectorWidth: 4, staging: 'double', splitK: 1, padding: 'vec4', inner: 'pipelined' }),
+        schedule: freezeSchedule({ family: 'matmul', tileM: 128, tileN: 128, tileK: 16, threadM: 8, threadN: 8, vectorWidth: 4, staging: 'double', splitK: 1, padding: 'vec4', inner: 'pipelined', stores: 'scalar' }),
         limits: { maxComputeWorkgroupStorageSize: 33792 },
         note: "H200 2026-12-02 (matmul-tune.sh f32b): 4096x512x4096 double staging, padded rows, inner 'pipelined' 464 µs, 37.0 TFLOP/s, against 507 µs (33.9) for the loop unpadded in the same call; unpadded pipelined 473, padded unrolled 466, prefetch padded pipelined 604. gemm4: double 507 against prefetch 521; at 4096³ double lost",
       },
       {
         when: [{ feature: 'K', multipleOf: 4 }, { feature: 'M', min: 2048 }, { feature: 'N', min: 512 }],
-        schedule: freezeSchedule({ family: 'matmul', tileM: 128, tileN: 128, tileK: 16, threadM: 8, threadN: 8, vectorWidth: 4, staging: 'prefetch', splitK: 1, padding: 'none', inner: 'loop' }),
+        schedule: freezeSchedule({ family: 'matmul', tileM: 128, tileN: 128, tileK: 16, threadM: 8, threadN: 8, vectorWidth: 4, staging: 'prefetch', splitK: 1, padding: 'none', inner: 'loop', stores: 'scalar' }),
         note: 'H200 2026-12-02 (matmul-tune.sh gemm1/gemm2): 4096x512x4096 33.0 TFLOP/s against 26.3 for the 64×64 rule below; 8×16 per thread 32.4, 128×64 32.8, split K 2/4 18.9–31.3 (more threads did not pay for the reduction)',
       },
-      { when: [{ feature: 'K', multipleOf: 4 }], schedule: freezeSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 4, staging: 'prefetch', splitK: 1, padding: 'none', inner: 'loop' }) },
-      { when: [], schedule: freezeSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 1, staging: 'single', splitK: 1, padding: 'none', inner: 'loop' }) },
+      { when: [{ feature: 'K', multipleOf: 4 }], schedule: freezeSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 4, staging: 'prefetch', splitK: 1, padding: 'none', inner: 'loop', stores: 'scalar' }) },
+      { when: [], schedule: freezeSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 1, staging: 'single', splitK: 1, padding: 'none', inner: 'loop', stores: 'scalar' }) },
     ],
     states: {
       'nvidia/hopper': { state: 'observe', evidence: 'lane 2026-11-29: H200 faster on 8/8 shapes (1.10–2.65×; 4096³ 38.1 vs 14.5 TFLOP/s); issue 10 found order-dependent lane timings on this class, so no promotion until they agree' },
@@ -401,7 +401,7 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
   entry({
     op: 'OUT_PROD',
     declaredRejections: [],
-    rules: [{ when: [], schedule: freezeSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 1, staging: 'single', splitK: 1, padding: 'none', inner: 'loop' }), note: "scalar loads: src0's k stride is its row stride (vec4 needs k contiguous)" }],
+    rules: [{ when: [], schedule: freezeSchedule({ family: 'matmul', tileM: 64, tileN: 64, tileK: 16, threadM: 4, threadN: 4, vectorWidth: 1, staging: 'single', splitK: 1, padding: 'none', inner: 'loop', stores: 'scalar' }), note: "scalar loads: src0's k stride is its row stride (vec4 needs k contiguous)" }],
     states: { default: { state: 'observe', evidence: 'new in issue 9 (ggml d99724f2 semantics); SwiftShader lane 2026-12-01 (a CPU shared with other jobs): faster on 2/6 shapes, parity on 4/6, none slower; generated and native match the oracle on every shape. Not yet run on a GPU: observed' } },
   }),
   observed(
