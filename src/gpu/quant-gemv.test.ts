@@ -166,6 +166,30 @@ describe('quantized GEMV, block-at-a-time decode (SwiftShader)', () => {
     expect(wrong).toEqual([]);
   }, 600_000);
 
+  it("mmvq codeLoads 'vec4' (src0 as vec4<u32>, a block's codes one 16-byte load): correct, and its outputs bit for bit codeLoads 'words'", async () => {
+    const wrong: string[] = [];
+    // M not a multiple of rowsPerWorkgroup, N = 1 and 3 (f16 activations once), block counts not a multiple of a row group's threads.
+    for (const [name, [M, N, K, type1], rowsPerWorkgroup, rowsPerThread, blocksPerThread] of [
+      ['nvfp4', [37, 1, 224, 0], 8, 2, 2],
+      ['nvfp4', [13, 3, 96, 1], 4, 1, 1],
+      ['mxfp4_t1', [37, 1, 224, 0], 8, 2, 2],
+      ['mxfp4_t1', [13, 3, 160, 0], 4, 2, 1],
+      ['int4', [37, 1, 224, 0], 8, 1, 2],
+      ['int4', [13, 3, 96, 1], 4, 2, 2],
+      ['int8', [21, 3, 96, 0], 8, 2, 1],
+    ] as const) {
+      const run = (codeLoads: 'words' | 'vec4') =>
+        lab.time({ op: 'MUL_MAT', dims: [M, N, K], params: { type0: weightFormat(name).id, type1 }, variant: { kind: 'schedule', schedule: { family: 'mmvq', workgroupSize: 64, rowsPerWorkgroup, rowsPerThread, blocksPerThread, activations: 'prequantized', reduction: 'subgroup', codeLoads } }, skipTiming: true });
+      const [words, vec4] = [await run('words'), await run('vec4')];
+      for (const r of [words, vec4]) if (!r.correct) wrong.push(`${name} ${M}x${N}x${K} ${r.scheduleKey}: maxErr ${r.maxErr} bound ${r.bound} ${r.correctness.failures[0] ?? ''}`);
+      expect(vec4.wgsl, name).toContain('var<storage, read> src0: array<vec4<u32>>;');
+      expect(words.wgsl, name).toContain('var<storage, read> src0: array<u32>;');
+      const bits = (r: typeof words) => [r.maxErr, r.correctness.worstIndex, r.correctness.worstRatio, r.correctness.outOfBound];
+      expect(bits(vec4), `${name} ${M}x${N}x${K}`).toEqual(bits(words));
+    }
+    expect(wrong).toEqual([]);
+  }, 600_000);
+
   it("the registry's pick: mmvq for the integer-dot formats at N ≤ 8 (this runtime offers dot4I8Packed), the block-decode gemv for the others", async () => {
     for (const [name, dims, family] of [['q4_0', [37, 1, 96], 'mmvq'], ['q8_0', [9, 8, 64], 'mmvq'], ['mxfp4', [13, 2, 64], 'mmvq'], ['nvfp4', [13, 3, 64], 'mmvq'], ['mxfp8_e4m3', [13, 2, 64], 'gemv']] as const) {
       const r = await lab.time({ op: 'MUL_MAT', dims: [...dims], params: { type0: weightFormat(name).id }, variant: { kind: 'auto' }, skipTiming: true });

@@ -157,6 +157,47 @@ describe('mmvq family (integer-dot GEMV over q8_1 activations)', () => {
     expect(blockDecodeWgsl('q4_1', 0).pairC8).toBeUndefined();
   });
 
+  it("codeLoads 'vec4': src0 as vec4<u32>, a Track-1 block's codes one 16-byte load (8-bit: two), scales component picks; 'words' is today's WGSL byte for byte; ggml blocks refused", () => {
+    expect(mmvq()).toMatchObject({ codeLoads: 'words' });
+    expect(() => mmvq({ codeLoads: 'vec8' })).toThrow(`'codeLoads' must be one of "words", "vec4", got "vec8"`);
+    const knobless = (name: string, dims: number[]) => MUL_MAT.generate(parseSchedule({ family: 'mmvq', workgroupSize: 64, rowsPerWorkgroup: 4, reduction: 'subgroup' }), quant(name, dims)).wgsl;
+    for (const name of ['nvfp4', 'mxfp4_t1', 'int4', 'int8', 'q4_0']) {
+      const dims = [13, 3, 96];
+      const words = MUL_MAT.generate(mmvq({ codeLoads: 'words' }), quant(name, dims)).wgsl;
+      expect(words, name).toBe(knobless(name, dims));
+      expect(words, name).toContain('var<storage, read> src0: array<u32>;');
+      expect(words, name).toContain('return bitcast<u32>(src0[64u + w]);');
+    }
+    // src0's words start 64 past the buffer's start (the 256-byte guard): vec4 16.
+    for (const [name, loads] of [
+      ['nvfp4', ['let V0 = src0[16u + blk];']],
+      ['mxfp4_t1', ['let V0 = src0[16u + blk];']],
+      ['int4', ['let V0 = src0[16u + blk];']],
+      ['int8', ['let V0 = src0[16u + blk * 2u];', 'let V1 = src0[16u + blk * 2u + 1u];', 'let W7 = V1.w;']],
+    ] as const) {
+      const c = quant(name, [13, 3, 96]);
+      expect(MUL_MAT.fits(mmvq({ codeLoads: 'vec4' }), c), name).toEqual([]);
+      const w = MUL_MAT.generate(mmvq({ codeLoads: 'vec4', rowsPerThread: 2, blocksPerThread: 2 }), c).wgsl;
+      expect(w, name).toContain('var<storage, read> src0: array<vec4<u32>>;');
+      expect(w, name).toContain('mmvq pass 2: 4 row(s) per workgroup, 2 per thread, 32 thread(s) per row group over blocks, 2 block(s) per step, codes as vec4 loads');
+      expect(w, name).toContain('fn wq_w(w: u32) -> u32 {\n  let i = 64u + w;\n  return src0[i >> 2u][i & 3u];\n}');
+      const c8 = w.slice(w.indexOf('fn wq_block_c8'), w.indexOf('return b;', w.indexOf('fn wq_block_c8')));
+      for (const l of [...loads, 'let W0 = V0.x;', 'let W3 = V0.w;']) expect(c8, name).toContain(l);
+      expect(c8, name).not.toContain('wq_w(w0');
+      // The rest of the kernel is the 'words' kernel's.
+      const words = MUL_MAT.generate(mmvq({ codeLoads: 'words', rowsPerThread: 2, blocksPerThread: 2 }), c).wgsl;
+      const main = (x: string) => x.slice(x.indexOf('@compute'));
+      expect(main(w), name).toBe(main(words));
+    }
+    // nvfp4's scale pair: one word through wq_w (a component pick), past the code stream.
+    expect(MUL_MAT.generate(mmvq({ codeLoads: 'vec4' }), quant('nvfp4', [13, 1, 96])).wgsl).toContain('let sw = wq_w(156u + (si >> 2u)) >> ((si & 3u) * 8u);');
+    for (const [name, bytes] of [['q4_0', 18], ['q8_0', 34], ['mxfp4', 17], ['q4_1', 20]] as const) {
+      expect(MUL_MAT.fits(mmvq({ codeLoads: 'vec4' }), quant(name, [8, 1, 64])), name).toEqual([`codeLoads 'vec4' loads a block's codes as one 16-byte vec4: ggml ${name} blocks are ${bytes} B (codes at byte ${name === 'q4_1' ? 4 : name === 'mxfp4' ? 1 : 2} of each): a block's codes do not start on a 16-byte boundary`]);
+    }
+    expect(blockDecodeWgsl('nvfp4', 65, 'src0', { rows: 4, cols: 64 }).c8Vec4Why).toBe("nvfp4's code stream starts at word 65 of src0, not on a 16-byte boundary");
+    expect(blockDecodeWgsl('nvfp4', 64, 'src0', { rows: 4, cols: 64 }).c8Vec4).toContain('let V0 = src0[16u + blk];');
+  });
+
   it("is the registry's pick for integer block weights at N ≤ 8 where WGSL offers dot4I8Packed; gemv elsewhere", () => {
     const noSub = { ...dot4, features: [] };
     const plain = { limits: DEFAULT_LIMITS, features: ['subgroups'] };

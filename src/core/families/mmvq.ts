@@ -57,6 +57,14 @@ export interface MmvqSchedule {
    * steps over pairs (u = j, j + T, …). q4_0 and q8_0 only, K/32 even.
    */
   readonly blocksPerLoad?: number;
+  /**
+   * How a block's code words are loaded (default 'words': src0 as array<u32>, word by word through wq_w). 'vec4': src0
+   * is declared array<vec4<u32>> for the whole kernel (WGSL allows one declaration of a binding), a block's 16 code
+   * bytes are one 16-byte load (8-bit codes: two) and the scales component picks (block-wgsl.ts c8Vec4). Track-1
+   * integer-dot formats (nvfp4, mxfp4_t1, fp4, int4, int8, mxint4…) whose code stream starts 16-byte aligned; the
+   * ggml blocks (18, 20, 22, 24, 34, 17 B) are refused.
+   */
+  readonly codeLoads?: MmvqCodeLoads;
   /** 'shared' only: 'weights' issues a thread's first step of weight loads before the quantize (their latency hides behind it); default 'none'. */
   readonly preload?: MmvqPreload;
   readonly reduction: 'subgroup' | 'shared';
@@ -65,6 +73,8 @@ export interface MmvqSchedule {
 export type MmvqActivations = 'prequantized' | 'fused' | 'shared';
 const ACTIVATIONS: readonly MmvqActivations[] = ['prequantized', 'fused', 'shared'];
 export type MmvqPreload = 'none' | 'weights';
+export type MmvqCodeLoads = 'words' | 'vec4';
+const CODE_LOADS: readonly MmvqCodeLoads[] = ['words', 'vec4'];
 const PRELOADS: readonly MmvqPreload[] = ['none', 'weights'];
 
 /** vec4<u32> per q8_1 activation block in the scratch (and in 'shared' workgroup memory): quants 0–15, 16–31, then (d, d·Σq, Σq, 0). */
@@ -79,6 +89,7 @@ const blocksPerThread = (s: MmvqSchedule) => s.blocksPerThread ?? 1;
 const quantizeThreads = (s: MmvqSchedule) => s.quantizeThreads ?? 1;
 const preload = (s: MmvqSchedule) => s.preload === 'weights';
 const blocksPerLoad = (s: MmvqSchedule) => s.blocksPerLoad ?? 1;
+const vec4Codes = (s: MmvqSchedule) => s.codeLoads === 'vec4';
 /** Threads that split one row group's blocks. */
 const threadsPerGroup = (s: MmvqSchedule) => (s.workgroupSize * rowsPerThread(s)) / s.rowsPerWorkgroup;
 /** f32 partials in workgroup memory: one per thread, row and column when a row group has several threads (n columns; the schedule alone: N ≤ 8). */
@@ -102,6 +113,7 @@ function fitsMmvq(s: MmvqSchedule, k: GemvSnippet, limits?: DeviceLimits): strin
     if (!k.weightBlocks.pairC8) reasons.push('blocksPerLoad 2 loads q4_0 or q8_0 blocks in pairs (wq_pair_c8), not this src0');
     else if ((k.K / 32) % 2) reasons.push(`blocksPerLoad 2 needs an even number of blocks a row, got K/32 = ${k.K / 32}`);
   }
+  if (vec4Codes(s) && k.weightBlocks?.integer && !k.weightBlocks.c8Vec4) reasons.push(`codeLoads 'vec4' loads a block's codes as one 16-byte vec4: ${k.weightBlocks.c8Vec4Why ?? 'this src0 has no vec4 form'}`);
   if (sharedX(s) && limits && k.K % 32 === 0) {
     const bytes = mmvqWorkgroupBytes(s, k);
     if (bytes > limits.maxComputeWorkgroupStorageSize) reasons.push(`activations 'shared' needs ${bytes} B of workgroup memory (${k.N}·${k.K / 32} q8_1 blocks × 48 B${partialsBytes(s, k.N) ? ` + ${partialsBytes(s, k.N)} B of partials` : ''}), over maxComputeWorkgroupStorageSize ${limits.maxComputeWorkgroupStorageSize}`);
@@ -340,15 +352,15 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
       : [storageDecl(1, 'xq', 'read', 'vec4<u32>')];
   const ldXq = `fn ld_xq(t: u32) -> Xq {\n  let o = t * ${u(XQ_VEC4S)};\n  let e = xq[o + 2u];\n  return Xq(xq[o], xq[o + 1u], bitcast<f32>(e.x), bitcast<f32>(e.y), bitcast<i32>(e.z));\n}`;
   return [
-    `// generated: ${label} — mmvq ${fuse ? 'fused (activations quantized in registers, one pass)' : shx ? 'shared (activations quantized into workgroup memory, one pass)' : 'pass 2'}: ${R} row(s) per workgroup, ${RT} per thread, ${T} thread(s) per row group over blocks, ${U} block(s) per step, dot4I8Packed, ${sub ? 'subgroup' : 'shared'} reduction`,
+    `// generated: ${label} — mmvq ${fuse ? 'fused (activations quantized in registers, one pass)' : shx ? 'shared (activations quantized into workgroup memory, one pass)' : 'pass 2'}: ${R} row(s) per workgroup, ${RT} per thread, ${T} thread(s) per row group over blocks, ${U} block(s) per step${vec4Codes(s) ? ', codes as vec4 loads' : ''}, dot4I8Packed, ${sub ? 'subgroup' : 'shared'} reduction`,
     `requires ${DOT4_WGSL_FEATURE};`,
     ...rowReduceEnables(sub || (shx && QT > 1)),
-    storageDecl(0, 'src0', 'read', 'u32'),
+    storageDecl(0, 'src0', 'read', vec4Codes(s) ? 'vec4<u32>' : 'u32'),
     ...xq,
     storageDecl(2, 'dst', 'read_write', 'f32'),
     ...(partLen ? [`var<workgroup> part: array<f32, ${partLen}>;`] : []),
     '',
-    k.weightBlocks!.wgsl.trim(),
+    (vec4Codes(s) ? k.weightBlocks!.c8Vec4! : k.weightBlocks!.wgsl).trim(),
     '',
     fuse ? q.fns : shx ? `${q.fns}\n${ldXq}` : `${q.struct}\n${ldXq}`,
     '',
@@ -379,6 +391,8 @@ export const MMVQ: FamilyDef<MmvqSchedule, GemvSnippet> = {
     // tune-mmvq4 (H200): pairs lost everywhere (16384² q4_0 53.9–56.1 against 50.6 µs, q8_0 108–126 against 78–81; 4096² +0.1–1 µs): swept on request.
     blocksPerLoad: { values: [1, 2], sweep: [1], doc: 'consecutive blocks a thread loads as one (2: q4_0/q8_0 pairs from 4-aligned words, no select)', default: 1 },
     quantizeThreads: { values: [1, 4], sweep: [1], doc: "'shared' only: threads per activation block in the quantize (4: src1 read coalesced, max and Σq by subgroup shuffles; needs 'subgroups')", default: 1 },
+    // Not measured yet (matmul-tune.sh mmvq5): swept on request.
+    codeLoads: { values: CODE_LOADS, sweep: ['words'], doc: "how a block's code words are loaded: 'words' (src0 as u32, word by word) or 'vec4' (src0 as vec4<u32>: a block's 16 code bytes one load; Track-1 16-byte-aligned code streams only)", default: 'words' },
     preload: { values: PRELOADS, sweep: ['none'], doc: "'shared' only: 'weights' issues a thread's first step of weight loads before the quantize", default: 'none' },
     reduction: { values: ['subgroup', 'shared'], doc: "how a row's partial sums meet" },
   },
@@ -399,6 +413,7 @@ export const MMVQ: FamilyDef<MmvqSchedule, GemvSnippet> = {
     if (quantizeThreads(s) !== 1 && quantizeThreads(s) !== 4) reasons.push(`quantizeThreads ${quantizeThreads(s)} must be 1 or 4`);
     else if (quantizeThreads(s) > 1 && !sharedX(s)) reasons.push(`quantizeThreads ${quantizeThreads(s)} is 'shared' activations' knob (got '${s.activations ?? 'prequantized'}')`);
     else if (quantizeThreads(s) > 1 && !adapter.features.includes('subgroups')) reasons.push(`quantizeThreads ${quantizeThreads(s)} needs the 'subgroups' feature (max and Σq by shuffles), which this adapter lacks`);
+    if (s.codeLoads !== undefined && !CODE_LOADS.includes(s.codeLoads)) reasons.push(`codeLoads '${s.codeLoads}' is not ${CODE_LOADS.join(', ')}`);
     if (preload(s) && !sharedX(s)) reasons.push(`preload 'weights' is 'shared' activations' knob (got '${s.activations ?? 'prequantized'}')`);
     if (!adapter.wgslFeatures?.includes(DOT4_WGSL_FEATURE)) reasons.push(`mmvq needs WGSL's ${DOT4_WGSL_FEATURE} (dot4I8Packed), which this runtime does not offer`);
     if (s.reduction === 'subgroup' && !adapter.features.includes('subgroups')) reasons.push("reduction 'subgroup' needs the 'subgroups' feature, which this adapter lacks");
