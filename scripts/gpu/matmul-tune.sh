@@ -103,12 +103,17 @@ elif [ "${1:-}" = mmvq ] || [ "${1:-}" = mmvqfp4 ] || [ "${1:-}" = mmvq3 ] || [ 
     # 16 code bytes one 16-byte load, scales component picks) against 'words' (today's kernel, word by word) on the three
     # Track-1 integer-dot formats at 16384² (nvfp4 75.8 µs, mxfp4_t1 66.5 µs on the words kernel; 70% of copy ≈ 51 / 48 µs
     # for their 151 / 143 MB; int4 (fp32 scale per 64: 151 MB) the control with the cheapest decode). ggml q4_0/q8_0/mxfp4
-    # blocks are 18/34/17 B: vec4 refuses them. 3 formats × 16 candidates, each checked then timed; the reference column is the registry's pick.
-    s5() { echo '{"family":"mmvq","workgroupSize":['"$1"'],"activations":["prequantized"],"reduction":["subgroup"],"codeLoads":["words","vec4"],"rowsPerWorkgroup":[4,8],"rowsPerThread":[1,2],"blocksPerThread":[1,2]}'; }
+    # blocks are 18/34/17 B: vec4 refuses them one at a time. 3 formats × 16 candidates, each checked then timed; the reference column is the registry's pick.
+    # Then ggml q4_0 / q8_0 eight blocks at a time (blocksPerLoad 8 with vec4: 144 B = 9 vec4, 272 B = 17; the only vec4 form
+    # of an 18 / 34 B block): against words L1 (q4_0's rule W256 R8 RT2 U2 is 50.6 µs, 70.5%); vec4 L1 and words L8 are refused.
+    # At 16384² a row is 64 eights: R8 RT2 / R4 RT1 give a row group 64 threads (one eight each), R4 RT2 128 (half idle).
+    s5() { echo '{"family":"mmvq","workgroupSize":['"$1"'],"activations":["prequantized"],"reduction":["subgroup"],"codeLoads":["words","vec4"],"rowsPerWorkgroup":[4,8],"rowsPerThread":[1,2],"blocksPerThread":[1,2]'"${2:-}"'}'; }
     if [ -n "${LOCAL:-}" ]; then
       sw local5 300 "$(shapes 100x1x512 nvfp4 mxfp4_t1 int4),$(shapes 70x3x256 nvfp4)" "$(s5 64)"
+      sw local5-q 300 "$(shapes 100x1x512 q4_0 q8_0),$(shapes 70x3x256 q4_0)" "$(s5 64 ',"blocksPerLoad":[1,8]')"
     else
       sw 16k5 120 "$(shapes 16384x1x16384 nvfp4 mxfp4_t1 int4)" "$(s5 256)"
+      sw 16k5-q 90 "$(shapes 16384x1x16384 q4_0 q8_0)" "$(s5 256 ',"blocksPerLoad":[1,8]')"
     fi
   elif [ "$1" = mmvq4 ]; then
     # `round.sh tune-mmvq4:200` (issue 20, mmvq4k helper): 'shared' with the quantize four threads a block (quantizeThreads 4:

@@ -138,6 +138,8 @@ export interface MatmulGeometry {
     /** The decode with src0 as array<vec4<u32>> (a block's codes one vec4 load: mmvq's codeLoads 'vec4'), or why there is none. */
     readonly c8Vec4?: string;
     readonly c8Vec4Why?: string;
+    /** c8Vec4 defines wq_oct_c8 (eight q4_0/q8_0 blocks from whole vec4s: mmvq's blocksPerLoad 8). */
+    readonly octC8?: boolean;
   };
 }
 

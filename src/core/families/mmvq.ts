@@ -54,7 +54,8 @@ export interface MmvqSchedule {
   /**
    * Consecutive blocks of a row a thread loads as one (default 1). 2: blocks 2u, 2u + 1 from their 4-aligned
    * 2·qsWords + 1 words (wq_pair_c8: q4_0 9 words for 36 B, q8_0 17 for 68 B, no select on alignment); the thread
-   * steps over pairs (u = j, j + T, …). q4_0 and q8_0 only, K/32 even.
+   * steps over pairs (u = j, j + T, …). q4_0 and q8_0 only, K/32 even. 8 (with codeLoads 'vec4'): blocks 8u…8u + 7 from
+   * whole vec4s (wq_oct_c8: q4_0 144 B = 9 vec4, q8_0 272 B = 17), K/32 a multiple of 8.
    */
   readonly blocksPerLoad?: number;
   /**
@@ -113,7 +114,15 @@ function fitsMmvq(s: MmvqSchedule, k: GemvSnippet, limits?: DeviceLimits): strin
     if (!k.weightBlocks.pairC8) reasons.push('blocksPerLoad 2 loads q4_0 or q8_0 blocks in pairs (wq_pair_c8), not this src0');
     else if ((k.K / 32) % 2) reasons.push(`blocksPerLoad 2 needs an even number of blocks a row, got K/32 = ${k.K / 32}`);
   }
-  if (vec4Codes(s) && k.weightBlocks?.integer && !k.weightBlocks.c8Vec4) reasons.push(`codeLoads 'vec4' loads a block's codes as one 16-byte vec4: ${k.weightBlocks.c8Vec4Why ?? 'this src0 has no vec4 form'}`);
+  if (vec4Codes(s) && k.weightBlocks?.integer) {
+    if (!k.weightBlocks.c8Vec4) reasons.push(`codeLoads 'vec4' loads a block's codes as one 16-byte vec4: ${k.weightBlocks.c8Vec4Why ?? 'this src0 has no vec4 form'}`);
+    else if (k.weightBlocks.octC8 && blocksPerLoad(s) !== 8) reasons.push(`codeLoads 'vec4' takes these blocks eight at a time (blocksPerLoad 8: whole vec4s), got blocksPerLoad ${blocksPerLoad(s)}: ${k.weightBlocks.c8Vec4Why}`);
+  }
+  if (blocksPerLoad(s) === 8 && k.weightBlocks?.integer) {
+    if (!k.weightBlocks.octC8) reasons.push('blocksPerLoad 8 loads eight q4_0 or q8_0 blocks as whole vec4s (wq_oct_c8), not this src0');
+    else if (!vec4Codes(s)) reasons.push("blocksPerLoad 8 reads its eight blocks as whole vec4s: it needs codeLoads 'vec4'");
+    else if ((k.K / 32) % 8) reasons.push(`blocksPerLoad 8 needs the blocks a row in eights, got K/32 = ${k.K / 32}`);
+  }
   if (sharedX(s) && limits && k.K % 32 === 0) {
     const bytes = mmvqWorkgroupBytes(s, k);
     if (bytes > limits.maxComputeWorkgroupStorageSize) reasons.push(`activations 'shared' needs ${bytes} B of workgroup memory (${k.N}·${k.K / 32} q8_1 blocks × 48 B${partialsBytes(s, k.N) ? ` + ${partialsBytes(s, k.N)} B of partials` : ''}), over maxComputeWorkgroupStorageSize ${limits.maxComputeWorkgroupStorageSize}`);
@@ -285,20 +294,21 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
   const wOf = (n: number, p: string, i: number, b: number) => (n === 1 ? `${p}${i}` : `${p}${i}_${b}`);
   const loads = (n: number, p: string): string[] => {
     const out: string[] = [];
-    for (let b = 0; b < n; b++) out.push(...rows.map((i) => `let ${wOf(n, p, i, b)} = ${L === 1 ? `wq_block_c8(ab${i} + ${kbOf(b)})` : `wq_pair_c8(ab${i} + 2u * (${kbOf(b)}))`};`));
+    const fn = L === 1 ? 'wq_block_c8' : L === 2 ? 'wq_pair_c8' : 'wq_oct_c8';
+    for (let b = 0; b < n; b++) out.push(...rows.map((i) => `let ${wOf(n, p, i, b)} = ${L === 1 ? `${fn}(ab${i} + ${kbOf(b)})` : `${fn}(ab${i} + ${u(L)} * (${kbOf(b)}))`};`));
     return out;
   };
   const uses = (n: number, p: string): string[] => {
     const out: string[] = [];
     for (let b = 0; b < n; b++) {
       for (let h = 0; h < L; h++) {
-      // The block: unit kb (L = 1), or block h of unit kb's pair.
-      const blk = L === 1 ? kbOf(b) : `2u * (${kbOf(b)})${h ? ' + 1u' : ''}`;
+      // The block: unit kb (L = 1), or block h of unit kb's pair (eight).
+      const blk = L === 1 ? kbOf(b) : `${u(L)} * (${kbOf(b)})${h ? ` + ${u(h)}` : ''}`;
       for (const c of cols) {
         const kbx = L === 1 ? (b === 0 ? 'kb' : `(${kbOf(b)})`) : `(${blk})`;
         out.push('{', fuse ? `  let x = q8_1_block(xb${c} + ${kbx} * 8u);` : `  let x = ld_xq(${c ? `${u(c * KB)} + ` : ''}${blk});`);
         for (const i of rows) {
-          const w = L === 1 ? wOf(n, p, i, b) : `${wOf(n, p, i, b)}.${h ? 'b' : 'a'}`;
+          const w = L === 1 ? wOf(n, p, i, b) : L === 2 ? `${wOf(n, p, i, b)}.${h ? 'b' : 'a'}` : `${wOf(n, p, i, b)}.b${h}`;
           const dots = (ts: readonly number[]) => ts.map((t) => `dot4I8Packed(${w}.q[${t}], x.${words[t]})`).join(' + ');
           if (halves) {
             // Two scales a block (16-weight blocks): a partial dot per half (no bias: the formats with halves have none).
@@ -389,7 +399,7 @@ export const MMVQ: FamilyDef<MmvqSchedule, GemvSnippet> = {
       default: 'prequantized',
     },
     // tune-mmvq4 (H200): pairs lost everywhere (16384² q4_0 53.9–56.1 against 50.6 µs, q8_0 108–126 against 78–81; 4096² +0.1–1 µs): swept on request.
-    blocksPerLoad: { values: [1, 2], sweep: [1], doc: 'consecutive blocks a thread loads as one (2: q4_0/q8_0 pairs from 4-aligned words, no select)', default: 1 },
+    blocksPerLoad: { values: [1, 2, 8], sweep: [1], doc: "consecutive blocks a thread loads as one (2: q4_0/q8_0 pairs from 4-aligned words, no select; 8: eight from whole vec4s, with codeLoads 'vec4')", default: 1 },
     quantizeThreads: { values: [1, 4], sweep: [1], doc: "'shared' only: threads per activation block in the quantize (4: src1 read coalesced, max and Σq by subgroup shuffles; needs 'subgroups')", default: 1 },
     // Not measured yet (matmul-tune.sh mmvq5): swept on request.
     codeLoads: { values: CODE_LOADS, sweep: ['words'], doc: "how a block's code words are loaded: 'words' (src0 as u32, word by word) or 'vec4' (src0 as vec4<u32>: a block's 16 code bytes one load; Track-1 16-byte-aligned code streams only)", default: 'words' },
@@ -409,7 +419,7 @@ export const MMVQ: FamilyDef<MmvqSchedule, GemvSnippet> = {
     else if (s.rowsPerWorkgroup / RT > s.workgroupSize) reasons.push(`rowsPerWorkgroup / rowsPerThread = ${s.rowsPerWorkgroup / RT} row groups exceed workgroupSize ${s.workgroupSize}`);
     if (!isPow2(blocksPerThread(s)) || blocksPerThread(s) > 8) reasons.push(`blocksPerThread ${blocksPerThread(s)} must be 1, 2, 4 or 8`);
     if (s.activations !== undefined && !ACTIVATIONS.includes(s.activations)) reasons.push(`activations '${s.activations}' is not ${ACTIVATIONS.join(', ')}`);
-    if (blocksPerLoad(s) !== 1 && blocksPerLoad(s) !== 2) reasons.push(`blocksPerLoad ${blocksPerLoad(s)} must be 1 or 2`);
+    if (![1, 2, 8].includes(blocksPerLoad(s))) reasons.push(`blocksPerLoad ${blocksPerLoad(s)} must be 1, 2 or 8`);
     if (quantizeThreads(s) !== 1 && quantizeThreads(s) !== 4) reasons.push(`quantizeThreads ${quantizeThreads(s)} must be 1 or 4`);
     else if (quantizeThreads(s) > 1 && !sharedX(s)) reasons.push(`quantizeThreads ${quantizeThreads(s)} is 'shared' activations' knob (got '${s.activations ?? 'prequantized'}')`);
     else if (quantizeThreads(s) > 1 && !adapter.features.includes('subgroups')) reasons.push(`quantizeThreads ${quantizeThreads(s)} needs the 'subgroups' feature (max and Σq by shuffles), which this adapter lacks`);

@@ -118,6 +118,8 @@ export interface BlockDecode {
    */
   readonly c8Vec4?: string;
   readonly c8Vec4Why?: string;
+  /** c8Vec4 defines wq_oct_c8(blk) -> WqOctI8 { b0 … b7 }: blocks blk…blk + 7 (blk % 8 == 0) from whole vec4s (q4_0: 9, q8_0: 17); ggml's blocks are read only so under codeLoads 'vec4'. */
+  readonly octC8?: boolean;
 }
 
 /** The rows × cols of the matrix: Track-1 needs it (the scale stream starts past rows·cols codes). */
@@ -241,6 +243,8 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
   ];
   const partQ = [0, 1].map((t) => vec4Of(`W${t}`, `(${BYTE_LANES} + vec4<u32>(ns))`, 'qh', `s * 8u + ${u(4 * t)}`));
   lines.push(...wqFn('part', partBody, partQ, scaleAt, L.m !== undefined ? `wq_f16_at(o + ${u(L.m)})` : '0.0'));
+  // wq_block_c8's word i of raw words r.qs (the integer formats): wq_oct_c8 below reuses it.
+  let c8Of: ((i: number) => string) | null = null;
   if (!L.lut) {
     // i8 form: byte lanes of one u32 (four quants), the bias taken per byte without borrows.
     const spread = (t: number) => `(((r.qh >> ${u(t)}) & 1u) << 4u) | (((r.qh >> ${u(t + 1)}) & 1u) << 12u) | (((r.qh >> ${u(t + 2)}) & 1u) << 20u) | (((r.qh >> ${u(t + 3)}) & 1u) << 28u)`;
@@ -262,6 +266,7 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
       `}`,
     ];
     lines.push(WQ_BLOCK_I8_STRUCT, ...fn('wq_block_i8', true), ...fn('wq_block_c8', false));
+    c8Of = (i) => i8Of(i, false);
     if (scaleWord) {
       // A pair of blocks from an even index: byte 36p (q4_0) or 68p (q8_0), 4-aligned. Block a's scale is W0's low
       // half and its quants the funnel of W0…W_n by 16 bits; block b's scale is W_n's high half, its quants W_n+1… whole.
@@ -293,7 +298,40 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
     lines.push(`  return b;`, `}`);
   }
   const c8Vec4Why = `ggml ${f.name} blocks are ${bb} B (codes at byte ${L.qs} of each): a block's codes do not start on a 16-byte boundary`;
-  return { wgsl: lines.join('\n') + '\n', unpack, blockSize: 32, hasMin: L.m !== undefined, integer: true, bias: L.lut ? 0 : L.bias, dot4Order: 'k', halves: false, ...(scaleWord ? { pairC8: true } : {}), c8Vec4Why };
+  const wgsl = lines.join('\n') + '\n';
+  const base = { wgsl, unpack, blockSize: 32 as const, hasMin: L.m !== undefined, integer: true, bias: L.lut ? 0 : L.bias, dot4Order: 'k' as const, halves: false, ...(scaleWord ? { pairC8: true } : {}), c8Vec4Why };
+  if (!scaleWord || !c8Of || wordOffset % 4) return base;
+  const i8Of = (i: number, _biased: false) => c8Of!(i);
+  // Eight blocks from a multiple of 8 (8·bb B: q4_0 144 = 9 vec4, q8_0 272 = 17): the same decode with buffer as
+  // array<vec4<u32>> (wq_w a component pick) and wq_oct_c8, four of wq_pair_c8's pairs from whole vec4 loads.
+  const n = qsWords;
+  const nv = bb / 2; // vec4s per eight blocks
+  const vWordReads = wordReads(buffer, wordOffset, true)[0];
+  const words = wordReads(buffer, wordOffset)[0];
+  const oct: string[] = [
+    `struct WqOctI8 {\n${Array.from({ length: 8 }, (_, h) => `  b${h}: WqBlockI8,`).join('\n')}\n}`,
+    'fn wq_oct_c8(blk: u32) -> WqOctI8 {',
+    `  let v = ${u(wordOffset / 4)} + (blk >> 3u) * ${u(nv)};`,
+    ...Array.from({ length: nv }, (_, i) => `  let V${i} = ${buffer}[v${i ? ` + ${u(i)}` : ''}];`),
+    ...Array.from({ length: 4 * nv }, (_, i) => `  let W${i} = V${i >> 2}.${'xyzw'[i & 3]};`),
+    '  var o: WqOctI8;',
+  ];
+  for (let k = 0; k < 4; k++) {
+    const w0 = k * (2 * n + 1);
+    const [a, b] = [`o.b${2 * k}`, `o.b${2 * k + 1}`];
+    oct.push(
+      ...Array.from({ length: n }, (_, t) => `  let a${k}s${t} = (W${w0 + t} >> 16u) | (W${w0 + t + 1} << 16u);`),
+      ...Array.from({ length: n }, (_, t) => `  let b${k}s${t} = W${w0 + n + 1 + t};`),
+      `  ${a}.d = unpack2x16float(W${w0}).x;`,
+      `  ${a}.m = 0.0;`,
+      `  ${b}.d = unpack2x16float(W${w0 + n} >> 16u).x;`,
+      `  ${b}.m = 0.0;`,
+      ...Array.from({ length: 8 }, (_, i) => `  ${a}.q[${i}] = ${i8Of(i, false).replace(/r\.qs\[(\d)\]/g, (_m: string, t: string) => `a${k}s${t}`)};`),
+      ...Array.from({ length: 8 }, (_, i) => `  ${b}.q[${i}] = ${i8Of(i, false).replace(/r\.qs\[(\d)\]/g, (_m: string, t: string) => `b${k}s${t}`)};`),
+    );
+  }
+  oct.push('  return o;', '}');
+  return { ...base, c8Vec4: `${wgsl.replace(words, vWordReads)}${oct.join('\n')}\n`, octC8: true };
 }
 
 /** The word reads every block decode shares: wq_w (word w past wordOffset), a funnel shift, u32 and f16 at a byte. */
