@@ -2,7 +2,7 @@
 # MUL_MAT schedule variants on the H200 (issue 11): GEMV / small N, f16 subgroup matrices, f32.
 # Same prelude as h200.sh; each line is one `lab time` (checked against the oracle, then timed).
 # Usage on the device: bash scripts/gpu/matmul-tune.sh [STEP|bench]   (outputs in $OUT; LAB_DIR: where lab.mjs is, default dist-cli)
-# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks), f32b (f32 tiled knobs, gemv rowsPerThread), f32c (f32 tiled: stores vec4, inner pipelined4), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows); none: the GEMV/sgmatrix rows, then bench.
+# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 mmvq5 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks; mmvq5: codeLoads vec4 on the Track-1 formats), f32b (f32 tiled knobs, gemv rowsPerThread), f32c (f32 tiled: stores vec4, inner pipelined4), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows); none: the GEMV/sgmatrix rows, then bench.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -104,7 +104,7 @@ elif [ "${1:-}" = f32c ]; then
     set -- $v; ok $N512 $v && m $N512 128 128 $1 8 $2 $3 1 $4 $5 $6
   done
   rates f32c
-elif [ "${1:-}" = mmvq ] || [ "${1:-}" = mmvqfp4 ] || [ "${1:-}" = mmvq3 ] || [ "${1:-}" = mmvq4 ]; then
+elif [ "${1:-}" = mmvq ] || [ "${1:-}" = mmvqfp4 ] || [ "${1:-}" = mmvq3 ] || [ "${1:-}" = mmvq4 ] || [ "${1:-}" = mmvq5 ]; then
   # Issue 20, mmvq helper: the integer-dot GEMV's knobs (rowsPerWorkgroup, rowsPerThread, blocksPerThread,
   # activations prequantized = two passes timed as their sum | fused = one pass) on q4_0, q4_1, q5_0, q8_0
   # at 4096x1x4096 and 16384x1x16384, and N = 2, 4, 8 at 4096 (q4_0, q8_0). One `lab sweep` per group (limits sum to 410 s): inputs and oracle
@@ -115,15 +115,32 @@ elif [ "${1:-}" = mmvq ] || [ "${1:-}" = mmvqfp4 ] || [ "${1:-}" = mmvq3 ] || [ 
     echo "=== $1: sweep $3" >> "$OUT/tune.txt"
     timeout "$2" $NODE ${LAB_DIR:-dist-cli}/lab.mjs sweep --op MUL_MAT --reps ${MMVQ_REPS:-5} --shapes "$3" --space "$4" --json "$OUT/mmvq-$1.json" > "$OUT/mmvq-$1.txt" 2> "$OUT/mmvq-$1.err"
     echo "rc=$?" >> "$OUT/tune.txt"
-    # The keys, short: mmvq W R RT U L(blocksPerLoad) QT(quantizeThreads) activations preload reduction.
-    sed -n '/^reference/,/^proposal/p' "$OUT/mmvq-$1.txt" | sed -E 's/mmvq\{"activations":"([a-z]*)","blocksPerLoad":([0-9]),"blocksPerThread":([0-9]),"preload":"([a-z]*)","quantizeThreads":([0-9]),"reduction":"([a-z]*)","rowsPerThread":([0-9]),"rowsPerWorkgroup":([0-9]*),"workgroupSize":([0-9]*)\}/mmvq W\9 R\8 RT\7 U\3 L\2 QT\5 \1 \4 \6/g' >> "$OUT/tune.txt"
+    # The keys, short: mmvq W R RT U L(blocksPerLoad) QT(quantizeThreads) activations preload reduction, then V4 where codeLoads is 'vec4' (nothing for 'words').
+    sed -n '/^reference/,/^proposal/p' "$OUT/mmvq-$1.txt" | sed -E 's/"codeLoads":"vec4",([^}]*)\}/\1} V4/g; s/"codeLoads":"words",//g' | sed -E 's/mmvq\{"activations":"([a-z]*)","blocksPerLoad":([0-9]),"blocksPerThread":([0-9]),"preload":"([a-z]*)","quantizeThreads":([0-9]),"reduction":"([a-z]*)","rowsPerThread":([0-9]),"rowsPerWorkgroup":([0-9]*),"workgroupSize":([0-9]*)\}/mmvq W\9 R\8 RT\7 U\3 L\2 QT\5 \1 \4 \6/g' >> "$OUT/tune.txt"
     tail -3 "$OUT/mmvq-$1.err" >> "$OUT/tune.txt"
   }
   # 4096² has 128 blocks per row: rowsPerWorkgroup 4/8/16 keeps 16–256 threads per row group (blocksPerThread 2 needs ≤ 64 to
   # step). rowsPerThread 4 (32 KiB of partials declared for N ≤ 8: the H200 offers 48) is where fused quantizes each block once a workgroup.
   F4="q4_0 q4_1 q5_0 q8_0"
   shapes() { local d=$1; shift; local out=""; for f in "$@"; do out="$out${out:+,}$d:contiguous:type0=$f"; done; echo "$out"; }
-  if [ "$1" = mmvq4 ]; then
+  if [ "$1" = mmvq5 ]; then
+    # `round.sh tune-mmvq5:150` (issue 20, fp4vec helper): codeLoads 'vec4' (src0 bound as array<vec4<u32>>: a Track-1 block's
+    # 16 code bytes one 16-byte load, scales component picks) against 'words' (today's kernel, word by word) on the three
+    # Track-1 integer-dot formats at 16384² (nvfp4 75.8 µs, mxfp4_t1 66.5 µs on the words kernel; 70% of copy ≈ 51 / 48 µs
+    # for their 151 / 143 MB; int4 (fp32 scale per 64: 151 MB) the control with the cheapest decode). ggml q4_0/q8_0/mxfp4
+    # blocks are 18/34/17 B: vec4 refuses them one at a time. 3 formats × 16 candidates, each checked then timed; the reference column is the registry's pick.
+    # Then ggml q4_0 / q8_0 eight blocks at a time (blocksPerLoad 8 with vec4: 144 B = 9 vec4, 272 B = 17; the only vec4 form
+    # of an 18 / 34 B block): against words L1 (q4_0's rule W256 R8 RT2 U2 is 50.6 µs, 70.5%); vec4 L1 and words L8 are refused.
+    # At 16384² a row is 64 eights: R8 RT2 / R4 RT1 give a row group 64 threads (one eight each), R4 RT2 128 (half idle).
+    s5() { echo '{"family":"mmvq","workgroupSize":['"$1"'],"activations":["prequantized"],"reduction":["subgroup"],"codeLoads":["words","vec4"],"rowsPerWorkgroup":[4,8],"rowsPerThread":[1,2],"blocksPerThread":[1,2]'"${2:-}"'}'; }
+    if [ -n "${LOCAL:-}" ]; then
+      sw local5 300 "$(shapes 100x1x512 nvfp4 mxfp4_t1 int4),$(shapes 70x3x256 nvfp4)" "$(s5 64)"
+      sw local5-q 300 "$(shapes 100x1x512 q4_0 q8_0),$(shapes 70x3x256 q4_0)" "$(s5 64 ',"blocksPerLoad":[1,8]')"
+    else
+      sw 16k5 120 "$(shapes 16384x1x16384 nvfp4 mxfp4_t1 int4)" "$(s5 256)"
+      sw 16k5-q 90 "$(shapes 16384x1x16384 q4_0 q8_0)" "$(s5 256 ',"blocksPerLoad":[1,8]')"
+    fi
+  elif [ "$1" = mmvq4 ]; then
     # `round.sh tune-mmvq4:200` (issue 20, mmvq4k helper): 'shared' with the quantize four threads a block (quantizeThreads 4:
     # src1 read coalesced, max and Σq by subgroup shuffles) and the first weight step loaded before it (preload 'weights'),
     # more rows (RT4) and blocks (U2/U4) per thread, W512. Targets: 4096² q4_0 ≤ 11.8 µs, q8_0 ≤ 11.9; 16384² q4_0 ≤ 50.8 µs

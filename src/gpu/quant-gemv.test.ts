@@ -166,6 +166,49 @@ describe('quantized GEMV, block-at-a-time decode (SwiftShader)', () => {
     expect(wrong).toEqual([]);
   }, 600_000);
 
+  /** Each case's mmvq schedule (prequantized, W64, subgroup) with knobs a then b: both correct, b's outputs bit for bit a's (largest error, where, its ratio, how many out of bound). */
+  type Twin = readonly [string, readonly [number, number, number, number], number, number, number];
+  async function mmvqTwins(cases: readonly Twin[], a: Record<string, string | number>, b: Record<string, string | number>, wgsl: (a: string, b: string, name: string) => void) {
+    const wrong: string[] = [];
+    for (const [name, [M, N, K, type1], rowsPerWorkgroup, rowsPerThread, blocksPerThread] of cases) {
+      const run = (knobs: Record<string, string | number>) =>
+        lab.time({ op: 'MUL_MAT', dims: [M, N, K], params: { type0: weightFormat(name).id, type1 }, variant: { kind: 'schedule', schedule: { family: 'mmvq', workgroupSize: 64, rowsPerWorkgroup, rowsPerThread, blocksPerThread, activations: 'prequantized', reduction: 'subgroup', ...knobs } }, skipTiming: true });
+      const [ra, rb] = [await run(a), await run(b)];
+      for (const r of [ra, rb]) if (!r.correct) wrong.push(`${name} ${M}x${N}x${K} ${r.scheduleKey}: maxErr ${r.maxErr} bound ${r.bound} ${r.correctness.failures[0] ?? ''}`);
+      wgsl(ra.wgsl ?? '', rb.wgsl ?? '', name);
+      const bits = (r: typeof ra) => [r.maxErr, r.correctness.worstIndex, r.correctness.worstRatio, r.correctness.outOfBound];
+      expect(bits(rb), `${name} ${M}x${N}x${K}`).toEqual(bits(ra));
+    }
+    expect(wrong).toEqual([]);
+  }
+
+  it("mmvq codeLoads 'vec4' (src0 as vec4<u32>, a block's codes one 16-byte load): correct, and its outputs bit for bit codeLoads 'words'", async () => {
+    // M not a multiple of rowsPerWorkgroup, N = 1 and 3 (f16 activations once), block counts not a multiple of a row group's threads.
+    const cases: Twin[] = [
+      ['nvfp4', [37, 1, 224, 0], 8, 2, 2],
+      ['nvfp4', [13, 3, 96, 1], 4, 1, 1],
+      ['mxfp4_t1', [37, 1, 224, 0], 8, 2, 2],
+      ['mxfp4_t1', [13, 3, 160, 0], 4, 2, 1],
+      ['int4', [37, 1, 224, 0], 8, 1, 2],
+      ['int4', [13, 3, 96, 1], 4, 2, 2],
+      ['int8', [21, 3, 96, 0], 8, 2, 1],
+    ];
+    await mmvqTwins(cases, { codeLoads: 'words' }, { codeLoads: 'vec4' }, (words, vec4, name) => {
+      expect(words, name).toContain('var<storage, read> src0: array<u32>;');
+      expect(vec4, name).toContain('var<storage, read> src0: array<vec4<u32>>;');
+    });
+  }, 600_000);
+
+  it("mmvq blocksPerLoad 8 with codeLoads 'vec4' (eight q4_0 / q8_0 blocks from whole vec4s): correct, and 'shared' bit for bit its prequantized twin", async () => {
+    // M not a multiple of rowsPerWorkgroup; 5 eights over 16 or 8 threads a row group (the one-unit tail loop); N = 1 and 3 (f16 activations once).
+    const cases: Twin[] = [['q4_0', [37, 1, 1280, 0], 8, 2, 2], ['q4_0', [13, 3, 512, 1], 16, 1, 1], ['q8_0', [37, 1, 1280, 0], 16, 2, 1], ['q8_0', [13, 3, 512, 0], 8, 1, 2]];
+    const oct = { codeLoads: 'vec4', blocksPerLoad: 8 };
+    await mmvqTwins(cases, oct, { ...oct, activations: 'shared' }, (pre, shared, name) => {
+      expect(pre, name).toContain('let w0 = wq_oct_c8(ab0 + 8u * (kb));');
+      expect(shared, name).toContain('mmvq shared');
+    });
+  }, 600_000);
+
   it("the registry's pick: mmvq for the integer-dot formats at N ≤ 8 (this runtime offers dot4I8Packed), the block-decode gemv for the others", async () => {
     for (const [name, dims, family] of [['q4_0', [37, 1, 96], 'mmvq'], ['q8_0', [9, 8, 64], 'mmvq'], ['mxfp4', [13, 2, 64], 'mmvq'], ['nvfp4', [13, 3, 64], 'mmvq'], ['mxfp8_e4m3', [13, 2, 64], 'gemv']] as const) {
       const r = await lab.time({ op: 'MUL_MAT', dims: [...dims], params: { type0: weightFormat(name).id }, variant: { kind: 'auto' }, skipTiming: true });

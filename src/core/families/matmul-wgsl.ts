@@ -158,6 +158,11 @@ export interface MatmulGeometry {
     readonly halves?: boolean;
     /** wq_pair_c8 (two blocks from an even index, 4-aligned: q4_0, q8_0) is defined: mmvq's blocksPerLoad 2. */
     readonly pairC8?: boolean;
+    /** The decode with src0 as array<vec4<u32>> (a block's codes one vec4 load: mmvq's codeLoads 'vec4'), or why there is none. */
+    readonly c8Vec4?: string;
+    readonly c8Vec4Why?: string;
+    /** c8Vec4 defines wq_oct_c8 (eight q4_0/q8_0 blocks from whole vec4s: mmvq's blocksPerLoad 8). */
+    readonly octC8?: boolean;
   };
 }
 

@@ -138,7 +138,7 @@ describe('mmvq family (integer-dot GEMV over q8_1 activations)', () => {
     expect(validateSchedule(sh({ quantizeThreads: 4, preload: 'weights', blocksPerLoad: 2 }), dot4)).toEqual([]);
     expect(validateSchedule(mmvq({ quantizeThreads: 4, preload: 'weights' }), dot4)).toEqual(["quantizeThreads 4 is 'shared' activations' knob (got 'prequantized')", "preload 'weights' is 'shared' activations' knob (got 'prequantized')"]);
     expect(validateSchedule(sh({ quantizeThreads: 4 }), { ...dot4, features: [] })).toContain("quantizeThreads 4 needs the 'subgroups' feature (max and Σq by shuffles), which this adapter lacks");
-    expect(validateSchedule(sh({ quantizeThreads: 2, blocksPerLoad: 4 }), dot4)).toEqual(['blocksPerLoad 4 must be 1 or 2', 'quantizeThreads 2 must be 1 or 4']);
+    expect(validateSchedule(sh({ quantizeThreads: 2, blocksPerLoad: 4 }), dot4)).toEqual(['blocksPerLoad 4 must be 1, 2 or 8', 'quantizeThreads 2 must be 1 or 4']);
     expect(MUL_MAT.fits(mmvq({ blocksPerLoad: 2 }), quant('q4_1', [8, 1, 64]))).toEqual(['blocksPerLoad 2 loads q4_0 or q8_0 blocks in pairs (wq_pair_c8), not this src0']);
     expect(MUL_MAT.fits(mmvq({ blocksPerLoad: 2 }), quant('q8_0', [8, 1, 96]))).toEqual(['blocksPerLoad 2 needs an even number of blocks a row, got K/32 = 3']);
     const c = quant('q4_0', [64, 1, 4096]);
@@ -155,6 +155,74 @@ describe('mmvq family (integer-dot GEMV over q8_1 activations)', () => {
     expect(pairs).toContain('for (var kb = j; kb < 64u; kb = kb + 16u) {');
     expect(blockDecodeWgsl('q8_0', 0).pairC8).toBe(true);
     expect(blockDecodeWgsl('q4_1', 0).pairC8).toBeUndefined();
+  });
+
+  it("codeLoads 'vec4': src0 as vec4<u32>, a Track-1 block's codes one 16-byte load (8-bit: two), scales component picks; 'words' is today's WGSL byte for byte; ggml blocks refused", () => {
+    expect(mmvq()).toMatchObject({ codeLoads: 'words' });
+    expect(() => mmvq({ codeLoads: 'vec8' })).toThrow(`'codeLoads' must be one of "words", "vec4", got "vec8"`);
+    const knobless = (name: string, dims: number[]) => MUL_MAT.generate(parseSchedule({ family: 'mmvq', workgroupSize: 64, rowsPerWorkgroup: 4, reduction: 'subgroup' }), quant(name, dims)).wgsl;
+    for (const name of ['nvfp4', 'mxfp4_t1', 'int4', 'int8', 'q4_0']) {
+      const dims = [13, 3, 96];
+      const words = MUL_MAT.generate(mmvq({ codeLoads: 'words' }), quant(name, dims)).wgsl;
+      expect(words, name).toBe(knobless(name, dims));
+      expect(words, name).toContain('var<storage, read> src0: array<u32>;');
+      expect(words, name).toContain('return bitcast<u32>(src0[64u + w]);');
+    }
+    // src0's words start 64 past the buffer's start (the 256-byte guard): vec4 16.
+    for (const [name, loads] of [
+      ['nvfp4', ['let V0 = src0[16u + blk];']],
+      ['mxfp4_t1', ['let V0 = src0[16u + blk];']],
+      ['int4', ['let V0 = src0[16u + blk];']],
+      ['int8', ['let V0 = src0[16u + blk * 2u];', 'let V1 = src0[16u + blk * 2u + 1u];', 'let W7 = V1.w;']],
+    ] as const) {
+      const c = quant(name, [13, 3, 96]);
+      expect(MUL_MAT.fits(mmvq({ codeLoads: 'vec4' }), c), name).toEqual([]);
+      const w = MUL_MAT.generate(mmvq({ codeLoads: 'vec4', rowsPerThread: 2, blocksPerThread: 2 }), c).wgsl;
+      expect(w, name).toContain('var<storage, read> src0: array<vec4<u32>>;');
+      expect(w, name).toContain('mmvq pass 2: 4 row(s) per workgroup, 2 per thread, 32 thread(s) per row group over blocks, 2 block(s) per step, codes as vec4 loads');
+      expect(w, name).toContain('fn wq_w(w: u32) -> u32 {\n  let i = 64u + w;\n  return src0[i >> 2u][i & 3u];\n}');
+      const c8 = w.slice(w.indexOf('fn wq_block_c8'), w.indexOf('return b;', w.indexOf('fn wq_block_c8')));
+      for (const l of [...loads, 'let W0 = V0.x;', 'let W3 = V0.w;']) expect(c8, name).toContain(l);
+      expect(c8, name).not.toContain('wq_w(w0');
+      // The rest of the kernel is the 'words' kernel's.
+      const words = MUL_MAT.generate(mmvq({ codeLoads: 'words', rowsPerThread: 2, blocksPerThread: 2 }), c).wgsl;
+      const main = (x: string) => x.slice(x.indexOf('@compute'));
+      expect(main(w), name).toBe(main(words));
+    }
+    // nvfp4's scale pair: one word through wq_w (a component pick), past the code stream.
+    expect(MUL_MAT.generate(mmvq({ codeLoads: 'vec4' }), quant('nvfp4', [13, 1, 96])).wgsl).toContain('let sw = wq_w(156u + (si >> 2u)) >> ((si & 3u) * 8u);');
+    for (const [name, bytes] of [['mxfp4', 17], ['q4_1', 20]] as const) {
+      expect(MUL_MAT.fits(mmvq({ codeLoads: 'vec4' }), quant(name, [8, 1, 64])), name).toEqual([`codeLoads 'vec4' loads a block's codes as one 16-byte vec4: ggml ${name} blocks are ${bytes} B (codes at byte ${name === 'q4_1' ? 4 : 1} of each): a block's codes do not start on a 16-byte boundary`]);
+    }
+    // q4_0 and q8_0: only eight blocks at a time (144 / 272 B, whole vec4s).
+    for (const [name, bytes] of [['q4_0', 18], ['q8_0', 34]] as const) {
+      expect(MUL_MAT.fits(mmvq({ codeLoads: 'vec4' }), quant(name, [8, 1, 256])), name).toEqual([`codeLoads 'vec4' takes these blocks eight at a time (blocksPerLoad 8: whole vec4s), got blocksPerLoad 1: ggml ${name} blocks are ${bytes} B (codes at byte 2 of each): a block's codes do not start on a 16-byte boundary`]);
+      expect(MUL_MAT.fits(mmvq({ codeLoads: 'vec4', blocksPerLoad: 8 }), quant(name, [8, 1, 256])), name).toEqual([]);
+    }
+    expect(blockDecodeWgsl('nvfp4', 65, 'src0', { rows: 4, cols: 64 }).c8Vec4Why).toBe("nvfp4's code stream starts at word 65 of src0, not on a 16-byte boundary");
+    expect(blockDecodeWgsl('nvfp4', 64, 'src0', { rows: 4, cols: 64 }).c8Vec4).toContain('let V0 = src0[16u + blk];');
+  });
+
+  it("blocksPerLoad 8 with codeLoads 'vec4': eight q4_0 (q8_0) blocks from 9 (17) whole vec4s, four of wq_pair_c8's pairs; refused elsewhere", () => {
+    expect(validateSchedule(mmvq({ codeLoads: 'vec4', blocksPerLoad: 8 }), dot4)).toEqual([]);
+    expect(MUL_MAT.fits(mmvq({ blocksPerLoad: 8 }), quant('q4_0', [8, 1, 256]))).toEqual(["blocksPerLoad 8 reads its eight blocks as whole vec4s: it needs codeLoads 'vec4'"]);
+    expect(MUL_MAT.fits(mmvq({ codeLoads: 'vec4', blocksPerLoad: 8 }), quant('q4_0', [8, 1, 320]))).toEqual(['blocksPerLoad 8 needs the blocks a row in eights, got K/32 = 10']);
+    expect(MUL_MAT.fits(mmvq({ codeLoads: 'vec4', blocksPerLoad: 8 }), quant('nvfp4', [8, 1, 256]))).toEqual(['blocksPerLoad 8 loads eight q4_0 or q8_0 blocks as whole vec4s (wq_oct_c8), not this src0']);
+    expect(MUL_MAT.fits(mmvq({ codeLoads: 'vec4', blocksPerLoad: 8 }), quant('q4_1', [8, 1, 256]))).toHaveLength(2);
+    const w = MUL_MAT.generate(mmvq({ codeLoads: 'vec4', blocksPerLoad: 8, rowsPerThread: 2 }), quant('q4_0', [64, 3, 1024])).wgsl;
+    const has = (x: string, lines: readonly string[]) => lines.forEach((l) => expect(x).toContain(l));
+    has(w, ['var<storage, read> src0: array<vec4<u32>>;', 'let w0 = wq_oct_c8(ab0 + 8u * (kb));', 'for (var kb = j; kb < 4u; kb = kb + 32u) {', 'let x = ld_xq(8u * (kb) + 7u);', 'dot4I8Packed(w1.b7.q[7], x.qb.w) - 8i * x.isum;']);
+    const oct = w.slice(w.indexOf('fn wq_oct_c8'), w.indexOf('return o;'));
+    // Pair 3 from words 27…35: block 6's scale W27's low half, its codes funnelled by 16 bits; block 7's W31's high half, codes W32…35 whole.
+    has(oct, ['let v = 16u + (blk >> 3u) * 9u;', 'let V8 = src0[v + 8u];', 'let W35 = V8.w;', 'o.b6.d = unpack2x16float(W27).x;', 'let a3s0 = (W27 >> 16u) | (W28 << 16u);', 'o.b7.d = unpack2x16float(W31 >> 16u).x;', 'let b3s3 = W35;']);
+    expect(oct).toMatch(/o\.b7\.q\[0\] = [^;]*b3s0[^;]*;/);
+    expect(oct).not.toContain('wq_w(');
+    const q8 = MUL_MAT.generate(mmvq({ codeLoads: 'vec4', blocksPerLoad: 8 }), quant('q8_0', [64, 1, 256])).wgsl;
+    expect(q8).toContain('let v = 16u + (blk >> 3u) * 17u;');
+    expect(q8).toContain('o.b7.d = unpack2x16float(W59 >> 16u).x;');
+    expect(q8).toContain('let b3s7 = W67;');
+    // 'words' (the default) keeps q4_0's WGSL without wq_oct_c8.
+    expect(MUL_MAT.generate(mmvq(), quant('q4_0', [64, 1, 256])).wgsl).not.toContain('wq_oct_c8');
   });
 
   it("is the registry's pick for integer block weights at N ≤ 8 where WGSL offers dot4I8Packed; gemv elsewhere", () => {

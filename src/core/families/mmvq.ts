@@ -54,9 +54,18 @@ export interface MmvqSchedule {
   /**
    * Consecutive blocks of a row a thread loads as one (default 1). 2: blocks 2u, 2u + 1 from their 4-aligned
    * 2·qsWords + 1 words (wq_pair_c8: q4_0 9 words for 36 B, q8_0 17 for 68 B, no select on alignment); the thread
-   * steps over pairs (u = j, j + T, …). q4_0 and q8_0 only, K/32 even.
+   * steps over pairs (u = j, j + T, …). q4_0 and q8_0 only, K/32 even. 8 (with codeLoads 'vec4'): blocks 8u…8u + 7 from
+   * whole vec4s (wq_oct_c8: q4_0 144 B = 9 vec4, q8_0 272 B = 17), K/32 a multiple of 8.
    */
   readonly blocksPerLoad?: number;
+  /**
+   * How a block's code words are loaded (default 'words': src0 as array<u32>, word by word through wq_w). 'vec4': src0
+   * is declared array<vec4<u32>> for the whole kernel (WGSL allows one declaration of a binding), a block's 16 code
+   * bytes are one 16-byte load (8-bit codes: two) and the scales component picks (block-wgsl.ts c8Vec4). Track-1
+   * integer-dot formats (nvfp4, mxfp4_t1, fp4, int4, int8, mxint4…) whose code stream starts 16-byte aligned; the
+   * ggml blocks (18, 20, 22, 24, 34, 17 B) are refused.
+   */
+  readonly codeLoads?: MmvqCodeLoads;
   /** 'shared' only: 'weights' issues a thread's first step of weight loads before the quantize (their latency hides behind it); default 'none'. */
   readonly preload?: MmvqPreload;
   readonly reduction: 'subgroup' | 'shared';
@@ -65,6 +74,8 @@ export interface MmvqSchedule {
 export type MmvqActivations = 'prequantized' | 'fused' | 'shared';
 const ACTIVATIONS: readonly MmvqActivations[] = ['prequantized', 'fused', 'shared'];
 export type MmvqPreload = 'none' | 'weights';
+export type MmvqCodeLoads = 'words' | 'vec4';
+const CODE_LOADS: readonly MmvqCodeLoads[] = ['words', 'vec4'];
 const PRELOADS: readonly MmvqPreload[] = ['none', 'weights'];
 
 /** vec4<u32> per q8_1 activation block in the scratch (and in 'shared' workgroup memory): quants 0–15, 16–31, then (d, d·Σq, Σq, 0). */
@@ -79,6 +90,7 @@ const blocksPerThread = (s: MmvqSchedule) => s.blocksPerThread ?? 1;
 const quantizeThreads = (s: MmvqSchedule) => s.quantizeThreads ?? 1;
 const preload = (s: MmvqSchedule) => s.preload === 'weights';
 const blocksPerLoad = (s: MmvqSchedule) => s.blocksPerLoad ?? 1;
+const vec4Codes = (s: MmvqSchedule) => s.codeLoads === 'vec4';
 /** Threads that split one row group's blocks. */
 const threadsPerGroup = (s: MmvqSchedule) => (s.workgroupSize * rowsPerThread(s)) / s.rowsPerWorkgroup;
 /** f32 partials in workgroup memory: one per thread, row and column when a row group has several threads (n columns; the schedule alone: N ≤ 8). */
@@ -101,6 +113,15 @@ function fitsMmvq(s: MmvqSchedule, k: GemvSnippet, limits?: DeviceLimits): strin
   if (blocksPerLoad(s) === 2 && k.weightBlocks?.integer) {
     if (!k.weightBlocks.pairC8) reasons.push('blocksPerLoad 2 loads q4_0 or q8_0 blocks in pairs (wq_pair_c8), not this src0');
     else if ((k.K / 32) % 2) reasons.push(`blocksPerLoad 2 needs an even number of blocks a row, got K/32 = ${k.K / 32}`);
+  }
+  if (vec4Codes(s) && k.weightBlocks?.integer) {
+    if (!k.weightBlocks.c8Vec4) reasons.push(`codeLoads 'vec4' loads a block's codes as one 16-byte vec4: ${k.weightBlocks.c8Vec4Why ?? 'this src0 has no vec4 form'}`);
+    else if (k.weightBlocks.octC8 && blocksPerLoad(s) !== 8) reasons.push(`codeLoads 'vec4' takes these blocks eight at a time (blocksPerLoad 8: whole vec4s), got blocksPerLoad ${blocksPerLoad(s)}: ${k.weightBlocks.c8Vec4Why}`);
+  }
+  if (blocksPerLoad(s) === 8 && k.weightBlocks?.integer) {
+    if (!k.weightBlocks.octC8) reasons.push('blocksPerLoad 8 loads eight q4_0 or q8_0 blocks as whole vec4s (wq_oct_c8), not this src0');
+    else if (!vec4Codes(s)) reasons.push("blocksPerLoad 8 reads its eight blocks as whole vec4s: it needs codeLoads 'vec4'");
+    else if ((k.K / 32) % 8) reasons.push(`blocksPerLoad 8 needs the blocks a row in eights, got K/32 = ${k.K / 32}`);
   }
   if (sharedX(s) && limits && k.K % 32 === 0) {
     const bytes = mmvqWorkgroupBytes(s, k);
@@ -273,20 +294,21 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
   const wOf = (n: number, p: string, i: number, b: number) => (n === 1 ? `${p}${i}` : `${p}${i}_${b}`);
   const loads = (n: number, p: string): string[] => {
     const out: string[] = [];
-    for (let b = 0; b < n; b++) out.push(...rows.map((i) => `let ${wOf(n, p, i, b)} = ${L === 1 ? `wq_block_c8(ab${i} + ${kbOf(b)})` : `wq_pair_c8(ab${i} + 2u * (${kbOf(b)}))`};`));
+    const fn = L === 1 ? 'wq_block_c8' : L === 2 ? 'wq_pair_c8' : 'wq_oct_c8';
+    for (let b = 0; b < n; b++) out.push(...rows.map((i) => `let ${wOf(n, p, i, b)} = ${L === 1 ? `${fn}(ab${i} + ${kbOf(b)})` : `${fn}(ab${i} + ${u(L)} * (${kbOf(b)}))`};`));
     return out;
   };
   const uses = (n: number, p: string): string[] => {
     const out: string[] = [];
     for (let b = 0; b < n; b++) {
       for (let h = 0; h < L; h++) {
-      // The block: unit kb (L = 1), or block h of unit kb's pair.
-      const blk = L === 1 ? kbOf(b) : `2u * (${kbOf(b)})${h ? ' + 1u' : ''}`;
+      // The block: unit kb (L = 1), or block h of unit kb's pair (eight).
+      const blk = L === 1 ? kbOf(b) : `${u(L)} * (${kbOf(b)})${h ? ` + ${u(h)}` : ''}`;
       for (const c of cols) {
         const kbx = L === 1 ? (b === 0 ? 'kb' : `(${kbOf(b)})`) : `(${blk})`;
         out.push('{', fuse ? `  let x = q8_1_block(xb${c} + ${kbx} * 8u);` : `  let x = ld_xq(${c ? `${u(c * KB)} + ` : ''}${blk});`);
         for (const i of rows) {
-          const w = L === 1 ? wOf(n, p, i, b) : `${wOf(n, p, i, b)}.${h ? 'b' : 'a'}`;
+          const w = L === 1 ? wOf(n, p, i, b) : L === 2 ? `${wOf(n, p, i, b)}.${h ? 'b' : 'a'}` : `${wOf(n, p, i, b)}.b${h}`;
           const dots = (ts: readonly number[]) => ts.map((t) => `dot4I8Packed(${w}.q[${t}], x.${words[t]})`).join(' + ');
           if (halves) {
             // Two scales a block (16-weight blocks): a partial dot per half (no bias: the formats with halves have none).
@@ -340,15 +362,15 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
       : [storageDecl(1, 'xq', 'read', 'vec4<u32>')];
   const ldXq = `fn ld_xq(t: u32) -> Xq {\n  let o = t * ${u(XQ_VEC4S)};\n  let e = xq[o + 2u];\n  return Xq(xq[o], xq[o + 1u], bitcast<f32>(e.x), bitcast<f32>(e.y), bitcast<i32>(e.z));\n}`;
   return [
-    `// generated: ${label} — mmvq ${fuse ? 'fused (activations quantized in registers, one pass)' : shx ? 'shared (activations quantized into workgroup memory, one pass)' : 'pass 2'}: ${R} row(s) per workgroup, ${RT} per thread, ${T} thread(s) per row group over blocks, ${U} block(s) per step, dot4I8Packed, ${sub ? 'subgroup' : 'shared'} reduction`,
+    `// generated: ${label} — mmvq ${fuse ? 'fused (activations quantized in registers, one pass)' : shx ? 'shared (activations quantized into workgroup memory, one pass)' : 'pass 2'}: ${R} row(s) per workgroup, ${RT} per thread, ${T} thread(s) per row group over blocks, ${U} block(s) per step${vec4Codes(s) ? ', codes as vec4 loads' : ''}, dot4I8Packed, ${sub ? 'subgroup' : 'shared'} reduction`,
     `requires ${DOT4_WGSL_FEATURE};`,
     ...rowReduceEnables(sub || (shx && QT > 1)),
-    storageDecl(0, 'src0', 'read', 'u32'),
+    storageDecl(0, 'src0', 'read', vec4Codes(s) ? 'vec4<u32>' : 'u32'),
     ...xq,
     storageDecl(2, 'dst', 'read_write', 'f32'),
     ...(partLen ? [`var<workgroup> part: array<f32, ${partLen}>;`] : []),
     '',
-    k.weightBlocks!.wgsl.trim(),
+    (vec4Codes(s) ? k.weightBlocks!.c8Vec4! : k.weightBlocks!.wgsl).trim(),
     '',
     fuse ? q.fns : shx ? `${q.fns}\n${ldXq}` : `${q.struct}\n${ldXq}`,
     '',
@@ -377,8 +399,10 @@ export const MMVQ: FamilyDef<MmvqSchedule, GemvSnippet> = {
       default: 'prequantized',
     },
     // tune-mmvq4 (H200): pairs lost everywhere (16384² q4_0 53.9–56.1 against 50.6 µs, q8_0 108–126 against 78–81; 4096² +0.1–1 µs): swept on request.
-    blocksPerLoad: { values: [1, 2], sweep: [1], doc: 'consecutive blocks a thread loads as one (2: q4_0/q8_0 pairs from 4-aligned words, no select)', default: 1 },
+    blocksPerLoad: { values: [1, 2, 8], sweep: [1], doc: "consecutive blocks a thread loads as one (2: q4_0/q8_0 pairs from 4-aligned words, no select; 8: eight from whole vec4s, with codeLoads 'vec4')", default: 1 },
     quantizeThreads: { values: [1, 4], sweep: [1], doc: "'shared' only: threads per activation block in the quantize (4: src1 read coalesced, max and Σq by subgroup shuffles; needs 'subgroups')", default: 1 },
+    // Not measured yet (matmul-tune.sh mmvq5): swept on request.
+    codeLoads: { values: CODE_LOADS, sweep: ['words'], doc: "how a block's code words are loaded: 'words' (src0 as u32, word by word) or 'vec4' (src0 as vec4<u32>: a block's 16 code bytes one load; Track-1 16-byte-aligned code streams only)", default: 'words' },
     preload: { values: PRELOADS, sweep: ['none'], doc: "'shared' only: 'weights' issues a thread's first step of weight loads before the quantize", default: 'none' },
     reduction: { values: ['subgroup', 'shared'], doc: "how a row's partial sums meet" },
   },
@@ -395,10 +419,11 @@ export const MMVQ: FamilyDef<MmvqSchedule, GemvSnippet> = {
     else if (s.rowsPerWorkgroup / RT > s.workgroupSize) reasons.push(`rowsPerWorkgroup / rowsPerThread = ${s.rowsPerWorkgroup / RT} row groups exceed workgroupSize ${s.workgroupSize}`);
     if (!isPow2(blocksPerThread(s)) || blocksPerThread(s) > 8) reasons.push(`blocksPerThread ${blocksPerThread(s)} must be 1, 2, 4 or 8`);
     if (s.activations !== undefined && !ACTIVATIONS.includes(s.activations)) reasons.push(`activations '${s.activations}' is not ${ACTIVATIONS.join(', ')}`);
-    if (blocksPerLoad(s) !== 1 && blocksPerLoad(s) !== 2) reasons.push(`blocksPerLoad ${blocksPerLoad(s)} must be 1 or 2`);
+    if (![1, 2, 8].includes(blocksPerLoad(s))) reasons.push(`blocksPerLoad ${blocksPerLoad(s)} must be 1, 2 or 8`);
     if (quantizeThreads(s) !== 1 && quantizeThreads(s) !== 4) reasons.push(`quantizeThreads ${quantizeThreads(s)} must be 1 or 4`);
     else if (quantizeThreads(s) > 1 && !sharedX(s)) reasons.push(`quantizeThreads ${quantizeThreads(s)} is 'shared' activations' knob (got '${s.activations ?? 'prequantized'}')`);
     else if (quantizeThreads(s) > 1 && !adapter.features.includes('subgroups')) reasons.push(`quantizeThreads ${quantizeThreads(s)} needs the 'subgroups' feature (max and Σq by shuffles), which this adapter lacks`);
+    if (s.codeLoads !== undefined && !CODE_LOADS.includes(s.codeLoads)) reasons.push(`codeLoads '${s.codeLoads}' is not ${CODE_LOADS.join(', ')}`);
     if (preload(s) && !sharedX(s)) reasons.push(`preload 'weights' is 'shared' activations' knob (got '${s.activations ?? 'prequantized'}')`);
     if (!adapter.wgslFeatures?.includes(DOT4_WGSL_FEATURE)) reasons.push(`mmvq needs WGSL's ${DOT4_WGSL_FEATURE} (dot4I8Packed), which this runtime does not offer`);
     if (s.reduction === 'subgroup' && !adapter.features.includes('subgroups')) reasons.push("reduction 'subgroup' needs the 'subgroups' feature, which this adapter lacks");

@@ -110,6 +110,16 @@ export interface BlockDecode {
    * 36 B, q8_0: 17 for 68 B). Where blocks start 2-aligned with the f16 scale first (q4_0, q8_0).
    */
   readonly pairC8?: boolean;
+  /**
+   * The same decode with `buffer` declared `array<vec4<u32>>` (mmvq's codeLoads 'vec4'): wq_block_c8 loads a block's
+   * code words as whole vec4s (4-bit codes: one 16-byte load per 32 weights, 8-bit: two), every other word (scales,
+   * nvfp4's global) a component pick through wq_w. Track-1 integer-dot formats whose code stream starts on a
+   * 16-byte boundary; else c8Vec4Why says why not.
+   */
+  readonly c8Vec4?: string;
+  readonly c8Vec4Why?: string;
+  /** c8Vec4 defines wq_oct_c8(blk) -> WqOctI8 { b0 … b7 }: blocks blk…blk + 7 (blk % 8 == 0) from whole vec4s (q4_0: 9, q8_0: 17); ggml's blocks are read only so under codeLoads 'vec4'. */
+  readonly octC8?: boolean;
 }
 
 /** The rows × cols of the matrix: Track-1 needs it (the scale stream starts past rows·cols codes). */
@@ -131,7 +141,10 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
   if (f.kind === 'track1') {
     if (!shape) throw new Error(`${f.name}: a Track-1 block decode needs the matrix shape (its scale stream starts past the codes)`);
     if (shape.cols % CHUNK) throw new Error(`${f.name}: no block decode at K = ${shape.cols} (K must be a multiple of ${CHUNK})`);
-    return track1Block(f, wordOffset, buffer, shape);
+    const block = track1Block(f, wordOffset, buffer, shape);
+    if (!block.integer) return block;
+    if (wordOffset % 4) return { ...block, c8Vec4Why: `${f.name}'s code stream starts at word ${wordOffset} of ${buffer}, not on a 16-byte boundary` };
+    return { ...block, c8Vec4: track1Block(f, wordOffset, buffer, shape, true).wgsl };
   }
   const L = LAYOUTS[f.name];
   if (!L) throw new Error(`${f.name}: no block decode`);
@@ -230,6 +243,8 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
   ];
   const partQ = [0, 1].map((t) => vec4Of(`W${t}`, `(${BYTE_LANES} + vec4<u32>(ns))`, 'qh', `s * 8u + ${u(4 * t)}`));
   lines.push(...wqFn('part', partBody, partQ, scaleAt, L.m !== undefined ? `wq_f16_at(o + ${u(L.m)})` : '0.0'));
+  // wq_block_c8's word i of raw words r.qs (the integer formats): wq_oct_c8 below reuses it.
+  let c8Of: ((i: number) => string) | null = null;
   if (!L.lut) {
     // i8 form: byte lanes of one u32 (four quants), the bias taken per byte without borrows.
     const spread = (t: number) => `(((r.qh >> ${u(t)}) & 1u) << 4u) | (((r.qh >> ${u(t + 1)}) & 1u) << 12u) | (((r.qh >> ${u(t + 2)}) & 1u) << 20u) | (((r.qh >> ${u(t + 3)}) & 1u) << 28u)`;
@@ -251,6 +266,7 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
       `}`,
     ];
     lines.push(WQ_BLOCK_I8_STRUCT, ...fn('wq_block_i8', true), ...fn('wq_block_c8', false));
+    c8Of = (i) => i8Of(i, false);
     if (scaleWord) {
       // A pair of blocks from an even index: byte 36p (q4_0) or 68p (q8_0), 4-aligned. Block a's scale is W0's low
       // half and its quants the funnel of W0…W_n by 16 bits; block b's scale is W_n's high half, its quants W_n+1… whole.
@@ -281,13 +297,49 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
     for (let t = 0; t < 4; t++) lines.push(`  let p${t} = wq_e2m1x2_i8(r.qs[${t}]);`, `  b.q[${t}] = p${t}.x;`, `  b.q[${t + 4}] = p${t}.y;`);
     lines.push(`  return b;`, `}`);
   }
-  return { wgsl: lines.join('\n') + '\n', unpack, blockSize: 32, hasMin: L.m !== undefined, integer: true, bias: L.lut ? 0 : L.bias, dot4Order: 'k', halves: false, ...(scaleWord ? { pairC8: true } : {}) };
+  const c8Vec4Why = `ggml ${f.name} blocks are ${bb} B (codes at byte ${L.qs} of each): a block's codes do not start on a 16-byte boundary`;
+  const wgsl = lines.join('\n') + '\n';
+  const base = { wgsl, unpack, blockSize: 32 as const, hasMin: L.m !== undefined, integer: true, bias: L.lut ? 0 : L.bias, dot4Order: 'k' as const, halves: false, ...(scaleWord ? { pairC8: true } : {}), c8Vec4Why };
+  if (!scaleWord || !c8Of || wordOffset % 4) return base;
+  const i8Of = (i: number, _biased: false) => c8Of!(i);
+  // Eight blocks from a multiple of 8 (8·bb B: q4_0 144 = 9 vec4, q8_0 272 = 17): the same decode with buffer as
+  // array<vec4<u32>> (wq_w a component pick) and wq_oct_c8, four of wq_pair_c8's pairs from whole vec4 loads.
+  const n = qsWords;
+  const nv = bb / 2; // vec4s per eight blocks
+  const vWordReads = wordReads(buffer, wordOffset, true)[0];
+  const words = wordReads(buffer, wordOffset)[0];
+  const oct: string[] = [
+    `struct WqOctI8 {\n${Array.from({ length: 8 }, (_, h) => `  b${h}: WqBlockI8,`).join('\n')}\n}`,
+    'fn wq_oct_c8(blk: u32) -> WqOctI8 {',
+    `  let v = ${u(wordOffset / 4)} + (blk >> 3u) * ${u(nv)};`,
+    ...Array.from({ length: nv }, (_, i) => `  let V${i} = ${buffer}[v${i ? ` + ${u(i)}` : ''}];`),
+    ...Array.from({ length: 4 * nv }, (_, i) => `  let W${i} = V${i >> 2}.${'xyzw'[i & 3]};`),
+    '  var o: WqOctI8;',
+  ];
+  for (let k = 0; k < 4; k++) {
+    const w0 = k * (2 * n + 1);
+    const [a, b] = [`o.b${2 * k}`, `o.b${2 * k + 1}`];
+    oct.push(
+      ...Array.from({ length: n }, (_, t) => `  let a${k}s${t} = (W${w0 + t} >> 16u) | (W${w0 + t + 1} << 16u);`),
+      ...Array.from({ length: n }, (_, t) => `  let b${k}s${t} = W${w0 + n + 1 + t};`),
+      `  ${a}.d = unpack2x16float(W${w0}).x;`,
+      `  ${a}.m = 0.0;`,
+      `  ${b}.d = unpack2x16float(W${w0 + n} >> 16u).x;`,
+      `  ${b}.m = 0.0;`,
+      ...Array.from({ length: 8 }, (_, i) => `  ${a}.q[${i}] = ${i8Of(i, false).replace(/r\.qs\[(\d)\]/g, (_m: string, t: string) => `a${k}s${t}`)};`),
+      ...Array.from({ length: 8 }, (_, i) => `  ${b}.q[${i}] = ${i8Of(i, false).replace(/r\.qs\[(\d)\]/g, (_m: string, t: string) => `b${k}s${t}`)};`),
+    );
+  }
+  oct.push('  return o;', '}');
+  return { ...base, c8Vec4: `${wgsl.replace(words, vWordReads)}${oct.join('\n')}\n`, octC8: true };
 }
 
 /** The word reads every block decode shares: wq_w (word w past wordOffset), a funnel shift, u32 and f16 at a byte. */
-function wordReads(buffer: string, wordOffset: number): string[] {
+function wordReads(buffer: string, wordOffset: number, vec4 = false): string[] {
   return [
-    `fn wq_w(w: u32) -> u32 {\n  return bitcast<u32>(${buffer}[${u(wordOffset)} + w]);\n}`,
+    vec4
+      ? `fn wq_w(w: u32) -> u32 {\n  let i = ${u(wordOffset)} + w;\n  return ${buffer}[i >> 2u][i & 3u];\n}`
+      : `fn wq_w(w: u32) -> u32 {\n  return bitcast<u32>(${buffer}[${u(wordOffset)} + w]);\n}`,
     // lo's bytes from s/8 on, then hi's: a u32 at a byte offset that is not a multiple of 4.
     `fn wq_funnel(lo: u32, hi: u32, s: u32) -> u32 {\n  return select((lo >> s) | (hi << (32u - s)), lo, s == 0u);\n}`,
     `fn wq_u32_at(b: u32) -> u32 {\n  return wq_funnel(wq_w(b >> 2u), wq_w((b >> 2u) + 1u), (b & 3u) * 8u);\n}`,
@@ -423,7 +475,7 @@ function codes4(i: number, bits: number): string {
 }
 
 /** Track-1: the chunk's codes (bits words from word blk·bits), its block scale(s) from the scale stream. */
-function track1Block(f: WeightFormat, wordOffset: number, buffer: string, { rows, cols }: BlockShape): BlockDecode {
+function track1Block(f: WeightFormat, wordOffset: number, buffer: string, { rows, cols }: BlockShape, vec4 = false): BlockDecode {
   const q = QUANT_FORMATS.find((x) => x.name === f.codecName)!;
   const el = ELEMENTS[q.element];
   const bits = el.bits;
@@ -460,10 +512,17 @@ function track1Block(f: WeightFormat, wordOffset: number, buffer: string, { rows
   const gScale = global ? ` * bitcast<f32>(wq_w(${u(cw + sw)}))` : '';
   // nvfp4's two E4M3 scales: one word read, both decoded from their bits at once (si is even: same word).
   const pair = global ? { fns: elementDecode4(ELEMENTS.e4m3, 'wq_e4m3x2', 2), word: `wq_w(${u(cw)} + (si >> 2u)) >> ((si & 3u) * 8u)` } : null;
-  const c8 = dot4 ? track1C8(dot4, bits, si, perChunk === 2, gScale, pair) : [];
+  // vec4: the chunk's bits words are bits/4 whole vec4s from vec4 wordOffset/4 + blk·bits/4 (wordOffset % 4 == 0).
+  const codeLoads = vec4
+    ? [
+        ...Array.from({ length: bits / 4 }, (_, v) => `  let V${v} = ${buffer}[${u(wordOffset / 4)} + blk${bits === 4 ? '' : ` * ${u(bits / 4)}`}${v ? ` + ${u(v)}` : ''}];`),
+        ...Array.from({ length: bits }, (_, i) => `  let W${i} = V${i >> 2}.${'xyzw'[i & 3]};`),
+      ]
+    : [`  let w0 = blk * ${u(bits)};`, ...Array.from({ length: bits }, (_, i) => `  let W${i} = wq_w(w0 + ${u(i)});`)];
+  const c8 = dot4 ? track1C8(dot4, bits, si, perChunk === 2, gScale, pair, codeLoads) : [];
   const lines = [
     `// block decode: ${f.name} (${q.element} codes, ${q.blockSize}-weight blocks, ${q.scale} scale), ${rows} × ${cols}, one call per 32 weights`,
-    ...wordReads(buffer, wordOffset),
+    ...wordReads(buffer, wordOffset, vec4),
     elementDecode4(el),
     ...(q.scale === 'e4m3_fp32_global' ? [elementDecodeWgsl(ELEMENTS.e4m3)] : []),
     scaleDecodeWgsl(q),
@@ -481,7 +540,7 @@ function track1Block(f: WeightFormat, wordOffset: number, buffer: string, { rows
  * (dot4Order 'nib'): E2M1 ×2 signed (wq_e2m1x2_i8, d the scale halved), int4 as unsigned c ^ 8
  * (bias 8, taken through Σq). 16-weight blocks (nvfp4): d for q[0…3], d1 for q[4…7]; nvfp4's global in both.
  */
-function track1C8(dot4: 'e2m1' | 'int4' | 'int8', bits: number, si: string, halves: boolean, gScale: string, pair: { fns: string; word: string } | null): string[] {
+function track1C8(dot4: 'e2m1' | 'int4' | 'int8', bits: number, si: string, halves: boolean, gScale: string, pair: { fns: string; word: string } | null, codeLoads: readonly string[]): string[] {
   const half = dot4 === 'e2m1' ? ' * 0.5' : '';
   const scales =
     halves && pair
@@ -498,8 +557,7 @@ function track1C8(dot4: 'e2m1' | 'int4' | 'int8', bits: number, si: string, halv
     ...(halves && pair ? [pair.fns] : []),
     halves ? `struct WqBlockI8 {\n  q: array<u32, 8>,\n  d: f32,\n  d1: f32,\n  m: f32,\n}` : WQ_BLOCK_I8_STRUCT,
     `fn wq_block_c8(blk: u32) -> WqBlockI8 {`,
-    `  let w0 = blk * ${u(bits)};`,
-    ...Array.from({ length: bits }, (_, i) => `  let W${i} = wq_w(w0 + ${u(i)});`),
+    ...codeLoads,
     `  let si = ${si};`,
     `  var b: WqBlockI8;`,
     ...scales,
