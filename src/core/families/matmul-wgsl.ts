@@ -157,7 +157,7 @@ export interface MatmulGeometry {
     /** WqBlockI8 carries d1, the scale of weights 16…31. */
     readonly halves?: boolean;
     /** wq_pair_c8 (two blocks from an even index, 4-aligned: q4_0, q8_0) is defined: mmvq's blocksPerLoad 2. */
-    readonly pairC8?: boolean;
+    readonly pairC8?: string;
     /** The decode with src0 as array<vec4<u32>> (a block's codes one vec4 load: mmvq's codeLoads 'vec4'), or why there is none. */
     readonly c8Vec4?: string;
     readonly c8Vec4Why?: string;

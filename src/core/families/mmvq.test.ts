@@ -153,7 +153,7 @@ describe('mmvq family (integer-dot GEMV over q8_1 activations)', () => {
     expect(pairs).toContain('let w0 = wq_pair_c8(ab0 + 2u * (kb));');
     expect(pairs).toContain('let x = ld_xq(2u * (kb) + 1u);');
     expect(pairs).toContain('for (var kb = j; kb < 64u; kb = kb + 16u) {');
-    expect(blockDecodeWgsl('q8_0', 0).pairC8).toBe(true);
+    expect(blockDecodeWgsl('q8_0', 0).pairC8).toContain('fn wq_pair_c8(blk: u32) -> WqPairI8 {');
     expect(blockDecodeWgsl('q4_1', 0).pairC8).toBeUndefined();
   });
 

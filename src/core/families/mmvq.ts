@@ -165,6 +165,18 @@ function q8_1Wgsl(f16: boolean, order: 'k' | 'nib'): { elem: string; struct: str
 /** Where column n's activations start, in vec4 units of src1. */
 const xBase = (k: GemvSnippet, n: string) => `(${u(k.src1.offset)} + ${n} * ${u(k.src1.rowStride)}) / 4u`;
 
+/** Activation block t (column t / KB, block t % KB) quantized by q8_1_block and stored at xq[3t…3t + 2]: pass 1's body, and 'shared''s. */
+function quantizeBlockInto(k: GemvSnippet, t: string): string[] {
+  const KB = k.K / 32;
+  return [
+    `let x = q8_1_block(${xBase(k, `(${t} / ${u(KB)})`)} + (${t} % ${u(KB)}) * 8u);`,
+    `let o = ${t} * ${u(XQ_VEC4S)};`,
+    'xq[o] = x.qa;',
+    'xq[o + 1u] = x.qb;',
+    'xq[o + 2u] = vec4<u32>(bitcast<u32>(x.d), bitcast<u32>(x.s), bitcast<u32>(x.isum), 0u);',
+  ];
+}
+
 /** Pass 1 (prequantized): one thread per (column, block) writes its q8_1 block to the scratch. */
 function quantizeWgsl(k: GemvSnippet, label: string): string {
   const KB = k.K / 32;
@@ -174,11 +186,7 @@ function quantizeWgsl(k: GemvSnippet, label: string): string {
     `if (t >= ${u(k.N * KB)}) {`,
     '  return;',
     '}',
-    `let x = q8_1_block(${xBase(k, `(t / ${u(KB)})`)} + (t % ${u(KB)}) * 8u);`,
-    `let o = t * ${u(XQ_VEC4S)};`,
-    'xq[o] = x.qa;',
-    'xq[o + 1u] = x.qb;',
-    'xq[o + 2u] = vec4<u32>(bitcast<u32>(x.d), bitcast<u32>(x.s), bitcast<u32>(x.isum), 0u);',
+    ...quantizeBlockInto(k, 't'),
   ];
   return [
     `// generated: ${label} — mmvq pass 1: src1 → q8_1 blocks (${k.N} column(s) × ${KB} blocks)`,
@@ -270,11 +278,7 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
     : QT === 1
       ? [
           `for (var t = lid; t < ${u(k.N * KB)}; t = t + ${u(W)}) {`,
-          `  let x = q8_1_block(${xBase(k, `(t / ${u(KB)})`)} + (t % ${u(KB)}) * 8u);`,
-          `  let o = t * ${u(XQ_VEC4S)};`,
-          '  xq[o] = x.qa;',
-          '  xq[o + 1u] = x.qb;',
-          '  xq[o + 2u] = vec4<u32>(bitcast<u32>(x.d), bitcast<u32>(x.s), bitcast<u32>(x.isum), 0u);',
+          ...quantizeBlockInto(k, 't').map((l) => `  ${l}`),
           '}',
           'workgroupBarrier();',
         ]
@@ -371,6 +375,7 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
     ...(partLen ? [`var<workgroup> part: array<f32, ${partLen}>;`] : []),
     '',
     (vec4Codes(s) ? k.weightBlocks!.c8Vec4! : k.weightBlocks!.wgsl).trim(),
+    ...(L === 2 ? [k.weightBlocks!.pairC8!.trim()] : []),
     '',
     fuse ? q.fns : shx ? `${q.fns}\n${ldXq}` : `${q.struct}\n${ldXq}`,
     '',

@@ -105,11 +105,11 @@ export interface BlockDecode {
   /** What wq_block_c8's codes carry over wq_block_i8's quants (q4_0: 8, q5_0: 16, else 0). */
   readonly bias: number;
   /**
-   * wq_pair_c8(blk) -> WqPairI8 { a, b } is defined: blocks blk and blk + 1 (blk even, the pair 4-aligned) as
-   * wq_block_c8 returns them, from the pair's 2·qsWords + 1 words with no select on alignment (q4_0: 9 words for
+   * The WGSL of wq_pair_c8(blk) -> WqPairI8 { a, b }, for kernels that take blocks in pairs to append to `wgsl`
+   * (the others leave it out): blocks blk and blk + 1 (blk even, the pair 4-aligned) as wq_block_c8 returns them, from the pair's 2·qsWords + 1 words with no select on alignment (q4_0: 9 words for
    * 36 B, q8_0: 17 for 68 B). Where blocks start 2-aligned with the f16 scale first (q4_0, q8_0).
    */
-  readonly pairC8?: boolean;
+  readonly pairC8?: string;
   /**
    * The same decode with `buffer` declared `array<vec4<u32>>` (mmvq's codeLoads 'vec4'): wq_block_c8 loads a block's
    * code words as whole vec4s (4-bit codes: one 16-byte load per 32 weights, 8-bit: two), every other word (scales,
@@ -267,29 +267,6 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
     ];
     lines.push(WQ_BLOCK_I8_STRUCT, ...fn('wq_block_i8', true), ...fn('wq_block_c8', false));
     c8Of = (i) => i8Of(i, false);
-    if (scaleWord) {
-      // A pair of blocks from an even index: byte 36p (q4_0) or 68p (q8_0), 4-aligned. Block a's scale is W0's low
-      // half and its quants the funnel of W0…W_n by 16 bits; block b's scale is W_n's high half, its quants W_n+1… whole.
-      const n = qsWords;
-      const cw = (r: string) => Array.from({ length: 8 }, (_, i) => `  ${r}.q[${i}] = ${i8Of(i, false).replace(/r\.qs\[(\d)\]/g, (_m, t) => `${r}s${t}`)};`);
-      lines.push(
-        'struct WqPairI8 {\n  a: WqBlockI8,\n  b: WqBlockI8,\n}',
-        'fn wq_pair_c8(blk: u32) -> WqPairI8 {',
-        `  let w0 = (blk * ${u(bb)}) >> 2u;`,
-        ...Array.from({ length: 2 * n + 1 }, (_, i) => `  let W${i} = wq_w(w0 + ${u(i)});`),
-        ...Array.from({ length: n }, (_, t) => `  let as${t} = (W${t} >> 16u) | (W${t + 1} << 16u);`),
-        ...Array.from({ length: n }, (_, t) => `  let bs${t} = W${n + 1 + t};`),
-        '  var p: WqPairI8;',
-        '  p.a.d = unpack2x16float(W0).x;',
-        '  p.a.m = 0.0;',
-        `  p.b.d = unpack2x16float(W${n} >> 16u).x;`,
-        '  p.b.m = 0.0;',
-        ...cw('p.a').map((l) => l.replace(/p\.as/g, 'as')),
-        ...cw('p.b').map((l) => l.replace(/p\.bs/g, 'bs')),
-        '  return p;',
-        '}',
-      );
-    }
   } else {
     // MXFP4: each quant word's eight E2M1 codes as i8 (2·E2M1, ggml's kvalues_mxfp4): low nibbles are
     // quants 4t…4t+3, high nibbles 16 + 4t…; d is the E8M0 scale halved, as wq_block's.
@@ -299,12 +276,36 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
   }
   const c8Vec4Why = `ggml ${f.name} blocks are ${bb} B (codes at byte ${L.qs} of each): a block's codes do not start on a 16-byte boundary`;
   const wgsl = lines.join('\n') + '\n';
-  const base = { wgsl, unpack, blockSize: 32 as const, hasMin: L.m !== undefined, integer: true, bias: L.lut ? 0 : L.bias, dot4Order: 'k' as const, halves: false, ...(scaleWord ? { pairC8: true } : {}), c8Vec4Why };
-  if (!scaleWord || !c8Of || wordOffset % 4) return base;
-  const i8Of = (i: number, _biased: false) => c8Of!(i);
-  // Eight blocks from a multiple of 8 (8·bb B: q4_0 144 = 9 vec4, q8_0 272 = 17): the same decode with buffer as
-  // array<vec4<u32>> (wq_w a component pick) and wq_oct_c8, four of wq_pair_c8's pairs from whole vec4 loads.
+  const base = { wgsl, unpack, blockSize: 32 as const, hasMin: L.m !== undefined, integer: true, bias: L.lut ? 0 : L.bias, dot4Order: 'k' as const, halves: false, c8Vec4Why };
+  if (!scaleWord || !c8Of) return base;
+  const c8 = c8Of;
   const n = qsWords;
+  // Two 2-aligned blocks from the 2n + 1 words W{w0}… of a 4-aligned pair: block a's scale is W{w0}'s low half and
+  // its quants the funnel of W{w0}…W{w0+n} by 16 bits; block b's scale is W{w0+n}'s high half, its quants the next n
+  // words whole. `name(h, t)` names quant word t of block h ('a' or 'b'). wq_pair_c8 takes one pair, wq_oct_c8 four.
+  const pairDecode = (a: string, b: string, w0: number, name: (h: 'a' | 'b', t: number) => string): string[] => [
+    ...Array.from({ length: n }, (_, t) => `  let ${name('a', t)} = (W${w0 + t} >> 16u) | (W${w0 + t + 1} << 16u);`),
+    ...Array.from({ length: n }, (_, t) => `  let ${name('b', t)} = W${w0 + n + 1 + t};`),
+    `  ${a}.d = unpack2x16float(W${w0}).x;`,
+    `  ${a}.m = 0.0;`,
+    `  ${b}.d = unpack2x16float(W${w0 + n} >> 16u).x;`,
+    `  ${b}.m = 0.0;`,
+    ...(['a', 'b'] as const).flatMap((h) => Array.from({ length: 8 }, (_, i) => `  ${h === 'a' ? a : b}.q[${i}] = ${c8(i).replace(/r\.qs\[(\d)\]/g, (_m: string, t: string) => name(h, Number(t)))};`)),
+  ];
+  // A pair from an even block index: byte 36p (q4_0) or 68p (q8_0), 4-aligned (mmvq's blocksPerLoad 2 appends it).
+  const pairC8 = [
+    'struct WqPairI8 {\n  a: WqBlockI8,\n  b: WqBlockI8,\n}',
+    'fn wq_pair_c8(blk: u32) -> WqPairI8 {',
+    `  let w0 = (blk * ${u(bb)}) >> 2u;`,
+    ...Array.from({ length: 2 * n + 1 }, (_, i) => `  let W${i} = wq_w(w0 + ${u(i)});`),
+    '  var p: WqPairI8;',
+    ...pairDecode('p.a', 'p.b', 0, (h, t) => `${h}s${t}`),
+    '  return p;',
+    '}',
+  ].join('\n') + '\n';
+  if (wordOffset % 4) return { ...base, pairC8 };
+  // Eight blocks from a multiple of 8 (8·bb B: q4_0 144 = 9 vec4, q8_0 272 = 17): the same decode with buffer as
+  // array<vec4<u32>> (wq_w a component pick) and wq_oct_c8, four pairs from whole vec4 loads.
   const nv = bb / 2; // vec4s per eight blocks
   const vWordReads = wordReads(buffer, wordOffset, true)[0];
   const words = wordReads(buffer, wordOffset)[0];
@@ -315,23 +316,11 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
     ...Array.from({ length: nv }, (_, i) => `  let V${i} = ${buffer}[v${i ? ` + ${u(i)}` : ''}];`),
     ...Array.from({ length: 4 * nv }, (_, i) => `  let W${i} = V${i >> 2}.${'xyzw'[i & 3]};`),
     '  var o: WqOctI8;',
+    ...Array.from({ length: 4 }, (_, k) => pairDecode(`o.b${2 * k}`, `o.b${2 * k + 1}`, k * (2 * n + 1), (h, t) => `${h}${k}s${t}`)).flat(),
+    '  return o;',
+    '}',
   ];
-  for (let k = 0; k < 4; k++) {
-    const w0 = k * (2 * n + 1);
-    const [a, b] = [`o.b${2 * k}`, `o.b${2 * k + 1}`];
-    oct.push(
-      ...Array.from({ length: n }, (_, t) => `  let a${k}s${t} = (W${w0 + t} >> 16u) | (W${w0 + t + 1} << 16u);`),
-      ...Array.from({ length: n }, (_, t) => `  let b${k}s${t} = W${w0 + n + 1 + t};`),
-      `  ${a}.d = unpack2x16float(W${w0}).x;`,
-      `  ${a}.m = 0.0;`,
-      `  ${b}.d = unpack2x16float(W${w0 + n} >> 16u).x;`,
-      `  ${b}.m = 0.0;`,
-      ...Array.from({ length: 8 }, (_, i) => `  ${a}.q[${i}] = ${i8Of(i, false).replace(/r\.qs\[(\d)\]/g, (_m: string, t: string) => `a${k}s${t}`)};`),
-      ...Array.from({ length: 8 }, (_, i) => `  ${b}.q[${i}] = ${i8Of(i, false).replace(/r\.qs\[(\d)\]/g, (_m: string, t: string) => `b${k}s${t}`)};`),
-    );
-  }
-  oct.push('  return o;', '}');
-  return { ...base, c8Vec4: `${wgsl.replace(words, vWordReads)}${oct.join('\n')}\n`, octC8: true };
+  return { ...base, pairC8, c8Vec4: `${wgsl.replace(words, vWordReads)}${oct.join('\n')}\n`, octC8: true };
 }
 
 /** The word reads every block decode shares: wq_w (word w past wordOffset), a funnel shift, u32 and f16 at a byte. */
