@@ -93,6 +93,8 @@ const blocksPerLoad = (s: MmvqSchedule) => s.blocksPerLoad ?? 1;
 const vec4Codes = (s: MmvqSchedule) => s.codeLoads === 'vec4';
 /** Threads that split one row group's blocks. */
 const threadsPerGroup = (s: MmvqSchedule) => (s.workgroupSize * rowsPerThread(s)) / s.rowsPerWorkgroup;
+/** The kernel needs 'subgroups': a subgroup reduction over a row group's threads, or 'shared''s four-lane quantize. */
+const usesSubgroups = (s: MmvqSchedule) => (s.reduction === 'subgroup' && threadsPerGroup(s) > 1) || (sharedX(s) && quantizeThreads(s) > 1);
 /** f32 partials in workgroup memory: one per thread, row and column when a row group has several threads (n columns; the schedule alone: N ≤ 8). */
 const partialsBytes = (s: MmvqSchedule, n = 8) => (threadsPerGroup(s) > 1 ? s.workgroupSize * rowsPerThread(s) * n * 4 : 0);
 /** q8_1 blocks of all N columns in workgroup memory ('shared'). */
@@ -368,7 +370,7 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
   return [
     `// generated: ${label} — mmvq ${fuse ? 'fused (activations quantized in registers, one pass)' : shx ? 'shared (activations quantized into workgroup memory, one pass)' : 'pass 2'}: ${R} row(s) per workgroup, ${RT} per thread, ${T} thread(s) per row group over blocks, ${U} block(s) per step${vec4Codes(s) ? ', codes as vec4 loads' : ''}, dot4I8Packed, ${sub ? 'subgroup' : 'shared'} reduction`,
     `requires ${DOT4_WGSL_FEATURE};`,
-    ...rowReduceEnables(sub || (shx && QT > 1)),
+    ...rowReduceEnables(usesSubgroups(s)),
     storageDecl(0, 'src0', 'read', vec4Codes(s) ? 'vec4<u32>' : 'u32'),
     ...xq,
     storageDecl(2, 'dst', 'read_write', 'f32'),
@@ -438,13 +440,12 @@ export const MMVQ: FamilyDef<MmvqSchedule, GemvSnippet> = {
   generate(s, k, c) {
     const label = `${c.op} ${c.label}`;
     const KB = k.K / 32;
-    const sub = (s.reduction === 'subgroup' && threadsPerGroup(s) > 1) || (sharedX(s) && quantizeThreads(s) > 1);
     const common = {
       label: `generated:${c.op} ${scheduleKey(s)}`,
       wgsl: gemvWgsl(s, k, label),
       entryPoint: 'main',
       dispatch: [Math.ceil(k.M / s.rowsPerWorkgroup), 1, 1] as [number, number, number],
-      ...(sub ? { features: ['subgroups'] } : {}),
+      ...(usesSubgroups(s) ? { features: ['subgroups'] } : {}),
       inputRounding: 'q8_1' as const,
     };
     if (!prequantized(s)) return { ...common, bindings: MATMUL_BINDINGS };
