@@ -2,7 +2,7 @@
 # MUL_MAT schedule variants on the H200 (issue 11): GEMV / small N, f16 subgroup matrices, f32.
 # Same prelude as h200.sh; each line is one `lab time` (checked against the oracle, then timed).
 # Usage on the device: bash scripts/gpu/matmul-tune.sh [STEP|bench]   (outputs in $OUT; LAB_DIR: where lab.mjs is, default dist-cli)
-# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 mmvq5 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks; mmvq5: codeLoads vec4 on the Track-1 formats), f32b (f32 tiled knobs, gemv rowsPerThread), f32c (f32 tiled: stores vec4, inner pipelined4), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows); none: the GEMV/sgmatrix rows, then bench.
+# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 mmvq5 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks; mmvq5: codeLoads vec4 on the Track-1 formats), f32b (f32 tiled knobs, gemv rowsPerThread), f32c (f32 tiled: stores vec4, inner pipelined4), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows), readfloor (GEMV f32 against SUM_ROWS over the same matrix: the read floor); none: the GEMV/sgmatrix rows, then bench.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -234,6 +234,25 @@ elif [ "${1:-}" = e2m1 ]; then
     sed -n '/^reference/,/^proposal/p' "$OUT/e2m1-sweep.txt" | sed 's/mmvq{"activations":"\([a-z]*\)","blocksPerThread":\([0-9]\),"reduction":"\([a-z]*\)","rowsPerThread":\([0-9]\),"rowsPerWorkgroup":\([0-9]*\),"workgroupSize":\([0-9]*\)}/mmvq W\6 R\5 RT\4 U\2 \1 \3/g' >> "$OUT/tune.txt"
   fi
   echo "elapsed ${SECONDS}s" >> "$OUT/tune.txt"
+  cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = readfloor ]; then
+  # Issue 26's GEMV f32 rows against a read floor (`round.sh tune-readfloor:150`): a GEMV with N = 1 reads all M·K
+  # weights, so no GEMV can beat the fastest kernel that only reads the same matrix. SUM_ROWS over the same
+  # K×M f32 matrix (ggml dims K x M: a row per weight row) reads exactly those bytes and writes M floats; the norm
+  # family's one-workgroup-a-row kernels are swept over threads, reduction and loads in flight, in one call with
+  # the registry's GEMV picks (`lab time`, before and after the sweeps: clock drift). Targets: 4096² ≤ 22 µs,
+  # 16384² ≤ 235 µs. LOCAL=1: small shapes (SwiftShader dry run).
+  R4=4096x4096; R16=16384x16384; G4=4096x1x4096; G16=16384x1x16384
+  [ -n "${LOCAL:-}" ] && { R4=256x64; R16=512x128; G4=256x1x64; G16=512x1x128; }
+  a $G4; a $G16
+  for sh in $R4 $R16; do
+    echo "=== readfloor: SUM_ROWS $sh" >> "$OUT/tune.txt"
+    timeout 70 $NODE ${LAB_DIR:-dist-cli}/lab.mjs sweep --op SUM_ROWS --reps ${FLOOR_REPS:-5} --shapes "$sh" --space '{"family":"norm","workgroupSize":[128,256,512,1024],"vectorWidth":[4],"reduction":["subgroup","shared"],"unroll":[2,4,8]}' --json "$OUT/floor-$sh.json" > "$OUT/floor-$sh.txt" 2> "$OUT/floor-$sh.err"
+    echo "rc=$?" >> "$OUT/tune.txt"
+    sed -n '/^reference/,/^refused/p' "$OUT/floor-$sh.txt" | sed -E 's/norm\{"reduction":"([a-z]*)","unroll":([0-9]*),"vectorWidth":([0-9]*),"workgroupSize":([0-9]*)\}/norm W\4 U\2 vw\3 \1/g' >> "$OUT/tune.txt"
+    tail -2 "$OUT/floor-$sh.err" >> "$OUT/tune.txt"
+  done
+  a $G4; a $G16
   cat "$OUT/tune.txt"; exit 0
 elif [ -n "${LOCAL:-}" ]; then
   g 256x1x256 256 4 1 4 4 subgroup; g 256x1x256 64 2 1 4 4 shared type0=1; g 130x3x66 64 8 4 1 2 subgroup
