@@ -2,7 +2,7 @@
 # MUL_MAT schedule variants on the H200 (issue 11): GEMV / small N, f16 subgroup matrices, f32.
 # Same prelude as h200.sh; each line is one `lab time` (checked against the oracle, then timed).
 # Usage on the device: bash scripts/gpu/matmul-tune.sh [STEP|bench]   (outputs in $OUT; LAB_DIR: where lab.mjs is, default dist-cli)
-# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 mmvq5 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks; mmvq5: codeLoads vec4 on the Track-1 formats), f32b (f32 tiled knobs, gemv rowsPerThread), f32c (f32 tiled: stores vec4, inner pipelined4), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows), readfloor (GEMV f32 against SUM_ROWS over the same matrix: the read floor); none: the GEMV/sgmatrix rows, then bench.
+# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 mmvq5 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks; mmvq5: codeLoads vec4 on the Track-1 formats), f32b (f32 tiled knobs, gemv rowsPerThread), f32c (f32 tiled: stores vec4, inner pipelined4), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows), readfloor (GEMV f32 against SUM_ROWS over the same matrix: the read floor), gemvfloor (the gemv family at the read floor's points); none: the GEMV/sgmatrix rows, then bench.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -234,6 +234,18 @@ elif [ "${1:-}" = e2m1 ]; then
     sed -n '/^reference/,/^proposal/p' "$OUT/e2m1-sweep.txt" | sed 's/mmvq{"activations":"\([a-z]*\)","blocksPerThread":\([0-9]\),"reduction":"\([a-z]*\)","rowsPerThread":\([0-9]\),"rowsPerWorkgroup":\([0-9]*\),"workgroupSize":\([0-9]*\)}/mmvq W\6 R\5 RT\4 U\2 \1 \3/g' >> "$OUT/tune.txt"
   fi
   echo "elapsed ${SECONDS}s" >> "$OUT/tune.txt"
+  cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = gemvfloor ]; then
+  # The GEMV f32 rows against their read floor (readfloor: SUM_ROWS over the same matrix, 22.7 / 240.3 µs, the best
+  # of 24 being one workgroup a row, 128–512 threads, 8 loads in flight): the gemv family at the same points, one
+  # `lab sweep` over both shapes (reference = the registry's pick). `round.sh tune-gemvfloor:90`. LOCAL=1: small shapes.
+  G4=4096x1x4096; G16=16384x1x16384
+  [ -n "${LOCAL:-}" ] && { G4=256x1x64; G16=512x1x128; }
+  echo "=== gemvfloor: sweep $G4,$G16" >> "$OUT/tune.txt"
+  timeout 80 $NODE ${LAB_DIR:-dist-cli}/lab.mjs sweep --op MUL_MAT --reps ${FLOOR_REPS:-5} --shapes "$G4,$G16" --space '{"family":"gemv","workgroupSize":[128,256,512],"rowsPerWorkgroup":[1,2,4],"columnsPerPass":[1],"vectorWidth":[4],"unroll":[4,8],"reduction":["subgroup"]}' --json "$OUT/gemvfloor.json" > "$OUT/gemvfloor.txt" 2> "$OUT/gemvfloor.err"
+  echo "rc=$?" >> "$OUT/tune.txt"
+  sed -n '/^reference/,/^proposal/p' "$OUT/gemvfloor.txt" | sed -E 's/gemv\{"columnsPerPass":1,"reduction":"subgroup","rowsPerThread":1,"rowsPerWorkgroup":([0-9]*),"unroll":([0-9]*),"vectorWidth":4,"workgroupSize":([0-9]*)\}/gemv W\3 R\1 U\2/g' >> "$OUT/tune.txt"
+  tail -2 "$OUT/gemvfloor.err" >> "$OUT/tune.txt"
   cat "$OUT/tune.txt"; exit 0
 elif [ "${1:-}" = readfloor ]; then
   # Issue 26's GEMV f32 rows against a read floor (`round.sh tune-readfloor:150`): a GEMV with N = 1 reads all M·K
