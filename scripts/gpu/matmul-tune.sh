@@ -2,7 +2,7 @@
 # MUL_MAT schedule variants on the H200 (issue 11): GEMV / small N, f16 subgroup matrices, f32.
 # Same prelude as h200.sh; each line is one `lab time` (checked against the oracle, then timed).
 # Usage on the device: bash scripts/gpu/matmul-tune.sh [STEP|bench]   (outputs in $OUT; LAB_DIR: where lab.mjs is, default dist-cli)
-# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 mmvq5 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks; mmvq5: codeLoads vec4 on the Track-1 formats), f32b (f32 tiled knobs, gemv rowsPerThread), f32c (f32 tiled: stores vec4, inner pipelined4), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows), readfloor (GEMV f32 against SUM_ROWS over the same matrix: the read floor), gemvfloor (the gemv family at the read floor's points); none or default: the GEMV/sgmatrix rows, then bench; an unknown step exits 2 at once.
+# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 gemm6 (sgmatrix splitK) rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 mmvq5 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks; mmvq5: codeLoads vec4 on the Track-1 formats), f32b (f32 tiled knobs, gemv rowsPerThread), f32c (f32 tiled: stores vec4, inner pipelined4), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows), readfloor (GEMV f32 against SUM_ROWS over the same matrix: the read floor), gemvfloor (the gemv family at the read floor's points); none or default: the GEMV/sgmatrix rows, then bench; an unknown step exits 2 at once.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -265,6 +265,45 @@ elif [ "${1:-}" = readfloor ]; then
     tail -2 "$OUT/floor-$sh.err" >> "$OUT/tune.txt"
   done
   a $G4; a $G16
+  cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = gemm6 ]; then
+  # Issue 26, sgmsplit helper (2026-12-02): sgmatrix splitK — K groups of subgroups inside the workgroup (each
+  # multiplies its slice of every staged K tile into its own accumulators; partials summed through workgroup
+  # memory at the end): 8 subgroups on a 128×64 tile without a shorter grid (4096x512x4096: 256 workgroups).
+  # The registry's rule for 4096x512x4096 (2×2 · 4×2, K32 prefetch) first and last (drift); 4096³'s rule before
+  # its rows. `round.sh tune-gemm6:150`; DEADLINE keeps the step under 140 s. LOCAL=1: small shapes (refusals on
+  # SwiftShader: no subgroup matrices).
+  # Placed before the generic LOCAL branch below so that LOCAL=1 runs this step's rows.
+  F=type0=1,type1=1
+  N512=4096x512x4096; BIG=4096x4096x4096
+  [ -n "${LOCAL:-}" ] && { N512=256x128x128; BIG=256x256x128; }
+  DEADLINE=$((SECONDS + ${GEMM6_S:-135}))
+  T() { s $N512 16x16x16 $1 $2 $3 $4 $5 $F $6 plain "$7"; }
+  B() { s $BIG 16x16x16 $1 $2 $3 $4 $5 $F $6 plain "$7"; }
+  K2='"splitK":2'; K4='"splitK":4'
+  T 2 2 4 2 32 prefetch ''
+  T 2 2 4 2 32 prefetch "$K2"
+  T 2 2 4 2 64 prefetch ''
+  T 2 2 4 2 64 prefetch "$K2"
+  T 2 2 4 2 64 prefetch "$K4"
+  T 2 2 4 2 32 double "$K2"
+  T 2 2 4 2 32 single "$K2"
+  T 2 2 4 2 32 prefetch "$K2,\"kSteps\":\"unrolled\""
+  T 2 1 4 4 32 prefetch "$K2"
+  T 2 1 4 4 64 prefetch "$K4"
+  T 4 2 2 2 32 prefetch ''
+  T 4 2 2 2 32 prefetch "$K2"
+  T 2 2 2 2 32 prefetch "$K2"
+  T 2 2 4 4 32 prefetch ''
+  T 2 2 4 4 32 prefetch "$K2"
+  T 2 4 4 2 32 prefetch ''
+  T 2 4 4 2 32 prefetch "$K2"
+  B 2 2 4 4 32 prefetch ''
+  B 2 2 4 4 32 prefetch "$K2"
+  B 2 4 4 2 32 prefetch "$K2"
+  B 4 2 4 4 32 prefetch "$K2"
+  T 2 2 4 2 32 prefetch ''
+  rates gemm6
   cat "$OUT/tune.txt"; exit 0
 elif [ -n "${LOCAL:-}" ]; then
   g 256x1x256 256 4 1 4 4 subgroup; g 256x1x256 64 2 1 4 4 shared type0=1; g 130x3x66 64 8 4 1 2 subgroup
