@@ -2,7 +2,7 @@
 # MUL_MAT schedule variants on the H200 (issue 11): GEMV / small N, f16 subgroup matrices, f32.
 # Same prelude as h200.sh; each line is one `lab time` (checked against the oracle, then timed).
 # Usage on the device: bash scripts/gpu/matmul-tune.sh [STEP|bench]   (outputs in $OUT; LAB_DIR: where lab.mjs is, default dist-cli)
-# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 gemm6 (sgmatrix splitK) rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 mmvq5 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks; mmvq5: codeLoads vec4 on the Track-1 formats), f32b (f32 tiled knobs, gemv rowsPerThread), f32c (f32 tiled: stores vec4, inner pipelined4), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows), readfloor (GEMV f32 against SUM_ROWS over the same matrix: the read floor), gemvfloor (the gemv family at the read floor's points); none or default: the GEMV/sgmatrix rows, then bench; an unknown step exits 2 at once.
+# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 gemm6 (sgmatrix splitK) gemm7 (sgmatrix tilings swept, f16) rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 mmvq5 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks; mmvq5: codeLoads vec4 on the Track-1 formats), f32b (f32 tiled knobs, gemv rowsPerThread), f32c (f32 tiled: stores vec4, inner pipelined4), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows), readfloor (GEMV f32 against SUM_ROWS over the same matrix: the read floor), gemvfloor (the gemv family at the read floor's points); none or default: the GEMV/sgmatrix rows, then bench; an unknown step exits 2 at once.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -265,6 +265,18 @@ elif [ "${1:-}" = readfloor ]; then
     tail -2 "$OUT/floor-$sh.err" >> "$OUT/tune.txt"
   done
   a $G4; a $G16
+  cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = gemm7 ]; then
+  # Issue 26's f16 rows after gemm6 (2×4 · 4×2, eight subgroups on a 128×128 tile, was the best 4096×512 row: 144.3
+  # against the rule's 141): one `lab sweep` over subgroups 2/4 × 2/4 and matrices 2/4 × 2/4 (K32 prefetch) at
+  # 4096×512×4096 and 4096³, f16×f16→f32; reference = the registry's picks. `round.sh tune-gemm7:150`.
+  SH="4096x512x4096:contiguous:type0=1;type1=1,4096x4096x4096:contiguous:type0=1;type1=1"
+  [ -n "${LOCAL:-}" ] && SH="256x128x128:contiguous:type0=1;type1=1"
+  echo "=== gemm7: sweep $SH" >> "$OUT/tune.txt"
+  timeout ${GEMM7_S:-140} $NODE ${LAB_DIR:-dist-cli}/lab.mjs sweep --op MUL_MAT --reps ${GEMM7_REPS:-5} --shapes "$SH" --space '{"family":"sgmatrix","config":["16x16x16"],"subgroupsM":[2,4],"subgroupsN":[2,4],"matricesM":[2,4],"matricesN":[2,4],"tileK":[32],"subgroupSize":[32],"staging":["prefetch"]}' --json "$OUT/gemm7.json" > "$OUT/gemm7.txt" 2> "$OUT/gemm7.err"
+  echo "rc=$?" >> "$OUT/tune.txt"
+  sed -n '/^reference/,/^proposal/p' "$OUT/gemm7.txt" | sed -E 's/sgmatrix\{"config":"16x16x16",.*"matricesM":([0-9]),"matricesN":([0-9]),.*"staging":"([a-z]*)",.*"subgroupsM":([0-9]),"subgroupsN":([0-9]),"tileK":([0-9]*)\}/sgmatrix \4x\5 · \1x\2 K\6 \3/g' >> "$OUT/tune.txt"
+  tail -3 "$OUT/gemm7.err" >> "$OUT/tune.txt"
   cat "$OUT/tune.txt"; exit 0
 elif [ "${1:-}" = gemm6 ]; then
   # Issue 26, sgmsplit helper (2026-12-02): sgmatrix splitK — K groups of subgroups inside the workgroup (each
