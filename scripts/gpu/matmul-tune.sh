@@ -2,7 +2,7 @@
 # MUL_MAT schedule variants on the H200 (issue 11): GEMV / small N, f16 subgroup matrices, f32.
 # Same prelude as h200.sh; each line is one `lab time` (checked against the oracle, then timed).
 # Usage on the device: bash scripts/gpu/matmul-tune.sh [STEP|bench]   (outputs in $OUT; LAB_DIR: where lab.mjs is, default dist-cli)
-# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 gemm6 (sgmatrix splitK) gemm7 (sgmatrix tilings swept, f16) rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 mmvq5 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks; mmvq5: codeLoads vec4 on the Track-1 formats), f32b (f32 tiled knobs, gemv rowsPerThread), f32c (f32 tiled: stores vec4, inner pipelined4), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows), readfloor (GEMV f32 against SUM_ROWS over the same matrix: the read floor), gemvfloor (the gemv family at the read floor's points); none or default: the GEMV/sgmatrix rows, then bench; an unknown step exits 2 at once.
+# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 gemm6 (sgmatrix splitK) gemm7 (sgmatrix tilings swept, f16) rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 mmvq5 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks; mmvq5: codeLoads vec4 on the Track-1 formats; mmvq7: nvfp4's f16 scale pair, ggml mxfp4 blocksPerLoad 4, dotFloat mantissa), f32b (f32 tiled knobs, gemv rowsPerThread), f32c (f32 tiled: stores vec4, inner pipelined4), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows), readfloor (GEMV f32 against SUM_ROWS over the same matrix: the read floor), gemvfloor (the gemv family at the read floor's points); none or default: the GEMV/sgmatrix rows, then bench; an unknown step exits 2 at once.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -104,7 +104,7 @@ elif [ "${1:-}" = f32c ]; then
     set -- $v; ok $N512 $v && m $N512 128 128 $1 8 $2 $3 1 $4 $5 $6
   done
   rates f32c
-elif [ "${1:-}" = mmvq ] || [ "${1:-}" = mmvqfp4 ] || [ "${1:-}" = mmvq3 ] || [ "${1:-}" = mmvq4 ] || [ "${1:-}" = mmvq5 ]; then
+elif [ "${1:-}" = mmvq ] || [ "${1:-}" = mmvqfp4 ] || [ "${1:-}" = mmvq3 ] || [ "${1:-}" = mmvq4 ] || [ "${1:-}" = mmvq5 ] || [ "${1:-}" = mmvq7 ]; then
   # Issue 20, mmvq helper: the integer-dot GEMV's knobs (rowsPerWorkgroup, rowsPerThread, blocksPerThread,
   # activations prequantized = two passes timed as their sum | fused = one pass) on q4_0, q4_1, q5_0, q8_0
   # at 4096x1x4096 and 16384x1x16384, and N = 2, 4, 8 at 4096 (q4_0, q8_0). One `lab sweep` per group (limits sum to 410 s): inputs and oracle
@@ -115,15 +115,36 @@ elif [ "${1:-}" = mmvq ] || [ "${1:-}" = mmvqfp4 ] || [ "${1:-}" = mmvq3 ] || [ 
     echo "=== $1: sweep $3" >> "$OUT/tune.txt"
     timeout "$2" $NODE ${LAB_DIR:-dist-cli}/lab.mjs sweep --op MUL_MAT --reps ${MMVQ_REPS:-5} --shapes "$3" --space "$4" --json "$OUT/mmvq-$1.json" > "$OUT/mmvq-$1.txt" 2> "$OUT/mmvq-$1.err"
     echo "rc=$?" >> "$OUT/tune.txt"
-    # The keys, short: mmvq W R RT U L(blocksPerLoad) QT(quantizeThreads) activations preload reduction, then V4 where codeLoads is 'vec4' (nothing for 'words').
-    sed -n '/^reference/,/^proposal/p' "$OUT/mmvq-$1.txt" | sed -E 's/"codeLoads":"vec4",([^}]*)\}/\1} V4/g; s/"codeLoads":"words",//g' | sed -E 's/mmvq\{"activations":"([a-z]*)","blocksPerLoad":([0-9]),"blocksPerThread":([0-9]),"preload":"([a-z]*)","quantizeThreads":([0-9]),"reduction":"([a-z]*)","rowsPerThread":([0-9]),"rowsPerWorkgroup":([0-9]*),"workgroupSize":([0-9]*)\}/mmvq W\9 R\8 RT\7 U\3 L\2 QT\5 \1 \4 \6/g' >> "$OUT/tune.txt"
+    # The keys, short: mmvq W R RT U L(blocksPerLoad) QT(quantizeThreads) activations preload reduction, then V4 where codeLoads is 'vec4' (nothing for 'words')
+    # and MANT where dotFloat is 'mantissa' (nothing for 'convert').
+    sed -n '/^reference/,/^proposal/p' "$OUT/mmvq-$1.txt" | sed -E 's/"codeLoads":"vec4",([^}]*)\}/\1} V4/g; s/"codeLoads":"words",//g; s/"dotFloat":"mantissa",([^}]*)\}/\1} MANT/g; s/"dotFloat":"convert",//g' | sed -E 's/mmvq\{"activations":"([a-z]*)","blocksPerLoad":([0-9]),"blocksPerThread":([0-9]),"preload":"([a-z]*)","quantizeThreads":([0-9]),"reduction":"([a-z]*)","rowsPerThread":([0-9]),"rowsPerWorkgroup":([0-9]*),"workgroupSize":([0-9]*)\}/mmvq W\9 R\8 RT\7 U\3 L\2 QT\5 \1 \4 \6/g' >> "$OUT/tune.txt"
     tail -3 "$OUT/mmvq-$1.err" >> "$OUT/tune.txt"
   }
   # 4096² has 128 blocks per row: rowsPerWorkgroup 4/8/16 keeps 16–256 threads per row group (blocksPerThread 2 needs ≤ 64 to
   # step). rowsPerThread 4 (32 KiB of partials declared for N ≤ 8: the H200 offers 48) is where fused quantizes each block once a workgroup.
   F4="q4_0 q4_1 q5_0 q8_0"
   shapes() { local d=$1; shift; local out=""; for f in "$@"; do out="$out${out:+,}$d:contiguous:type0=$f"; done; echo "$out"; }
-  if [ "$1" = mmvq5 ]; then
+  if [ "$1" = mmvq7 ]; then
+    # `round.sh tune-mmvq7:130` (issue 20, mxfp4ld helper): the E2M1 formats' per-block integer work past the code decode, at
+    # 16384² (70% of copy: nvfp4 151 MB ≤ 51 µs, ggml mxfp4 142.6 MB ≤ 48 µs; before this build, 2026-12-02: 74.3 / 77.5 µs).
+    # (1) nvfp4's two E4M3 scales as one f16 pair (7 integer ops against ≈ 20): the default decode now, so no old form to sweep:
+    #     it shows as the registry's pick (the sweeps' reference column, and `lab time` below) against 74.3 µs.
+    # (2) ggml mxfp4 four blocks a load (blocksPerLoad 4: 17 aligned words, constant shifts) against one (5 words, runtime shifts).
+    # (3) dotFloat 'mantissa' (the block's dot read from an f32's mantissa: no int → float conversion, nvfp4 has two a block)
+    #     against 'convert'. Both formats over R4/8 × RT1/2 × U1/2 (W256 prequantized, the registry's family), each candidate
+    #     checked then timed; then the registry's pick of each format by `lab time` (the default decode's own number).
+    s7() { echo '{"family":"mmvq","workgroupSize":['"$1"'],"activations":["prequantized"],"reduction":["subgroup"],"rowsPerWorkgroup":[4,8],"rowsPerThread":[1,2],"blocksPerThread":[1,2],"dotFloat":["convert","mantissa"]'"${2:-}"'}'; }
+    if [ -n "${LOCAL:-}" ]; then
+      sw local7-mx 300 "$(shapes 100x1x512 mxfp4),$(shapes 70x3x256 mxfp4)" "$(s7 64 ',"blocksPerLoad":[1,4]')"
+      sw local7-nv 300 "$(shapes 100x1x512 nvfp4),$(shapes 70x3x256 nvfp4)" "$(s7 64)"
+      for f in nvfp4 mxfp4; do a 100x1x512 type0=$f; done
+    else
+      sw 16k7-mx 60 "$(shapes 16384x1x16384 mxfp4)" "$(s7 256 ',"blocksPerLoad":[1,4]')"
+      sw 16k7-nv 40 "$(shapes 16384x1x16384 nvfp4)" "$(s7 256)"
+      for f in nvfp4 mxfp4; do a 16384x1x16384 type0=$f; done
+    fi
+    rates mmvq7
+  elif [ "$1" = mmvq5 ]; then
     # `round.sh tune-mmvq5:150` (issue 20, fp4vec helper): codeLoads 'vec4' (src0 bound as array<vec4<u32>>: a Track-1 block's
     # 16 code bytes one 16-byte load, scales component picks) against 'words' (today's kernel, word by word) on the three
     # Track-1 integer-dot formats at 16384² (nvfp4 75.8 µs, mxfp4_t1 66.5 µs on the words kernel; 70% of copy ≈ 51 / 48 µs

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openNodeEngine } from '../cli/runtime-node';
 import { BLOCK_PARTS, blockDecodeWgsl, hasBlockDecode, hasIntegerBlockDecode } from '../core/quant/block-wgsl';
+import { ELEMENTS } from '../core/quant/element';
 import { benchmarkWeights, codeWords, decodeWeights, WEIGHT_FORMATS, type WeightFormat } from '../core/quant/weights';
 
 let lab: Awaited<ReturnType<typeof openNodeEngine>>;
@@ -61,6 +62,23 @@ async function gpuDecodeC8(f: WeightFormat, words: Uint32Array, rows: number, co
     `      out[g.x * 32u + ${at}] = f32(q) * d;`,
     '    }',
     '  }',
+  ]);
+  return runDecodeKernel(code, words, calls, rows * cols);
+}
+
+/** wq_quad_c8 (four blocks a call, blocksPerLoad 4's decode) per weight as gpuDecodeC8 writes wq_block_c8's ('k' order, no halves). */
+async function gpuDecodeQuad(f: WeightFormat, words: Uint32Array, rows: number, cols: number): Promise<Float32Array> {
+  const calls = (rows * cols) / 128;
+  const dec = blockDecodeWgsl(f.id, OFFSET_WORDS, 'src0', { rows, cols });
+  const code = decodeKernel(dec.wgsl + dec.quadC8!, calls, [
+    '  let o = wq_quad_c8(g.x * 4u);',
+    ...[0, 1, 2, 3].flatMap((h) => [
+      '  for (var i = 0u; i < 8u; i = i + 1u) {',
+      '    for (var t = 0u; t < 4u; t = t + 1u) {',
+      `      out[g.x * 128u + ${h * 32}u + i * 4u + t] = f32(bitcast<i32>(o.b${h}.q[i] << (24u - 8u * t)) >> 24u) * o.b${h}.d;`,
+      '    }',
+      '  }',
+    ]),
   ]);
   return runDecodeKernel(code, words, calls, rows * cols);
 }
@@ -176,4 +194,29 @@ describe('block-at-a-time decode equals the codec bit for bit (SwiftShader)', ()
     }
     expect(wrong).toEqual([]);
   }, 600_000);
+
+  it("wq_quad_c8 (four ggml mxfp4 blocks from 17 words, constant shifts: mmvq's blocksPerLoad 4) is the codec's weight for every code and scale, past a word offset", async () => {
+    const f = WEIGHT_FORMATS.find((w) => w.name === 'mxfp4')!;
+    const [rows, cols] = [3, 256];
+    const words = everyCode(f, benchmarkWeights(f, rows, cols, 0x5eed).words, rows, cols);
+    const ref = decodeWeights(f, words, rows, cols);
+    const got = await gpuDecodeQuad(f, words, rows, cols);
+    const bad = [...ref.keys()].filter((i) => got[i] !== ref[i]);
+    expect(bad.slice(0, 3).map((i) => `weight ${i}: ${got[i]} vs codec ${ref[i]}`)).toEqual([]);
+  }, 120_000);
+
+  it("wq_e4m3x2_f16 (nvfp4's scale pair through unpack2x16float): every pair of E4M3 codes × 2^8 is the codec's value, subnormals included (0x7f / 0xff: ±480)", async () => {
+    const f = WEIGHT_FORMATS.find((w) => w.name === 'nvfp4')!;
+    const dec = blockDecodeWgsl(f.id, OFFSET_WORDS, 'src0', { rows: 2, cols: 64 });
+    // Word i: codes i & 255 (low) and i >> 8 (high), garbage above (the decode ignores bits 16…31).
+    const words = Uint32Array.from({ length: 65536 }, (_, i) => (((i * 0x9e37) & 0xffff) << 16) | i);
+    const code = decodeKernel(dec.wgsl, 65536, ['  let v = wq_e4m3x2_f16(wq_w(g.x)) * 256.0;', '  out[g.x * 2u] = v.x;', '  out[g.x * 2u + 1u] = v.y;']);
+    const got = await runDecodeKernel(code, words, 65536, 65536 * 2);
+    const want = (c: number) => ((c & 0x7f) === 0x7f ? (c & 0x80 ? -480 : 480) : ELEMENTS.e4m3.decode(c));
+    const bad: string[] = [];
+    for (let i = 0; i < 65536 && bad.length < 5; i++) {
+      if (!Object.is(got[2 * i], want(i & 255)) || !Object.is(got[2 * i + 1], want(i >> 8))) bad.push(`${(i & 255).toString(16)},${(i >> 8).toString(16)}: ${got[2 * i]},${got[2 * i + 1]}`);
+    }
+    expect(bad).toEqual([]);
+  }, 120_000);
 });

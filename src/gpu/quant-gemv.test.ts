@@ -209,6 +209,27 @@ describe('quantized GEMV, block-at-a-time decode (SwiftShader)', () => {
     });
   }, 600_000);
 
+  it("mmvq dotFloat 'mantissa' (the dot read from an f32's mantissa, no conversion): correct, and its outputs bit for bit 'convert''s; blocksPerLoad 4 (ggml mxfp4 in fours, 17 words): correct", async () => {
+    // nvfp4's two halves, ggml mxfp4, q4_0's bias through Σq, q8_0's widest sums; N = 1 and 3 (f16 activations once).
+    const cases: Twin[] = [
+      ['nvfp4', [37, 1, 224, 0], 8, 2, 2],
+      ['nvfp4', [13, 3, 96, 1], 4, 1, 1],
+      ['mxfp4', [13, 3, 160, 0], 4, 2, 1],
+      ['q4_0', [21, 3, 96, 0], 8, 2, 1],
+      ['q8_0', [9, 1, 128, 0], 4, 1, 2],
+    ];
+    await mmvqTwins(cases, { dotFloat: 'convert' }, { dotFloat: 'mantissa' }, (a, b, name) => {
+      expect(a, name).toContain('f32(si0)');
+      expect(b, name).toContain('(bitcast<f32>(si0) - 12582912.0)');
+    });
+    // Four blocks a load: 16 (4 fours) and 12 (3 fours over 2 threads a row group) blocks a row, M not a multiple of the rows a workgroup.
+    const quads: Twin[] = [['mxfp4', [37, 1, 512, 0], 8, 2, 2], ['mxfp4', [13, 3, 384, 1], 4, 1, 1]];
+    await mmvqTwins(quads, { blocksPerLoad: 4 }, { blocksPerLoad: 4, dotFloat: 'mantissa' }, (a, b, name) => {
+      expect(a, name).toContain('let w0 = wq_quad_c8(ab0 + 4u * (kb));');
+      expect(b, name).toContain('let w0 = wq_quad_c8(ab0 + 4u * (kb));');
+    });
+  }, 600_000);
+
   it("the registry's pick: mmvq for the integer-dot formats at N ≤ 8 (this runtime offers dot4I8Packed), the block-decode gemv for the others", async () => {
     for (const [name, dims, family] of [['q4_0', [37, 1, 96], 'mmvq'], ['q8_0', [9, 8, 64], 'mmvq'], ['mxfp4', [13, 2, 64], 'mmvq'], ['nvfp4', [13, 3, 64], 'mmvq'], ['mxfp8_e4m3', [13, 2, 64], 'gemv']] as const) {
       const r = await lab.time({ op: 'MUL_MAT', dims: [...dims], params: { type0: weightFormat(name).id }, variant: { kind: 'auto' }, skipTiming: true });

@@ -158,6 +158,8 @@ export interface MatmulGeometry {
     readonly halves?: boolean;
     /** wq_pair_c8 (two blocks from an even index, 4-aligned: q4_0, q8_0) is defined: mmvq's blocksPerLoad 2. */
     readonly pairC8?: string;
+    /** wq_quad_c8 (four blocks from a multiple of 4, 17 aligned words, constant shifts: ggml mxfp4) is defined: mmvq's blocksPerLoad 4. */
+    readonly quadC8?: string;
     /** The decode with src0 as array<vec4<u32>> (a block's codes one vec4 load: mmvq's codeLoads 'vec4'), or why there is none. */
     readonly c8Vec4?: string;
     readonly c8Vec4Why?: string;

@@ -138,7 +138,7 @@ describe('mmvq family (integer-dot GEMV over q8_1 activations)', () => {
     expect(validateSchedule(sh({ quantizeThreads: 4, preload: 'weights', blocksPerLoad: 2 }), dot4)).toEqual([]);
     expect(validateSchedule(mmvq({ quantizeThreads: 4, preload: 'weights' }), dot4)).toEqual(["quantizeThreads 4 is 'shared' activations' knob (got 'prequantized')", "preload 'weights' is 'shared' activations' knob (got 'prequantized')"]);
     expect(validateSchedule(sh({ quantizeThreads: 4 }), { ...dot4, features: [] })).toContain("quantizeThreads 4 needs the 'subgroups' feature (max and Σq by shuffles), which this adapter lacks");
-    expect(validateSchedule(sh({ quantizeThreads: 2, blocksPerLoad: 4 }), dot4)).toEqual(['blocksPerLoad 4 must be 1, 2 or 8', 'quantizeThreads 2 must be 1 or 4']);
+    expect(validateSchedule(sh({ quantizeThreads: 2, blocksPerLoad: 3 }), dot4)).toEqual(['blocksPerLoad 3 must be 1, 2, 4 or 8', 'quantizeThreads 2 must be 1 or 4']);
     expect(MUL_MAT.fits(mmvq({ blocksPerLoad: 2 }), quant('q4_1', [8, 1, 64]))).toEqual(['blocksPerLoad 2 loads q4_0 or q8_0 blocks in pairs (wq_pair_c8), not this src0']);
     expect(MUL_MAT.fits(mmvq({ blocksPerLoad: 2 }), quant('q8_0', [8, 1, 96]))).toEqual(['blocksPerLoad 2 needs an even number of blocks a row, got K/32 = 3']);
     const c = quant('q4_0', [64, 1, 4096]);
@@ -223,6 +223,37 @@ describe('mmvq family (integer-dot GEMV over q8_1 activations)', () => {
     expect(q8).toContain('let b3s7 = W67;');
     // 'words' (the default) keeps q4_0's WGSL without wq_oct_c8.
     expect(MUL_MAT.generate(mmvq(), quant('q4_0', [64, 1, 256])).wgsl).not.toContain('wq_oct_c8');
+  });
+
+  it('blocksPerLoad 4: four ggml mxfp4 blocks from 17 aligned words (wq_quad_c8, constant shifts); refused by name elsewhere and where a row is not whole fours', () => {
+    expect(validateSchedule(mmvq({ blocksPerLoad: 4 }), dot4)).toEqual([]);
+    expect(MUL_MAT.fits(mmvq({ blocksPerLoad: 4 }), quant('mxfp4', [8, 3, 256]))).toEqual([]);
+    expect(MUL_MAT.fits(mmvq({ blocksPerLoad: 4 }), quant('mxfp4', [8, 1, 192]))).toEqual(['blocksPerLoad 4 needs the blocks a row in fours, got K/32 = 6']);
+    for (const name of ['q4_0', 'q8_0', 'nvfp4', 'mxfp4_t1']) expect(MUL_MAT.fits(mmvq({ blocksPerLoad: 4 }), quant(name, [8, 1, 256])), name).toEqual(['blocksPerLoad 4 loads four ggml mxfp4 blocks as 17 aligned words (wq_quad_c8), not this src0']);
+    expect(MUL_MAT.fits(mmvq({ blocksPerLoad: 4, codeLoads: 'vec4' }), quant('mxfp4', [8, 1, 256]))).toHaveLength(1);
+    const w = MUL_MAT.generate(mmvq({ blocksPerLoad: 4, rowsPerThread: 2, blocksPerThread: 2 }), quant('mxfp4', [64, 3, 2048])).wgsl;
+    const has = (x: string, lines: readonly string[]) => lines.forEach((l) => expect(x, l).toContain(l));
+    // 16 fours a row over 32 threads a row group: the two-step loop never runs whole, the tail does.
+    has(w, ['fn wq_quad_c8(blk: u32) -> WqQuadI8 {', 'let w0_1 = wq_quad_c8(ab0 + 4u * (kb + 32u));', 'let w1 = wq_quad_c8(ab1 + 4u * (kb));', 'for (; kb < 16u; kb = kb + 32u) {', 'let x = ld_xq(128u + 4u * (kb) + 3u);', 'dot4I8Packed(w1.b3.q[7], x.qb.w);', 'acc1_2 = acc1_2 + w1.b3.d * x.d * f32(si1);']);
+    // Single blocks (the default) do not carry it.
+    expect(MUL_MAT.generate(mmvq(), quant('mxfp4', [64, 1, 256])).wgsl).not.toContain('wq_quad_c8');
+  });
+
+  it("dotFloat 'mantissa': each dot chain starts from 1.5·2^23's bits and becomes f32 by a bitcast less 1.5·2^23, no conversion; 'convert' (the default) is today's WGSL", () => {
+    // The default stays out of the schedule (and its key): keys saved before the knob are unchanged.
+    expect(mmvq()).not.toHaveProperty('dotFloat');
+    expect(mmvq({ dotFloat: 'convert' })).toEqual(mmvq());
+    expect(() => mmvq({ dotFloat: 'i2f' })).toThrow(/'dotFloat' must be one of "convert", "mantissa"/);
+    const nv = MUL_MAT.generate(mmvq({ dotFloat: 'mantissa' }), quant('nvfp4', [8, 1, 256])).wgsl;
+    expect(nv).toContain('let si0 = 0x4b400000i + dot4I8Packed(w0.q[0], x.qa.x) + ');
+    expect(nv).toContain('let sj0 = 0x4b400000i + dot4I8Packed(w0.q[4], x.qb.x) + ');
+    expect(nv).toContain('acc0_0 = acc0_0 + x.d * (w0.d * (bitcast<f32>(si0) - 12582912.0) + w0.d1 * (bitcast<f32>(sj0) - 12582912.0));');
+    const q4 = MUL_MAT.generate(mmvq({ dotFloat: 'mantissa' }), quant('q4_1', [8, 1, 256])).wgsl;
+    expect(q4).toContain('acc0_0 = acc0_0 + w0.d * x.d * (bitcast<f32>(si0) - 12582912.0) + w0.m * x.s;');
+    expect(q4).not.toMatch(/f32\(si/);
+    const q40 = MUL_MAT.generate(mmvq({ dotFloat: 'mantissa' }), quant('q4_0', [8, 1, 256])).wgsl;
+    expect(q40).toMatch(/let si0 = 0x4b400000i \+ .* - 8i \* x\.isum;/);
+    expect(MUL_MAT.generate(mmvq({ dotFloat: 'convert' }), quant('nvfp4', [8, 1, 256])).wgsl).toBe(MUL_MAT.generate(parseSchedule({ family: 'mmvq', workgroupSize: 64, rowsPerWorkgroup: 4, reduction: 'subgroup' }), quant('nvfp4', [8, 1, 256])).wgsl);
   });
 
   it("is the registry's pick for integer block weights at N ≤ 8 where WGSL offers dot4I8Packed; gemv elsewhere", () => {

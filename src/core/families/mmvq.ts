@@ -54,8 +54,9 @@ export interface MmvqSchedule {
   /**
    * Consecutive blocks of a row a thread loads as one (default 1). 2: blocks 2u, 2u + 1 from their 4-aligned
    * 2·qsWords + 1 words (wq_pair_c8: q4_0 9 words for 36 B, q8_0 17 for 68 B, no select on alignment); the thread
-   * steps over pairs (u = j, j + T, …). q4_0 and q8_0 only, K/32 even. 8 (with codeLoads 'vec4'): blocks 8u…8u + 7 from
-   * whole vec4s (wq_oct_c8: q4_0 144 B = 9 vec4, q8_0 272 B = 17), K/32 a multiple of 8.
+   * steps over pairs (u = j, j + T, …). q4_0 and q8_0 only, K/32 even. 4: blocks 4u…4u + 3 from their 4-aligned words
+   * with constant shifts (wq_quad_c8: ggml mxfp4's 17 B blocks, four are 17 words), K/32 a multiple of 4. 8 (with
+   * codeLoads 'vec4'): blocks 8u…8u + 7 from whole vec4s (wq_oct_c8: q4_0 144 B = 9 vec4, q8_0 272 B = 17), K/32 a multiple of 8.
    */
   readonly blocksPerLoad?: number;
   /**
@@ -66,6 +67,14 @@ export interface MmvqSchedule {
    * ggml blocks (18, 20, 22, 24, 34, 17 B) are refused.
    */
   readonly codeLoads?: MmvqCodeLoads;
+  /**
+   * How a block's integer dot becomes f32 (default 'convert': f32(Σ), an int → float conversion per dot, a quarter-rate
+   * instruction on NVIDIA GPUs; nvfp4's two halves take two). 'mantissa': the dot chain starts from 0x4b400000 (the first
+   * dot4I8Packed's accumulator) and the sum, read as an f32, less 1.5·2^23 is Σ exactly: |Σ| < 2^22 for every format (at
+   * most 32 · 128 · 127 + 16 · 32 · 127, 8-bit codes against q8_1's |q| ≤ 127 and the bias through Σq), so 1.5·2^23 + Σ is
+   * an integer in [2^23, 2^24), an f32 with Σ in its mantissa. The same sums bit for bit.
+   */
+  readonly dotFloat?: MmvqDotFloat;
   /** 'shared' only: 'weights' issues a thread's first step of weight loads before the quantize (their latency hides behind it); default 'none'. */
   readonly preload?: MmvqPreload;
   readonly reduction: 'subgroup' | 'shared';
@@ -75,6 +84,8 @@ export type MmvqActivations = 'prequantized' | 'fused' | 'shared';
 const ACTIVATIONS: readonly MmvqActivations[] = ['prequantized', 'fused', 'shared'];
 export type MmvqPreload = 'none' | 'weights';
 export type MmvqCodeLoads = 'words' | 'vec4';
+export type MmvqDotFloat = 'convert' | 'mantissa';
+const DOT_FLOATS: readonly MmvqDotFloat[] = ['convert', 'mantissa'];
 const CODE_LOADS: readonly MmvqCodeLoads[] = ['words', 'vec4'];
 const PRELOADS: readonly MmvqPreload[] = ['none', 'weights'];
 
@@ -91,6 +102,7 @@ const quantizeThreads = (s: MmvqSchedule) => s.quantizeThreads ?? 1;
 const preload = (s: MmvqSchedule) => s.preload === 'weights';
 const blocksPerLoad = (s: MmvqSchedule) => s.blocksPerLoad ?? 1;
 const vec4Codes = (s: MmvqSchedule) => s.codeLoads === 'vec4';
+const mantissaDots = (s: MmvqSchedule) => s.dotFloat === 'mantissa';
 /** Threads that split one row group's blocks. */
 const threadsPerGroup = (s: MmvqSchedule) => (s.workgroupSize * rowsPerThread(s)) / s.rowsPerWorkgroup;
 /** The kernel needs 'subgroups': a subgroup reduction over a row group's threads, or 'shared''s four-lane quantize. */
@@ -115,6 +127,10 @@ function fitsMmvq(s: MmvqSchedule, k: GemvSnippet, limits?: DeviceLimits): strin
   if (blocksPerLoad(s) === 2 && k.weightBlocks?.integer) {
     if (!k.weightBlocks.pairC8) reasons.push('blocksPerLoad 2 loads q4_0 or q8_0 blocks in pairs (wq_pair_c8), not this src0');
     else if ((k.K / 32) % 2) reasons.push(`blocksPerLoad 2 needs an even number of blocks a row, got K/32 = ${k.K / 32}`);
+  }
+  if (blocksPerLoad(s) === 4 && k.weightBlocks?.integer) {
+    if (!k.weightBlocks.quadC8) reasons.push('blocksPerLoad 4 loads four ggml mxfp4 blocks as 17 aligned words (wq_quad_c8), not this src0');
+    else if ((k.K / 32) % 4) reasons.push(`blocksPerLoad 4 needs the blocks a row in fours, got K/32 = ${k.K / 32}`);
   }
   if (vec4Codes(s) && k.weightBlocks?.integer) {
     if (!k.weightBlocks.c8Vec4) reasons.push(`codeLoads 'vec4' loads a block's codes as one 16-byte vec4: ${k.weightBlocks.c8Vec4Why ?? 'this src0 has no vec4 form'}`);
@@ -273,6 +289,7 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
   const L = blocksPerLoad(s);
   const KU = KB / L;
   const order = k.weightBlocks!.dot4Order ?? 'k';
+  const mant = mantissaDots(s);
   // 'shared': the workgroup's threads quantize the N·KB blocks into xq (workgroup memory), pass 1's body in a loop;
   // or four threads a block (quantizeThreads 4): two vec4 each, max and Σq over the four lanes (uniform loop: the shuffles).
   const prologue = !shx
@@ -300,7 +317,7 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
   const wOf = (n: number, p: string, i: number, b: number) => (n === 1 ? `${p}${i}` : `${p}${i}_${b}`);
   const loads = (n: number, p: string): string[] => {
     const out: string[] = [];
-    const fn = L === 1 ? 'wq_block_c8' : L === 2 ? 'wq_pair_c8' : 'wq_oct_c8';
+    const fn = L === 1 ? 'wq_block_c8' : L === 2 ? 'wq_pair_c8' : L === 4 ? 'wq_quad_c8' : 'wq_oct_c8';
     for (let b = 0; b < n; b++) out.push(...rows.map((i) => `let ${wOf(n, p, i, b)} = ${L === 1 ? `${fn}(ab${i} + ${kbOf(b)})` : `${fn}(ab${i} + ${u(L)} * (${kbOf(b)}))`};`));
     return out;
   };
@@ -308,19 +325,21 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
     const out: string[] = [];
     for (let b = 0; b < n; b++) {
       for (let h = 0; h < L; h++) {
-      // The block: unit kb (L = 1), or block h of unit kb's pair (eight).
+      // The block: unit kb (L = 1), or block h of unit kb's pair (four, eight).
       const blk = L === 1 ? kbOf(b) : `${u(L)} * (${kbOf(b)})${h ? ` + ${u(h)}` : ''}`;
       for (const c of cols) {
         const kbx = L === 1 ? (b === 0 ? 'kb' : `(${kbOf(b)})`) : `(${blk})`;
         out.push('{', fuse ? `  let x = q8_1_block(xb${c} + ${kbx} * 8u);` : `  let x = ld_xq(${c ? `${u(c * KB)} + ` : ''}${blk});`);
         for (const i of rows) {
           const w = L === 1 ? wOf(n, p, i, b) : L === 2 ? `${wOf(n, p, i, b)}.${h ? 'b' : 'a'}` : `${wOf(n, p, i, b)}.b${h}`;
-          const dots = (ts: readonly number[]) => ts.map((t) => `dot4I8Packed(${w}.q[${t}], x.${words[t]})`).join(' + ');
+          // dotFloat 'mantissa': the chain starts from 1.5·2^23's bits and f32 is the bits less 1.5·2^23 (exact: |Σ| < 2^22).
+          const dots = (ts: readonly number[]) => `${mant ? '0x4b400000i + ' : ''}${ts.map((t) => `dot4I8Packed(${w}.q[${t}], x.${words[t]})`).join(' + ')}`;
+          const fl = (v: string) => (mant ? `(bitcast<f32>(${v}) - 12582912.0)` : `f32(${v})`);
           if (halves) {
             // Two scales a block (16-weight blocks): a partial dot per half (no bias: the formats with halves have none).
-            out.push(`  let si${i} = ${dots([0, 1, 2, 3])};`, `  let sj${i} = ${dots([4, 5, 6, 7])};`, `  acc${i}_${c} = acc${i}_${c} + x.d * (${w}.d * f32(si${i}) + ${w}.d1 * f32(sj${i}));`);
+            out.push(`  let si${i} = ${dots([0, 1, 2, 3])};`, `  let sj${i} = ${dots([4, 5, 6, 7])};`, `  acc${i}_${c} = acc${i}_${c} + x.d * (${w}.d * ${fl(`si${i}`)} + ${w}.d1 * ${fl(`sj${i}`)});`);
           } else {
-            out.push(`  let si${i} = ${dots([0, 1, 2, 3, 4, 5, 6, 7])}${bias ? ` - ${bias}i * x.isum` : ''};`, `  acc${i}_${c} = acc${i}_${c} + ${w}.d * x.d * f32(si${i})${hasMin ? ` + ${w}.m * x.s` : ''};`);
+            out.push(`  let si${i} = ${dots([0, 1, 2, 3, 4, 5, 6, 7])}${bias ? ` - ${bias}i * x.isum` : ''};`, `  acc${i}_${c} = acc${i}_${c} + ${w}.d * x.d * ${fl(`si${i}`)}${hasMin ? ` + ${w}.m * x.s` : ''};`);
           }
         }
         out.push('}');
@@ -377,7 +396,7 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
     ...(partLen ? [`var<workgroup> part: array<f32, ${partLen}>;`] : []),
     '',
     (vec4Codes(s) ? k.weightBlocks!.c8Vec4! : k.weightBlocks!.wgsl).trim(),
-    ...(L === 2 ? [k.weightBlocks!.pairC8!.trim()] : []),
+    ...(L === 2 ? [k.weightBlocks!.pairC8!.trim()] : L === 4 ? [k.weightBlocks!.quadC8!.trim()] : []),
     '',
     fuse ? q.fns : shx ? `${q.fns}\n${ldXq}` : `${q.struct}\n${ldXq}`,
     '',
@@ -406,10 +425,13 @@ export const MMVQ: FamilyDef<MmvqSchedule, GemvSnippet> = {
       default: 'prequantized',
     },
     // tune-mmvq4 (H200): pairs lost everywhere (16384² q4_0 53.9–56.1 against 50.6 µs, q8_0 108–126 against 78–81; 4096² +0.1–1 µs): swept on request.
-    blocksPerLoad: { values: [1, 2, 8], sweep: [1], doc: "consecutive blocks a thread loads as one (2: q4_0/q8_0 pairs from 4-aligned words, no select; 8: eight from whole vec4s, with codeLoads 'vec4')", default: 1 },
+    // 4 (ggml mxfp4 in fours, constant shifts): not measured yet (matmul-tune.sh mmvq7).
+    blocksPerLoad: { values: [1, 2, 4, 8], sweep: [1], doc: "consecutive blocks a thread loads as one (2: q4_0/q8_0 pairs from 4-aligned words, no select; 4: ggml mxfp4 in fours from 17 aligned words, constant shifts; 8: eight from whole vec4s, with codeLoads 'vec4')", default: 1 },
     quantizeThreads: { values: [1, 4], sweep: [1], doc: "'shared' only: threads per activation block in the quantize (4: src1 read coalesced, max and Σq by subgroup shuffles; needs 'subgroups')", default: 1 },
     // Not measured yet (matmul-tune.sh mmvq5): swept on request.
     codeLoads: { values: CODE_LOADS, sweep: ['words'], doc: "how a block's code words are loaded: 'words' (src0 as u32, word by word) or 'vec4' (src0 as vec4<u32>: a block's 16 code bytes one load; Track-1 16-byte-aligned code streams only)", default: 'words' },
+    // Not measured yet (matmul-tune.sh mmvq7): swept on request.
+    dotFloat: { values: DOT_FLOATS, sweep: ['convert'], doc: "how a block's integer dot becomes f32: 'convert' (f32(), a conversion per dot) or 'mantissa' (the dot chain started from 1.5·2^23's bits, the sum read as an f32 less 1.5·2^23: exact, no conversion)", default: 'convert', omitDefault: true },
     preload: { values: PRELOADS, sweep: ['none'], doc: "'shared' only: 'weights' issues a thread's first step of weight loads before the quantize", default: 'none' },
     reduction: { values: ['subgroup', 'shared'], doc: "how a row's partial sums meet" },
   },
@@ -426,11 +448,12 @@ export const MMVQ: FamilyDef<MmvqSchedule, GemvSnippet> = {
     else if (s.rowsPerWorkgroup / RT > s.workgroupSize) reasons.push(`rowsPerWorkgroup / rowsPerThread = ${s.rowsPerWorkgroup / RT} row groups exceed workgroupSize ${s.workgroupSize}`);
     if (!isPow2(blocksPerThread(s)) || blocksPerThread(s) > 8) reasons.push(`blocksPerThread ${blocksPerThread(s)} must be 1, 2, 4 or 8`);
     if (s.activations !== undefined && !ACTIVATIONS.includes(s.activations)) reasons.push(`activations '${s.activations}' is not ${ACTIVATIONS.join(', ')}`);
-    if (![1, 2, 8].includes(blocksPerLoad(s))) reasons.push(`blocksPerLoad ${blocksPerLoad(s)} must be 1, 2 or 8`);
+    if (![1, 2, 4, 8].includes(blocksPerLoad(s))) reasons.push(`blocksPerLoad ${blocksPerLoad(s)} must be 1, 2, 4 or 8`);
     if (quantizeThreads(s) !== 1 && quantizeThreads(s) !== 4) reasons.push(`quantizeThreads ${quantizeThreads(s)} must be 1 or 4`);
     else if (quantizeThreads(s) > 1 && !sharedX(s)) reasons.push(`quantizeThreads ${quantizeThreads(s)} is 'shared' activations' knob (got '${s.activations ?? 'prequantized'}')`);
     else if (quantizeThreads(s) > 1 && !adapter.features.includes('subgroups')) reasons.push(`quantizeThreads ${quantizeThreads(s)} needs the 'subgroups' feature (max and Σq by shuffles), which this adapter lacks`);
     if (s.codeLoads !== undefined && !CODE_LOADS.includes(s.codeLoads)) reasons.push(`codeLoads '${s.codeLoads}' is not ${CODE_LOADS.join(', ')}`);
+    if (s.dotFloat !== undefined && !DOT_FLOATS.includes(s.dotFloat)) reasons.push(`dotFloat '${s.dotFloat}' is not ${DOT_FLOATS.join(', ')}`);
     if (preload(s) && !sharedX(s)) reasons.push(`preload 'weights' is 'shared' activations' knob (got '${s.activations ?? 'prequantized'}')`);
     if (!adapter.wgslFeatures?.includes(DOT4_WGSL_FEATURE)) reasons.push(`mmvq needs WGSL's ${DOT4_WGSL_FEATURE} (dot4I8Packed), which this runtime does not offer`);
     if (s.reduction === 'subgroup' && !adapter.features.includes('subgroups')) reasons.push("reduction 'subgroup' needs the 'subgroups' feature, which this adapter lacks");

@@ -1,14 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { blockDecodeWgsl, hasBlockDecode, hasIntegerBlockDecode } from './block-wgsl';
+import { ELEMENTS } from './element';
+import { f16Decode } from './half';
 import { WEIGHT_FORMATS } from './weights';
 
 /**
- * The generated `fn wq_e2m1x2_i8(c: u32) -> vec2<u32>` run as written: its let lines and return parsed
- * (u32 literals, + - * & | ^ << >> and parentheses; WGSL needs parentheses between mixed bitwise
- * operators, so precedence is * over + - over shifts over the bitwise three), every step mod 2^32.
+ * A generated integer WGSL function run as written: `fn name(param: u32) -> …` whose body is let lines (u32 literals,
+ * + - * & | ^ << >> and parentheses; WGSL needs parentheses between mixed bitwise operators, so precedence is * over
+ * + - over shifts over the bitwise three, every step mod 2^32) and a return; `ret` picks the return's u32 parts
+ * (compiled the same way) out of its text.
  */
-function e2m1x2I8(wgsl: string): (c: number) => [number, number] {
-  const body = /fn wq_e2m1x2_i8\(c: u32\) -> vec2<u32> \{\n([\s\S]*?)\n\}/.exec(wgsl)![1].split('\n').map((l) => l.trim());
+function u32Fn(wgsl: string, name: string, ret: (text: string) => string[]): (c: number) => number[] {
+  const head = new RegExp(`fn ${name}\\((\\w+): u32\\) -> [^{]+\\{\\n([\\s\\S]*?)\\n\\}`).exec(wgsl)!;
+  const param = head[1];
+  const body = head[2].split('\n').map((l) => l.trim());
   const ops: Record<string, (a: number, b: number) => number> = {
     '*': (a, b) => Math.imul(a, b) >>> 0,
     '+': (a, b) => (a + b) >>> 0,
@@ -58,16 +63,23 @@ function e2m1x2I8(wgsl: string): (c: number) => [number, number] {
     const m = /^let (\w+) = (.*);$/.exec(line)!;
     return [m[1], compile(m[2])] as const;
   });
-  // The return's two arguments: split at the top-level comma.
-  const ret = /^return vec2<u32>\((.*)\);$/.exec(body[body.length - 1])![1];
-  let depth = 0;
-  const at = [...ret].findIndex((ch) => (ch === '(' ? (depth++, false) : ch === ')' ? (depth--, false) : ch === ',' && depth === 0));
-  const [x, y] = [compile(ret.slice(0, at)), compile(ret.slice(at + 1))];
+  const parts = ret(/^return (.*);$/.exec(body[body.length - 1])![1]).map(compile);
   return (c) => {
-    const env: Env = { c: c >>> 0 };
-    for (const [name, f] of lets) env[name] = f(env);
-    return [x(env), y(env)];
+    const env: Env = { [param]: c >>> 0 };
+    for (const [n, f] of lets) env[n] = f(env);
+    return parts.map((p) => p(env));
   };
+}
+
+/** `fn wq_e2m1x2_i8(c: u32) -> vec2<u32>` run as written: its return's two arguments, split at the top-level comma. */
+function e2m1x2I8(wgsl: string): (c: number) => [number, number] {
+  const run = u32Fn(wgsl, 'wq_e2m1x2_i8', (text) => {
+    const ret = /^vec2<u32>\((.*)\)$/.exec(text)![1];
+    let depth = 0;
+    const at = [...ret].findIndex((ch) => (ch === '(' ? (depth++, false) : ch === ')' ? (depth--, false) : ch === ',' && depth === 0));
+    return [ret.slice(0, at), ret.slice(at + 1)];
+  });
+  return (c) => run(c) as [number, number];
 }
 
 describe('block-at-a-time decode WGSL', () => {
@@ -101,10 +113,13 @@ describe('block-at-a-time decode WGSL', () => {
     expect(nv).toMatchObject({ hasMin: false, integer: true, halves: true, dot4Order: 'nib', bias: 0 });
     // wq_block_c8: each code word's even then odd nibbles as ×2 E2M1 i8; the two scales halved, the global in both.
     expect(nv.wgsl).toContain('let p3 = wq_e2m1x2_i8(W3);\n  b.q[6] = p3.x;\n  b.q[7] = p3.y;');
-    // Both E4M3 scales from one word, decoded from their bits (no ldexp, no conversion).
+    // Both E4M3 scales from one word as an f16 pair (E4M3 × 2^-8), the 2^8 and E2M1's ½ folded into the global.
     expect(nv.wgsl).toContain('let sw = wq_w(32u + (si >> 2u)) >> ((si & 3u) * 8u);');
-    expect(nv.wgsl).toContain('let sc = wq_e4m3x2((vec2<u32>(sw) >> vec2<u32>(0u, 8u)) & vec2<u32>(255u)) * 0.5 * bitcast<f32>(wq_w(36u));');
-    expect(nv.wgsl).toContain('fn wq_e4m3x2(c: vec2<u32>) -> vec2<f32> {');
+    expect(nv.wgsl).toContain('let sc = wq_e4m3x2_f16(sw) * (bitcast<f32>(wq_w(36u)) * 128.0);');
+    expect(nv.wgsl).toContain('fn wq_e4m3x2_f16(w: u32) -> vec2<f32> {');
+    // The float forms too: wq_block's two scales from one word, wq_part's one (× 2^8, exact).
+    expect(nv.wgsl).toContain('let sp = wq_e4m3x2_f16(wq_w(32u + (si >> 2u)) >> ((si & 3u) * 8u)) * 256.0;');
+    expect(nv.wgsl).toContain('let s0 = (wq_e4m3x2_f16(wq_w(32u + (sk >> 2u)) >> ((sk & 3u) * 8u)) * 256.0).x;');
     expect(nv.wgsl).not.toContain('array<i32, 16>');
     // int4: the unsigned code c ^ 8 by nibbles (bias 8, one scale per chunk of its 64-weight block); int8: the words themselves, in k order.
     const i4 = blockDecodeWgsl('int4', 0, 'src0', { rows: 2, cols: 64 });
@@ -121,7 +136,7 @@ describe('block-at-a-time decode WGSL', () => {
     // Part s (8 weights): nvfp4's one word and block s/2's scale; int3's 24 bits at byte 12·blk + 3s, funnelled.
     expect(nv.wgsl).toContain('fn wq_part(blk: u32, s: u32) -> WqPart {');
     expect(nv.wgsl).toContain('let Ww = (blk * 16u + s * 4u) >> 2u;');
-    expect(nv.wgsl).toContain('let s0 = wq_scale(si + (s >> 1u));');
+    expect(nv.wgsl).toContain('let sk = si + (s >> 1u);');
     expect(i3.wgsl).toContain('let Wa = blk * 12u + s * 3u;');
     expect(i3.wgsl).toContain('let W0 = wq_funnel(Wr0, Wr1, Ws);');
     // mxint8 (E8M0 scale, one per chunk): 8 words, one scale byte.
@@ -156,6 +171,23 @@ describe('block-at-a-time decode WGSL', () => {
     expect(bad.slice(0, 5)).toEqual([]);
   });
 
+  it("wq_e4m3x2_f16, run as generated: every pair of E4M3 codes (any bits above them) is the codec's decode × 2^-8, both halves; 0x7f / 0xff ±480 as before", () => {
+    const run = u32Fn(blockDecodeWgsl('nvfp4', 0, 'src0', { rows: 2, cols: 64 }).wgsl, 'wq_e4m3x2_f16', (text) => [/^unpack2x16float\((.*)\)$/.exec(text)![1]]);
+    // The codec's E4M3 (NaN at 0x7f / 0xff, which the encoder never writes: the bitwise decode this replaces gave ±480 there).
+    const want = (c: number) => ((c & 0x7f) === 0x7f ? (c & 0x80 ? -480 : 480) : ELEMENTS.e4m3.decode(c));
+    const bad: string[] = [];
+    for (const above of [0, 0xffff, 0x9e37])
+      for (let a = 0; a < 256; a++)
+        for (let b = 0; b < 256; b++) {
+          const [f] = run(((above << 16) | (b << 8) | a) >>> 0);
+          const got = [f16Decode(f & 0xffff) * 256, f16Decode(f >>> 16) * 256];
+          if (!Object.is(got[0], want(a)) || !Object.is(got[1], want(b))) bad.push(`${a.toString(16)},${b.toString(16)} above ${above.toString(16)}: ${got} ≠ ${want(a)},${want(b)}`);
+        }
+    expect(bad.slice(0, 5)).toEqual([]);
+    // The 256 values cover E4M3: ±0, the subnormals m·2^-9, 448.
+    expect([0x00, 0x80, 0x01, 0x07, 0x08, 0x7e, 0xfe].map((c) => f16Decode(run(c)[0] & 0xffff) * 256)).toEqual([0, -0, 2 ** -9, 7 * 2 ** -9, 2 ** -6, 448, -448]);
+  });
+
   it('K-quants: a 32-weight eighth of a super-block per call, whole words; Q4_K/Q5_K with a min, Q6_K with its two scales in q', () => {
     const q4k = blockDecodeWgsl('q4_k', 0);
     // 8 quant words in wq_block, 2 in wq_part (bytes 8s… of the sub-block's 32).
@@ -179,6 +211,21 @@ describe('block-at-a-time decode WGSL', () => {
     expect(mx.match(/let W\d+ = wq_w\(w0/g)).toHaveLength(5);
     expect(mx).toContain('r.d = wq_e8m0_half((W0 >> sh) & 0xffu);');
     expect(mx).toContain('r.qs[3] = ((W3 >> 8u) >> sh) | (W4 << (24u - sh));');
+    // Four mxfp4 blocks (68 B, from a multiple of 4) as 17 words: block h's scale byte h of word 4h, its codes from
+    // byte 17h + 1 by constant shifts (block 3's at word 13, whole); only where blocks are odd bytes (the others pair).
+    const quad = blockDecodeWgsl('mxfp4', 64).quadC8!;
+    expect(quad.match(/let W\d+ = wq_w\(w0/g)).toHaveLength(17);
+    expect(quad).toContain('let w0 = (blk >> 2u) * 17u;');
+    expect(quad).toContain('o.b0.d = wq_e8m0_half(W0 & 0xffu);');
+    expect(quad).toContain('o.b2.d = wq_e8m0_half((W8 >> 16u) & 0xffu);');
+    expect(quad).toContain('o.b3.d = wq_e8m0_half(W12 >> 24u);');
+    expect(quad).toContain('let p00 = wq_e2m1x2_i8((W0 >> 8u) | (W1 << 24u));\n  o.b0.q[0] = p00.x;\n  o.b0.q[4] = p00.y;');
+    expect(quad).toContain('let p13 = wq_e2m1x2_i8((W7 >> 16u) | (W8 << 16u));');
+    expect(quad).toContain('let p33 = wq_e2m1x2_i8(W16);');
+    expect(quad).not.toMatch(/select|sh\b/);
+    expect(blockDecodeWgsl('mxfp4', 0).wgsl).not.toContain('wq_quad_c8');
+    expect(['q4_0', 'q8_0', 'q4_1'].map((f) => blockDecodeWgsl(f, 0).quadC8)).toEqual([undefined, undefined, undefined]);
+    expect(blockDecodeWgsl('nvfp4', 0, 'src0', { rows: 2, cols: 64 }).quadC8).toBeUndefined();
     // 18-byte blocks: the scale and the 16 quant bytes at any even offset span 5 words (the scale's first), joined into 4
     // from byte 2 of the scale's word, or the next 4 words whole.
     const wqRaw = (w: string) => w.slice(w.indexOf('fn wq_raw'), w.indexOf('\n}', w.indexOf('fn wq_raw')));

@@ -118,6 +118,12 @@ export interface BlockDecode {
    */
   readonly c8Vec4?: string;
   readonly c8Vec4Why?: string;
+  /**
+   * The WGSL of wq_quad_c8(blk) -> WqQuadI8 { b0 … b3 }, for kernels that take blocks in fours to append to `wgsl`: blocks
+   * blk…blk + 3 (blk % 4 == 0) as wq_block_c8 returns them, from their 4·blockBytes / 4 aligned words with constant
+   * shifts. Where a block's bytes are odd (ggml mxfp4, 17 B: four are 17 words).
+   */
+  readonly quadC8?: string;
   /** c8Vec4 defines wq_oct_c8(blk) -> WqOctI8 { b0 … b7 }: blocks blk…blk + 7 (blk % 8 == 0) from whole vec4s (q4_0: 9, q8_0: 17); ggml's blocks are read only so under codeLoads 'vec4'. */
   readonly octC8?: boolean;
 }
@@ -277,6 +283,7 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
   const c8Vec4Why = `ggml ${f.name} blocks are ${bb} B (codes at byte ${L.qs} of each): a block's codes do not start on a 16-byte boundary`;
   const wgsl = lines.join('\n') + '\n';
   const base = { wgsl, unpack, blockSize: 32 as const, hasMin: L.m !== undefined, integer: true, bias: L.lut ? 0 : L.bias, dot4Order: 'k' as const, halves: false, c8Vec4Why };
+  if (mx) return { ...base, quadC8: mxQuadC8(bb, L.qs) };
   if (!scaleWord || !c8Of) return base;
   const c8 = c8Of;
   const n = qsWords;
@@ -323,6 +330,33 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
   return { ...base, pairC8, c8Vec4: `${wgsl.replace(words, vWordReads)}${oct.join('\n')}\n`, octC8: true };
 }
 
+/**
+ * MXFP4 four blocks at a time (mmvq's blocksPerLoad 4 appends it): blocks blk…blk + 3 (blk % 4 == 0) are 4·bb = 68 B,
+ * 17 words from word (blk / 4)·17, 4-aligned. Block h's E8M0 byte is byte bb·h (word 4h, byte h) and its code words
+ * start at byte bb·h + qs: every shift is a constant (one funnel shift per code word, block 3's are whole words), where
+ * wq_raw's 5-load form shifts by a runtime amount; 17 loads for four blocks instead of 20. Decodes as wq_block_c8 does.
+ */
+function mxQuadC8(bb: number, qs: number): string {
+  const lines = [
+    `struct WqQuadI8 {\n${Array.from({ length: 4 }, (_, h) => `  b${h}: WqBlockI8,`).join('\n')}\n}`,
+    'fn wq_quad_c8(blk: u32) -> WqQuadI8 {',
+    `  let w0 = (blk >> 2u) * ${u(bb)};`,
+    ...Array.from({ length: bb }, (_, i) => `  let W${i} = wq_w(w0 + ${u(i)});`),
+    '  var o: WqQuadI8;',
+  ];
+  for (let h = 0; h < 4; h++) {
+    const [sw, ss] = [(bb * h) >> 2, ((bb * h) & 3) * 8];
+    const byte = ss === 24 ? `W${sw} >> 24u` : ss ? `(W${sw} >> ${u(ss)}) & 0xffu` : `W${sw} & 0xffu`;
+    lines.push(`  o.b${h}.d = wq_e8m0_half(${byte});`, `  o.b${h}.m = 0.0;`);
+    const [cw, cs] = [(bb * h + qs) >> 2, ((bb * h + qs) & 3) * 8];
+    for (let t = 0; t < 4; t++) {
+      const w = cs ? `(W${cw + t} >> ${u(cs)}) | (W${cw + t + 1} << ${u(32 - cs)})` : `W${cw + t}`;
+      lines.push(`  let p${h}${t} = wq_e2m1x2_i8(${w});`, `  o.b${h}.q[${t}] = p${h}${t}.x;`, `  o.b${h}.q[${t + 4}] = p${h}${t}.y;`);
+    }
+  }
+  return [...lines, '  return o;', '}'].join('\n') + '\n';
+}
+
 /** The word reads every block decode shares: wq_w (word w past wordOffset), a funnel shift, u32 and f16 at a byte. */
 function wordReads(buffer: string, wordOffset: number, vec4 = false): string[] {
   return [
@@ -350,6 +384,30 @@ const e2m1x2Wgsl = (): string => [elementDecode4(ELEMENTS.e2m1, 'wq_e2m1'), `fn 
  */
 const E8M0_HALF_WGSL = `fn wq_e8m0_half(e: u32) -> f32 {\n  return bitcast<f32>(select((e - 1u) << 23u, 0x00200000u << e, e < 2u));\n}`;
 
+const hex = (n: number) => `0x${(n >>> 0).toString(16).padStart(8, '0')}u`;
+
+/**
+ * `fn wq_e4m3x2_f16(w: u32) -> vec2<f32>`: the E4M3 codes in bits 0…7 and 8…15 of w (bits above ignored) × 2^-8, both
+ * at once. E4M3 s.eeee.mmm placed in an f16 as s.0eeee.mmm0000000 is exactly E4M3 × 2^(7 − 15) — normals and
+ * subnormals alike (the same mantissa alignment, f16's bias 15 against 7) — and unpack2x16float (core WGSL, no
+ * shader-f16) widens both halves exactly: 7 integer operations for the pair (the bytes placed, each sign carried from
+ * bit 14 to 15 by z + (z & 0x4000)), where building each f32 from its bits took ≈ 20. The codes the codec calls NaN
+ * (0x7f, 0xff) give ±480, as the bitwise decode before did (the encoder never writes them). Callers multiply by
+ * E4M3_F16_UNSCALE (2^8), folded into a constant they already apply.
+ */
+const E4M3X2_F16_WGSL = ((): string => {
+  const { exp, man, bias } = MINIFLOAT_LAYOUT.e4m3;
+  if (exp !== 4 || man !== 3 || bias !== 7) throw new Error('wq_e4m3x2_f16 is written for E4M3 (4 exponent bits under the sign: one gap bit below f16\'s)');
+  const at = 10 - man; // the code's bits 0…6 (mantissa, then exponent) at f16 bits 7…13, its sign at 14, carried to 15
+  return [
+    'fn wq_e4m3x2_f16(w: u32) -> vec2<f32> {',
+    `  let z = ((w << ${u(at)}) & ${hex(0xff << at)}) | ((w << ${u(at + 8)}) & ${hex((0xff << (at + 16)) >>> 0)});`,
+    `  return unpack2x16float(z + (z & ${hex(((0x80 << at) | (0x80 << (at + 16))) >>> 0)}));`,
+    '}',
+  ].join('\n');
+})();
+/** 2^(15 − 7): wq_e4m3x2_f16's values × this are E4M3's. */
+const E4M3_F16_UNSCALE = 2 ** (15 - MINIFLOAT_LAYOUT.e4m3.bias);
 const WQ_BLOCK_I8_STRUCT = `struct WqBlockI8 {\n  q: array<u32, 8>,\n  d: f32,\n  m: f32,\n}`;
 
 /**
@@ -494,13 +552,16 @@ function track1Block(f: WeightFormat, wordOffset: number, buffer: string, { rows
         : wordsAt('W', `blk * ${u(4 * bits)} + s * ${u(bits)}`, Math.ceil(bits / 4), bits % 4 === 0);
     body.push(`  let si = ${si};`);
     if (perChunk !== 2) return wqFn(form, body, Array.from({ length: n }, (_, i) => `wq_el4(${codes4(i, bits)})`), 'wq_scale(si)', '0.0');
-    body.push(...(form === 'block' ? ['  let s0 = wq_scale(si);', '  let s1 = wq_scale(si + 1u);'] : ['  let s0 = wq_scale(si + (s >> 1u));']));
+    // E4M3 scales (nvfp4) through wq_e4m3x2_f16: both of a chunk's from one word, or part s's (the word's low byte after the shift).
+    const e4 = (at: string) => `wq_e4m3x2_f16(wq_w(${u(cw)} + (${at} >> 2u)) >> ((${at} & 3u) * 8u)) * ${E4M3_F16_UNSCALE}.0`;
+    if (global) body.push(...(form === 'block' ? [`  let sp = ${e4('si')};`, '  let s0 = sp.x;', '  let s1 = sp.y;'] : ['  let sk = si + (s >> 1u);', `  let s0 = (${e4('sk')}).x;`]));
+    else body.push(...(form === 'block' ? ['  let s0 = wq_scale(si);', '  let s1 = wq_scale(si + 1u);'] : ['  let s0 = wq_scale(si + (s >> 1u));']));
     return wqFn(form, body, Array.from({ length: n }, (_, i) => `wq_el4(${codes4(i, bits)}) * s${i < 4 ? 0 : 1}`), global ? `bitcast<f32>(wq_w(${u(cw + sw)}))` : '1.0', '0.0');
   });
   const dot4 = track1Dot4(q.element);
   const gScale = global ? ` * bitcast<f32>(wq_w(${u(cw + sw)}))` : '';
-  // nvfp4's two E4M3 scales: one word read, both decoded from their bits at once (si is even: same word).
-  const pair = global ? { fns: elementDecode4(ELEMENTS.e4m3, 'wq_e4m3x2', 2), word: `wq_w(${u(cw)} + (si >> 2u)) >> ((si & 3u) * 8u)` } : null;
+  // nvfp4's two E4M3 scales: one word read, both decoded at once as an f16 pair (si is even: same word), × 2^8 after.
+  const pair = global ? { word: `wq_w(${u(cw)} + (si >> 2u)) >> ((si & 3u) * 8u)` } : null;
   // vec4: the chunk's bits words are bits/4 whole vec4s from vec4 wordOffset/4 + blk·bits/4 (wordOffset % 4 == 0).
   const codeLoads = vec4
     ? [
@@ -513,6 +574,7 @@ function track1Block(f: WeightFormat, wordOffset: number, buffer: string, { rows
     `// block decode: ${f.name} (${q.element} codes, ${q.blockSize}-weight blocks, ${q.scale} scale), ${rows} × ${cols}, one call per 32 weights`,
     ...wordReads(buffer, wordOffset, vec4),
     elementDecode4(el),
+    ...(global ? [E4M3X2_F16_WGSL] : []),
     ...(q.scale === 'e4m3_fp32_global' ? [elementDecodeWgsl(ELEMENTS.e4m3)] : []),
     scaleDecodeWgsl(q),
     `fn wq_scale(i: u32) -> f32 {\n  return decode_scale(${scaleCode});\n}`,
@@ -529,11 +591,13 @@ function track1Block(f: WeightFormat, wordOffset: number, buffer: string, { rows
  * (dot4Order 'nib'): E2M1 ×2 signed (wq_e2m1x2_i8, d the scale halved), int4 as unsigned c ^ 8
  * (bias 8, taken through Σq). 16-weight blocks (nvfp4): d for q[0…3], d1 for q[4…7]; nvfp4's global in both.
  */
-function track1C8(dot4: 'e2m1' | 'int4' | 'int8', bits: number, si: string, halves: boolean, gScale: string, pair: { fns: string; word: string } | null, codeLoads: readonly string[]): string[] {
+function track1C8(dot4: 'e2m1' | 'int4' | 'int8', bits: number, si: string, halves: boolean, gScale: string, pair: { word: string } | null, codeLoads: readonly string[]): string[] {
   const half = dot4 === 'e2m1' ? ' * 0.5' : '';
+  // The f16 pair's 2^8 and E2M1's ½ one constant, multiplied into the global first (powers of two: the same product, rounded once).
+  const unscale = E4M3_F16_UNSCALE * (dot4 === 'e2m1' ? 0.5 : 1);
   const scales =
     halves && pair
-      ? [`  let sw = ${pair.word};`, `  let sc = wq_e4m3x2((vec2<u32>(sw) >> vec2<u32>(0u, 8u)) & vec2<u32>(255u))${half}${gScale};`, `  b.d = sc.x;`, `  b.d1 = sc.y;`]
+      ? [`  let sw = ${pair.word};`, `  let sc = wq_e4m3x2_f16(sw) * (${gScale ? gScale.replace(/^ \* /, '') : '1.0'} * ${unscale}.0);`, `  b.d = sc.x;`, `  b.d1 = sc.y;`]
       : [`  b.d = wq_scale(si)${half}${gScale};`, ...(halves ? [`  b.d1 = wq_scale(si + 1u)${half}${gScale};`] : [])];
   const q: string[] = [];
   for (let i = 0; i < bits; i++) {
@@ -543,7 +607,6 @@ function track1C8(dot4: 'e2m1' | 'int4' | 'int8', bits: number, si: string, halv
   }
   return [
     ...(dot4 === 'e2m1' ? [E2M1X2_I8_WGSL] : []),
-    ...(halves && pair ? [pair.fns] : []),
     halves ? `struct WqBlockI8 {\n  q: array<u32, 8>,\n  d: f32,\n  d1: f32,\n  m: f32,\n}` : WQ_BLOCK_I8_STRUCT,
     `fn wq_block_c8(blk: u32) -> WqBlockI8 {`,
     ...codeLoads,
