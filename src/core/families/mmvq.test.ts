@@ -257,7 +257,7 @@ describe('mmvq family (integer-dot GEMV over q8_1 activations)', () => {
     expect(nv.prelude![0].wgsl).toContain('return Xq(vec4<u32>(pack4xI8(q0.xzyw), pack4xI8(q1.xzyw), pack4xI8(q2.xzyw), pack4xI8(q3.xzyw)), vec4<u32>(pack4xI8(q4.xzyw),');
     // The table is filled first, then the loop; the two scales a block (nvfp4) as before.
     expect(nv.wgsl).toContain('mmvq pass 2: 1 row(s) per workgroup, 1 per thread, 256 thread(s) per row group over blocks, 1 block(s) per step, E2M1 codes through a workgroup table, dot4I8Packed');
-    expect(nv.wgsl).toMatch(/fn main\(.*\) \{\n\s+wq_lane = lid & 31u;\n\s+for \(var i = lid; i < 8192u; i = i \+ 256u\) \{[^]*?workgroupBarrier\(\);\n\s+let g = 0u;/);
+    expect(nv.wgsl).toMatch(/fn main\(.*\) \{\n\s+wq_lane = lid & 31u;\n\s+for \(var b = lid; b < 256u; b = b \+ 256u\) \{[^]*?workgroupBarrier\(\);\n\s+let g = 0u;/);
     expect(nv.wgsl).toContain('let p1 = wq_e2m1x2_lut(W1);');
     expect(nv.wgsl).toContain('acc0_0 = acc0_0 + x.d * (w0.d * f32(si0) + w0.d1 * f32(sj0));');
     // ggml mxfp4: word t < 4 pairs with quants 4t + {0, 1, 16, 17}, word t + 4 with 4t + {2, 3, 18, 19}.

@@ -263,9 +263,11 @@ describe("E2M1 through a workgroup table (mmvq's e2m1Decode 'table')", () => {
     );
     expect(fill).toEqual([
       'wq_lane = lid & 31u;',
-      'for (var i = lid; i < 8192u; i = i + 256u) {',
-      '  let b = i >> 5u;',
-      '  wq_lut[i] = wq_e2m1x2_nib(b & 15u) | (wq_e2m1x2_nib(b >> 4u) << 16u);',
+      'for (var b = lid; b < 256u; b = b + 256u) {',
+      '  let e = wq_e2m1x2_nib(b & 15u) | (wq_e2m1x2_nib(b >> 4u) << 16u);',
+      '  for (var j = 0u; j < 32u; j = j + 1u) {',
+      '    wq_lut[(b << 5u) | ((j + lid) & 31u)] = e;',
+      '  }',
       '}',
       'workgroupBarrier();',
     ]);
@@ -274,7 +276,15 @@ describe("E2M1 through a workgroup table (mmvq's e2m1Decode 'table')", () => {
     const m = /select\(select\((\d+)u, (\d+)u, n >= 4u\), select\((\d+)u, (\d+)u, n >= 12u\), n >= 8u\)/.exec(wgsl)!;
     const k = m.slice(1, 5).map(Number);
     const nib = (n: number) => (k[n >> 2] >>> ((n & 3) * 8)) & 0xff;
-    const table = Array.from({ length: 8192 }, (_, i) => (nib((i >> 5) & 15) | (nib(i >> 5 >> 4) << 16)) >>> 0);
+    // The fill as written, by 64 threads: every word written once, with its entry.
+    const table = new Array<number>(8192).fill(-1);
+    for (let lid = 0; lid < 64; lid++)
+      for (let b = lid; b < 256; b += 64)
+        for (let j = 0; j < 32; j++) {
+          const i = (b << 5) | ((j + lid) & 31);
+          expect(table[i]).toBe(-1);
+          table[i] = (nib(b & 15) | (nib(b >> 4) << 16)) >>> 0;
+        }
     expect(table.filter((_, i) => i % 32 === 7)).toEqual(e2m1x2Table());
     const bits = e2m1x2I8(nv.wgsl);
     const byte = (w: number, j: number) => (w >>> (8 * j)) & 0xff;

@@ -665,7 +665,7 @@ export function e2m1x2Table(): number[] {
  * c8Vec4) with wq_block_c8's wq_e2m1x2_i8 calls made wq_e2m1x2_lut calls, the table and its lookup appended; `fill`,
  * the statements a kernel runs first (every thread, `lid` its local_invocation_index, `threads` of them): its lane,
  * the table's 8192 words written from the codec's values (four constants of 2·E2M1 as i8, no dynamically indexed
- * array), one barrier.
+ * array, each entry computed once), one barrier.
  */
 export function e2m1TableDecode(decodeWgsl: string, threads: number): { wgsl: string; fill: string[] } {
   const calls = /(?<!fn )wq_e2m1x2_i8\(/g;
@@ -689,11 +689,15 @@ export function e2m1TableDecode(decodeWgsl: string, threads: number): { wgsl: st
       '}',
     ].join('\n'),
   ].join('\n') + '\n';
+  // A thread an entry (b = lid, lid + threads, …), computed once and stored into its 32 copies, copy (j + lid) % 32 at step j:
+  // the 32 lanes of a subgroup write 32 different banks at every step. ~3 integer ops a store (a 32 KiB table per workgroup).
   const fill = [
     `wq_lane = lid & ${u(E2M1_TABLE_COPIES - 1)};`,
-    `for (var i = lid; i < ${u(n)}; i = i + ${u(threads)}) {`,
-    '  let b = i >> 5u;',
-    '  wq_lut[i] = wq_e2m1x2_nib(b & 15u) | (wq_e2m1x2_nib(b >> 4u) << 16u);',
+    `for (var b = lid; b < 256u; b = b + ${u(threads)}) {`,
+    '  let e = wq_e2m1x2_nib(b & 15u) | (wq_e2m1x2_nib(b >> 4u) << 16u);',
+    `  for (var j = 0u; j < ${u(E2M1_TABLE_COPIES)}; j = j + 1u) {`,
+    `    wq_lut[(b << 5u) | ((j + lid) & ${u(E2M1_TABLE_COPIES - 1)})] = e;`,
+    '  }',
     '}',
     'workgroupBarrier();',
   ];
