@@ -2,7 +2,7 @@
 # MUL_MAT schedule variants on the H200 (issue 11): GEMV / small N, f16 subgroup matrices, f32.
 # Same prelude as h200.sh; each line is one `lab time` (checked against the oracle, then timed).
 # Usage on the device: bash scripts/gpu/matmul-tune.sh [STEP|bench]   (outputs in $OUT; LAB_DIR: where lab.mjs is, default dist-cli)
-# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 mmvq5 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks; mmvq5: codeLoads vec4 on the Track-1 formats; mmvq6: e2m1Decode table on the E2M1 formats), f32b (f32 tiled knobs, gemv rowsPerThread), f32c (f32 tiled: stores vec4, inner pipelined4), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows); none: the GEMV/sgmatrix rows, then bench.
+# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 gemm6 (sgmatrix splitK) rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 mmvq5 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks; mmvq5: codeLoads vec4 on the Track-1 formats; mmvq6: e2m1Decode table on the E2M1 formats), f32b (f32 tiled knobs, gemv rowsPerThread), f32c (f32 tiled: stores vec4, inner pipelined4), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows), readfloor (GEMV f32 against SUM_ROWS over the same matrix: the read floor), gemvfloor (the gemv family at the read floor's points); none or default: the GEMV/sgmatrix rows, then bench; an unknown step exits 2 at once.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -250,6 +250,76 @@ elif [ "${1:-}" = e2m1 ]; then
   fi
   echo "elapsed ${SECONDS}s" >> "$OUT/tune.txt"
   cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = gemvfloor ]; then
+  # The GEMV f32 rows against their read floor (readfloor: SUM_ROWS over the same matrix, 22.7 / 240.3 µs, the best
+  # of 24 being one workgroup a row, 128–512 threads, 8 loads in flight): the gemv family at the same points, one
+  # `lab sweep` over both shapes (reference = the registry's pick). `round.sh tune-gemvfloor:90`. LOCAL=1: small shapes.
+  G4=4096x1x4096; G16=16384x1x16384
+  [ -n "${LOCAL:-}" ] && { G4=256x1x64; G16=512x1x128; }
+  echo "=== gemvfloor: sweep $G4,$G16" >> "$OUT/tune.txt"
+  timeout 80 $NODE ${LAB_DIR:-dist-cli}/lab.mjs sweep --op MUL_MAT --reps ${FLOOR_REPS:-5} --shapes "$G4,$G16" --space '{"family":"gemv","workgroupSize":[128,256,512],"rowsPerWorkgroup":[1,2,4],"columnsPerPass":[1],"vectorWidth":[4],"unroll":[4,8],"reduction":["subgroup"]}' --json "$OUT/gemvfloor.json" > "$OUT/gemvfloor.txt" 2> "$OUT/gemvfloor.err"
+  echo "rc=$?" >> "$OUT/tune.txt"
+  sed -n '/^reference/,/^proposal/p' "$OUT/gemvfloor.txt" | sed -E 's/gemv\{"columnsPerPass":1,"reduction":"subgroup","rowsPerThread":1,"rowsPerWorkgroup":([0-9]*),"unroll":([0-9]*),"vectorWidth":4,"workgroupSize":([0-9]*)\}/gemv W\3 R\1 U\2/g' >> "$OUT/tune.txt"
+  tail -2 "$OUT/gemvfloor.err" >> "$OUT/tune.txt"
+  cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = readfloor ]; then
+  # Issue 26's GEMV f32 rows against a read floor (`round.sh tune-readfloor:150`): a GEMV with N = 1 reads all M·K
+  # weights, so no GEMV can beat the fastest kernel that only reads the same matrix. SUM_ROWS over the same
+  # K×M f32 matrix (ggml dims K x M: a row per weight row) reads exactly those bytes and writes M floats; the norm
+  # family's one-workgroup-a-row kernels are swept over threads, reduction and loads in flight, in one call with
+  # the registry's GEMV picks (`lab time`, before and after the sweeps: clock drift). Targets: 4096² ≤ 22 µs,
+  # 16384² ≤ 235 µs. LOCAL=1: small shapes (SwiftShader dry run).
+  R4=4096x4096; R16=16384x16384; G4=4096x1x4096; G16=16384x1x16384
+  [ -n "${LOCAL:-}" ] && { R4=256x64; R16=512x128; G4=256x1x64; G16=512x1x128; }
+  a $G4; a $G16
+  for sh in $R4 $R16; do
+    echo "=== readfloor: SUM_ROWS $sh" >> "$OUT/tune.txt"
+    timeout 70 $NODE ${LAB_DIR:-dist-cli}/lab.mjs sweep --op SUM_ROWS --reps ${FLOOR_REPS:-5} --shapes "$sh" --space '{"family":"norm","workgroupSize":[128,256,512,1024],"vectorWidth":[4],"reduction":["subgroup","shared"],"unroll":[2,4,8]}' --json "$OUT/floor-$sh.json" > "$OUT/floor-$sh.txt" 2> "$OUT/floor-$sh.err"
+    echo "rc=$?" >> "$OUT/tune.txt"
+    sed -n '/^reference/,/^refused/p' "$OUT/floor-$sh.txt" | sed -E 's/norm\{"reduction":"([a-z]*)","unroll":([0-9]*),"vectorWidth":([0-9]*),"workgroupSize":([0-9]*)\}/norm W\4 U\2 vw\3 \1/g' >> "$OUT/tune.txt"
+    tail -2 "$OUT/floor-$sh.err" >> "$OUT/tune.txt"
+  done
+  a $G4; a $G16
+  cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = gemm6 ]; then
+  # Issue 26, sgmsplit helper (2026-12-02): sgmatrix splitK — K groups of subgroups inside the workgroup (each
+  # multiplies its slice of every staged K tile into its own accumulators; partials summed through workgroup
+  # memory at the end): 8 subgroups on a 128×64 tile without a shorter grid (4096x512x4096: 256 workgroups).
+  # The registry's rule for 4096x512x4096 (2×2 · 4×2, K32 prefetch) first and last (drift); 4096³'s rule before
+  # its rows. `round.sh tune-gemm6:150`; DEADLINE keeps the step under 140 s. LOCAL=1: small shapes (refusals on
+  # SwiftShader: no subgroup matrices).
+  # Placed before the generic LOCAL branch below so that LOCAL=1 runs this step's rows.
+  F=type0=1,type1=1
+  N512=4096x512x4096; BIG=4096x4096x4096
+  [ -n "${LOCAL:-}" ] && { N512=256x128x128; BIG=256x256x128; }
+  DEADLINE=$((SECONDS + ${GEMM6_S:-135}))
+  T() { s $N512 16x16x16 $1 $2 $3 $4 $5 $F $6 plain "$7"; }
+  B() { s $BIG 16x16x16 $1 $2 $3 $4 $5 $F $6 plain "$7"; }
+  K2='"splitK":2'; K4='"splitK":4'
+  T 2 2 4 2 32 prefetch ''
+  T 2 2 4 2 32 prefetch "$K2"
+  T 2 2 4 2 64 prefetch ''
+  T 2 2 4 2 64 prefetch "$K2"
+  T 2 2 4 2 64 prefetch "$K4"
+  T 2 2 4 2 32 double "$K2"
+  T 2 2 4 2 32 single "$K2"
+  T 2 2 4 2 32 prefetch "$K2,\"kSteps\":\"unrolled\""
+  T 2 1 4 4 32 prefetch "$K2"
+  T 2 1 4 4 64 prefetch "$K4"
+  T 4 2 2 2 32 prefetch ''
+  T 4 2 2 2 32 prefetch "$K2"
+  T 2 2 2 2 32 prefetch "$K2"
+  T 2 2 4 4 32 prefetch ''
+  T 2 2 4 4 32 prefetch "$K2"
+  T 2 4 4 2 32 prefetch ''
+  T 2 4 4 2 32 prefetch "$K2"
+  B 2 2 4 4 32 prefetch ''
+  B 2 2 4 4 32 prefetch "$K2"
+  B 2 4 4 2 32 prefetch "$K2"
+  B 4 2 4 4 32 prefetch "$K2"
+  T 2 2 4 2 32 prefetch ''
+  rates gemm6
+  cat "$OUT/tune.txt"; exit 0
 elif [ -n "${LOCAL:-}" ]; then
   g 256x1x256 256 4 1 4 4 subgroup; g 256x1x256 64 2 1 4 4 shared type0=1; g 130x3x66 64 8 4 1 2 subgroup
   s 128x64x128 16x8x16 2 2 2 2 32 type0=1,type1=1
@@ -417,6 +487,10 @@ elif [ "${1:-}" = auto26 ]; then
   a 4096x4096x4096 $F; a 4096x512x4096 $F; a 4096x4096x4096 type0=1
   a 4096x4096x4096; a 4096x512x4096; a 4096x1x4096; a 16384x1x16384; a 4096x8x4096
   cat "$OUT/tune.txt"; exit 0
+elif [ -n "${1:-}" ] && [ "$1" != bench ] && [ "$1" != default ]; then
+  # A step this copy of the script lacks (a branch not merged here) must not fall through to the long default rows.
+  echo "matmul-tune.sh: unknown step '$1' (this checkout's steps are listed at the top of the script)" | tee -a "$OUT/tune.txt" >&2
+  exit 2
 elif [ "${1:-}" != bench ]; then
   for v in "256 4 1 4 4 subgroup" "256 8 1 4 4 subgroup" "128 4 1 4 4 subgroup" "256 2 1 4 4 subgroup" "256 1 1 4 4 subgroup" "256 8 1 4 2 subgroup" "64 2 1 4 4 subgroup" "256 4 1 4 4 shared"; do g 4096x1x4096 $v; done
   for v in "256 8 1 4 4 subgroup" "256 2 1 4 4 subgroup"; do g 16384x1x16384 $v; done

@@ -47,6 +47,25 @@ describe('sgmatrix WGSL on Dawn’s null backend', () => {
     expect(errors).toEqual([]);
   }, 120_000);
 
+  it('compiles splitK (K groups, the reduction through workgroup memory) with every staging, written-out K steps, matrix copies, f32 src1, quantized weights', () => {
+    const errors: string[] = [];
+    const variants: [Record<string, string | number>, Record<string, number>, number[]][] = [
+      [{ splitK: 2, staging: 'prefetch', matricesM: 4 }, { type0: 1, type1: 1 }, [256, 128, 96]],
+      [{ splitK: 2, staging: 'double', tileK: 64, kSteps: 'unrolled' }, { type0: 1, type1: 1 }, [128, 64, 192]],
+      [{ splitK: 4, staging: 'single', tileK: 64, storeOrder: 'matrix' }, { type0: 1, type1: 1 }, [128, 64, 128]],
+      [{ splitK: 2, staging: 'direct', subgroupsN: 4 }, { type0: 1 }, [128, 128, 96]],
+      [{ splitK: 2, staging: 'prefetch', prefetchAt: 'mma', kSteps: 'unrolled', tileK: 64 }, { type0: weightFormat('q4_0').id }, [128, 64, 256]],
+    ];
+    for (const [knobs, params, dims] of variants) {
+      const s = parseSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, subgroupsN: 2, matricesM: 2, matricesN: 2, tileK: 32, subgroupSize: 32, ...knobs });
+      const wgsl = MUL_MAT.generate(s, MUL_MAT.makeCase(dims, 'contiguous', params)).wgsl;
+      expect(wgsl).toContain('var<workgroup> sRed');
+      const r = check(wgsl);
+      if (r.status !== 0) errors.push(`${JSON.stringify(knobs)} ${JSON.stringify(params)}: ${r.stdout || r.stderr.slice(-300)}`);
+    }
+    expect(errors).toEqual([]);
+  }, 120_000);
+
   it('compiles the quantized block path for every kind of block decode (ggml raw fields; K-quant and Track-1 raw = the chunk index)', () => {
     const errors: string[] = [];
     for (const type0 of ['q4_0', 'q6_k', 'nvfp4', 'int3'])

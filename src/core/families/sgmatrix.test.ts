@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../adapter';
 import { MUL_MAT } from '../ops/mul-mat';
-import { limitsNeeded, parseSchedule, validateSchedule, type Schedule } from '../schedule/schedule';
+import { enumerateSpace, limitsNeeded, parseSchedule, scheduleKey, validateSchedule, type Schedule } from '../schedule/schedule';
 import { checkOutput } from '../stats/correctness';
 import { contiguous } from '../tensor';
 import { GUARD_BYTES, sentinelBuffer, withGuards } from '../hostdata';
-import { SGMATRIX, sgmatrixTile, tileOrigin, type SgmatrixSchedule } from './sgmatrix';
+import { SGMATRIX, sgmatrixReduceIndex, sgmatrixScratch, sgmatrixTile, tileOrigin, type SgmatrixSchedule } from './sgmatrix';
 import { weightFormat } from '../quant/weights';
 
 const sg = (knobs: Record<string, number | string> = {}): Schedule =>
@@ -415,6 +415,150 @@ describe('sgmatrix with quantized weights (decoded into f16 workgroup memory)', 
       // Block c of tile row r (of the first K tile) is block (64·wx + r)·K/32 + c, stored at r·LD + 32c.
       const want = new Map(Array.from({ length: 128 }, (_, v) => [Math.floor(v / 2) * LD + (v % 2) * 32, (64 * wx + Math.floor(v / 2)) * (K / 32) + (v % 2)]));
       expect(seen).toEqual(want);
+    }
+  });
+});
+
+describe('sgmatrix splitK (K split between groups of subgroups inside the workgroup, summed through workgroup memory)', () => {
+  const s16 = (knobs: Record<string, number | string> = {}) => sg({ config: '16x16x16', matricesM: 4, matricesN: 2, staging: 'prefetch', ...knobs }) as SgmatrixSchedule;
+
+  it('stays out of schedules and keys at 1 (saved keys unchanged); threads, workgroup memory and limits grow with it', () => {
+    expect(sg()).not.toHaveProperty('splitK');
+    expect(scheduleKey(sg({ splitK: 1 }))).toBe(scheduleKey(sg()));
+    expect(scheduleKey(sg({ splitK: 2 }))).toContain('"splitK":2');
+    expect(enumerateSpace('sgmatrix', { splitK: [1, 2] }).filter((c) => !('splitK' in c)).length).toBe(enumerateSpace('sgmatrix', { splitK: [2] }).length);
+    // 128×64 tiles: 2 K groups of 2×2 subgroups = 256 threads; staging (128 + 64)·40·2 B plus 16 KiB of f32 scratch
+    // (2 groups × 4 subgroups × 2 matrices a round × 16·16 f32), in 4 rounds of the 8 matrices a subgroup holds.
+    expect(sgmatrixTile(s16({ splitK: 2 }))).toEqual({ BM: 128, BN: 64, threads: 256 });
+    expect(sgmatrixScratch(s16({ splitK: 2 }))).toEqual({ perRound: 2, rounds: 4, floats: 4096, bytes: 16384 });
+    expect(SGMATRIX.workgroupBytes(s16({ splitK: 2 }))).toBe(192 * 40 * 2 + 16384);
+    expect(SGMATRIX.workgroupBytes(s16())).toBe(192 * 40 * 2);
+    expect(limitsNeeded(s16({ splitK: 2 }))).toEqual({ maxComputeWorkgroupStorageSize: 31744 });
+    // 2×4 subgroups · splitK 2: 512 threads, one matrix a round.
+    expect(limitsNeeded(s16({ subgroupsN: 4, splitK: 2 }))).toEqual({ maxComputeInvocationsPerWorkgroup: 512, maxComputeWorkgroupStorageSize: (128 + 128) * 40 * 2 + 16384 });
+    expect(sgmatrixScratch(s16({ subgroupsN: 4, splitK: 2 }))).toMatchObject({ perRound: 1, rounds: 8 });
+  });
+
+  it('refuses by name: a split that does not divide the K steps of a tile, workgroup memory past the limit, and no subgroup matrices (SwiftShader)', () => {
+    expect(validateSchedule(s16({ splitK: 4 }), featured)).toContain('splitK 4 must divide the 2 K steps of a tile (tileK 32 / the config\'s K 16): each K group multiplies tileK/splitK of every tile');
+    expect(validateSchedule(s16({ splitK: 2 }), featured)).toContain('workgroup memory 31744 B exceeds maxComputeWorkgroupStorageSize 16384');
+    expect(validateSchedule(s16({ splitK: 2 }), { ...featured, limits: { ...DEFAULT_LIMITS, maxComputeWorkgroupStorageSize: 49152 } })).toEqual([]);
+    // SwiftShader offers neither subgroup matrices nor f16: a declared rejection, the features named.
+    expect(validateSchedule(s16({ splitK: 2 }), { limits: { ...DEFAULT_LIMITS, maxComputeWorkgroupStorageSize: 49152 }, features: ['subgroups'] })).toEqual([
+      "sgmatrix needs the 'chromium-experimental-subgroup-matrix' feature, which this adapter lacks",
+      "sgmatrix needs the 'shader-f16' feature, which this adapter lacks",
+    ]);
+  });
+
+  it('K group kg multiplies K steps kb … kb + tileK/splitK of every staged tile; every thread stages', () => {
+    const c = MUL_MAT.makeCase([128, 64, 128], 'contiguous', { type0: 1, type1: 1 });
+    const k = MUL_MAT.generate(s16({ tileK: 64, splitK: 2 }), c);
+    expect(k.wgsl).toContain('@compute @workgroup_size(256)');
+    expect(k.wgsl).toContain('let isActive = sg < 8u;\n  let kg = min(sg / 4u, 1u);\n  let sgl = sg % 4u;\n  let kb = kg * 32u;\n  let sgm = sgl % 2u;\n  let sgn = sgl / 2u;');
+    expect(k.wgsl).toContain('for (var kk = 0u; kk < 32u; kk = kk + 16u) {');
+    expect(k.wgsl).toContain('(&sA, min((sgm * 64u + 0u) * 72u + kb + kk, 8120u), false, 72u)');
+    // 128 rows × 64 K of A = 1024 loads of 8 f16 over 256 threads: 4 each (8 at splitK 1 over 128).
+    expect(k.wgsl.match(/let ag\d = /g)).toHaveLength(4);
+    // Written out: the group's steps at kb + constant.
+    const unrolled = MUL_MAT.generate(s16({ tileK: 64, splitK: 2, kSteps: 'unrolled' }), c).wgsl;
+    expect(unrolled).toContain('* 72u + kb + 16u, 8120u)');
+    expect(unrolled).not.toContain('kb + 32u');
+    expect(`${k.label}\n${k.wgsl}`).toMatchSnapshot();
+  });
+
+  it('the reduction: every output of the tile is stored once, the sum of the same element of every K group\'s matrix (a CPU model of the WGSL)', () => {
+    const cases: Record<string, number | string>[] = [
+      { splitK: 2 },
+      { splitK: 2, tileK: 64, staging: 'double' },
+      { splitK: 4, tileK: 64 },
+      { subgroupsN: 4, splitK: 2 },
+      { matricesN: 4, splitK: 2, staging: 'single' },
+      { config: '16x8x16', subgroupsM: 4, subgroupsN: 1, matricesM: 2, matricesN: 4, splitK: 2 },
+    ];
+    for (const knobs of cases) {
+      const s = s16(knobs);
+      const [cm, cn] = s.config.split('x').map(Number);
+      const { BM, BN, threads } = sgmatrixTile(s);
+      const nsg = s.subgroupsM * s.subgroupsN;
+      const sk = s.splitK!;
+      const M = BM * 2;
+      const wgsl = MUL_MAT.generate(s, MUL_MAT.makeCase([M, BN, 2 * s.tileK], 'contiguous', { type0: 1, type1: 1 })).wgsl;
+      const floats = Number(wgsl.match(/var<workgroup> sRed: array<f32, (\d+)>;/)![1]);
+      expect(floats).toBe(sgmatrixScratch(s).floats);
+      const lines = wgsl.split('\n').map((l) => l.trim());
+      const tail = lines.slice(lines.findIndex((l) => l.startsWith('subgroupMatrixStore(&sRed')) - 1, lines.lastIndexOf('}'));
+      const big = (e: string, env: Record<string, bigint>) => Function(...Object.keys(env), `return ${e.replace(/(\d+)u/g, '$1n')};`)(...Object.values(env)) as bigint;
+      // Workgroup (1, 0): m0 = BM, n0 = 0; based (dst's offset) as the kernel has it.
+      const based = BigInt(big(wgsl.match(/let based = (.+);/)![1], {}));
+      const top = { m0: BigInt(BM), n0: 0n, based };
+      const sRed: (string | undefined)[] = Array(floats);
+      const dst = new Map<number, string[]>();
+      const phases: string[] = [];
+      let i = 0;
+      while (i < tail.length) {
+        const l = tail[i];
+        if (l === 'workgroupBarrier();') {
+          phases.push('barrier');
+          i++;
+        } else if (l === 'if (isActive) {') {
+          // Each subgroup of each K group stores this round's matrices: element (m, n) at offset + n·cm + m.
+          phases.push('store');
+          for (i++; tail[i] !== '}'; i++) {
+            const [, off, bound, acc, stride] = tail[i].match(/^subgroupMatrixStore\(&sRed, min\((.+), (\d+)u\), acc(\d+_\d+), true, (\d+)u\);$/)!;
+            expect(Number(stride)).toBe(cm);
+            for (let kg = 0; kg < sk; kg++)
+              for (let sgl = 0; sgl < nsg; sgl++) {
+                const o = Number(big(off, { kg: BigInt(kg), sgl: BigInt(sgl) }));
+                expect(o).toBeLessThanOrEqual(Number(bound)); // the clamp changes nothing
+                expect(Number(bound)).toBe(floats - cm * cn);
+                for (let n = 0; n < cn; n++) for (let m = 0; m < cm; m++) sRed[o + n * cm + m] = `${kg}:${sgl % s.subgroupsM},${Math.floor(sgl / s.subgroupsM)}:${acc}:${m},${n}`;
+              }
+          }
+          i++;
+        } else {
+          // A sum block: `{` or `if (v < V) {`, lets, four dst stores; run for every thread.
+          phases.push('sum');
+          const guard = l.match(/^if \((.+)\) \{$/)?.[1];
+          expect(guard !== undefined || l === "{", l).toBe(true);
+          const end = tail.indexOf('}', i);
+          for (let lid = 0; lid < threads; lid++) {
+            const env: Record<string, bigint> = { ...top, lid: BigInt(lid) };
+            if (guard && !Function(...Object.keys(env), `return ${guard.replace(/(\d+)u/g, '$1n')};`)(...Object.values(env))) continue;
+            for (const b of tail.slice(i + 1, end)) {
+              let m: RegExpMatchArray | null;
+              if ((m = b.match(/^let (\w+) = (.+);$/))) env[m[1]] = big(m[2], env);
+              else if ((m = b.match(/^dst\[(.+)\] = (.+);$/))) {
+                const at = Number(big(m[1], env));
+                expect(dst.has(at), `output ${at} stored twice`).toBe(false);
+                dst.set(at, m[2].split(' + sRed').map((r) => sRed[Number(big(r.replace(/^sRed/, '').replace(/^\[|\]$/g, ''), env))]!));
+              } else throw new Error(`the model does not know: ${b}`);
+            }
+          }
+          i = end + 1;
+        }
+      }
+      // Rounds: stores, barrier, sums; a barrier between a round's sums and the next round's stores.
+      const rounds = sgmatrixScratch(s).rounds;
+      expect(phases.join(' ').replace(/( sum)+/g, ' sum')).toBe(Array(rounds).fill('store barrier sum').join(' barrier '));
+      // Every output of the tile once: the sum over K groups of element (m, n) of matrix (i, j) of subgroup (sgm, sgn).
+      expect(dst.size).toBe(BM * BN);
+      for (let mt = 0; mt < BM; mt++)
+        for (let nt = 0; nt < BN; nt++) {
+          const [sgm, sgn] = [Math.floor(mt / (s.matricesM * cm)), Math.floor(nt / (s.matricesN * cn))];
+          const [ii, jj] = [Math.floor((mt % (s.matricesM * cm)) / cm), Math.floor((nt % (s.matricesN * cn)) / cn)];
+          const want = Array.from({ length: sk }, (_, g) => `${g}:${sgm},${sgn}:${ii}_${jj}:${mt % cm},${nt % cn}`);
+          expect(dst.get(Number(based) + nt * M + BM + mt), `${JSON.stringify(knobs)} (${mt}, ${nt})`).toEqual(want);
+        }
+      // sgmatrixReduceIndex is the same map: vec4 v of round r.
+      const V = sgmatrixScratch(s).floats / sk / 4;
+      for (let r = 0; r < rounds; r++)
+        for (let v = 0; v < V; v++) {
+          const x = sgmatrixReduceIndex(s, r, v);
+          const key = `0:${x.sgm},${x.sgn}:${x.i}_${x.j}:${x.m},${x.n}`;
+          const mt = x.sgm * s.matricesM * cm + x.i * cm + x.m;
+          const nt = x.sgn * s.matricesN * cn + x.j * cn + x.n;
+          expect(dst.get(Number(based) + nt * M + BM + mt)![0]).toBe(key);
+        }
     }
   });
 });

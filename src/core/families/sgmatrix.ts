@@ -73,6 +73,16 @@ export interface SgmatrixSchedule {
    * 16-bit stores merged), and the min() is what brings a clamp back.
    */
   readonly storeIndex: 'plain' | 'clamped';
+  /**
+   * K split inside the workgroup (absent: 1). splitK groups of subgroupsM×subgroupsN subgroups share one
+   * output tile: every thread helps stage each K tile, and group g multiplies the g-th tileK/splitK of
+   * its K steps into accumulators of its own (interleaved K slices, one staged tile for all groups, so
+   * the staging memory and the barriers per tile stay as they were and each thread loads 1/splitK as
+   * much). At the end the groups' partial sums meet in workgroup memory (`sgmatrixScratch`): each
+   * subgroup stores a round of its matrices, and all threads add the splitK partials element-wise and
+   * store them to dst. More warps per tile (latency hidden) without a shorter grid.
+   */
+  readonly splitK?: number;
 }
 
 /** The values of the knobs added after storeOrder that mean what schedules did before them. */
@@ -82,6 +92,9 @@ export const SGMATRIX_FEATURE = 'chromium-experimental-subgroup-matrix';
 /** Workgroup-memory row padding in f16 elements: spreads rows over banks. */
 const PAD = { none: 0, '16B': 8, '32B': 16 } as const;
 const padOf = (s: SgmatrixSchedule) => PAD[s.rowPad];
+const splitOf = (s: SgmatrixSchedule) => s.splitK ?? 1;
+/** The reduction scratch's budget in bytes: the splitK partials of one round of matrices (as many a subgroup as fit). */
+const SCRATCH_BUDGET = 16384;
 
 function cfg(s: SgmatrixSchedule): { cm: number; cn: number; ck: number } {
   const [cm, cn, ck] = s.config.split('x').map(Number);
@@ -95,7 +108,40 @@ export function sgmatrixStaged(s: SgmatrixSchedule, t0: DType = 'f16', t1: DType
 
 export function sgmatrixTile(s: SgmatrixSchedule): { BM: number; BN: number; threads: number } {
   const { cm, cn } = cfg(s);
-  return { BM: s.subgroupsM * s.matricesM * cm, BN: s.subgroupsN * s.matricesN * cn, threads: s.subgroupsM * s.subgroupsN * s.subgroupSize };
+  return { BM: s.subgroupsM * s.matricesM * cm, BN: s.subgroupsN * s.matricesN * cn, threads: s.subgroupsM * s.subgroupsN * splitOf(s) * s.subgroupSize };
+}
+
+/**
+ * splitK's reduction through workgroup memory (f32, none at splitK 1): rounds of `perRound` result
+ * matrices a subgroup — the largest divisor of matricesM·matricesN whose splitK partials fit
+ * SCRATCH_BUDGET (at least one). A round's scratch is splitK slabs of subgroupsM·subgroupsN·perRound
+ * matrices; matrix r of subgroup l of K group g at ((g·nsg + l)·perRound + r)·cm·cn, column-major.
+ */
+export function sgmatrixScratch(s: SgmatrixSchedule): { perRound: number; rounds: number; floats: number; bytes: number } {
+  const sk = splitOf(s);
+  if (sk <= 1) return { perRound: 0, rounds: 0, floats: 0, bytes: 0 };
+  const { cm, cn } = cfg(s);
+  const mats = s.matricesM * s.matricesN;
+  const slab = (r: number) => sk * s.subgroupsM * s.subgroupsN * r * cm * cn;
+  let perRound = 1;
+  for (let r = 2; r <= mats; r++) if (mats % r === 0 && slab(r) * 4 <= SCRATCH_BUDGET) perRound = r;
+  return { perRound, rounds: mats / perRound, floats: slab(perRound), bytes: slab(perRound) * 4 };
+}
+
+/**
+ * Where thread data of a splitK reduction round goes: vec4 `v` of a K group's slab (4 consecutive
+ * m of one column of one matrix) → the tile's subgroup (sgm, sgn), the subgroup's matrix (i, j) and
+ * its element (m, n) within it. The WGSL's sum computes exactly this (a CPU model for the tests).
+ */
+export function sgmatrixReduceIndex(s: SgmatrixSchedule, round: number, v: number): { sgm: number; sgn: number; i: number; j: number; m: number; n: number } {
+  const { cm, cn } = cfg(s);
+  const { perRound } = sgmatrixScratch(s);
+  const e = v * 4;
+  const q = Math.floor(e / (cm * cn));
+  const w = e % (cm * cn);
+  const sl = Math.floor(q / perRound);
+  const f = round * perRound + (q % perRound);
+  return { sgm: sl % s.subgroupsM, sgn: Math.floor(sl / s.subgroupsM), i: Math.floor(f / s.matricesN), j: f % s.matricesN, m: w % cm, n: Math.floor(w / cm) };
 }
 
 /** Elements one global load carries: 8 f16 (vec4<u32>) or 4 f32 (vec4<f32>). */
@@ -175,13 +221,21 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   const staging = s.staging === 'direct' ? 'prefetch' : s.staging;
   const rotated = s.storeOrder === 'rotated';
   const nsg = s.subgroupsM * s.subgroupsN;
+  const sk = splitOf(s);
+  // K steps of the config's K a K group multiplies in each staged tile (all of them at splitK 1).
+  const groupSteps = BK / ck / sk;
   const body: string[] = [];
   const emit = (...ls: string[]) => body.push(...ls);
   if (batched) emit(k.ne13 > 1 ? `let i2 = wid.z % ${u(k.ne12)};\nlet i3 = wid.z / ${u(k.ne12)};` : 'let i2 = wid.z;');
   emit(...tileOrigin(s.groupM, k.M / BM, k.N / BN, BM, BN));
   emit(`let base0 = ${base(k.src0, k.r2, k.r3)};`, `let base1 = ${base(k.src1, 1, 1)};`, `let based = ${base(k.dst, 1, 1)};`);
-  emit('let sg = lid / sgSize;', `let isActive = sg < ${u(s.subgroupsM * s.subgroupsN)};`);
-  emit(`let sgm = sg % ${u(s.subgroupsM)};`, `let sgn = min(sg / ${u(s.subgroupsM)}, ${u(s.subgroupsN - 1)});`);
+  emit('let sg = lid / sgSize;', `let isActive = sg < ${u(nsg * sk)};`);
+  if (sk === 1) emit(`let sgm = sg % ${u(s.subgroupsM)};`, `let sgn = min(sg / ${u(s.subgroupsM)}, ${u(s.subgroupsN - 1)});`);
+  else {
+    // K group kg multiplies K steps kb … kb + tileK/splitK of every tile; sgl is its subgroup's place in the tile.
+    emit(`let kg = min(sg / ${u(nsg)}, ${u(sk - 1)});`, `let sgl = sg % ${u(nsg)};`, `let kb = kg * ${u(groupSteps * ck)};`);
+    emit(`let sgm = sgl % ${u(s.subgroupsM)};`, `let sgn = sgl / ${u(s.subgroupsM)};`);
+  }
   for (let i = 0; i < s.matricesM; i++) for (let j = 0; j < s.matricesN; j++) emit(`var acc${i}_${j} = ${result}();`);
 
   // Each thread's share of a K tile: `units` loads of q elements per operand. Where a load lands
@@ -202,14 +256,14 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
       const perRow = BK / ck;
       const count = (rows / major) * perRow;
       const out: Unit[] = [];
-      for (let j0 = 0, i = 0; j0 < count; j0 += nsg, i++) {
+      for (let j0 = 0, i = 0; j0 < count; j0 += nsg * sk, i++) {
         const j = `(sg + ${u(j0)})`;
         emit(`let ${p}g${i} = ${bse} + (${row0} + (${j} / ${u(perRow)}) * ${u(major)}) * ${u(rowStride)} + (${j} % ${u(perRow)}) * ${u(ck)};`);
         emit(`let ${p}o${i} = (${j} / ${u(perRow)}) * ${u(major * LD)} + (${j} % ${u(perRow)}) * ${u(ck)};`);
         const type = p === 'a' ? left : right;
         emit(`var ${p}w${i} = ${type}();`);
         // Subgroups past the tile (isActive false) copy nothing; a partial last round is guarded by its index.
-        const guard = j0 + nsg > count ? `isActive && ${j} < ${u(count)}` : 'isActive';
+        const guard = j0 + nsg * sk > count ? `isActive && ${j} < ${u(count)}` : 'isActive';
         out.push({ p, i, src, read, t, sh: p === 'a' ? 'sA' : 'sB', guard, block: false, mat: { type, colMajor: p === 'b', rowStride, span: LD * (major - 1) + ck } });
       }
       return out;
@@ -301,10 +355,11 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
    */
   const multiply = (buf: string, next: string[] = []) => {
     const out = ['if (isActive) {'];
-    const steps = s.kSteps === 'unrolled' ? Array.from({ length: BK / ck }, (_, t) => u(t * ck)) : ['kk'];
+    const steps = s.kSteps === 'unrolled' ? Array.from({ length: groupSteps }, (_, t) => u(t * ck)) : ['kk'];
     for (const kk of steps) {
-      out.push(kk === 'kk' ? `  for (var kk = 0u; kk < ${u(BK)}; kk = kk + ${u(ck)}) {` : '  {');
-      out.push(...step(buf, kk, kk === steps[0] ? next : []), '  }');
+      out.push(kk === 'kk' ? `  for (var kk = 0u; kk < ${u(groupSteps * ck)}; kk = kk + ${u(ck)}) {` : '  {');
+      // Under splitK the K group's steps start at kb.
+      out.push(...step(buf, sk === 1 ? kk : `kb + ${kk}`, kk === steps[0] ? next : []), '  }');
     }
     if (next.length) out.push('} else {', ...next.map((l) => `  ${l}`));
     out.push('}');
@@ -361,20 +416,23 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
     if (tiles % 2) emit(...multiply('0'));
   }
   // dst is column-major for the result (column n is dst row n, m contiguous): stride = dst's row stride.
-  emit('if (isActive) {');
-  for (let i = 0; i < s.matricesM; i++) {
-    for (let j = 0; j < s.matricesN; j++) {
-      const m = `m0 + sgm * ${u(s.matricesM * cm)} + ${u(i * cm)}`;
-      const n = `n0 + sgn * ${u(s.matricesN * cn)} + ${u(j * cn)}`;
-      emit(`  subgroupMatrixStore(&dst, based + (${n}) * ${u(k.dst.rowStride)} + ${m}, acc${i}_${j}, true, ${u(k.dst.rowStride)});`);
+  const scratch = sgmatrixScratch(s);
+  if (sk === 1) {
+    emit('if (isActive) {');
+    for (let i = 0; i < s.matricesM; i++) {
+      for (let j = 0; j < s.matricesN; j++) {
+        const m = `m0 + sgm * ${u(s.matricesM * cm)} + ${u(i * cm)}`;
+        const n = `n0 + sgn * ${u(s.matricesN * cn)} + ${u(j * cn)}`;
+        emit(`  subgroupMatrixStore(&dst, based + (${n}) * ${u(k.dst.rowStride)} + ${m}, acc${i}_${j}, true, ${u(k.dst.rowStride)});`);
+      }
     }
-  }
-  emit('}');
+    emit('}');
+  } else emit(...reduction(s, k.dst.rowStride, threads, scratch.perRound));
   // Quantized weights are always rounded (decoded to f16); the snippet calls them f32.
   const rounds = t0 === 'f32' || t1 === 'f32';
   const wgsl = [
     `// generated: ${label} — ${scheduleKey(s)}`,
-    `// sgmatrix: ${BM}×${BN} outputs per workgroup (${s.subgroupsM}×${s.subgroupsN} subgroups of ${s.matricesM}×${s.matricesN} ${s.config} f16→f32 matrices), K ${BK} per step, ${s.staging} staging${stagingNote(quant, t1, rounds)}`,
+    `// sgmatrix: ${BM}×${BN} outputs per workgroup (${s.subgroupsM}×${s.subgroupsN} subgroups of ${s.matricesM}×${s.matricesN} ${s.config} f16→f32 matrices), K ${BK} per step, ${s.staging} staging${sk > 1 ? `, K split ${sk} ways in the workgroup (groups of ${nsg} subgroups; partials summed in workgroup memory, ${scratch.rounds} rounds of ${scratch.perRound} matrices a subgroup)` : ''}${stagingNote(quant, t1, rounds)}`,
     'enable f16;',
     'enable subgroups;',
     'enable chromium_experimental_subgroup_matrix;',
@@ -384,11 +442,54 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
     storageDecl(2, 'dst', 'read_write', 'f32'),
     ...(staged.a ? copies.map((c) => `var<workgroup> sA${c}: array<f16, ${bufA}>;`) : []),
     ...(staged.b ? copies.map((c) => `var<workgroup> sB${c}: array<f16, ${bufB}>;`) : []),
+    ...(sk > 1 ? [`var<workgroup> sRed: array<f32, ${scratch.floats}>;`] : []),
     ...(quant === 'block' ? ['', k.weightBlocks!.wgsl.trim(), k.weightBlocks!.unpack.trim()] : quant === 'weight' ? [weightRead.fns.trimEnd()] : []),
     '',
     ...computeMain(threads, ['@builtin(workgroup_id) wid: vec3<u32>', '@builtin(local_invocation_index) lid: u32', '@builtin(subgroup_size) sgSize: u32'], body),
   ].join('\n');
   return { wgsl, dispatch: [k.M / BM, k.N / BN, k.ne12 * k.ne13], rounds, quant };
+}
+
+/**
+ * splitK's end: per round, each subgroup stores `perRound` of its accumulators into its K group's slab
+ * of sRed, a barrier, then every thread sums the splitK slabs a vec4 (4 m of one column) at a time
+ * and stores to dst (the index math of sgmatrixReduceIndex); a barrier before the next round's stores.
+ */
+function reduction(s: SgmatrixSchedule, dstStride: number, threads: number, perRound: number): string[] {
+  const { cm, cn } = cfg(s);
+  const sk = splitOf(s);
+  const nsg = s.subgroupsM * s.subgroupsN;
+  const E = cm * cn;
+  const slab = nsg * perRound * E;
+  const rounds = (s.matricesM * s.matricesN) / perRound;
+  const V = slab / 4;
+  const out: string[] = [];
+  for (let round = 0; round < rounds; round++) {
+    if (round) out.push('workgroupBarrier();');
+    out.push('if (isActive) {');
+    for (let r = 0; r < perRound; r++) {
+      const f = round * perRound + r;
+      // Clamped like the staging loads (never below the real offset): span E, the slab's last matrix ends at the array's end.
+      out.push(`  subgroupMatrixStore(&sRed, min((kg * ${u(nsg)} + sgl) * ${u(perRound * E)} + ${u(r * E)}, ${u(sk * slab - E)}), acc${Math.floor(f / s.matricesN)}_${f % s.matricesN}, true, ${u(cm)});`);
+    }
+    out.push('}', 'workgroupBarrier();');
+    for (let v0 = 0; v0 < V; v0 += threads) {
+      const v = v0 === 0 ? 'lid' : `(lid + ${u(v0)})`;
+      const lines = [
+        `let e = ${v} * 4u;`,
+        `let q = e / ${u(E)};`,
+        `let w = e % ${u(E)};`,
+        `let sl = q / ${u(perRound)};`,
+        `let f = ${u(round * perRound)} + q % ${u(perRound)};`,
+        `let m = m0 + (sl % ${u(s.subgroupsM)}) * ${u(s.matricesM * cm)} + (f / ${u(s.matricesN)}) * ${u(cm)} + w % ${u(cm)};`,
+        `let n = n0 + (sl / ${u(s.subgroupsM)}) * ${u(s.matricesN * cn)} + (f % ${u(s.matricesN)}) * ${u(cn)} + w / ${u(cm)};`,
+        `let o = based + n * ${u(dstStride)} + m;`,
+      ];
+      for (let c = 0; c < 4; c++) lines.push(`dst[o + ${u(c)}] = ${Array.from({ length: sk }, (_, g) => `sRed[e + ${u(g * slab + c)}]`).join(' + ')};`);
+      out.push(...(v0 + threads > V ? [`if (${v} < ${u(V)}) {`] : ['{']), ...lines.map((l) => `  ${l}`), '}');
+    }
+  }
+  return out;
 }
 
 /** The header's note on what is rounded to f16 on staging. */
@@ -447,18 +548,26 @@ export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
       doc: 'staging stores indexed o + e, or min(o, length − span) + e (the same stores; H200: 1.6× slower — the plain index is the one that stays unclamped)',
       default: 'plain',
     },
+    splitK: {
+      values: [1, 2, 4],
+      sweep: [1],
+      doc: "K split inside the workgroup: splitK groups of subgroupsM×subgroupsN subgroups each multiply their slice of every staged K tile into their own accumulators, summed through workgroup memory (≤ 16 KiB of f32 scratch, in rounds) at the end; swept on request (not yet measured)",
+      default: 1,
+      omitDefault: true,
+    },
   },
   threads: (s) => sgmatrixTile(s).threads,
   workgroupBytes: (s) => {
     const { BM, BN } = sgmatrixTile(s);
-    // 'direct' stages only f32 operands, unknown here: counted as if both were (an upper bound).
-    return (BM + BN) * (s.tileK + padOf(s)) * 2 * (s.staging === 'double' ? 2 : 1);
+    // 'direct' stages only f32 operands, unknown here: counted as if both were (an upper bound). splitK's scratch is f32 of its own.
+    return (BM + BN) * (s.tileK + padOf(s)) * 2 * (s.staging === 'double' ? 2 : 1) + sgmatrixScratch(s).bytes;
   },
-  threadsText: (s) => `subgroupsM·subgroupsN·subgroupSize = ${sgmatrixTile(s).threads} threads`,
+  threadsText: (s) => `subgroupsM·subgroupsN·${splitOf(s) > 1 ? 'splitK·' : ''}subgroupSize = ${sgmatrixTile(s).threads} threads`,
   validate(s, adapter) {
     const reasons: string[] = [];
     if (!['16x16x16', '16x8x16', '16x8x8'].includes(s.config)) reasons.push(`config ${s.config} is not an f16→f32 subgroup-matrix shape (16x16x16, 16x8x16, 16x8x8)`);
     else if (s.tileK % cfg(s).ck) reasons.push(`tileK ${s.tileK} is not a multiple of the config's K ${cfg(s).ck}`);
+    else if ((s.tileK / cfg(s).ck) % splitOf(s)) reasons.push(`splitK ${splitOf(s)} must divide the ${s.tileK / cfg(s).ck} K steps of a tile (tileK ${s.tileK} / the config's K ${cfg(s).ck}): each K group multiplies tileK/splitK of every tile`);
     if (s.tileK % 8) reasons.push(`tileK ${s.tileK} must be a multiple of 8 (8 f16 per load)`);
     if (!(s.rowPad in PAD)) reasons.push(`rowPad ${s.rowPad} is not one of ${Object.keys(PAD).join(', ')}`);
     if (s.prefetchAt === 'mma' && s.staging !== 'prefetch' && s.staging !== 'direct') reasons.push(`prefetchAt 'mma' moves prefetch staging's global loads: staging ${s.staging} has none there`);

@@ -17,6 +17,12 @@ export interface KnobSpec {
   readonly doc: string;
   /** For a knob added later: what schedules written before it (saved results, links) meant. */
   readonly default?: number | string;
+  /**
+   * The knob stays out of a schedule (and so out of its key) while it has its default value: a knob
+   * added after schedules were saved, recorded and snapshotted leaves their keys as they were. The
+   * family reads an absent value as the default.
+   */
+  readonly omitDefault?: boolean;
 }
 
 export type LimitsView = Pick<AdapterDescriptor, 'limits' | 'features' | 'wgslFeatures'>;

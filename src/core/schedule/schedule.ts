@@ -69,7 +69,7 @@ export function parseSchedule(input: unknown, expectFamily?: Family | readonly F
     } else if (!spec.values.includes(v as string)) {
       throw new ScheduleError(`'${knob}' must be one of ${spec.values.map((x) => JSON.stringify(x)).join(', ')}, got ${JSON.stringify(v)}`);
     }
-    out[knob] = v;
+    if (!(spec.omitDefault && v === spec.default)) out[knob] = v;
   }
   return Object.freeze(out) as unknown as Schedule;
 }
@@ -84,7 +84,7 @@ export type SpaceRestriction = Record<string, (number | string)[]>;
 export function enumerateSpace(family: Family, restrict: SpaceRestriction = {}): Schedule[] {
   let combos: Record<string, unknown>[] = [{ family }];
   for (const [knob, spec] of Object.entries(SPACES[family])) {
-    combos = combos.flatMap((c) => (restrict[knob] ?? spec.sweep ?? spec.values).map((v) => ({ ...c, [knob]: v })));
+    combos = combos.flatMap((c) => (restrict[knob] ?? spec.sweep ?? spec.values).map((v) => (spec.omitDefault && v === spec.default ? c : { ...c, [knob]: v })));
   }
   return combos.map((c) => Object.freeze(c) as unknown as Schedule);
 }
