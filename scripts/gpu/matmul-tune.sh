@@ -116,8 +116,8 @@ elif [ "${1:-}" = mmvq ] || [ "${1:-}" = mmvqfp4 ] || [ "${1:-}" = mmvq3 ] || [ 
     timeout "$2" $NODE ${LAB_DIR:-dist-cli}/lab.mjs sweep --op MUL_MAT --reps ${MMVQ_REPS:-5} --shapes "$3" --space "$4" --json "$OUT/mmvq-$1.json" > "$OUT/mmvq-$1.txt" 2> "$OUT/mmvq-$1.err"
     echo "rc=$?" >> "$OUT/tune.txt"
     # The keys, short: mmvq W R RT U L(blocksPerLoad) QT(quantizeThreads) activations preload reduction, then V4 where codeLoads is 'vec4' (nothing for 'words'),
-    # LUT where e2m1Decode is 'table' (nothing for 'bits').
-    sed -n '/^reference/,/^proposal/p' "$OUT/mmvq-$1.txt" | sed -E 's/"codeLoads":"vec4",([^}]*)\}/\1} V4/g; s/"codeLoads":"words",//g; s/"e2m1Decode":"table",([^}]*)\}/\1} LUT/g; s/"e2m1Decode":"bits",//g' | sed -E 's/mmvq\{"activations":"([a-z]*)","blocksPerLoad":([0-9]),"blocksPerThread":([0-9]),"preload":"([a-z]*)","quantizeThreads":([0-9]),"reduction":"([a-z]*)","rowsPerThread":([0-9]),"rowsPerWorkgroup":([0-9]*),"workgroupSize":([0-9]*)\}/mmvq W\9 R\8 RT\7 U\3 L\2 QT\5 \1 \4 \6/g' >> "$OUT/tune.txt"
+    # LUT where e2m1Decode is 'table' ('bits' is not in keys: omitDefault).
+    sed -n '/^reference/,/^proposal/p' "$OUT/mmvq-$1.txt" | sed -E 's/"codeLoads":"vec4",([^}]*)\}/\1} V4/g; s/"codeLoads":"words",//g; s/"e2m1Decode":"table",([^}]*)\}/\1} LUT/g' | sed -E 's/mmvq\{"activations":"([a-z]*)","blocksPerLoad":([0-9]),"blocksPerThread":([0-9]),"preload":"([a-z]*)","quantizeThreads":([0-9]),"reduction":"([a-z]*)","rowsPerThread":([0-9]),"rowsPerWorkgroup":([0-9]*),"workgroupSize":([0-9]*)\}/mmvq W\9 R\8 RT\7 U\3 L\2 QT\5 \1 \4 \6/g' >> "$OUT/tune.txt"
     tail -3 "$OUT/mmvq-$1.err" >> "$OUT/tune.txt"
   }
   # 4096² has 128 blocks per row: rowsPerWorkgroup 4/8/16 keeps 16–256 threads per row group (blocksPerThread 2 needs ≤ 64 to

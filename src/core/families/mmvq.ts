@@ -450,8 +450,8 @@ export const MMVQ: FamilyDef<MmvqSchedule, GemvSnippet> = {
     // Not measured yet (matmul-tune.sh mmvq5): swept on request.
     codeLoads: { values: CODE_LOADS, sweep: ['words'], doc: "how a block's code words are loaded: 'words' (src0 as u32, word by word) or 'vec4' (src0 as vec4<u32>: a block's 16 code bytes one load; Track-1 16-byte-aligned code streams only)", default: 'words' },
     preload: { values: PRELOADS, sweep: ['none'], doc: "'shared' only: 'weights' issues a thread's first step of weight loads before the quantize", default: 'none' },
-    // Not measured yet (matmul-tune.sh mmvq6): swept on request.
-    e2m1Decode: { values: E2M1_DECODES, sweep: ['bits'], doc: "how E2M1 codes become i8: 'bits' (bit operations) or 'table' (a 32 KiB per-lane table in workgroup memory, each code byte looked up; E2M1 formats only)", default: 'bits' },
+    // Not measured yet (matmul-tune.sh mmvq6): swept on request. 'bits' stays out of schedules and keys (omitDefault): every key made before it holds.
+    e2m1Decode: { values: E2M1_DECODES, sweep: ['bits'], doc: "how E2M1 codes become i8: 'bits' (bit operations) or 'table' (a 32 KiB per-lane table in workgroup memory, each code byte looked up; E2M1 formats only)", default: 'bits', omitDefault: true },
     reduction: { values: ['subgroup', 'shared'], doc: "how a row's partial sums meet" },
   },
   threads: (s) => s.workgroupSize,

@@ -238,7 +238,7 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
       // only, and at 16384² 'shared' loses 1.5–2.3× (every workgroup re-reads all of K). Per format, as measured.
       ...(['q4_0', 'q8_0'] as const).map((name) => ({
         when: [{ feature: 'quant', min: 1 }, { feature: 'type0', min: weightFormat(name).id, max: weightFormat(name).id }, { feature: 'N', max: 1 }, { feature: 'K', max: 4096 }, { feature: 'M', max: 4096 }],
-        schedule: freezeSchedule({ family: 'mmvq' as const, workgroupSize: 256, rowsPerWorkgroup: 16, rowsPerThread: 2, blocksPerThread: 4, blocksPerLoad: 1, codeLoads: 'words' as const, e2m1Decode: 'bits' as const, activations: 'shared' as const, quantizeThreads: 4, preload: 'none' as const, reduction: 'subgroup' as const }),
+        schedule: freezeSchedule({ family: 'mmvq' as const, workgroupSize: 256, rowsPerWorkgroup: 16, rowsPerThread: 2, blocksPerThread: 4, blocksPerLoad: 1, codeLoads: 'words' as const, activations: 'shared' as const, quantizeThreads: 4, preload: 'none' as const, reduction: 'subgroup' as const }),
         note:
           name === 'q4_0'
             ? 'H200 2026-12-02 (matmul-tune.sh mmvq4, call 2): 4096x1x4096 q4_0 10.5 µs, 902 GB/s (spread 8%), against 13.9 µs for the prequantized W256 R4 rule below in the same call (target ≤ 11.8 µs, 0.8 TB/s); call 1: W256 R16 RT2 QT4 10.5–10.7, W512 R32 RT2 QT4 10.2–10.5 (W512 needs 512 invocations); one thread a block (quantizeThreads 1, tune-mmvq3) 11.9'
@@ -247,12 +247,12 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
       // 16384² q4_0 (≥ 70% of copy: ≤ 50.8 µs): two rows and two blocks a thread keep more weight loads in flight. q8_0 keeps the rule below (81.3 against 79.1).
       {
         when: [{ feature: 'quant', min: 1 }, { feature: 'type0', min: weightFormat('q4_0').id, max: weightFormat('q4_0').id }, { feature: 'N', max: 1 }, { feature: 'K', min: 8192 }, { feature: 'M', min: 8192 }],
-        schedule: freezeSchedule({ family: 'mmvq' as const, workgroupSize: 256, rowsPerWorkgroup: 8, rowsPerThread: 2, blocksPerThread: 2, blocksPerLoad: 1, codeLoads: 'words' as const, e2m1Decode: 'bits' as const, activations: 'prequantized' as const, quantizeThreads: 1, preload: 'none' as const, reduction: 'subgroup' as const }),
+        schedule: freezeSchedule({ family: 'mmvq' as const, workgroupSize: 256, rowsPerWorkgroup: 8, rowsPerThread: 2, blocksPerThread: 2, blocksPerLoad: 1, codeLoads: 'words' as const, activations: 'prequantized' as const, quantizeThreads: 1, preload: 'none' as const, reduction: 'subgroup' as const }),
         note: 'H200 2026-12-02 (matmul-tune.sh mmvq4): 16384x1x16384 q4_0 50.6 µs, 2.99 TB/s = 70.5% of copy (call 2; call 1: 50.7), against 52.4 / 52.1 µs for the W256 R4 rule below in the same calls; R4 RT2 U2 50.9, R8 RT2 U1 51.3; blocks in pairs (blocksPerLoad 2) 53.9–56.1; shared with the four-thread quantize 78–122. Measured at 16384² only',
       },
       ...(['subgroup', 'shared'] as const).map((reduction) => ({
         when: [{ feature: 'quant', min: 1 }, { feature: 'N', max: 8 }],
-        schedule: freezeSchedule({ family: 'mmvq' as const, workgroupSize: 256, rowsPerWorkgroup: 4, rowsPerThread: 1, blocksPerThread: 1, blocksPerLoad: 1, codeLoads: 'words' as const, e2m1Decode: 'bits' as const, activations: 'prequantized' as const, quantizeThreads: 1, preload: 'none' as const, reduction }),
+        schedule: freezeSchedule({ family: 'mmvq' as const, workgroupSize: 256, rowsPerWorkgroup: 4, rowsPerThread: 1, blocksPerThread: 1, blocksPerLoad: 1, codeLoads: 'words' as const, activations: 'prequantized' as const, quantizeThreads: 1, preload: 'none' as const, reduction }),
         note:
           reduction === 'subgroup'
             ? 'H200 2026-12-02 (formats --mmvq): 4096² q8_0 16.0 µs vs 27.3 for the block-decode gemv, q4_0 15.0 vs 30.6, q4_1/q5_0/q5_1 14.5/17.0/16.2 vs 26.0/30.2/28.4; 16384² q8_0 83.2 vs 310, q4_0 64.3 vs 294. The fused and rowsPerThread variants: scripts/gpu/mmvq-tune.sh'
