@@ -2,7 +2,7 @@
 # MUL_MAT schedule variants on the H200 (issue 11): GEMV / small N, f16 subgroup matrices, f32.
 # Same prelude as h200.sh; each line is one `lab time` (checked against the oracle, then timed).
 # Usage on the device: bash scripts/gpu/matmul-tune.sh [STEP|bench]   (outputs in $OUT; LAB_DIR: where lab.mjs is, default dist-cli)
-# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 gemm6 (sgmatrix splitK) gemm7 (sgmatrix tilings swept, f16) rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 mmvq5 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks; mmvq5: codeLoads vec4 on the Track-1 formats; mmvq7: nvfp4's f16 scale pair, ggml mxfp4 blocksPerLoad 4, dotFloat mantissa), f32b (f32 tiled knobs, gemv rowsPerThread), f32c (f32 tiled: stores vec4, inner pipelined4), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows), readfloor (GEMV f32 against SUM_ROWS over the same matrix: the read floor), gemvfloor (the gemv family at the read floor's points); none or default: the GEMV/sgmatrix rows, then bench; an unknown step exits 2 at once.
+# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 gemm6 (sgmatrix splitK) gemm7 (sgmatrix tilings swept, f16) rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 mmvq5 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks; mmvq5: codeLoads vec4 on the Track-1 formats; mmvq6: e2m1Decode table on the E2M1 formats; mmvq7: nvfp4's f16 scale pair, ggml mxfp4 blocksPerLoad 4, dotFloat mantissa), f32b (f32 tiled knobs, gemv rowsPerThread), f32c (f32 tiled: stores vec4, inner pipelined4), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows), readfloor (GEMV f32 against SUM_ROWS over the same matrix: the read floor), gemvfloor (the gemv family at the read floor's points); none or default: the GEMV/sgmatrix rows, then bench; an unknown step exits 2 at once.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -104,7 +104,7 @@ elif [ "${1:-}" = f32c ]; then
     set -- $v; ok $N512 $v && m $N512 128 128 $1 8 $2 $3 1 $4 $5 $6
   done
   rates f32c
-elif [ "${1:-}" = mmvq ] || [ "${1:-}" = mmvqfp4 ] || [ "${1:-}" = mmvq3 ] || [ "${1:-}" = mmvq4 ] || [ "${1:-}" = mmvq5 ] || [ "${1:-}" = mmvq7 ]; then
+elif [ "${1:-}" = mmvq ] || [ "${1:-}" = mmvqfp4 ] || [ "${1:-}" = mmvq3 ] || [ "${1:-}" = mmvq4 ] || [ "${1:-}" = mmvq5 ] || [ "${1:-}" = mmvq6 ] || [ "${1:-}" = mmvq7 ]; then
   # Issue 20, mmvq helper: the integer-dot GEMV's knobs (rowsPerWorkgroup, rowsPerThread, blocksPerThread,
   # activations prequantized = two passes timed as their sum | fused = one pass) on q4_0, q4_1, q5_0, q8_0
   # at 4096x1x4096 and 16384x1x16384, and N = 2, 4, 8 at 4096 (q4_0, q8_0). One `lab sweep` per group (limits sum to 410 s): inputs and oracle
@@ -116,8 +116,8 @@ elif [ "${1:-}" = mmvq ] || [ "${1:-}" = mmvqfp4 ] || [ "${1:-}" = mmvq3 ] || [ 
     timeout "$2" $NODE ${LAB_DIR:-dist-cli}/lab.mjs sweep --op MUL_MAT --reps ${MMVQ_REPS:-5} --shapes "$3" --space "$4" --json "$OUT/mmvq-$1.json" > "$OUT/mmvq-$1.txt" 2> "$OUT/mmvq-$1.err"
     echo "rc=$?" >> "$OUT/tune.txt"
     # The keys, short: mmvq W R RT U L(blocksPerLoad) QT(quantizeThreads) activations preload reduction, then V4 where codeLoads is 'vec4' (nothing for 'words')
-    # and MANT where dotFloat is 'mantissa' (nothing for 'convert').
-    sed -n '/^reference/,/^proposal/p' "$OUT/mmvq-$1.txt" | sed -E 's/"codeLoads":"vec4",([^}]*)\}/\1} V4/g; s/"codeLoads":"words",//g; s/"dotFloat":"mantissa",([^}]*)\}/\1} MANT/g; s/"dotFloat":"convert",//g' | sed -E 's/mmvq\{"activations":"([a-z]*)","blocksPerLoad":([0-9]),"blocksPerThread":([0-9]),"preload":"([a-z]*)","quantizeThreads":([0-9]),"reduction":"([a-z]*)","rowsPerThread":([0-9]),"rowsPerWorkgroup":([0-9]*),"workgroupSize":([0-9]*)\}/mmvq W\9 R\8 RT\7 U\3 L\2 QT\5 \1 \4 \6/g' >> "$OUT/tune.txt"
+    # MANT where dotFloat is 'mantissa', LUT where e2m1Decode is 'table' (the defaults are not in keys: omitDefault).
+    sed -n '/^reference/,/^proposal/p' "$OUT/mmvq-$1.txt" | sed -E 's/"codeLoads":"vec4",([^}]*)\}/\1} V4/g; s/"codeLoads":"words",//g; s/"dotFloat":"mantissa",([^}]*)\}/\1} MANT/g; s/"dotFloat":"convert",//g; s/"e2m1Decode":"table",([^}]*)\}/\1} LUT/g' | sed -E 's/mmvq\{"activations":"([a-z]*)","blocksPerLoad":([0-9]),"blocksPerThread":([0-9]),"preload":"([a-z]*)","quantizeThreads":([0-9]),"reduction":"([a-z]*)","rowsPerThread":([0-9]),"rowsPerWorkgroup":([0-9]*),"workgroupSize":([0-9]*)\}/mmvq W\9 R\8 RT\7 U\3 L\2 QT\5 \1 \4 \6/g' >> "$OUT/tune.txt"
     tail -3 "$OUT/mmvq-$1.err" >> "$OUT/tune.txt"
   }
   # 4096² has 128 blocks per row: rowsPerWorkgroup 4/8/16 keeps 16–256 threads per row group (blocksPerThread 2 needs ≤ 64 to
@@ -144,6 +144,20 @@ elif [ "${1:-}" = mmvq ] || [ "${1:-}" = mmvqfp4 ] || [ "${1:-}" = mmvq3 ] || [ 
       for f in nvfp4 mxfp4; do a 16384x1x16384 type0=$f; done
     fi
     rates mmvq7
+  elif [ "$1" = mmvq6 ]; then
+    # `round.sh tune-mmvq6:130` (issue 20, fp4lut helper): e2m1Decode 'table' (each E2M1 code byte looked up in a 32 KiB
+    # per-lane table in workgroup memory: ~10 integer ops a code word against the bit decode's ~15, plus 4 shared loads)
+    # against 'bits' on the three E2M1 formats at 16384² (nvfp4 74.3, mxfp4_t1 65.1, ggml mxfp4 77.5 µs today; 70% of copy:
+    # nvfp4 151 MB ≤ 51 µs, mxfp4 142.6 MB ≤ 48 µs; int4's 49.2 µs the same bytes with a 3-op decode). The E2M1 GEMVs are
+    # integer-ALU bound (≈0.67 µs per integer op per block). RT2 at W256 declares 16 KiB of partials (N ≤ 8) + 32 KiB of table
+    # = 48 KiB, the H200's limit; more rows a workgroup fill the table fewer times (2048 workgroups at R8). 3 formats × 24 candidates, each checked then timed; the reference column is the registry's pick.
+    s6() { echo '{"family":"mmvq","workgroupSize":['"$1"'],"activations":["prequantized"],"reduction":["subgroup"],"e2m1Decode":["bits","table"],"rowsPerWorkgroup":['"$2"'],"rowsPerThread":['"$3"'],"blocksPerThread":[1,2]}'; }
+    if [ -n "${LOCAL:-}" ]; then
+      # SwiftShader's 32 KiB is the table alone: one thread a row (R = 64·RT); R4 shows the refusal.
+      sw local6 300 "$(shapes 100x1x512 nvfp4 mxfp4_t1 mxfp4),$(shapes 70x3x256 nvfp4)" "$(s6 64 4,64 1)"
+    else
+      sw 16k6 115 "$(shapes 16384x1x16384 nvfp4 mxfp4_t1 mxfp4)" "$(s6 256 4,8,16 1,2)"
+    fi
   elif [ "$1" = mmvq5 ]; then
     # `round.sh tune-mmvq5:150` (issue 20, fp4vec helper): codeLoads 'vec4' (src0 bound as array<vec4<u32>>: a Track-1 block's
     # 16 code bytes one 16-byte load, scales component picks) against 'words' (today's kernel, word by word) on the three

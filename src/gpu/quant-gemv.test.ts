@@ -230,6 +230,25 @@ describe('quantized GEMV, block-at-a-time decode (SwiftShader)', () => {
     });
   }, 600_000);
 
+  it("mmvq e2m1Decode 'table' (E2M1 code bytes looked up in a per-lane workgroup table, activations in its order): correct, and its outputs bit for bit 'bits'", async () => {
+    // SwiftShader offers 32 KiB of workgroup memory, all of it the table: one thread a row (rowsPerWorkgroup = 64·rowsPerThread, no partials).
+    // Ragged M (37, 13 against 64 or 128 rows a workgroup), N = 1 and 3 (f16 activations twice), two blocks a step with a tail.
+    const cases: Twin[] = [
+      ['nvfp4', [37, 1, 96, 0], 64, 1, 1],
+      ['nvfp4', [13, 3, 160, 1], 128, 2, 2],
+      ['mxfp4_t1', [37, 3, 96, 0], 64, 1, 2],
+      ['mxfp4', [37, 1, 128, 0], 64, 1, 1],
+      ['mxfp4', [13, 3, 96, 1], 128, 2, 1],
+    ];
+    await mmvqTwins(cases, { e2m1Decode: 'bits' }, { e2m1Decode: 'table' }, (bits, table, name) => {
+      expect(bits, name).not.toContain('wq_lut');
+      expect(table, name).toContain('var<workgroup> wq_lut: array<u32, 8192>;');
+    });
+    // With the activations fused, and Track-1 codes as vec4 loads.
+    const more: Twin[] = [['mxfp4_t1', [13, 3, 160, 1], 64, 1, 1]];
+    await mmvqTwins(more, { codeLoads: 'vec4' }, { codeLoads: 'vec4', e2m1Decode: 'table', activations: 'fused' }, (_bits, table, name) => expect(table, name).toContain('mmvq fused'));
+  }, 600_000);
+
   it("the registry's pick: mmvq for the integer-dot formats at N ≤ 8 (this runtime offers dot4I8Packed), the block-decode gemv for the others", async () => {
     for (const [name, dims, family] of [['q4_0', [37, 1, 96], 'mmvq'], ['q8_0', [9, 8, 64], 'mmvq'], ['mxfp4', [13, 2, 64], 'mmvq'], ['nvfp4', [13, 3, 64], 'mmvq'], ['mxfp8_e4m3', [13, 2, 64], 'gemv']] as const) {
       const r = await lab.time({ op: 'MUL_MAT', dims: [...dims], params: { type0: weightFormat(name).id }, variant: { kind: 'auto' }, skipTiming: true });

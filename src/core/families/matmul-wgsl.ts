@@ -165,6 +165,8 @@ export interface MatmulGeometry {
     readonly c8Vec4Why?: string;
     /** c8Vec4 defines wq_oct_c8 (eight q4_0/q8_0 blocks from whole vec4s: mmvq's blocksPerLoad 8). */
     readonly octC8?: boolean;
+    /** wq_block_c8 decodes E2M1 code words through wq_e2m1x2_i8 (mmvq's e2m1Decode 'table' may swap in a lookup). */
+    readonly e2m1?: boolean;
   };
 }
 

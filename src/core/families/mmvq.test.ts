@@ -6,6 +6,7 @@ import { blockDecodeWgsl } from '../quant/block-wgsl';
 import { weightFormat } from '../quant/weights';
 import { parseSchedule, validateSchedule, type Schedule } from '../schedule/schedule';
 import { DOT4_WGSL_FEATURE, MMVQ, mmvqWorkgroupBytes, type MmvqSchedule } from './mmvq';
+import { scheduleKey } from './types';
 
 const mmvq = (knobs: Record<string, number | string> = {}): Schedule => parseSchedule({ family: 'mmvq', workgroupSize: 64, rowsPerWorkgroup: 4, reduction: 'subgroup', ...knobs });
 const dot4 = { limits: DEFAULT_LIMITS, features: ['subgroups'], wgslFeatures: [DOT4_WGSL_FEATURE] };
@@ -228,6 +229,7 @@ describe('mmvq family (integer-dot GEMV over q8_1 activations)', () => {
   it('blocksPerLoad 4: four ggml mxfp4 blocks from 17 aligned words (wq_quad_c8, constant shifts); refused by name elsewhere and where a row is not whole fours', () => {
     expect(validateSchedule(mmvq({ blocksPerLoad: 4 }), dot4)).toEqual([]);
     expect(MUL_MAT.fits(mmvq({ blocksPerLoad: 4 }), quant('mxfp4', [8, 3, 256]))).toEqual([]);
+    expect(MUL_MAT.fits(mmvq({ blocksPerLoad: 4, e2m1Decode: 'table' }), quant('mxfp4', [8, 3, 256]))).toContain("e2m1Decode 'table' with blocksPerLoad 4: the four-block load (wq_quad_c8) decodes by bits, not through the table");
     expect(MUL_MAT.fits(mmvq({ blocksPerLoad: 4 }), quant('mxfp4', [8, 1, 192]))).toEqual(['blocksPerLoad 4 needs the blocks a row in fours, got K/32 = 6']);
     for (const name of ['q4_0', 'q8_0', 'nvfp4', 'mxfp4_t1']) expect(MUL_MAT.fits(mmvq({ blocksPerLoad: 4 }), quant(name, [8, 1, 256])), name).toEqual(['blocksPerLoad 4 loads four ggml mxfp4 blocks as 17 aligned words (wq_quad_c8), not this src0']);
     expect(MUL_MAT.fits(mmvq({ blocksPerLoad: 4, codeLoads: 'vec4' }), quant('mxfp4', [8, 1, 256]))).toHaveLength(1);
@@ -254,6 +256,56 @@ describe('mmvq family (integer-dot GEMV over q8_1 activations)', () => {
     const q40 = MUL_MAT.generate(mmvq({ dotFloat: 'mantissa' }), quant('q4_0', [8, 1, 256])).wgsl;
     expect(q40).toMatch(/let si0 = 0x4b400000i \+ .* - 8i \* x\.isum;/);
     expect(MUL_MAT.generate(mmvq({ dotFloat: 'convert' }), quant('nvfp4', [8, 1, 256])).wgsl).toBe(MUL_MAT.generate(parseSchedule({ family: 'mmvq', workgroupSize: 64, rowsPerWorkgroup: 4, reduction: 'subgroup' }), quant('nvfp4', [8, 1, 256])).wgsl);
+  });
+
+  it("e2m1Decode 'table': E2M1 codes looked up in a 32 KiB per-lane workgroup table, the activations packed in its order; 'bits' is today's WGSL; refused by name elsewhere", () => {
+    // 'bits' is left out of the schedule (omitDefault): keys made before the knob hold.
+    expect(mmvq()).not.toHaveProperty('e2m1Decode');
+    expect(mmvq({ e2m1Decode: 'bits' })).toEqual(mmvq());
+    expect(scheduleKey(mmvq({ e2m1Decode: 'table' }))).toContain('"e2m1Decode":"table"');
+    expect(() => mmvq({ e2m1Decode: 'lut' })).toThrow(`'e2m1Decode' must be one of "bits", "table", got "lut"`);
+    expect(MMVQ.space.e2m1Decode.sweep).toEqual(['bits']);
+    // 'bits' spelled or not: the same kernel.
+    const knobless = (name: string, dims: number[]) => MUL_MAT.generate(parseSchedule({ family: 'mmvq', workgroupSize: 64, rowsPerWorkgroup: 4, reduction: 'subgroup' }), quant(name, dims));
+    for (const name of ['nvfp4', 'mxfp4', 'q4_0']) expect(MUL_MAT.generate(mmvq({ e2m1Decode: 'bits' }), quant(name, [13, 3, 96])).wgsl, name).toBe(knobless(name, [13, 3, 96]).wgsl);
+    // The schedule declares the table beside its partials (256 threads, one row a workgroup: 256·8·4 B).
+    const table = (knobs: Record<string, number | string> = {}) => mmvq({ workgroupSize: 256, rowsPerWorkgroup: 1, e2m1Decode: 'table', ...knobs });
+    expect(MMVQ.workgroupBytes(table() as never)).toBe(32768 + 8192);
+    expect(mmvqWorkgroupBytes(table() as MmvqSchedule, { N: 1, K: 16384 })).toBe(32768 + 1024);
+    expect(validateSchedule(table(), { ...dot4, limits: { ...DEFAULT_LIMITS, maxComputeWorkgroupStorageSize: 49152 } })).toEqual([]);
+    expect(validateSchedule(table({ rowsPerThread: 1 }), dot4)).toEqual(['workgroup memory 40960 B exceeds maxComputeWorkgroupStorageSize 16384']);
+    const h200 = { ...DEFAULT_LIMITS, maxComputeWorkgroupStorageSize: 49152 };
+    const swiftshader = { ...DEFAULT_LIMITS, maxComputeWorkgroupStorageSize: 32768 };
+    expect(MUL_MAT.fits(table(), quant('nvfp4', [64, 1, 16384]), h200)).toEqual([]);
+    expect(MUL_MAT.fits(table(), quant('nvfp4', [64, 1, 256]), swiftshader)).toEqual(["e2m1Decode 'table' needs 33792 B of workgroup memory (32768 B of E2M1 table + 1024 B of partials), over maxComputeWorkgroupStorageSize 32768"]);
+    // One thread a row: no partials, the table alone fits 32 KiB.
+    expect(MUL_MAT.fits(mmvq({ workgroupSize: 64, rowsPerWorkgroup: 64, e2m1Decode: 'table' }), quant('nvfp4', [64, 3, 256]), swiftshader)).toEqual([]);
+    // 'shared' beside it: 6 KiB of q8_1 blocks at K = 4096 fit the H200's 48 KiB, 24 KiB at K = 16384 do not.
+    expect(MUL_MAT.fits(table({ activations: 'shared' }), quant('mxfp4_t1', [64, 1, 4096]), h200)).toEqual([]);
+    expect(MUL_MAT.fits(table({ activations: 'shared' }), quant('mxfp4_t1', [64, 1, 16384]), h200)).toEqual(["activations 'shared' with e2m1Decode 'table' needs 58368 B of workgroup memory (1·512 q8_1 blocks × 48 B + 32768 B of E2M1 table + 1024 B of partials), over maxComputeWorkgroupStorageSize 49152"]);
+    for (const name of ['q4_0', 'int4', 'mxint8']) expect(MUL_MAT.fits(table(), quant(name, [8, 1, 64])), name).toEqual(["e2m1Decode 'table' looks E2M1 codes up (nvfp4, mxfp4_t1, fp4, fp4_f16, ggml mxfp4), not this src0's codes"]);
+    for (const name of ['nvfp4', 'mxfp4_t1', 'fp4', 'fp4_f16', 'mxfp4']) expect(MUL_MAT.fits(table(), quant(name, [8, 1, 64])), name).toEqual([]);
+    const sh4 = { workgroupSize: 64, rowsPerWorkgroup: 64, activations: 'shared', quantizeThreads: 4, e2m1Decode: 'table' };
+    expect(MUL_MAT.fits(mmvq(sh4), quant('mxfp4', [8, 1, 64]))).toEqual(["e2m1Decode 'table' with ggml mxfp4 packs each activation word from both halves of a q8_1 block: 'shared' with quantizeThreads 4 splits a block over lanes (use quantizeThreads 1)"]);
+    expect(MUL_MAT.fits(mmvq(sh4), quant('nvfp4', [8, 1, 64]))).toEqual([]);
+    // Track-1: word t of the q8_1 block pairs with quants 4t + {0, 2, 1, 3} (X01 = [lo0, lo1, hi0, hi1] of a code word's bytes).
+    const nv = MUL_MAT.generate(table(), quant('nvfp4', [8, 1, 64]));
+    expect(nv.prelude![0].wgsl).toContain('return Xq(vec4<u32>(pack4xI8(q0.xzyw), pack4xI8(q1.xzyw), pack4xI8(q2.xzyw), pack4xI8(q3.xzyw)), vec4<u32>(pack4xI8(q4.xzyw),');
+    // The table is filled first, then the loop; the two scales a block (nvfp4) as before.
+    expect(nv.wgsl).toContain('mmvq pass 2: 1 row(s) per workgroup, 1 per thread, 256 thread(s) per row group over blocks, 1 block(s) per step, E2M1 codes through a workgroup table, dot4I8Packed');
+    expect(nv.wgsl).toMatch(/fn main\(.*\) \{\n\s+wq_lane = lid & 31u;\n\s+for \(var b = lid; b < 256u; b = b \+ 256u\) \{[^]*?workgroupBarrier\(\);\n\s+let g = 0u;/);
+    expect(nv.wgsl).toContain('let p1 = wq_e2m1x2_lut(W1);');
+    expect(nv.wgsl).toContain('acc0_0 = acc0_0 + x.d * (w0.d * f32(si0) + w0.d1 * f32(sj0));');
+    // ggml mxfp4: word t < 4 pairs with quants 4t + {0, 1, 16, 17}, word t + 4 with 4t + {2, 3, 18, 19}.
+    const mx = MUL_MAT.generate(table(), quant('mxfp4', [8, 1, 64]));
+    expect(mx.prelude![0].wgsl).toContain('return Xq(vec4<u32>(pack4xI8(vec4<i32>(q0.xy, q4.xy)), pack4xI8(vec4<i32>(q1.xy, q5.xy)), pack4xI8(vec4<i32>(q2.xy, q6.xy)), pack4xI8(vec4<i32>(q3.xy, q7.xy))), vec4<u32>(pack4xI8(vec4<i32>(q0.zw, q4.zw)),');
+    expect(mx.wgsl).toContain('let p2 = wq_e2m1x2_lut(r.qs[2]);');
+    // 'shared' with the four-lane quantize (Track-1), fused, and codeLoads 'vec4' take the table too.
+    const sh = MUL_MAT.generate(mmvq(sh4), quant('nvfp4', [8, 1, 64])).wgsl;
+    expect(sh).toContain('xq[o + p / 2u][c] = pack4xI8(q0.xzyw);');
+    expect(sh.indexOf('wq_lane = lid & 31u;')).toBeLessThan(sh.indexOf('for (var b4'));
+    expect(MUL_MAT.generate(mmvq({ ...sh4, activations: 'fused', quantizeThreads: 1 }), quant('mxfp4_t1', [8, 1, 64])).wgsl).toContain('pack4xI8(q7.xzyw)');
+    expect(MUL_MAT.generate(table({ codeLoads: 'vec4' }), quant('mxfp4_t1', [8, 1, 64])).wgsl).toContain('let p0 = wq_e2m1x2_lut(W0);');
   });
 
   it("is the registry's pick for integer block weights at N ≤ 8 where WGSL offers dot4I8Packed; gemv elsewhere", () => {

@@ -20,8 +20,11 @@
 // two partial dots; Track-1's 4-bit code words pair with activations packed in nibble order
 // (dot4Order 'nib': the q8_1 pack, not the weights, takes the shuffle). The activations are rounded, so the kernel
 // declares q8_1 numerics (correctness.ts: eps 2^-8 and ggml's NMSE threshold). Needs WGSL's
-// packed_4x8_integer_dot_product; the subgroup reduction needs 'subgroups'.
+// packed_4x8_integer_dot_product; the subgroup reduction needs 'subgroups'. E2M1 codes may instead be looked
+// up in a 32 KiB per-lane table in workgroup memory (e2m1Decode 'table', block-wgsl.ts e2m1TableDecode): the
+// integer ALU's decode work moves to the shared-memory pipe, and the activations are packed in the table's order.
 import type { DeviceLimits } from '../adapter';
+import { E2M1_TABLE_BYTES, E2M1_TABLE_ORDER, e2m1TableDecode, type Dot4Order } from '../quant/block-wgsl';
 import { computeMain, storageDecl, u } from '../codegen/wgsl';
 import { MAX_WORKGROUPS_PER_DIM } from '../kernel';
 import { rowReduceBuiltins, rowReduceEnables, type GemvSnippet } from './gemv';
@@ -77,6 +80,13 @@ export interface MmvqSchedule {
   readonly dotFloat?: MmvqDotFloat;
   /** 'shared' only: 'weights' issues a thread's first step of weight loads before the quantize (their latency hides behind it); default 'none'. */
   readonly preload?: MmvqPreload;
+  /**
+   * How E2M1 code words become i8 (default 'bits': wq_e2m1x2_i8's bit operations). 'table': each code byte looked up
+   * in a table of 256 entries × 32 lane copies (32 KiB of workgroup memory, filled once per workgroup; block-wgsl.ts
+   * e2m1TableDecode), the activations packed in its order. E2M1 formats only (nvfp4, mxfp4_t1, fp4, ggml mxfp4);
+   * the same i8 values, so the same sums bit for bit.
+   */
+  readonly e2m1Decode?: MmvqE2m1Decode;
   readonly reduction: 'subgroup' | 'shared';
 }
 
@@ -86,6 +96,8 @@ export type MmvqPreload = 'none' | 'weights';
 export type MmvqCodeLoads = 'words' | 'vec4';
 export type MmvqDotFloat = 'convert' | 'mantissa';
 const DOT_FLOATS: readonly MmvqDotFloat[] = ['convert', 'mantissa'];
+export type MmvqE2m1Decode = 'bits' | 'table';
+const E2M1_DECODES: readonly MmvqE2m1Decode[] = ['bits', 'table'];
 const CODE_LOADS: readonly MmvqCodeLoads[] = ['words', 'vec4'];
 const PRELOADS: readonly MmvqPreload[] = ['none', 'weights'];
 
@@ -103,6 +115,14 @@ const preload = (s: MmvqSchedule) => s.preload === 'weights';
 const blocksPerLoad = (s: MmvqSchedule) => s.blocksPerLoad ?? 1;
 const vec4Codes = (s: MmvqSchedule) => s.codeLoads === 'vec4';
 const mantissaDots = (s: MmvqSchedule) => s.dotFloat === 'mantissa';
+const e2m1Table = (s: MmvqSchedule) => s.e2m1Decode === 'table';
+/** The E2M1 table's workgroup memory (e2m1Decode 'table'). */
+const tableBytes = (s: MmvqSchedule) => (e2m1Table(s) ? E2M1_TABLE_BYTES : 0);
+/** Which activations wq_block_c8's words pair with: the format's order, or the table's. */
+const dot4Order = (s: MmvqSchedule, k: GemvSnippet): Dot4Order => {
+  const order = k.weightBlocks!.dot4Order ?? 'k';
+  return e2m1Table(s) ? E2M1_TABLE_ORDER[order] : order;
+};
 /** Threads that split one row group's blocks. */
 const threadsPerGroup = (s: MmvqSchedule) => (s.workgroupSize * rowsPerThread(s)) / s.rowsPerWorkgroup;
 /** The kernel needs 'subgroups': a subgroup reduction over a row group's threads, or 'shared''s four-lane quantize. */
@@ -112,7 +132,7 @@ const partialsBytes = (s: MmvqSchedule, n = 8) => (threadsPerGroup(s) > 1 ? s.wo
 /** q8_1 blocks of all N columns in workgroup memory ('shared'). */
 const sharedXBytes = (s: MmvqSchedule, k: Pick<GemvSnippet, 'N' | 'K'>) => (sharedX(s) ? ((k.N * k.K) / 32) * XQ_VEC4S * 16 : 0);
 /** The workgroup memory this schedule declares for this case. */
-export const mmvqWorkgroupBytes = (s: MmvqSchedule, k: Pick<GemvSnippet, 'N' | 'K'>) => sharedXBytes(s, k) + partialsBytes(s, k.N);
+export const mmvqWorkgroupBytes = (s: MmvqSchedule, k: Pick<GemvSnippet, 'N' | 'K'>) => sharedXBytes(s, k) + partialsBytes(s, k.N) + tableBytes(s);
 
 function fitsMmvq(s: MmvqSchedule, k: GemvSnippet, limits?: DeviceLimits): string[] {
   const reasons: string[] = [];
@@ -141,9 +161,22 @@ function fitsMmvq(s: MmvqSchedule, k: GemvSnippet, limits?: DeviceLimits): strin
     else if (!vec4Codes(s)) reasons.push("blocksPerLoad 8 reads its eight blocks as whole vec4s: it needs codeLoads 'vec4'");
     else if ((k.K / 32) % 8) reasons.push(`blocksPerLoad 8 needs the blocks a row in eights, got K/32 = ${k.K / 32}`);
   }
-  if (sharedX(s) && limits && k.K % 32 === 0) {
+  if (e2m1Table(s) && k.weightBlocks?.integer) {
+    if (!k.weightBlocks.e2m1) reasons.push("e2m1Decode 'table' looks E2M1 codes up (nvfp4, mxfp4_t1, fp4, fp4_f16, ggml mxfp4), not this src0's codes");
+    // ggml mxfp4's table words pair quants 4t… with 16 + 4t… (both halves of a q8_1 block): one thread must pack the whole block.
+    else if (dot4Order(s, k) === 'k-lut' && sharedX(s) && quantizeThreads(s) > 1) reasons.push(`e2m1Decode 'table' with ggml mxfp4 packs each activation word from both halves of a q8_1 block: 'shared' with quantizeThreads ${quantizeThreads(s)} splits a block over lanes (use quantizeThreads 1)`);
+    // wq_quad_c8 decodes its four blocks with the bit decode; the table renames only wq_block_c8's calls (not measured together yet).
+    else if (blocksPerLoad(s) === 4) reasons.push("e2m1Decode 'table' with blocksPerLoad 4: the four-block load (wq_quad_c8) decodes by bits, not through the table");
+  }
+  if ((sharedX(s) || e2m1Table(s)) && limits && k.K % 32 === 0) {
     const bytes = mmvqWorkgroupBytes(s, k);
-    if (bytes > limits.maxComputeWorkgroupStorageSize) reasons.push(`activations 'shared' needs ${bytes} B of workgroup memory (${k.N}·${k.K / 32} q8_1 blocks × 48 B${partialsBytes(s, k.N) ? ` + ${partialsBytes(s, k.N)} B of partials` : ''}), over maxComputeWorkgroupStorageSize ${limits.maxComputeWorkgroupStorageSize}`);
+    const parts = [
+      ...(sharedX(s) ? [`${k.N}·${k.K / 32} q8_1 blocks × 48 B`] : []),
+      ...(e2m1Table(s) ? [`${E2M1_TABLE_BYTES} B of E2M1 table`] : []),
+      ...(partialsBytes(s, k.N) ? [`${partialsBytes(s, k.N)} B of partials`] : []),
+    ];
+    const who = [...(sharedX(s) ? ["activations 'shared'"] : []), ...(e2m1Table(s) ? ["e2m1Decode 'table'"] : [])].join(' with ');
+    if (bytes > limits.maxComputeWorkgroupStorageSize) reasons.push(`${who} needs ${bytes} B of workgroup memory (${parts.join(' + ')}), over maxComputeWorkgroupStorageSize ${limits.maxComputeWorkgroupStorageSize}`);
   }
   return reasons;
 }
@@ -152,13 +185,16 @@ function fitsMmvq(s: MmvqSchedule, k: GemvSnippet, limits?: DeviceLimits): strin
  * ld_x (src1 as vec4, f32 or f16 words) and q8_1_block(i): the 32 activations from vec4 index i as a
  * q8_1 block. Both ways of running mmvq call this one function, so they round alike.
  */
-function q8_1Wgsl(f16: boolean, order: 'k' | 'nib'): { elem: string; struct: string; fns: string } {
+function q8_1Wgsl(f16: boolean, order: Dot4Order): { elem: string; struct: string; fns: string } {
   const xs = Array.from({ length: 8 }, (_, i) => i);
   const ld = f16 ? 'fn ld_x(i: u32) -> vec4<f32> {\n  let w = src1[i];\n  return vec4<f32>(unpack2x16float(w.x), unpack2x16float(w.y));\n}' : 'fn ld_x(i: u32) -> vec4<f32> {\n  return src1[i];\n}';
   const amax = `max(max(max(max(a0.x, a0.y), max(a0.z, a0.w)), ${xs.slice(1).map((i) => `max(max(a${i}.x, a${i}.y), max(a${i}.z, a${i}.w))`).reduce((acc, e) => `max(${acc}, ${e})`)}), 0.0)`;
-  // Word t: quants 4t…4t+3 ('k'), or a 4-bit code word's even then odd nibbles' quants ('nib': 8⌊t/2⌋ + (t & 1) + 0, 2, 4, 6).
+  // Word t: quants 4t…4t+3 ('k'), or a 4-bit code word's even then odd nibbles' quants ('nib': 8⌊t/2⌋ + (t & 1) + 0, 2, 4, 6);
+  // the E2M1 table's words (block-wgsl.ts E2M1_TABLE_ORDER): 'nib-lut' 4t + {0, 2, 1, 3}, 'k-lut' 4t + {0, 1, 16, 17} (t < 4), 4(t − 4) + {2, 3, 18, 19}.
   const packWord = (t: number) => {
     if (order === 'k') return `pack4xI8(q${t})`;
+    if (order === 'nib-lut') return `pack4xI8(q${t}.xzyw)`;
+    if (order === 'k-lut') return t < 4 ? `pack4xI8(vec4<i32>(q${t}.xy, q${t + 4}.xy))` : `pack4xI8(vec4<i32>(q${t - 4}.zw, q${t}.zw))`;
     const [a, b] = [2 * (t >> 1), 2 * (t >> 1) + 1];
     const sw = t & 1 ? 'yw' : 'xz';
     return `pack4xI8(vec4<i32>(q${a}.${sw}, q${b}.${sw}))`;
@@ -196,9 +232,9 @@ function quantizeBlockInto(k: GemvSnippet, t: string): string[] {
 }
 
 /** Pass 1 (prequantized): one thread per (column, block) writes its q8_1 block to the scratch. */
-function quantizeWgsl(k: GemvSnippet, label: string): string {
+function quantizeWgsl(k: GemvSnippet, label: string, order: Dot4Order): string {
   const KB = k.K / 32;
-  const q = q8_1Wgsl(k.type1 === 'f16', k.weightBlocks!.dot4Order ?? 'k');
+  const q = q8_1Wgsl(k.type1 === 'f16', order);
   const body = [
     'let t = gid.x;',
     `if (t >= ${u(k.N * KB)}) {`,
@@ -225,11 +261,12 @@ function quantizeWgsl(k: GemvSnippet, label: string): string {
  * 'k' order vec4s 2p, 2p + 1's quants; in nibble order their even, then odd, components) and lane 0 (d, d·Σq, Σq).
  * The loop's trip count is uniform (every lane reaches the shuffles); lanes past the end redo the last block, unstored.
  */
-function quantize4Prologue(k: GemvSnippet, W: number, order: 'k' | 'nib'): string[] {
+function quantize4Prologue(k: GemvSnippet, W: number, order: Dot4Order): string[] {
   const KB = k.K / 32;
   const total = k.N * KB * 4;
   const ragged = total % W !== 0;
-  const pk = order === 'k' ? ['pack4xI8(q0)', 'pack4xI8(q1)'] : ['pack4xI8(vec4<i32>(q0.xz, q1.xz))', 'pack4xI8(vec4<i32>(q0.yw, q1.yw))'];
+  // 'k-lut' (words from both halves of a block) is refused here by fits.
+  const pk = order === 'k' ? ['pack4xI8(q0)', 'pack4xI8(q1)'] : order === 'nib-lut' ? ['pack4xI8(q0.xzyw)', 'pack4xI8(q1.xzyw)'] : ['pack4xI8(vec4<i32>(q0.xz, q1.xz))', 'pack4xI8(vec4<i32>(q0.yw, q1.yw))'];
   const store = [
     `let o = t * ${u(XQ_VEC4S)};`,
     'let c = (p % 2u) * 2u;',
@@ -288,7 +325,7 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
   // Units of L consecutive blocks (blocksPerLoad): kb counts units, KU of them a row.
   const L = blocksPerLoad(s);
   const KU = KB / L;
-  const order = k.weightBlocks!.dot4Order ?? 'k';
+  const order = dot4Order(s, k);
   const mant = mantissaDots(s);
   // 'shared': the workgroup's threads quantize the N·KB blocks into xq (workgroup memory), pass 1's body in a loop;
   // or four threads a block (quantizeThreads 4): two vec4 each, max and Σq over the four lanes (uniform loop: the shuffles).
@@ -360,6 +397,10 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
     body.push(`for (; kb < ${u(KU)}; kb = kb + ${u(T)}) {`, ...step(1), '}');
   } else if (U === 1) body.push(`for (var kb = j; kb < ${u(KU)}; kb = kb + ${u(T)}) {`, ...step(1), '}');
   else body.push('var kb = j;', `for (; kb + ${u((U - 1) * T)} < ${u(KU)}; kb = kb + ${u(U * T)}) {`, ...step(U), '}', `for (; kb < ${u(KU)}; kb = kb + ${u(T)}) {`, ...step(1), '}');
+  // e2m1Decode 'table': the workgroup fills the E2M1 table first (its own barrier), then everything above.
+  const decode = vec4Codes(s) ? k.weightBlocks!.c8Vec4! : k.weightBlocks!.wgsl;
+  const table = e2m1Table(s) ? e2m1TableDecode(decode, W) : null;
+  if (table) body.unshift(...table.fill);
   const dstAt = (i: number, c: number) => `${u(k.dst.offset)} + ${u(c * k.dst.rowStride)} + m0${i ? ` + ${u(i)}` : ''}`;
   const guard = (i: number) => ['j == 0u', ...(k.M % R ? [`m0${i ? ` + ${u(i)}` : ''} < ${u(k.M)}`] : [])].join(' && ');
   let partLen = 0;
@@ -379,7 +420,7 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
     }
     for (const x of accs) body.push(`if (${guard(x.i)}) {`, `  dst[${dstAt(x.i, x.c)}] = part[lid * ${u(A)} + ${u(x.a)}];`, '}');
   }
-  const q = q8_1Wgsl(k.type1 === 'f16', k.weightBlocks!.dot4Order ?? 'k');
+  const q = q8_1Wgsl(k.type1 === 'f16', order);
   const xq = fuse
     ? [storageDecl(1, 'src1', 'read', q.elem)]
     : shx
@@ -387,7 +428,7 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
       : [storageDecl(1, 'xq', 'read', 'vec4<u32>')];
   const ldXq = `fn ld_xq(t: u32) -> Xq {\n  let o = t * ${u(XQ_VEC4S)};\n  let e = xq[o + 2u];\n  return Xq(xq[o], xq[o + 1u], bitcast<f32>(e.x), bitcast<f32>(e.y), bitcast<i32>(e.z));\n}`;
   return [
-    `// generated: ${label} — mmvq ${fuse ? 'fused (activations quantized in registers, one pass)' : shx ? 'shared (activations quantized into workgroup memory, one pass)' : 'pass 2'}: ${R} row(s) per workgroup, ${RT} per thread, ${T} thread(s) per row group over blocks, ${U} block(s) per step${vec4Codes(s) ? ', codes as vec4 loads' : ''}, dot4I8Packed, ${sub ? 'subgroup' : 'shared'} reduction`,
+    `// generated: ${label} — mmvq ${fuse ? 'fused (activations quantized in registers, one pass)' : shx ? 'shared (activations quantized into workgroup memory, one pass)' : 'pass 2'}: ${R} row(s) per workgroup, ${RT} per thread, ${T} thread(s) per row group over blocks, ${U} block(s) per step${vec4Codes(s) ? ', codes as vec4 loads' : ''}${table ? ', E2M1 codes through a workgroup table' : ''}, dot4I8Packed, ${sub ? 'subgroup' : 'shared'} reduction`,
     `requires ${DOT4_WGSL_FEATURE};`,
     ...rowReduceEnables(usesSubgroups(s)),
     storageDecl(0, 'src0', 'read', vec4Codes(s) ? 'vec4<u32>' : 'u32'),
@@ -395,7 +436,7 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
     storageDecl(2, 'dst', 'read_write', 'f32'),
     ...(partLen ? [`var<workgroup> part: array<f32, ${partLen}>;`] : []),
     '',
-    (vec4Codes(s) ? k.weightBlocks!.c8Vec4! : k.weightBlocks!.wgsl).trim(),
+    (table ? table.wgsl : decode).trim(),
     ...(L === 2 ? [k.weightBlocks!.pairC8!.trim()] : L === 4 ? [k.weightBlocks!.quadC8!.trim()] : []),
     '',
     fuse ? q.fns : shx ? `${q.fns}\n${ldXq}` : `${q.struct}\n${ldXq}`,
@@ -433,11 +474,13 @@ export const MMVQ: FamilyDef<MmvqSchedule, GemvSnippet> = {
     // Not measured yet (matmul-tune.sh mmvq7): swept on request.
     dotFloat: { values: DOT_FLOATS, sweep: ['convert'], doc: "how a block's integer dot becomes f32: 'convert' (f32(), a conversion per dot) or 'mantissa' (the dot chain started from 1.5·2^23's bits, the sum read as an f32 less 1.5·2^23: exact, no conversion)", default: 'convert', omitDefault: true },
     preload: { values: PRELOADS, sweep: ['none'], doc: "'shared' only: 'weights' issues a thread's first step of weight loads before the quantize", default: 'none' },
+    // Not measured yet (matmul-tune.sh mmvq6): swept on request. 'bits' stays out of schedules and keys (omitDefault): every key made before it holds.
+    e2m1Decode: { values: E2M1_DECODES, sweep: ['bits'], doc: "how E2M1 codes become i8: 'bits' (bit operations) or 'table' (a 32 KiB per-lane table in workgroup memory, each code byte looked up; E2M1 formats only)", default: 'bits', omitDefault: true },
     reduction: { values: ['subgroup', 'shared'], doc: "how a row's partial sums meet" },
   },
   threads: (s) => s.workgroupSize,
-  // The schedule alone (N ≤ 8): the partials. 'shared' adds N·K/32·48 B that only the case knows: fits() checks that sum (mmvqWorkgroupBytes).
-  workgroupBytes: (s) => partialsBytes(s),
+  // The schedule alone (N ≤ 8): the partials and the E2M1 table. 'shared' adds N·K/32·48 B that only the case knows: fits() checks that sum (mmvqWorkgroupBytes).
+  workgroupBytes: (s) => partialsBytes(s) + tableBytes(s),
   threadsText: (s) => `workgroupSize ${s.workgroupSize}`,
   validate(s, adapter) {
     const reasons: string[] = [];
@@ -454,6 +497,7 @@ export const MMVQ: FamilyDef<MmvqSchedule, GemvSnippet> = {
     else if (quantizeThreads(s) > 1 && !adapter.features.includes('subgroups')) reasons.push(`quantizeThreads ${quantizeThreads(s)} needs the 'subgroups' feature (max and Σq by shuffles), which this adapter lacks`);
     if (s.codeLoads !== undefined && !CODE_LOADS.includes(s.codeLoads)) reasons.push(`codeLoads '${s.codeLoads}' is not ${CODE_LOADS.join(', ')}`);
     if (s.dotFloat !== undefined && !DOT_FLOATS.includes(s.dotFloat)) reasons.push(`dotFloat '${s.dotFloat}' is not ${DOT_FLOATS.join(', ')}`);
+    if (s.e2m1Decode !== undefined && !E2M1_DECODES.includes(s.e2m1Decode)) reasons.push(`e2m1Decode '${s.e2m1Decode}' is not ${E2M1_DECODES.join(', ')}`);
     if (preload(s) && !sharedX(s)) reasons.push(`preload 'weights' is 'shared' activations' knob (got '${s.activations ?? 'prequantized'}')`);
     if (!adapter.wgslFeatures?.includes(DOT4_WGSL_FEATURE)) reasons.push(`mmvq needs WGSL's ${DOT4_WGSL_FEATURE} (dot4I8Packed), which this runtime does not offer`);
     if (s.reduction === 'subgroup' && !adapter.features.includes('subgroups')) reasons.push("reduction 'subgroup' needs the 'subgroups' feature, which this adapter lacks");
@@ -482,7 +526,7 @@ export const MMVQ: FamilyDef<MmvqSchedule, GemvSnippet> = {
       prelude: [
         {
           label: `generated:${c.op} ${scheduleKey(s)} quantize`,
-          wgsl: quantizeWgsl(k, label),
+          wgsl: quantizeWgsl(k, label, dot4Order(s, k)),
           entryPoint: 'main',
           bindings: [
             { binding: 0, role: 'src1', access: 'read' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockDecodeWgsl, hasBlockDecode, hasIntegerBlockDecode } from './block-wgsl';
+import { blockDecodeWgsl, E2M1_TABLE_BYTES, E2M1_TABLE_ORDER, e2m1TableDecode, e2m1x2Table, hasBlockDecode, hasIntegerBlockDecode } from './block-wgsl';
 import { ELEMENTS } from './element';
 import { f16Decode } from './half';
 import { WEIGHT_FORMATS } from './weights';
@@ -267,5 +267,87 @@ describe('block-at-a-time decode WGSL', () => {
     // mxfp4's E2M1 values computed, not a dynamically indexed const table (a per-thread local copy on some compilers).
     expect(blockDecodeWgsl('mxfp4', 0).wgsl).not.toContain('array<f32, 16>');
     expect(blockDecodeWgsl('mxfp4', 0).wgsl).toContain('b.q[0] = wq_e2m1x2(((vec4<u32>(r.qs[0]) >> vec4<u32>(0u, 8u, 16u, 24u)) & vec4<u32>(15u)));');
+  });
+});
+
+describe("E2M1 through a workgroup table (mmvq's e2m1Decode 'table')", () => {
+  it('holds 2·E2M1 of both nibbles of every byte as i8 in bytes 0 and 2: the codec for all 256 bytes, and the bit decode', () => {
+    const t = e2m1x2Table();
+    expect(t).toHaveLength(256);
+    const i8 = (x: number) => (x << 24) >> 24;
+    const bits = e2m1x2I8(blockDecodeWgsl('mxfp4', 0).wgsl);
+    for (let b = 0; b < 256; b++) {
+      const [lo, hi] = [2 * ELEMENTS.e2m1.decode(b & 15), 2 * ELEMENTS.e2m1.decode(b >> 4)];
+      expect([i8(t[b] & 0xff), i8((t[b] >>> 16) & 0xff), t[b] & 0xff00ff00], `byte ${b}`).toEqual([lo === 0 ? 0 : lo, hi === 0 ? 0 : hi, 0]);
+      // wq_e2m1x2_i8 of the byte alone: its low nibble in .x's byte 0, its high nibble in .y's byte 0.
+      const [x, y] = bits(b);
+      expect(t[b], `byte ${b}`).toBe(((x & 0xff) | ((y & 0xff) << 16)) >>> 0);
+    }
+    expect(E2M1_TABLE_BYTES).toBe(32768);
+    expect(E2M1_TABLE_ORDER).toEqual({ k: 'k-lut', nib: 'nib-lut' });
+  });
+
+  it("the decode's calls become lookups (a shift and an and-or per byte, 32 lane copies), the fill computes the entries from the codec's constants; refused without E2M1 codes", () => {
+    const nv = blockDecodeWgsl('nvfp4', 0, 'src0', { rows: 2, cols: 64 });
+    expect(nv.e2m1).toBe(true);
+    const { wgsl, fill } = e2m1TableDecode(nv.wgsl, 256);
+    expect(wgsl).toContain('let p0 = wq_e2m1x2_lut(W0);');
+    expect(wgsl).not.toMatch(/= wq_e2m1x2_i8\(/);
+    // The bit decode stays defined (unused); the table and lane at module scope.
+    expect(wgsl).toContain('fn wq_e2m1x2_i8(c: u32) -> vec2<u32> {');
+    expect(wgsl).toContain('var<workgroup> wq_lut: array<u32, 8192>;');
+    expect(wgsl).toContain('var<private> wq_lane: u32;');
+    const lut = /fn wq_e2m1x2_lut\(c: u32\) -> vec2<u32> \{\n([\s\S]*?)\n\}/.exec(wgsl)![1];
+    expect(lut).toBe(
+      [
+        '  let p0 = wq_lut[((c << 5u) & 0x1fe0u) | wq_lane];',
+        '  let p1 = wq_lut[((c >> 3u) & 0x1fe0u) | wq_lane];',
+        '  let p2 = wq_lut[((c >> 11u) & 0x1fe0u) | wq_lane];',
+        '  let p3 = wq_lut[((c >> 19u) & 0x1fe0u) | wq_lane];',
+        '  return vec2<u32>(p0 | (p1 << 8u), p2 | (p3 << 8u));',
+      ].join('\n'),
+    );
+    expect(fill).toEqual([
+      'wq_lane = lid & 31u;',
+      'for (var b = lid; b < 256u; b = b + 256u) {',
+      '  let e = wq_e2m1x2_nib(b & 15u) | (wq_e2m1x2_nib(b >> 4u) << 16u);',
+      '  for (var j = 0u; j < 32u; j = j + 1u) {',
+      '    wq_lut[(b << 5u) | ((j + lid) & 31u)] = e;',
+      '  }',
+      '}',
+      'workgroupBarrier();',
+    ]);
+    // The fill as written, from its four constants, is the table; a lookup as written (any lane) gives X01, X23 = the bit
+    // decode's even/odd bytes interleaved: [x0, x1, y0, y1], [x2, x3, y2, y3].
+    const m = /select\(select\((\d+)u, (\d+)u, n >= 4u\), select\((\d+)u, (\d+)u, n >= 12u\), n >= 8u\)/.exec(wgsl)!;
+    const k = m.slice(1, 5).map(Number);
+    const nib = (n: number) => (k[n >> 2] >>> ((n & 3) * 8)) & 0xff;
+    // The fill as written, by 64 threads: every word written once, with its entry.
+    const table = new Array<number>(8192).fill(-1);
+    for (let lid = 0; lid < 64; lid++)
+      for (let b = lid; b < 256; b += 64)
+        for (let j = 0; j < 32; j++) {
+          const i = (b << 5) | ((j + lid) & 31);
+          expect(table[i]).toBe(-1);
+          table[i] = (nib(b & 15) | (nib(b >> 4) << 16)) >>> 0;
+        }
+    expect(table.filter((_, i) => i % 32 === 7)).toEqual(e2m1x2Table());
+    const bits = e2m1x2I8(nv.wgsl);
+    const byte = (w: number, j: number) => (w >>> (8 * j)) & 0xff;
+    for (let i = 0, x = 777; i < 4000; i++) {
+      const c = ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) ^ (x >>> 11)) >>> 0;
+      const lane = i % 32;
+      const p = [(c << 5) & 0x1fe0, (c >>> 3) & 0x1fe0, (c >>> 11) & 0x1fe0, (c >>> 19) & 0x1fe0].map((a) => table[a | lane]);
+      const [x01, x23] = [(p[0] | (p[1] << 8)) >>> 0, (p[2] | (p[3] << 8)) >>> 0];
+      const [ex, ey] = bits(c);
+      expect([0, 1, 2, 3].map((j) => byte(x01, j)), c.toString(16)).toEqual([byte(ex, 0), byte(ex, 1), byte(ey, 0), byte(ey, 1)]);
+      expect([0, 1, 2, 3].map((j) => byte(x23, j)), c.toString(16)).toEqual([byte(ex, 2), byte(ex, 3), byte(ey, 2), byte(ey, 3)]);
+    }
+    // ggml mxfp4 (its code words as r.qs[t]) and the vec4 form too; no E2M1 words, no table.
+    expect(e2m1TableDecode(blockDecodeWgsl('mxfp4', 0).wgsl, 64).wgsl).toContain('let p0 = wq_e2m1x2_lut(r.qs[0]);');
+    expect(e2m1TableDecode(blockDecodeWgsl('mxfp4_t1', 64, 'src0', { rows: 2, cols: 64 }).c8Vec4!, 64).wgsl).toContain('let p3 = wq_e2m1x2_lut(W3);');
+    expect(blockDecodeWgsl('q4_0', 0).e2m1).toBe(false);
+    expect(blockDecodeWgsl('int4', 0, 'src0', { rows: 2, cols: 64 }).e2m1).toBe(false);
+    expect(() => e2m1TableDecode(blockDecodeWgsl('q4_0', 0).wgsl, 64)).toThrow('e2m1TableDecode: this block decode has no E2M1 code words');
   });
 });

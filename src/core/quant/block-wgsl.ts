@@ -126,6 +126,8 @@ export interface BlockDecode {
   readonly quadC8?: string;
   /** c8Vec4 defines wq_oct_c8(blk) -> WqOctI8 { b0 … b7 }: blocks blk…blk + 7 (blk % 8 == 0) from whole vec4s (q4_0: 9, q8_0: 17); ggml's blocks are read only so under codeLoads 'vec4'. */
   readonly octC8?: boolean;
+  /** wq_block_c8 turns E2M1 code words into i8 through wq_e2m1x2_i8 (ggml mxfp4, nvfp4, mxfp4_t1, fp4…): e2m1TableDecode can swap in a table. */
+  readonly e2m1?: boolean;
 }
 
 /** The rows × cols of the matrix: Track-1 needs it (the scale stream starts past rows·cols codes). */
@@ -282,7 +284,7 @@ export function blockDecodeWgsl(format: string | number, wordOffset: number, buf
   }
   const c8Vec4Why = `ggml ${f.name} blocks are ${bb} B (codes at byte ${L.qs} of each): a block's codes do not start on a 16-byte boundary`;
   const wgsl = lines.join('\n') + '\n';
-  const base = { wgsl, unpack, blockSize: 32 as const, hasMin: L.m !== undefined, integer: true, bias: L.lut ? 0 : L.bias, dot4Order: 'k' as const, halves: false, c8Vec4Why };
+  const base = { wgsl, unpack, blockSize: 32 as const, hasMin: L.m !== undefined, integer: true, bias: L.lut ? 0 : L.bias, dot4Order: 'k' as const, halves: false, c8Vec4Why, e2m1: L.lut === true };
   if (mx) return { ...base, quadC8: mxQuadC8(bb, L.qs) };
   if (!scaleWord || !c8Of) return base;
   const c8 = c8Of;
@@ -581,7 +583,7 @@ function track1Block(f: WeightFormat, wordOffset: number, buffer: string, { rows
     ...fns.flat(),
     ...c8,
   ];
-  const dot4Fields = { integer: dot4 !== null, bias: dot4 === 'int4' ? 8 : 0, dot4Order: dot4 === 'int8' ? ('k' as const) : ('nib' as const), halves: dot4 !== null && perChunk === 2 };
+  const dot4Fields = { integer: dot4 !== null, bias: dot4 === 'int4' ? 8 : 0, dot4Order: dot4 === 'int8' ? ('k' as const) : ('nib' as const), halves: dot4 !== null && perChunk === 2, e2m1: dot4 === 'e2m1' };
   return { wgsl: [...lines, RAW_AS_INDEX].join('\n') + '\n', unpack: UNPACK_BY_INDEX, blockSize: 32, hasMin: false, ...dot4Fields };
 }
 
@@ -687,4 +689,80 @@ function kQuantBlock(f: WeightFormat, wordOffset: number, buffer: string): Block
     return wqFn(form, body, qs, 'wq_f16_at(o) * f32(sm.x)', '-(wq_f16_at(o + 2u) * f32(sm.y))');
   });
   return { wgsl: [...head, byteAt, ...SCALE_MIN_K4_WGSL, ...fns.flat(), RAW_AS_INDEX].join('\n') + '\n', unpack: UNPACK_BY_INDEX, blockSize: 32, hasMin: true, integer: false, bias: 0, dot4Order: 'k', halves: false };
+}
+
+/**
+ * mmvq's e2m1Decode 'table': E2M1 code bytes looked up in workgroup memory instead of decoded by bit operations
+ * (wq_e2m1x2_i8's ≈15 integer-pipe instructions per code word; the E2M1 GEMVs are integer-ALU bound on the H200).
+ * Entry P[b] of a code byte b (two nibbles lo, hi) holds their ×2 E2M1 values as i8 (ggml's kvalues_mxfp4) in
+ * bytes 0 and 2: P[b] = v(lo) | v(hi) << 16. A code word c's bytes b0…b3 give two dot4I8Packed operands:
+ * X01 = P[b0] | P[b1] << 8 = [lo0, lo1, hi0, hi1] and X23 = P[b2] | P[b3] << 8 = [lo2, lo3, hi2, hi3], so the
+ * activations are packed to match (E2M1_TABLE_ORDER). The table is replicated per lane (E2M1_TABLE_COPIES):
+ * word b·32 + lane, so the lanes of a subgroup of 32 read 32 different banks whatever bytes they hold; the
+ * address is one shift and one 3-input and-or ((c << 5) & 0x1fe0 | lane, …). Per code word: 4 shifts, 4
+ * and-ors, 2 shift-ors = 10 integer instructions (was ≈15) and 4 shared-memory loads. Any lane → copy map is
+ * correct (every copy is the same table): lane = local_invocation_index & 31, the subgroup lane on 1-D
+ * workgroups of 32-wide subgroups, a valid copy elsewhere (SwiftShader's subgroups of 4).
+ */
+export const E2M1_TABLE_COPIES = 32;
+/** Workgroup memory of the table: 256 entries × 32 copies × 4 B = 32 KiB. */
+export const E2M1_TABLE_BYTES = 256 * E2M1_TABLE_COPIES * 4;
+
+/** Which q8_1 activations each word of wq_block_c8 pairs with under the table (block-wgsl BlockDecode.dot4Order, extended). */
+export type Dot4Order = 'k' | 'nib' | 'nib-lut' | 'k-lut';
+/**
+ * The table's word order: Track-1 ('nib': code word i holds weights 8i…8i+7 LSB-first) → 'nib-lut', word t the
+ * quants 4t + {0, 2, 1, 3}; ggml mxfp4 ('k': byte j of code word t holds weights 4t + j and 16 + 4t + j) → 'k-lut',
+ * word t < 4 the quants 4t + {0, 1, 16, 17}, word t + 4 the quants 4t + {2, 3, 18, 19}.
+ */
+export const E2M1_TABLE_ORDER: Readonly<Record<'k' | 'nib', Dot4Order>> = { k: 'k-lut', nib: 'nib-lut' };
+
+/** The 256 table entries from the codec's E2M1 decode: P[b] = i8(2·e2m1(b & 15)) | i8(2·e2m1(b >> 4)) << 16. */
+export function e2m1x2Table(): number[] {
+  const v = (n: number) => Math.round(2 * ELEMENTS.e2m1.decode(n)) & 0xff;
+  return Array.from({ length: 256 }, (_, b) => (v(b & 15) | (v(b >> 4) << 16)) >>> 0);
+}
+
+/**
+ * The block decode with E2M1 code words looked up (e2m1Decode 'table'): `decodeWgsl` (an e2m1 BlockDecode's wgsl or
+ * c8Vec4) with wq_block_c8's wq_e2m1x2_i8 calls made wq_e2m1x2_lut calls, the table and its lookup appended; `fill`,
+ * the statements a kernel runs first (every thread, `lid` its local_invocation_index, `threads` of them): its lane,
+ * the table's 8192 words written from the codec's values (four constants of 2·E2M1 as i8, no dynamically indexed
+ * array, each entry computed once), one barrier.
+ */
+export function e2m1TableDecode(decodeWgsl: string, threads: number): { wgsl: string; fill: string[] } {
+  const calls = /(?<!fn )wq_e2m1x2_i8\(/g;
+  if (!decodeWgsl.match(calls)) throw new Error('e2m1TableDecode: this block decode has no E2M1 code words (no wq_e2m1x2_i8 call)');
+  const t = e2m1x2Table();
+  const k = [0, 1, 2, 3].map((i) => [0, 1, 2, 3].reduce((w, j) => w | (t[4 * i + j] & 0xff) << (8 * j), 0) >>> 0);
+  const n = 256 * E2M1_TABLE_COPIES;
+  const wgsl = [
+    decodeWgsl.replace(calls, 'wq_e2m1x2_lut(').trimEnd(),
+    `var<workgroup> wq_lut: array<u32, ${n}>;`,
+    'var<private> wq_lane: u32;',
+    // Nibble n's 2·E2M1 as an i8 byte: byte n & 3 of constant n >> 2.
+    `fn wq_e2m1x2_nib(n: u32) -> u32 {\n  let k = select(select(${u(k[0])}, ${u(k[1])}, n >= 4u), select(${u(k[2])}, ${u(k[3])}, n >= 12u), n >= 8u);\n  return (k >> ((n & 3u) * 8u)) & 0xffu;\n}`,
+    [
+      'fn wq_e2m1x2_lut(c: u32) -> vec2<u32> {',
+      '  let p0 = wq_lut[((c << 5u) & 0x1fe0u) | wq_lane];',
+      '  let p1 = wq_lut[((c >> 3u) & 0x1fe0u) | wq_lane];',
+      '  let p2 = wq_lut[((c >> 11u) & 0x1fe0u) | wq_lane];',
+      '  let p3 = wq_lut[((c >> 19u) & 0x1fe0u) | wq_lane];',
+      '  return vec2<u32>(p0 | (p1 << 8u), p2 | (p3 << 8u));',
+      '}',
+    ].join('\n'),
+  ].join('\n') + '\n';
+  // A thread an entry (b = lid, lid + threads, …), computed once and stored into its 32 copies, copy (j + lid) % 32 at step j:
+  // the 32 lanes of a subgroup write 32 different banks at every step. ~3 integer ops a store (a 32 KiB table per workgroup).
+  const fill = [
+    `wq_lane = lid & ${u(E2M1_TABLE_COPIES - 1)};`,
+    `for (var b = lid; b < 256u; b = b + ${u(threads)}) {`,
+    '  let e = wq_e2m1x2_nib(b & 15u) | (wq_e2m1x2_nib(b >> 4u) << 16u);',
+    `  for (var j = 0u; j < ${u(E2M1_TABLE_COPIES)}; j = j + 1u) {`,
+    `    wq_lut[(b << 5u) | ((j + lid) & ${u(E2M1_TABLE_COPIES - 1)})] = e;`,
+    '  }',
+    '}',
+    'workgroupBarrier();',
+  ];
+  return { wgsl, fill };
 }
