@@ -97,7 +97,7 @@ for s in "${steps[@]}"; do
     lane-census) run_step lane-census lane --census --preset tiny --top 64 --repeat 5 --run-graph --json "$OUT/lane-census.json" ;;
     # MUL_MAT's generated kernels against native under the rules measured this round (f16 and f32 on
     # subgroup matrices / tiles, f16 weights × f32, 4-bit weights on subgroup matrices)
-    lane-mulmat) run_step lane-mulmat lane --shape MUL_MAT:4096x4096x4096:contiguous:type0=1,type1=1 --shape MUL_MAT:4096x512x4096:contiguous:type0=1,type1=1 --shape MUL_MAT:4096x4096x4096:contiguous:type0=1 --shape MUL_MAT:4096x512x4096 --shape MUL_MAT:4096x512x4096:contiguous:type0=q4_0 --shape MUL_MAT:4096x1x4096:contiguous:type0=q4_0 --repeat 3 --json "$OUT/lane-mulmat.json" ;;
+    lane-mulmat) run_step lane-mulmat lane --shape MUL_MAT:4096x4096x4096:contiguous:type0=1,type1=1 --shape MUL_MAT:4096x512x4096:contiguous:type0=1,type1=1 --shape MUL_MAT:4096x4096x4096:contiguous:type0=1 --shape MUL_MAT:4096x512x4096 --shape MUL_MAT:4096x512x4096:contiguous:type0=q4_0 --shape MUL_MAT:4096x1x4096:contiguous:type0=q4_0 --shape MUL_MAT:16384x1x16384:contiguous:type0=nvfp4 --shape MUL_MAT:16384x1x16384:contiguous:type0=mxfp4 --repeat 3 --json "$OUT/lane-mulmat.json" ;;
     ggml-gemv)
       # ggml-webgpu's own f32 GEMV (its WGSL preprocessed by scripts/gpu/ggml-peer/prepare.sh into GGML_PEER,
       # default .exp/ggml, carried) as a third column beside native and generated, same process (issue 26 item 4).

@@ -341,7 +341,9 @@ describe('mmvq family (integer-dot GEMV over q8_1 activations)', () => {
       expect(schedulesFor('MUL_MAT', quant(name, [4096, 1, 4096]), noSub)).toMatchObject({ ...pick, reduction: 'shared' });
     }
     for (const name of ['q4_1', 'q5_0', 'mxfp4', 'nvfp4']) expect(schedulesFor('MUL_MAT', quant(name, [4096, 1, 4096]), dot4), name).toMatchObject(pick);
-    expect(schedulesFor('MUL_MAT', quant('q4_0', [16384, 1, 16384]), dot4)).toMatchObject({ ...pick, rowsPerWorkgroup: 8, rowsPerThread: 2, blocksPerThread: 2 });
+    // 16384²: two rows and two blocks a thread for q4_0 and the E2M1 formats (fifth session: nvfp4 68.4 against 72.6 µs); fp4 and int4 unmeasured, the rule below.
+    for (const name of ['q4_0', 'nvfp4', 'mxfp4_t1', 'mxfp4']) expect(schedulesFor('MUL_MAT', quant(name, [16384, 1, 16384]), dot4), name).toMatchObject({ ...pick, rowsPerWorkgroup: 8, rowsPerThread: 2, blocksPerThread: 2 });
+    for (const name of ['fp4', 'int4']) expect(schedulesFor('MUL_MAT', quant(name, [16384, 1, 16384]), dot4), name).toMatchObject(pick);
     expect(schedulesFor('MUL_MAT', quant('q8_0', [16384, 1, 16384]), dot4)).toMatchObject(pick);
   });
 });

@@ -216,6 +216,12 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
         note: 'H200 2026-12-02 (matmul-tune.sh gemm2, workgroup offsets clamped so the robustness predicate folds): 256×128 tiles, f16 weights × f32 4096³ 209.1 TFLOP/s (gemm3: 657 µs, 209.3), f16×f16→f32 213.1 (that case now takes the 2×2 rule above) (2×4 subgroups: 212.9; before the clamp, issue26b: 148.8 / 148.8); at N = 512 too few workgroups (67.2 against 106.3 for 2×2 · 4×4, issue26), hence N ≥ 2048. 30 KiB of workgroup memory',
       },
       {
+        when: [{ feature: 'type0', min: 1, max: 1 }, { feature: 'type1', min: 1, max: 1 }, { feature: 'N', min: 9 }, { feature: 'N', max: 2047 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 128 }, { feature: 'K', multipleOf: 32 }],
+        schedule: sgmatrix16(4, 2, 2, 4, 'prefetch'),
+        limits: { maxComputeWorkgroupStorageSize: 20480 },
+        note: 'H200 2026-12-02, fifth session (matmul-tune.sh gemm7, `lab sweep` of subgroups 2/4² × matrices 2/4², one call): f16×f16→f32 4096x512x4096 117.1 µs (146.7 TFLOP/s) against 120.6 for the 2×2 · 4×2 rule below; 2×4 · 4×2 117.8 (gemm6, another call: 119 against 121–123); 128×128 tiles of eight subgroups (256 threads, 20 KiB). f16 × f16 and N = 512 only as measured; at 4096³ it loses (870 µs against 608), hence N < 2048',
+      },
+      {
         when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 9 }, { feature: 'N', max: 2047 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 64 }, { feature: 'K', multipleOf: 32 }],
         schedule: sgmatrix16(2, 2, 4, 2, 'prefetch'),
         note: 'H200 2026-12-02 (matmul-tune.sh gemm2, offsets clamped): 128×64 tiles, 4096x512x4096 141.9 TFLOP/s against 126.7 for 2×2 · 4×4 (128×128, 20 KiB; 106.1 before the clamp); 256 workgroups for 132 SMs. 15 KiB: within the 16 KiB default. Measured at N = 512 only, hence N < 2048',
@@ -244,12 +250,18 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
             ? 'H200 2026-12-02 (matmul-tune.sh mmvq4, call 2): 4096x1x4096 q4_0 10.5 µs, 902 GB/s (spread 8%), against 13.9 µs for the prequantized W256 R4 rule below in the same call (target ≤ 11.8 µs, 0.8 TB/s); call 1: W256 R16 RT2 QT4 10.5–10.7, W512 R32 RT2 QT4 10.2–10.5 (W512 needs 512 invocations); one thread a block (quantizeThreads 1, tune-mmvq3) 11.9'
             : 'H200 2026-12-02 (matmul-tune.sh mmvq4, call 2): 4096x1x4096 q8_0 11.4 µs, 1.56 TB/s (spread 0%), against 14.4 µs for the prequantized W256 R4 rule below in the same call (target ≤ 11.9 µs, 1.5 TB/s); U2 11.5, preload weights 11.6, RT4 11.9–12.1, W512 R32 11.8–12.2, blocksPerLoad 2 12.0–12.7; one thread a block (tune-mmvq3) 12.7',
       })),
-      // 16384² q4_0 (≥ 70% of copy: ≤ 50.8 µs): two rows and two blocks a thread keep more weight loads in flight. q8_0 keeps the rule below (81.3 against 79.1).
-      {
-        when: [{ feature: 'quant', min: 1 }, { feature: 'type0', min: weightFormat('q4_0').id, max: weightFormat('q4_0').id }, { feature: 'N', max: 1 }, { feature: 'K', min: 8192 }, { feature: 'M', min: 8192 }],
+      // 16384² (≥ 70% of copy: q4_0 ≤ 50.8 µs): two rows and two blocks a thread keep more weight loads in flight. q8_0 keeps the rule below (81.3 against 79.1).
+      // The E2M1 formats (nvfp4, mxfp4_t1, ggml mxfp4) take it too: their decode is integer-ALU bound, and two rows a thread share one activation load.
+      ...(['q4_0', 'nvfp4', 'mxfp4_t1', 'mxfp4'] as const).map((name) => ({
+        when: [{ feature: 'quant', min: 1 }, { feature: 'type0', min: weightFormat(name).id, max: weightFormat(name).id }, { feature: 'N', max: 1 }, { feature: 'K', min: 8192 }, { feature: 'M', min: 8192 }],
         schedule: freezeSchedule({ family: 'mmvq' as const, workgroupSize: 256, rowsPerWorkgroup: 8, rowsPerThread: 2, blocksPerThread: 2, blocksPerLoad: 1, codeLoads: 'words' as const, activations: 'prequantized' as const, quantizeThreads: 1, preload: 'none' as const, reduction: 'subgroup' as const }),
-        note: 'H200 2026-12-02 (matmul-tune.sh mmvq4): 16384x1x16384 q4_0 50.6 µs, 2.99 TB/s = 70.5% of copy (call 2; call 1: 50.7), against 52.4 / 52.1 µs for the W256 R4 rule below in the same calls; R4 RT2 U2 50.9, R8 RT2 U1 51.3; blocks in pairs (blocksPerLoad 2) 53.9–56.1; shared with the four-thread quantize 78–122. Measured at 16384² only',
-      },
+        note: {
+          q4_0: 'H200 2026-12-02 (matmul-tune.sh mmvq4): 16384x1x16384 q4_0 50.6 µs, 2.99 TB/s = 70.5% of copy (call 2; call 1: 50.7), against 52.4 / 52.1 µs for the W256 R4 rule below in the same calls; R4 RT2 U2 50.9, R8 RT2 U1 51.3; blocks in pairs (blocksPerLoad 2) 53.9–56.1; shared with the four-thread quantize 78–122. Measured at 16384² only',
+          nvfp4: 'H200 2026-12-02, fifth session (matmul-tune.sh mmvq6 and mmvq7, two `lab sweep`s in one call, after the f16-pair E4M3 scale decode): 16384x1x16384 nvfp4 68.4 µs in both against 72.6 / 72.9 for the W256 R4 rule below; mmvq5 (earlier decode) 74.6 against 75.9. Measured at 16384² only',
+          mxfp4_t1: 'H200 2026-12-02, fifth session (mmvq6): 16384x1x16384 mxfp4_t1 65.5 µs against 66.9 for the W256 R4 rule below (+2%; mmvq5: 65.8 against 67.2). Measured at 16384² only',
+          mxfp4: 'H200 2026-12-02, fifth session (mmvq6 and mmvq7, one call): 16384x1x16384 ggml mxfp4 74.3 / 74.8 µs against 77.1 / 77.2 for the W256 R4 rule below (+3–4%); four blocks a load (blocksPerLoad 4) 75.0–90.2, the table decode 117–201. Measured at 16384² only',
+        }[name],
+      })),
       ...(['subgroup', 'shared'] as const).map((reduction) => ({
         when: [{ feature: 'quant', min: 1 }, { feature: 'N', max: 8 }],
         schedule: freezeSchedule({ family: 'mmvq' as const, workgroupSize: 256, rowsPerWorkgroup: 4, rowsPerThread: 1, blocksPerThread: 1, blocksPerLoad: 1, codeLoads: 'words' as const, activations: 'prequantized' as const, quantizeThreads: 1, preload: 'none' as const, reduction }),
