@@ -2,7 +2,7 @@
 # MUL_MAT schedule variants on the H200 (issue 11): GEMV / small N, f16 subgroup matrices, f32.
 # Same prelude as h200.sh; each line is one `lab time` (checked against the oracle, then timed).
 # Usage on the device: bash scripts/gpu/matmul-tune.sh [STEP|bench]   (outputs in $OUT; LAB_DIR: where lab.mjs is, default dist-cli)
-# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 gemm6 (sgmatrix splitK) gemm7 (sgmatrix tilings swept, f16) rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 mmvq5 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks; mmvq5: codeLoads vec4 on the Track-1 formats; mmvq6: e2m1Decode table on the E2M1 formats; mmvq7: nvfp4's f16 scale pair, ggml mxfp4 blocksPerLoad 4, dotFloat mantissa), f32b (f32 tiled knobs, gemv rowsPerThread), f32c (f32 tiled: stores vec4, inner pipelined4), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows), readfloor (GEMV f32 against SUM_ROWS over the same matrix: the read floor), gemvfloor (the gemv family at the read floor's points); none or default: the GEMV/sgmatrix rows, then bench; an unknown step exits 2 at once.
+# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 gemm6 (sgmatrix splitK) gemm7 (sgmatrix tilings swept, f16) gemm8 (the 4096×512 f16 rule's knobs) rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 mmvq5 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks; mmvq5: codeLoads vec4 on the Track-1 formats; mmvq6: e2m1Decode table on the E2M1 formats; mmvq7: nvfp4's f16 scale pair, ggml mxfp4 blocksPerLoad 4, dotFloat mantissa), f32b (f32 tiled knobs, gemv rowsPerThread), f32c (f32 tiled: stores vec4, inner pipelined4), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows), readfloor (GEMV f32 against SUM_ROWS over the same matrix: the read floor), gemvfloor (the gemv family at the read floor's points); none or default: the GEMV/sgmatrix rows, then bench; an unknown step exits 2 at once.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -300,6 +300,29 @@ elif [ "${1:-}" = readfloor ]; then
     tail -2 "$OUT/floor-$sh.err" >> "$OUT/tune.txt"
   done
   a $G4; a $G16
+  cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = gemm8 ]; then
+  # Issue 26's f16 4096×512×4096 row (≥ 150 TFLOP/s, ≤ 114.5 µs) around gemm7's winner, now the rule (4×2 · 2×4: 128×128
+  # tiles of eight subgroups; lane 118.6 µs, 144.9): its staging, K tile, row padding, workgroup order, K steps and
+  # prefetch placement; the rule first and last (drift). `round.sh tune-gemm8:80`; DEADLINE keeps it under 75 s.
+  F=type0=1,type1=1; N512=4096x512x4096
+  [ -n "${LOCAL:-}" ] && N512=256x128x128
+  DEADLINE=$((SECONDS + ${GEMM8_S:-75}))
+  T() { s $N512 16x16x16 $1 $2 $3 $4 $5 $F $6 plain "${7:-}"; }
+  T 4 2 2 4 32 prefetch
+  T 4 2 2 4 64 prefetch
+  T 4 2 2 4 32 double
+  T 4 2 2 4 32 single
+  T 4 2 2 4 32 prefetch '"rowPad":"32B"'
+  T 4 2 2 4 32 prefetch '"rowPad":"none"'
+  T 4 2 2 4 32 prefetch '"groupM":4'
+  T 4 2 2 4 32 prefetch '"groupM":8'
+  T 4 2 2 4 32 prefetch '"kSteps":"unrolled"'
+  T 4 2 2 4 32 prefetch '"prefetchAt":"mma"'
+  T 2 4 4 2 32 double
+  T 2 4 4 2 64 prefetch
+  T 4 2 2 4 32 prefetch
+  rates gemm8
   cat "$OUT/tune.txt"; exit 0
 elif [ "${1:-}" = gemm7 ]; then
   # Issue 26's f16 rows after gemm6 (2×4 · 4×2, eight subgroups on a 128×128 tile, was the best 4096×512 row: 144.3
