@@ -236,10 +236,14 @@ function scheduleProblem(s: ReturnType<typeof parseSchedule>): string | null {
   if (!Object.isFrozen(s)) return 'not frozen';
   const space = SPACES[s.family];
   const keys = Object.keys(s).sort();
-  const want = ['family', ...Object.keys(space)].sort();
+  // A knob with omitDefault is absent exactly while it holds its default (keys saved before it stay as they were).
+  const omitted = (k: string) => space[k].omitDefault === true && !(k in s);
+  const want = ['family', ...Object.keys(space).filter((k) => !omitted(k))].sort();
   if (keys.join() !== want.join()) return `keys ${keys.join(',')} are not ${want.join(',')}`;
   for (const [knob, spec] of Object.entries(space)) {
+    if (omitted(knob)) continue;
     const v = (s as unknown as Record<string, unknown>)[knob];
+    if (spec.omitDefault && v === spec.default) return `${knob} kept at its default ${String(v)} (omitDefault leaves it out)`;
     if (typeof spec.values[0] === 'number' ? !(Number.isInteger(v) && (v as number) >= 1) : !spec.values.includes(v as string)) return `${knob} = ${String(v)}`;
   }
   scheduleKey(s);
