@@ -59,7 +59,7 @@ export const MATMUL: FamilyDef<MatmulSchedule, MatmulSnippet> = {
     stores: {
       values: ['scalar', 'vec4'],
       sweep: ['scalar'],
-      doc: "staging stores into workgroup memory: 4 scalar stores per vec4 load ('scalar'), or 4×4 blocks a thread transposed in registers and written as 4 vec4 stores ('vec4': needs whole blocks a thread); swept on request (not yet measured)",
+      doc: "staging stores into workgroup memory: 4 scalar stores per vec4 load ('scalar'), or 4×4 blocks a thread transposed in registers and written as 4 vec4 stores ('vec4': needs whole blocks a thread); swept on request (H200 2026-12-02, f32c: vec4 lost, 37.7–37.9 against 41.3 TFLOP/s at 4096³)",
       default: 'scalar',
     },
   },

@@ -466,15 +466,15 @@ export const MMVQ: FamilyDef<MmvqSchedule, GemvSnippet> = {
       default: 'prequantized',
     },
     // tune-mmvq4 (H200): pairs lost everywhere (16384² q4_0 53.9–56.1 against 50.6 µs, q8_0 108–126 against 78–81; 4096² +0.1–1 µs): swept on request.
-    // 4 (ggml mxfp4 in fours, constant shifts): not measured yet (matmul-tune.sh mmvq7).
+    // 4 (ggml mxfp4 in fours, constant shifts): H200 2026-12-02 (matmul-tune.sh mmvq7) 75.0–90.2 µs against 74.8–78.8 for single blocks: not a rule.
     blocksPerLoad: { values: [1, 2, 4, 8], sweep: [1], doc: "consecutive blocks a thread loads as one (2: q4_0/q8_0 pairs from 4-aligned words, no select; 4: ggml mxfp4 in fours from 17 aligned words, constant shifts; 8: eight from whole vec4s, with codeLoads 'vec4')", default: 1 },
     quantizeThreads: { values: [1, 4], sweep: [1], doc: "'shared' only: threads per activation block in the quantize (4: src1 read coalesced, max and Σq by subgroup shuffles; needs 'subgroups')", default: 1 },
-    // Not measured yet (matmul-tune.sh mmvq5): swept on request.
+    // H200 2026-12-02 (matmul-tune.sh mmvq5): vec4 int4 16384² 49.2 against 53.5 µs, nvfp4/mxfp4_t1 +2–3%: swept on request.
     codeLoads: { values: CODE_LOADS, sweep: ['words'], doc: "how a block's code words are loaded: 'words' (src0 as u32, word by word) or 'vec4' (src0 as vec4<u32>: a block's 16 code bytes one load; Track-1 16-byte-aligned code streams only)", default: 'words' },
-    // Not measured yet (matmul-tune.sh mmvq7): swept on request.
+    // H200 2026-12-02 (matmul-tune.sh mmvq7): 'mantissa' within ±2% of 'convert' (nvfp4/mxfp4 16384²): swept on request.
     dotFloat: { values: DOT_FLOATS, sweep: ['convert'], doc: "how a block's integer dot becomes f32: 'convert' (f32(), a conversion per dot) or 'mantissa' (the dot chain started from 1.5·2^23's bits, the sum read as an f32 less 1.5·2^23: exact, no conversion)", default: 'convert', omitDefault: true },
     preload: { values: PRELOADS, sweep: ['none'], doc: "'shared' only: 'weights' issues a thread's first step of weight loads before the quantize", default: 'none' },
-    // Not measured yet (matmul-tune.sh mmvq6): swept on request. 'bits' stays out of schedules and keys (omitDefault): every key made before it holds.
+    // H200 2026-12-02 (matmul-tune.sh mmvq6): 'table' lost 1.6–2.7× on nvfp4, mxfp4_t1 and mxfp4 at 16384²: swept on request. 'bits' stays out of schedules and keys (omitDefault): every key made before it holds.
     e2m1Decode: { values: E2M1_DECODES, sweep: ['bits'], doc: "how E2M1 codes become i8: 'bits' (bit operations) or 'table' (a 32 KiB per-lane table in workgroup memory, each code byte looked up; E2M1 formats only)", default: 'bits', omitDefault: true },
     reduction: { values: ['subgroup', 'shared'], doc: "how a row's partial sums meet" },
   },

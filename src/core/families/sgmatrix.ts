@@ -551,7 +551,7 @@ export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
     splitK: {
       values: [1, 2, 4],
       sweep: [1],
-      doc: "K split inside the workgroup: splitK groups of subgroupsM×subgroupsN subgroups each multiply their slice of every staged K tile into their own accumulators, summed through workgroup memory (≤ 16 KiB of f32 scratch, in rounds) at the end; swept on request (not yet measured)",
+      doc: "K split inside the workgroup: splitK groups of subgroupsM×subgroupsN subgroups each multiply their slice of every staged K tile into their own accumulators, summed through workgroup memory (≤ 16 KiB of f32 scratch, in rounds) at the end; swept on request (H200 2026-12-02, gemm6: lost, 60–138 against 141 TFLOP/s at 4096x512x4096 f16)",
       default: 1,
       omitDefault: true,
     },

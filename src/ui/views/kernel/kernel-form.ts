@@ -92,7 +92,8 @@ export function autoPick(op: OpDef, c: OpCase, adapter: Limits): AutoPick {
 /** The first value of every knob: a valid starting point when the registry picks nothing. */
 export function firstOfSpace(family: Family): Schedule {
   const out: Record<string, unknown> = { family };
-  for (const [knob, spec] of Object.entries(SPACES[family])) out[knob] = spec.values[0];
+  // A knob with omitDefault stays out at its default, as parseSchedule leaves it (the same key either way).
+  for (const [knob, spec] of Object.entries(SPACES[family])) if (!(spec.omitDefault && spec.values[0] === spec.default)) out[knob] = spec.values[0];
   return out as unknown as Schedule;
 }
 
