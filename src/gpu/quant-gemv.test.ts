@@ -247,6 +247,9 @@ describe('quantized GEMV, block-at-a-time decode (SwiftShader)', () => {
     // With the activations fused, and Track-1 codes as vec4 loads.
     const more: Twin[] = [['mxfp4_t1', [13, 3, 160, 1], 64, 1, 1]];
     await mmvqTwins(more, { codeLoads: 'vec4' }, { codeLoads: 'vec4', e2m1Decode: 'table', activations: 'fused' }, (_bits, table, name) => expect(table, name).toContain('mmvq fused'));
+    // ggml mxfp4 four blocks a load (8 and 12 blocks a row), each code word through the table.
+    const quads: Twin[] = [['mxfp4', [37, 1, 256, 0], 64, 1, 1], ['mxfp4', [13, 3, 384, 1], 64, 1, 1]];
+    await mmvqTwins(quads, { blocksPerLoad: 4 }, { blocksPerLoad: 4, e2m1Decode: 'table' }, (_bits, table, name) => expect(table, name).toContain('wq_e2m1x2_lut((W0 >> 8u)'));
   }, 600_000);
 
   it("the registry's pick: mmvq for the integer-dot formats at N ≤ 8 (this runtime offers dot4I8Packed), the block-decode gemv for the others", async () => {

@@ -229,7 +229,10 @@ describe('mmvq family (integer-dot GEMV over q8_1 activations)', () => {
   it('blocksPerLoad 4: four ggml mxfp4 blocks from 17 aligned words (wq_quad_c8, constant shifts); refused by name elsewhere and where a row is not whole fours', () => {
     expect(validateSchedule(mmvq({ blocksPerLoad: 4 }), dot4)).toEqual([]);
     expect(MUL_MAT.fits(mmvq({ blocksPerLoad: 4 }), quant('mxfp4', [8, 3, 256]))).toEqual([]);
-    expect(MUL_MAT.fits(mmvq({ blocksPerLoad: 4, e2m1Decode: 'table' }), quant('mxfp4', [8, 3, 256]))).toContain("e2m1Decode 'table' with blocksPerLoad 4: the four-block load (wq_quad_c8) decodes by bits, not through the table");
+    // With the table, the four-block load's code words go through it too (no bit decode left behind).
+    const quadTable = MUL_MAT.generate(mmvq({ blocksPerLoad: 4, e2m1Decode: 'table' }), quant('mxfp4', [8, 1, 256])).wgsl;
+    expect(quadTable).toContain('let p00 = wq_e2m1x2_lut((W0 >> 8u) | (W1 << 24u));');
+    expect(quadTable).not.toMatch(/[^n] wq_e2m1x2_i8\(/);
     expect(MUL_MAT.fits(mmvq({ blocksPerLoad: 4 }), quant('mxfp4', [8, 1, 192]))).toEqual(['blocksPerLoad 4 needs the blocks a row in fours, got K/32 = 6']);
     for (const name of ['q4_0', 'q8_0', 'nvfp4', 'mxfp4_t1']) expect(MUL_MAT.fits(mmvq({ blocksPerLoad: 4 }), quant(name, [8, 1, 256])), name).toEqual(['blocksPerLoad 4 loads four ggml mxfp4 blocks as 17 aligned words (wq_quad_c8), not this src0']);
     expect(MUL_MAT.fits(mmvq({ blocksPerLoad: 4, codeLoads: 'vec4' }), quant('mxfp4', [8, 1, 256]))).toHaveLength(1);

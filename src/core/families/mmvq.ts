@@ -165,8 +165,6 @@ function fitsMmvq(s: MmvqSchedule, k: GemvSnippet, limits?: DeviceLimits): strin
     if (!k.weightBlocks.e2m1) reasons.push("e2m1Decode 'table' looks E2M1 codes up (nvfp4, mxfp4_t1, fp4, fp4_f16, ggml mxfp4), not this src0's codes");
     // ggml mxfp4's table words pair quants 4t… with 16 + 4t… (both halves of a q8_1 block): one thread must pack the whole block.
     else if (dot4Order(s, k) === 'k-lut' && sharedX(s) && quantizeThreads(s) > 1) reasons.push(`e2m1Decode 'table' with ggml mxfp4 packs each activation word from both halves of a q8_1 block: 'shared' with quantizeThreads ${quantizeThreads(s)} splits a block over lanes (use quantizeThreads 1)`);
-    // wq_quad_c8 decodes its four blocks with the bit decode; the table renames only wq_block_c8's calls (not measured together yet).
-    else if (blocksPerLoad(s) === 4) reasons.push("e2m1Decode 'table' with blocksPerLoad 4: the four-block load (wq_quad_c8) decodes by bits, not through the table");
   }
   if ((sharedX(s) || e2m1Table(s)) && limits && k.K % 32 === 0) {
     const bytes = mmvqWorkgroupBytes(s, k);
@@ -398,7 +396,9 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
   } else if (U === 1) body.push(`for (var kb = j; kb < ${u(KU)}; kb = kb + ${u(T)}) {`, ...step(1), '}');
   else body.push('var kb = j;', `for (; kb + ${u((U - 1) * T)} < ${u(KU)}; kb = kb + ${u(U * T)}) {`, ...step(U), '}', `for (; kb < ${u(KU)}; kb = kb + ${u(T)}) {`, ...step(1), '}');
   // e2m1Decode 'table': the workgroup fills the E2M1 table first (its own barrier), then everything above.
-  const decode = vec4Codes(s) ? k.weightBlocks!.c8Vec4! : k.weightBlocks!.wgsl;
+  // The block decode and the multi-block load it is read through (pairs, fours): the table renames the code-word calls of both.
+  const wb = k.weightBlocks!;
+  const decode = [vec4Codes(s) ? wb.c8Vec4! : wb.wgsl, ...(L === 2 ? [wb.pairC8!] : L === 4 ? [wb.quadC8!] : [])].map((w) => w.trim()).join('\n');
   const table = e2m1Table(s) ? e2m1TableDecode(decode, W) : null;
   if (table) body.unshift(...table.fill);
   const dstAt = (i: number, c: number) => `${u(k.dst.offset)} + ${u(c * k.dst.rowStride)} + m0${i ? ` + ${u(i)}` : ''}`;
@@ -437,7 +437,6 @@ function gemvWgsl(s: MmvqSchedule, k: GemvSnippet, label: string): string {
     ...(partLen ? [`var<workgroup> part: array<f32, ${partLen}>;`] : []),
     '',
     (table ? table.wgsl : decode).trim(),
-    ...(L === 2 ? [k.weightBlocks!.pairC8!.trim()] : L === 4 ? [k.weightBlocks!.quadC8!.trim()] : []),
     '',
     fuse ? q.fns : shx ? `${q.fns}\n${ldXq}` : `${q.struct}\n${ldXq}`,
     '',
