@@ -128,22 +128,6 @@ export function sgmatrixScratch(s: SgmatrixSchedule): { perRound: number; rounds
   return { perRound, rounds: mats / perRound, floats: slab(perRound), bytes: slab(perRound) * 4 };
 }
 
-/**
- * Where thread data of a splitK reduction round goes: vec4 `v` of a K group's slab (4 consecutive
- * m of one column of one matrix) → the tile's subgroup (sgm, sgn), the subgroup's matrix (i, j) and
- * its element (m, n) within it. The WGSL's sum computes exactly this (a CPU model for the tests).
- */
-export function sgmatrixReduceIndex(s: SgmatrixSchedule, round: number, v: number): { sgm: number; sgn: number; i: number; j: number; m: number; n: number } {
-  const { cm, cn } = cfg(s);
-  const { perRound } = sgmatrixScratch(s);
-  const e = v * 4;
-  const q = Math.floor(e / (cm * cn));
-  const w = e % (cm * cn);
-  const sl = Math.floor(q / perRound);
-  const f = round * perRound + (q % perRound);
-  return { sgm: sl % s.subgroupsM, sgn: Math.floor(sl / s.subgroupsM), i: Math.floor(f / s.matricesN), j: f % s.matricesN, m: w % cm, n: Math.floor(w / cm) };
-}
-
 /** Elements one global load carries: 8 f16 (vec4<u32>) or 4 f32 (vec4<f32>). */
 const perLoad = (t: DType) => (t === 'f16' ? 8 : 4);
 
@@ -427,7 +411,7 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
       }
     }
     emit('}');
-  } else emit(...reduction(s, k.dst.rowStride, threads, scratch.perRound));
+  } else emit(...reduction(s, k.dst.rowStride, threads, scratch));
   // Quantized weights are always rounded (decoded to f16); the snippet calls them f32.
   const rounds = t0 === 'f32' || t1 === 'f32';
   const wgsl = [
@@ -453,15 +437,14 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
 /**
  * splitK's end: per round, each subgroup stores `perRound` of its accumulators into its K group's slab
  * of sRed, a barrier, then every thread sums the splitK slabs a vec4 (4 m of one column) at a time
- * and stores to dst (the index math of sgmatrixReduceIndex); a barrier before the next round's stores.
+ * and stores to dst; a barrier before the next round's stores.
  */
-function reduction(s: SgmatrixSchedule, dstStride: number, threads: number, perRound: number): string[] {
+function reduction(s: SgmatrixSchedule, dstStride: number, threads: number, { perRound, rounds }: { perRound: number; rounds: number }): string[] {
   const { cm, cn } = cfg(s);
   const sk = splitOf(s);
   const nsg = s.subgroupsM * s.subgroupsN;
   const E = cm * cn;
   const slab = nsg * perRound * E;
-  const rounds = (s.matricesM * s.matricesN) / perRound;
   const V = slab / 4;
   const out: string[] = [];
   for (let round = 0; round < rounds; round++) {
