@@ -217,9 +217,9 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
       },
       {
         when: [{ feature: 'type0', min: 1, max: 1 }, { feature: 'type1', min: 1, max: 1 }, { feature: 'N', min: 9 }, { feature: 'N', max: 2047 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 128 }, { feature: 'K', multipleOf: 32 }],
-        schedule: sgmatrix16(4, 2, 2, 4, 'prefetch'),
-        limits: { maxComputeWorkgroupStorageSize: 20480 },
-        note: 'H200 2026-12-02, fifth session (matmul-tune.sh gemm7, `lab sweep` of subgroups 2/4² × matrices 2/4², one call): f16×f16→f32 4096x512x4096 117.1 µs (146.7 TFLOP/s) against 120.6 for the 2×2 · 4×2 rule below; 2×4 · 4×2 117.8 (gemm6, another call: 119 against 121–123); 128×128 tiles of eight subgroups (256 threads, 20 KiB). f16 × f16 and N = 512 only as measured; at 4096³ it loses (870 µs against 608), hence N < 2048',
+        schedule: freezeSchedule({ ...sgmatrix16(2, 4, 4, 2, 'prefetch'), tileK: 64 }),
+        limits: { maxComputeWorkgroupStorageSize: 36864 },
+        note: 'H200 2026-12-02, fifth session (matmul-tune.sh gemm8, `lab time` each, one call): f16×f16→f32 4096x512x4096 84.5 µs (203.3 TFLOP/s) with 128×128 tiles of eight subgroups at K64 (256 threads, 36 KiB), against 118 µs (145.3–146.1) for the same tiles at K32 (4×2 · 2×4, gemm7\'s sweep winner: 117.1 against 120.6 for the 2×2 · 4×2 rule below) in the same call; 4×2 · 2×4 K64 86.7; double staging 116–117; 128 workgroups, one an SM: K64 halves the barriers a workgroup waits at. f16 × f16 and N = 512 only as measured; at 4096³ it does not win (616 µs against 609 for the 2×2 · 4×4 rule), hence N < 2048',
       },
       {
         when: [{ feature: 'f16', min: 1 }, { feature: 'N', min: 9 }, { feature: 'N', max: 2047 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 64 }, { feature: 'K', multipleOf: 32 }],
