@@ -175,6 +175,8 @@ describe('MUL_MAT (ggml_mul_mat)', () => {
     expect(schedulesFor('MUL_MAT', narrow, featured)).toMatchObject({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 2, staging: 'prefetch' });
     expect(schedulesFor('MUL_MAT', narrow, h200)).toMatchObject({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, subgroupsN: 4, matricesM: 4, matricesN: 2, tileK: 64, staging: 'prefetch' });
     expect(validateSchedule(schedulesFor('MUL_MAT', narrow, h200)!, featured)).toEqual(['workgroup memory 36864 B exceeds maxComputeWorkgroupStorageSize 16384']);
+    // K a multiple of 32 but not of 64: the K64 tile does not fit, so the K32 128×64 rule takes it.
+    expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([4096, 512, 4128], 'contiguous', { type0: 1, type1: 1 }), h200)).toMatchObject({ family: 'sgmatrix', subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 2, tileK: 32 });
     // f16 weights × f32 at N = 512 keeps 128×64 (the eight-subgroup tile is measured for f16 × f16 only).
     expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([4096, 512, 4096], 'contiguous', { type0: 1 }), h200)).toMatchObject({ subgroupsM: 2, subgroupsN: 2, matricesM: 4, matricesN: 2 });
     // N ≥ 2048, f16 × f16: 128×128 tiles of 2×2 subgroups (20 KiB; H200 gemm3 225.7 TFLOP/s against 212.8 for 256×128).
