@@ -2,7 +2,7 @@
 # MUL_MAT schedule variants on the H200 (issue 11): GEMV / small N, f16 subgroup matrices, f32.
 # Same prelude as h200.sh; each line is one `lab time` (checked against the oracle, then timed).
 # Usage on the device: bash scripts/gpu/matmul-tune.sh [STEP|bench]   (outputs in $OUT; LAB_DIR: where lab.mjs is, default dist-cli)
-# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 gemm6 (sgmatrix splitK) gemm7 (sgmatrix tilings swept, f16) gemm8 (the 4096×512 f16 rule's knobs) rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 mmvq5 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks; mmvq5: codeLoads vec4 on the Track-1 formats; mmvq6: e2m1Decode table on the E2M1 formats; mmvq7: nvfp4's f16 scale pair, ggml mxfp4 blocksPerLoad 4, dotFloat mantissa), f32b (f32 tiled knobs, gemv rowsPerThread), f32c (f32 tiled: stores vec4, inner pipelined4), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows), readfloor (GEMV f32 against SUM_ROWS over the same matrix: the read floor), gemvfloor (the gemv family at the read floor's points); none or default: the GEMV/sgmatrix rows, then bench; an unknown step exits 2 at once.
+# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 gemm6 (sgmatrix splitK) gemm7 (sgmatrix tilings swept, f16) gemm8 (the 4096×512 f16 rule's knobs) rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 mmvq5 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks; mmvq5: codeLoads vec4 on the Track-1 formats; mmvq6: e2m1Decode table on the E2M1 formats; mmvq7: nvfp4's f16 scale pair, ggml mxfp4 blocksPerLoad 4, dotFloat mantissa), f32b (f32 tiled knobs, gemv rowsPerThread), f32c (f32 tiled: stores vec4, inner pipelined4), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows), readfloor (GEMV f32 against SUM_ROWS over the same matrix: the read floor), gemvfloor (the gemv family at the read floor's points), alufloor (the E2M1 GEMVs with the weights in L2: their instruction floor), f32d, f32e (f32 4096³: 128×256 / 256×128 tiles, K8 double, and around the best of them), gemm9 (f16 4096³: written-out K steps, 128×256, K64 eight subgroups); none or default: the GEMV/sgmatrix rows, then bench; an unknown step exits 2 at once.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -104,7 +104,7 @@ elif [ "${1:-}" = f32c ]; then
     set -- $v; ok $N512 $v && m $N512 128 128 $1 8 $2 $3 1 $4 $5 $6
   done
   rates f32c
-elif [ "${1:-}" = mmvq ] || [ "${1:-}" = mmvqfp4 ] || [ "${1:-}" = mmvq3 ] || [ "${1:-}" = mmvq4 ] || [ "${1:-}" = mmvq5 ] || [ "${1:-}" = mmvq6 ] || [ "${1:-}" = mmvq7 ]; then
+elif [ "${1:-}" = mmvq ] || [ "${1:-}" = alufloor ] || [ "${1:-}" = mmvqfp4 ] || [ "${1:-}" = mmvq3 ] || [ "${1:-}" = mmvq4 ] || [ "${1:-}" = mmvq5 ] || [ "${1:-}" = mmvq6 ] || [ "${1:-}" = mmvq7 ]; then
   # Issue 20, mmvq helper: the integer-dot GEMV's knobs (rowsPerWorkgroup, rowsPerThread, blocksPerThread,
   # activations prequantized = two passes timed as their sum | fused = one pass) on q4_0, q4_1, q5_0, q8_0
   # at 4096x1x4096 and 16384x1x16384, and N = 2, 4, 8 at 4096 (q4_0, q8_0). One `lab sweep` per group (limits sum to 410 s): inputs and oracle
@@ -124,7 +124,23 @@ elif [ "${1:-}" = mmvq ] || [ "${1:-}" = mmvqfp4 ] || [ "${1:-}" = mmvq3 ] || [ 
   # step). rowsPerThread 4 (32 KiB of partials declared for N ≤ 8: the H200 offers 48) is where fused quantizes each block once a workgroup.
   F4="q4_0 q4_1 q5_0 q8_0"
   shapes() { local d=$1; shift; local out=""; for f in "$@"; do out="$out${out:+,}$d:contiguous:type0=$f"; done; echo "$out"; }
-  if [ "$1" = mmvq7 ]; then
+  if [ "$1" = alufloor ]; then
+    # `round.sh tune-alufloor:150` (issue 20's last row, sixth session): is the E2M1 GEMV bound by its integer work or by
+    # memory? One schedule (the 16384² rule: W256 R8 RT2 U2 prequantized) on int4 (3-op decode, nvfp4's bytes), q4_0,
+    # nvfp4, mxfp4_t1 and ggml mxfp4 at 4096², 6144² (9–21 MB: the weights stay in the H200's 50 MB L2 between the
+    # batched runs, nothing flushes it) and 16384² (151 MB: HBM). The marginal time a weight between 4096² and 6144²
+    # (the dispatches' fixed cost cancels) is what the kernel costs with memory out of the way: × 16384² it is the
+    # GEMV's floor from its own instructions. Reference column: the registry's pick.
+    ONE='{"family":"mmvq","workgroupSize":[256],"rowsPerWorkgroup":[8],"rowsPerThread":[2],"blocksPerThread":[2],"blocksPerLoad":[1],"codeLoads":["words"],"activations":["prequantized"],"quantizeThreads":[1],"preload":["none"],"reduction":["subgroup"]}'
+    FMT="int4 q4_0 nvfp4 mxfp4_t1 mxfp4"
+    if [ -n "${LOCAL:-}" ]; then
+      sw localfloor 300 "$(shapes 256x1x512 $FMT),$(shapes 512x1x512 $FMT)" "$(echo "$ONE" | sed 's/\[256\]/[64]/')"
+    else
+      # FLOOR_SIZES: the L2-resident sizes (default 4096 6144, the first call; 3072…7168 the second: 4.7–25.6 MB at nvfp4).
+      for n in ${FLOOR_SIZES:-4096 6144}; do sw l2-$n 45 "$(shapes ${n}x1x$n $FMT)" "$ONE"; done
+      [ -n "${FLOOR_NO16K:-}" ] || sw hbm-16k 55 "$(shapes 16384x1x16384 $FMT)" "$ONE"
+    fi
+  elif [ "$1" = mmvq7 ]; then
     # `round.sh tune-mmvq7:130` (issue 20, mxfp4ld helper): the E2M1 formats' per-block integer work past the code decode, at
     # 16384² (70% of copy: nvfp4 151 MB ≤ 51 µs, ggml mxfp4 142.6 MB ≤ 48 µs; before this build, 2026-12-02: 74.3 / 77.5 µs).
     # (1) nvfp4's two E4M3 scales as one f16 pair (7 integer ops against ≈ 20): the default decode now, so no old form to sweep:
@@ -300,6 +316,46 @@ elif [ "${1:-}" = readfloor ]; then
     tail -2 "$OUT/floor-$sh.err" >> "$OUT/tune.txt"
   done
   a $G4; a $G16
+  cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = f32d ] || [ "${1:-}" = f32e ] || [ "${1:-}" = gemm9 ]; then
+  # Issue 26's two missed MUL_MAT rows, sixth session. f32d (f32 4096³ ≥ 45; the rule 128×128 K16 8×16 prefetch pipelined,
+  # 41.5): 256-thread 8×16 tiles of 128×256 and 256×128 (tileM/tileN 256, swept on request: 33% fewer staged floats a
+  # FMA) and K8 double staging. gemm9 (f16 4096³ ≥ 250; the rule 2×2 · 4×4 K32 prefetch, 609 µs): K steps written out,
+  # 128×256 at K32 with the eight-subgroup grid, the 4096×512 rule's K64 tiles with workgroup order and written-out steps.
+  # The rule first and last (clock drift). `round.sh tune-f32d:100 tune-gemm9:80`; DEADLINE names what is left unrun.
+  BIG=4096x4096x4096; F=type0=1,type1=1
+  [ -n "${LOCAL:-}" ] && BIG=256x256x128
+  DEADLINE=$((SECONDS + ${F32D_S:-95}))
+  ok() { [ "$SECONDS" -lt "$DEADLINE" ] || { echo "## (skipped past the deadline: $*)" >> "$OUT/tune.txt"; return 1; }; }
+  if [ "$1" = f32d ]; then
+    # tileM tileN tileK staging padding inner (threadM 8, threadN 16, splitK 1, scalar stores)
+    for v in "128 128 16 prefetch none pipelined" "128 256 16 prefetch none pipelined" "256 128 16 prefetch none pipelined" \
+      "128 256 16 prefetch vec4 pipelined" "128 256 16 prefetch none pipelined4" "128 256 8 prefetch none pipelined" "128 256 8 double none pipelined" \
+      "128 128 8 double none pipelined" "128 256 16 single none pipelined" "128 128 16 prefetch none pipelined"; do
+      set -- $v; ok $v && m $BIG $1 $2 $3 8 16 $4 1 $5 $6
+    done
+    rates f32d
+  elif [ "$1" = f32e ]; then
+    # Around f32d's best (128×256 K8 double pipelined: 42.00 against the rule's 41.48 in one call): its padding, inner
+    # loop, 256×128, K16 double (48 KiB: the H200's limit), the rule and the winner again (drift).
+    for v in "128 128 16 prefetch none pipelined" "128 256 8 double none pipelined" "128 256 8 double vec4 pipelined" "128 256 8 double none unrolled" \
+      "128 256 8 double none loop" "256 128 8 double none pipelined" "128 256 16 double none pipelined" "256 128 16 double none pipelined" \
+      "128 128 16 prefetch none pipelined" "128 256 8 double none pipelined"; do
+      set -- $v; ok $v && m $BIG $1 $2 $3 8 16 $4 1 $5 $6
+    done
+    rates f32e
+  else
+    T() { ok "$@" && s $BIG 16x16x16 $1 $2 $3 $4 $5 $F $6 plain "${7:-}"; }
+    T 2 2 4 4 32 prefetch
+    T 2 2 4 4 32 prefetch '"kSteps":"unrolled"'
+    T 2 2 4 4 32 prefetch '"kSteps":"unrolled","prefetchAt":"mma"'
+    T 2 2 4 4 32 prefetch '"groupM":8,"kSteps":"unrolled"'
+    T 2 4 4 4 32 prefetch
+    T 2 4 4 2 64 prefetch '"groupM":8'
+    T 2 4 4 2 64 prefetch '"kSteps":"unrolled"'
+    T 2 2 4 4 32 prefetch
+    rates gemm9
+  fi
   cat "$OUT/tune.txt"; exit 0
 elif [ "${1:-}" = gemm8 ]; then
   # Issue 26's f16 4096×512×4096 row (≥ 150 TFLOP/s, ≤ 114.5 µs) around gemm7's winner, now the rule (4×2 · 2×4: 128×128

@@ -290,6 +290,12 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
       { when: [{ feature: 'N', max: 8 }, { feature: 'K', multipleOf: 4 }], schedule: freezeSchedule({ family: 'gemv', workgroupSize: 256, rowsPerWorkgroup: 4, columnsPerPass: 8, vectorWidth: 4, unroll: 4, reduction: 'shared', rowsPerThread: 1 }) },
       { when: [{ feature: 'N', max: 8 }], schedule: freezeSchedule({ family: 'gemv', workgroupSize: 256, rowsPerWorkgroup: 4, columnsPerPass: 8, vectorWidth: 1, unroll: 2, reduction: 'shared', rowsPerThread: 1 }) },
       {
+        when: [{ feature: 'K', multipleOf: 8 }, { feature: 'M', min: 2048 }, { feature: 'N', min: 2048 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 256 }],
+        schedule: freezeSchedule({ family: 'matmul', tileM: 128, tileN: 256, tileK: 8, threadM: 8, threadN: 16, vectorWidth: 4, staging: 'double', splitK: 1, padding: 'vec4', inner: 'pipelined', stores: 'scalar' }),
+        limits: { maxComputeWorkgroupStorageSize: 25088 },
+        note: "H200 2026-12-02, sixth session (matmul-tune.sh f32d and f32e, one call each): 4096³ 128×256 tiles, K8 double staging, padded, pipelined 3.24 ms, 42.40 TFLOP/s, against 3.30 ms (41.61 / 41.59) for the 128×128 K16 rule below first and last in the same call; unpadded 41.98 / 41.93 (f32d: 42.00 against 41.48), written out 41.92, 256×128 41.31, K16 double 40.2–40.3, K8 prefetch 40.87. Whole tiles only (M a multiple of 128, N of 256)",
+      },
+      {
         when: [{ feature: 'K', multipleOf: 4 }, { feature: 'M', min: 2048 }, { feature: 'N', min: 2048 }],
         schedule: freezeSchedule({ family: 'matmul', tileM: 128, tileN: 128, tileK: 16, threadM: 8, threadN: 16, vectorWidth: 4, staging: 'prefetch', splitK: 1, padding: 'none', inner: 'pipelined', stores: 'scalar' }),
         note: "H200 2026-12-02 (matmul-tune.sh f32b): 4096³ inner 'pipelined' 3.31 ms, 41.5 TFLOP/s, against the loop's 3.44 ms (40.0) first and last in the same call; padded 3.35, double 6.04. Before (gemm1): 8×16 per thread 40.1 against 38.1 for 8×8; 128×256 39.2, 16×8 37.2, split K 2 31.8",
