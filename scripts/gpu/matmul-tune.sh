@@ -2,7 +2,7 @@
 # MUL_MAT schedule variants on the H200 (issue 11): GEMV / small N, f16 subgroup matrices, f32.
 # Same prelude as h200.sh; each line is one `lab time` (checked against the oracle, then timed).
 # Usage on the device: bash scripts/gpu/matmul-tune.sh [STEP|bench]   (outputs in $OUT; LAB_DIR: where lab.mjs is, default dist-cli)
-# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 gemm6 (sgmatrix splitK) gemm7 (sgmatrix tilings swept, f16) gemm8 (the 4096×512 f16 rule's knobs) rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 mmvq5 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks; mmvq5: codeLoads vec4 on the Track-1 formats; mmvq6: e2m1Decode table on the E2M1 formats; mmvq7: nvfp4's f16 scale pair, ggml mxfp4 blocksPerLoad 4, dotFloat mantissa), f32b (f32 tiled knobs, gemv rowsPerThread), f32c (f32 tiled: stores vec4, inner pipelined4), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows), readfloor (GEMV f32 against SUM_ROWS over the same matrix: the read floor), gemvfloor (the gemv family at the read floor's points), alufloor (the E2M1 GEMVs with the weights in L2: their instruction floor), f32d, f32e (f32 4096³: 128×256 / 256×128 tiles, K8 double, and around the best of them), gemm9 (f16 4096³: written-out K steps, 128×256, K64 eight subgroups); none or default: the GEMV/sgmatrix rows, then bench; an unknown step exits 2 at once.
+# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 gemm6 (sgmatrix splitK) gemm7 (sgmatrix tilings swept, f16) gemm8 (the 4096×512 f16 rule's knobs) rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 mmvq5 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks; mmvq5: codeLoads vec4 on the Track-1 formats; mmvq6: e2m1Decode table on the E2M1 formats; mmvq7: nvfp4's f16 scale pair, ggml mxfp4 blocksPerLoad 4, dotFloat mantissa), f32b (f32 tiled knobs, gemv rowsPerThread), f32c (f32 tiled: stores vec4, inner pipelined4), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows), readfloor (GEMV f32 against SUM_ROWS over the same matrix: the read floor), gemvfloor (the gemv family at the read floor's points), alufloor (the E2M1 GEMVs with the weights in L2: their instruction floor), f32d, f32e (f32 4096³: 128×256 / 256×128 tiles, K8 double, and around the best of them), gemm9 (f16 4096³: written-out K steps, 128×256, K64 eight subgroups), robust20 (the E2M1 GEMV with robustness off); none or default: the GEMV/sgmatrix rows, then bench; an unknown step exits 2 at once.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -591,6 +591,19 @@ elif [ "${1:-}" = issue26b ]; then
   for v in "1024 4 1 4 4 subgroup" "256 1 1 4 8 subgroup" "256 4 1 4 8 subgroup" "512 1 1 4 4 subgroup"; do g 4096x1x4096 $v; done
   for v in "1024 4 1 4 4 subgroup" "256 1 1 4 8 subgroup"; do g 16384x1x16384 $v; done
   for v in "256 2 8 4 2 subgroup" "128 1 8 4 2 subgroup" "256 4 4 4 2 subgroup" "256 4 8 4 1 subgroup"; do g 4096x8x4096 $v; done
+  cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = robust20 ]; then
+  # Issue 20's E2M1 row, sixth session: how much of the instruction floor (alufloor) is robustness's clamping? nvfp4 and
+  # int4 GEMVs (the registry's picks) at 6144² (weights in L2) and 16384², robustness on, then off (diagnosis only:
+  # browsers never offer the toggle), then on again. `round.sh tune-robust20:90`.
+  G6=6144x1x6144; G16=16384x1x16384
+  rows() { for f in nvfp4 int4; do a $G6 type0=$f; done; a $G16 type0=nvfp4; }
+  rows
+  echo "=== KERNEL_LAB_DAWN_TOGGLES=disable_robustness" >> "$OUT/tune.txt"
+  KERNEL_LAB_DAWN_TOGGLES=disable_robustness rows
+  echo "=== robustness on again" >> "$OUT/tune.txt"
+  rows
+  rates robust20
   cat "$OUT/tune.txt"; exit 0
 elif [ "${1:-}" = auto26 ]; then
   # Issue 26's rows as the registry picks them now (`round.sh tune-auto26:150`): one `lab time` each.
