@@ -2,7 +2,7 @@
 # MUL_MAT schedule variants on the H200 (issue 11): GEMV / small N, f16 subgroup matrices, f32.
 # Same prelude as h200.sh; each line is one `lab time` (checked against the oracle, then timed).
 # Usage on the device: bash scripts/gpu/matmul-tune.sh [STEP|bench]   (outputs in $OUT; LAB_DIR: where lab.mjs is, default dist-cli)
-# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 gemm6 (sgmatrix splitK) gemm7 (sgmatrix tilings swept, f16) gemm8 (the 4096×512 f16 rule's knobs) rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 mmvq5 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks; mmvq5: codeLoads vec4 on the Track-1 formats; mmvq6: e2m1Decode table on the E2M1 formats; mmvq7: nvfp4's f16 scale pair, ggml mxfp4 blocksPerLoad 4, dotFloat mantissa), f32b (f32 tiled knobs, gemv rowsPerThread), f32c (f32 tiled: stores vec4, inner pipelined4), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows), readfloor (GEMV f32 against SUM_ROWS over the same matrix: the read floor), gemvfloor (the gemv family at the read floor's points), alufloor (the E2M1 GEMVs with the weights in L2: their instruction floor), f32d, f32e (f32 4096³: 128×256 / 256×128 tiles, K8 double, and around the best of them), gemm9 (f16 4096³: written-out K steps, 128×256, K64 eight subgroups), robust20 (the E2M1 GEMV with robustness off); none or default: the GEMV/sgmatrix rows, then bench; an unknown step exits 2 at once.
+# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 gemm6 (sgmatrix splitK) gemm7 (sgmatrix tilings swept, f16) gemm8 (the 4096×512 f16 rule's knobs) rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 mmvq5 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks; mmvq5: codeLoads vec4 on the Track-1 formats; mmvq6: e2m1Decode table on the E2M1 formats; mmvq7: nvfp4's f16 scale pair, ggml mxfp4 blocksPerLoad 4, dotFloat mantissa), f32b (f32 tiled knobs, gemv rowsPerThread), f32c (f32 tiled: stores vec4, inner pipelined4), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows), readfloor (GEMV f32 against SUM_ROWS over the same matrix: the read floor), gemvfloor (the gemv family at the read floor's points), alufloor (the E2M1 GEMVs with the weights in L2: their instruction floor), f32d, f32e, f32g, f32h, f32i (f32 4096³: 128×256 / 256×128 tiles, K8 double, and around the best of them), gemm9 (f16 4096³: written-out K steps, 128×256, K64 eight subgroups), robust20 (the E2M1 GEMV with robustness off); none or default: the GEMV/sgmatrix rows, then bench; an unknown step exits 2 at once.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -317,7 +317,7 @@ elif [ "${1:-}" = readfloor ]; then
   done
   a $G4; a $G16
   cat "$OUT/tune.txt"; exit 0
-elif [ "${1:-}" = f32d ] || [ "${1:-}" = f32e ] || [ "${1:-}" = gemm9 ]; then
+elif [ "${1:-}" = f32d ] || [ "${1:-}" = f32e ] || [ "${1:-}" = f32g ] || [ "${1:-}" = f32h ] || [ "${1:-}" = f32i ] || [ "${1:-}" = gemm9 ]; then
   # Issue 26's two missed MUL_MAT rows, sixth session. f32d (f32 4096³ ≥ 45; the rule 128×128 K16 8×16 prefetch pipelined,
   # 41.5): 256-thread 8×16 tiles of 128×256 and 256×128 (tileM/tileN 256, swept on request: 33% fewer staged floats a
   # FMA) and K8 double staging. gemm9 (f16 4096³ ≥ 250; the rule 2×2 · 4×4 K32 prefetch, 609 µs): K steps written out,
@@ -344,6 +344,38 @@ elif [ "${1:-}" = f32d ] || [ "${1:-}" = f32e ] || [ "${1:-}" = gemm9 ]; then
       set -- $v; ok $v && m $BIG $1 $2 $3 8 16 $4 1 $5 $6
     done
     rates f32e
+  elif [ "$1" = f32g ]; then
+    # Around the new rule (128×256 K8 double padded pipelined, 42.40): its inner loop as 4-k groups or written out,
+    # 8×8 a thread (512 threads: twice the warps for latency, 64 accumulators), 128×128 K8 double padded, the old rule;
+    # the rule first and last. M tileM tileN tileK threadN staging padding inner (threadM 8).
+    for v in "128 256 8 16 double vec4 pipelined" "128 256 8 16 double vec4 pipelined4" "128 256 8 16 double vec4 unrolled" "128 256 8 8 double vec4 pipelined" \
+      "128 256 16 8 double vec4 pipelined" "128 128 8 16 double vec4 pipelined" "128 128 16 16 prefetch none pipelined" "128 256 8 16 double vec4 pipelined"; do
+      set -- $v; ok $v && m $BIG $1 $2 $3 8 $4 $5 1 $6 $7
+    done
+    rates f32g
+  elif [ "$1" = f32h ]; then
+    # f32g's lead: 128×256 at 8×8 a thread (512 threads) 43.92 against 42.43 for 8×16 (256 threads). More warps a tile:
+    # M tileM tileN tileK threadM threadN staging padding inner; the 8×16 rule first and last.
+    for v in "128 256 8 8 16 double vec4 pipelined" "128 256 8 8 8 double vec4 pipelined" "256 128 8 8 8 double vec4 pipelined" "128 256 8 8 8 double none pipelined" \
+      "128 256 8 8 8 double vec4 unrolled" "128 256 8 8 8 prefetch vec4 pipelined" "128 256 16 8 8 prefetch none pipelined" "128 256 8 4 16 double vec4 pipelined" \
+      "128 128 8 8 8 double vec4 pipelined" "256 256 8 8 16 double vec4 pipelined" "128 256 8 8 8 double vec4 pipelined" "128 256 8 8 16 double vec4 pipelined"; do
+      set -- $v; ok $v && m $BIG $1 $2 $3 $4 $5 $6 1 $7 $8
+    done
+    rates f32h
+  elif [ "$1" = f32i ]; then
+    # f32h's winner, 128×128 K8 8×8 double padded pipelined (256 threads, 64 accumulators): 45.27 TFLOP/s at 4096³,
+    # against 42.39 / 42.30 for the 128×256 rule. Its knobs, then 4096x512x4096 against that shape's rule (K16).
+    N512=4096x512x4096
+    [ -n "${LOCAL:-}" ] && N512=128x64x64
+    for v in "128 128 8 8 8 double vec4 pipelined" "128 128 16 8 8 double vec4 pipelined" "128 128 8 8 8 double none pipelined" "128 128 8 8 8 double vec4 unrolled" \
+      "128 128 8 8 8 double vec4 loop" "128 128 8 8 8 prefetch vec4 pipelined" "128 128 8 4 8 double vec4 pipelined" "64 128 8 8 8 double vec4 pipelined" \
+      "128 256 8 8 16 double vec4 pipelined" "128 128 8 8 8 double vec4 pipelined"; do
+      set -- $v; ok $v && m $BIG $1 $2 $3 $4 $5 $6 1 $7 $8
+    done
+    for v in "128 128 16 8 8 double vec4 pipelined" "128 128 8 8 8 double vec4 pipelined" "128 128 8 8 8 double none pipelined" "128 128 16 8 8 double vec4 pipelined"; do
+      set -- $v; ok $v && m $N512 $1 $2 $3 $4 $5 $6 1 $7 $8
+    done
+    rates f32i
   else
     T() { ok "$@" && s $BIG 16x16x16 $1 $2 $3 $4 $5 $F $6 plain "${7:-}"; }
     T 2 2 4 4 32 prefetch

@@ -157,10 +157,10 @@ describe('MUL_MAT (ggml_mul_mat)', () => {
     const pick = (dims: number[], layout = 'contiguous') => schedulesFor('MUL_MAT', MUL_MAT.makeCase(dims, layout), adapter);
     // H200 2026-12-02: 8×16 per thread at 4096³ (40.1 TFLOP/s against 38.1), 8×8 from N = 512 (33.0 against 26.3 for 64×64).
     expect(pick([4096, 4096, 4096])).toMatchObject({ tileM: 128, tileN: 128, threadM: 8, threadN: 16, vectorWidth: 4 });
-    // With the H200's 48 KiB: 128×256 tiles, K8 double padded (24.5 KiB; 42.4 TFLOP/s against 41.6 in one call); N not a multiple of 256 keeps 128×128.
+    // Past the 16 KiB default (16.5 KiB): 128×128 tiles, K8 double padded, 8×8 a thread (H200 45.2 TFLOP/s against 41.6 for the 8×16 K16 rule in one call).
     const wide = { ...adapter, limits: { ...adapter.limits, maxComputeWorkgroupStorageSize: 49152 } };
-    expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([4096, 4096, 4096]), wide)).toMatchObject({ tileM: 128, tileN: 256, tileK: 8, staging: 'double', padding: 'vec4', inner: 'pipelined' });
-    expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([4096, 4224, 4096]), wide)).toMatchObject({ tileM: 128, tileN: 128, tileK: 16, staging: 'prefetch' });
+    expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([4096, 4096, 4096]), wide)).toMatchObject({ tileM: 128, tileN: 128, tileK: 8, threadM: 8, threadN: 8, staging: 'double', padding: 'vec4', inner: 'pipelined' });
+    expect(schedulesFor('MUL_MAT', MUL_MAT.makeCase([4096, 4224, 4096]), wide)).toMatchObject({ tileM: 128, tileN: 128, tileK: 8, threadN: 8 });
     expect(pick([4096, 512, 4096])).toMatchObject({ tileM: 128, tileN: 128, threadM: 8, threadN: 8, vectorWidth: 4 });
     expect(pick([1024, 1024, 1024])).toMatchObject({ tileM: 64, tileN: 64, vectorWidth: 4 });
     expect(pick([255, 130, 300])).toMatchObject({ tileM: 64, tileN: 64, vectorWidth: 4 });

@@ -290,10 +290,10 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
       { when: [{ feature: 'N', max: 8 }, { feature: 'K', multipleOf: 4 }], schedule: freezeSchedule({ family: 'gemv', workgroupSize: 256, rowsPerWorkgroup: 4, columnsPerPass: 8, vectorWidth: 4, unroll: 4, reduction: 'shared', rowsPerThread: 1 }) },
       { when: [{ feature: 'N', max: 8 }], schedule: freezeSchedule({ family: 'gemv', workgroupSize: 256, rowsPerWorkgroup: 4, columnsPerPass: 8, vectorWidth: 1, unroll: 2, reduction: 'shared', rowsPerThread: 1 }) },
       {
-        when: [{ feature: 'K', multipleOf: 8 }, { feature: 'M', min: 2048 }, { feature: 'N', min: 2048 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 256 }],
-        schedule: freezeSchedule({ family: 'matmul', tileM: 128, tileN: 256, tileK: 8, threadM: 8, threadN: 16, vectorWidth: 4, staging: 'double', splitK: 1, padding: 'vec4', inner: 'pipelined', stores: 'scalar' }),
-        limits: { maxComputeWorkgroupStorageSize: 25088 },
-        note: "H200 2026-12-02, sixth session (matmul-tune.sh f32d and f32e, one call each): 4096³ 128×256 tiles, K8 double staging, padded, pipelined 3.24 ms, 42.40 TFLOP/s, against 3.30 ms (41.61 / 41.59) for the 128×128 K16 rule below first and last in the same call; unpadded 41.98 / 41.93 (f32d: 42.00 against 41.48), written out 41.92, 256×128 41.31, K16 double 40.2–40.3, K8 prefetch 40.87. Whole tiles only (M a multiple of 128, N of 256)",
+        when: [{ feature: 'K', multipleOf: 4 }, { feature: 'M', min: 2048 }, { feature: 'N', min: 2048 }],
+        schedule: freezeSchedule({ family: 'matmul', tileM: 128, tileN: 128, tileK: 8, threadM: 8, threadN: 8, vectorWidth: 4, staging: 'double', splitK: 1, padding: 'vec4', inner: 'pipelined', stores: 'scalar' }),
+        limits: { maxComputeWorkgroupStorageSize: 16896 },
+        note: "H200 2026-12-02, sixth session (matmul-tune.sh f32h and f32i, one call each): 4096³ 128×128 tiles, K8 double staging, padded, 8×8 a thread (256 threads, 64 accumulators: twice the warps an SM of 8×16), pipelined 3.04 ms, 45.27 / 45.22 / 45.22 TFLOP/s, against 42.30–42.40 for 128×256 K8 8×16 (f32e's best, 42.40 against 41.61 for the 128×128 K16 8×16 rule below) in the same calls; unrolled 45.22, unpadded 44.96, K16 double 38.64, prefetch 42.20, loop 38.93, 4×8 33.20, 64×128 42.11, 128×256 8×8 43.92. At 4096x512x4096 it ties that shape's K16 rule (463 µs both)",
       },
       {
         when: [{ feature: 'K', multipleOf: 4 }, { feature: 'M', min: 2048 }, { feature: 'N', min: 2048 }],
