@@ -23,7 +23,7 @@ describe('lane controls (SwiftShader, node runtime)', () => {
   });
 
   it('a planted slow variant (3× the work) is slower and fails a prefer gate', () => {
-    const r = lane(['--shape', 'RMS_NORM:1024x16', '--control', 'slow', '--prefer', 'RMS_NORM', '--repeat', '3']);
+    const r = lane(['--shape', 'RMS_NORM:4096x64', '--control', 'slow', '--prefer', 'RMS_NORM', '--repeat', '3']);
     expect(r.status).toBe(1);
     const shape = r.json.pairs[0].shapes[0];
     expect(shape.verdict).toBe('slower');
