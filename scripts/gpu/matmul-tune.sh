@@ -327,54 +327,55 @@ elif [ "${1:-}" = f32d ] || [ "${1:-}" = f32e ] || [ "${1:-}" = f32g ] || [ "${1
   [ -n "${LOCAL:-}" ] && BIG=256x256x128
   DEADLINE=$((SECONDS + ${F32D_S:-95}))
   ok() { [ "$SECONDS" -lt "$DEADLINE" ] || { echo "## (skipped past the deadline: $*)" >> "$OUT/tune.txt"; return 1; }; }
+  # mm SHAPE ROW…: each ROW "tileM tileN tileK threadM threadN staging padding inner" (vec4, splitK 1, scalar stores), timed unless past DEADLINE.
+  mm() { local sh=$1; shift; for v in "$@"; do set -- $v; ok $v && m $sh $1 $2 $3 $4 $5 $6 1 $7 $8; done; }
   if [ "$1" = f32d ]; then
-    # tileM tileN tileK staging padding inner (threadM 8, threadN 16, splitK 1, scalar stores)
-    for v in "128 128 16 prefetch none pipelined" "128 256 16 prefetch none pipelined" "256 128 16 prefetch none pipelined" \
-      "128 256 16 prefetch vec4 pipelined" "128 256 16 prefetch none pipelined4" "128 256 8 prefetch none pipelined" "128 256 8 double none pipelined" \
-      "128 128 8 double none pipelined" "128 256 16 single none pipelined" "128 128 16 prefetch none pipelined"; do
-      set -- $v; ok $v && m $BIG $1 $2 $3 8 16 $4 1 $5 $6
-    done
+    mm $BIG \
+      "128 128 16 8 16 prefetch none pipelined" "128 256 16 8 16 prefetch none pipelined" "256 128 16 8 16 prefetch none pipelined" \
+      "128 256 16 8 16 prefetch vec4 pipelined" "128 256 16 8 16 prefetch none pipelined4" "128 256 8 8 16 prefetch none pipelined" \
+      "128 256 8 8 16 double none pipelined" "128 128 8 8 16 double none pipelined" "128 256 16 8 16 single none pipelined" \
+      "128 128 16 8 16 prefetch none pipelined"
     rates f32d
   elif [ "$1" = f32e ]; then
     # Around f32d's best (128×256 K8 double pipelined: 42.00 against the rule's 41.48 in one call): its padding, inner
     # loop, 256×128, K16 double (48 KiB: the H200's limit), the rule and the winner again (drift).
-    for v in "128 128 16 prefetch none pipelined" "128 256 8 double none pipelined" "128 256 8 double vec4 pipelined" "128 256 8 double none unrolled" \
-      "128 256 8 double none loop" "256 128 8 double none pipelined" "128 256 16 double none pipelined" "256 128 16 double none pipelined" \
-      "128 128 16 prefetch none pipelined" "128 256 8 double none pipelined"; do
-      set -- $v; ok $v && m $BIG $1 $2 $3 8 16 $4 1 $5 $6
-    done
+    mm $BIG \
+      "128 128 16 8 16 prefetch none pipelined" "128 256 8 8 16 double none pipelined" "128 256 8 8 16 double vec4 pipelined" \
+      "128 256 8 8 16 double none unrolled" "128 256 8 8 16 double none loop" "256 128 8 8 16 double none pipelined" \
+      "128 256 16 8 16 double none pipelined" "256 128 16 8 16 double none pipelined" "128 128 16 8 16 prefetch none pipelined" \
+      "128 256 8 8 16 double none pipelined"
     rates f32e
   elif [ "$1" = f32g ]; then
-    # Around the new rule (128×256 K8 double padded pipelined, 42.40): its inner loop as 4-k groups or written out,
+    # Around f32e's best (128×256 K8 double padded pipelined, 42.40): its inner loop as 4-k groups or written out,
     # 8×8 a thread (512 threads: twice the warps for latency, 64 accumulators), 128×128 K8 double padded, the old rule;
-    # the rule first and last. M tileM tileN tileK threadN staging padding inner (threadM 8).
-    for v in "128 256 8 16 double vec4 pipelined" "128 256 8 16 double vec4 pipelined4" "128 256 8 16 double vec4 unrolled" "128 256 8 8 double vec4 pipelined" \
-      "128 256 16 8 double vec4 pipelined" "128 128 8 16 double vec4 pipelined" "128 128 16 16 prefetch none pipelined" "128 256 8 16 double vec4 pipelined"; do
-      set -- $v; ok $v && m $BIG $1 $2 $3 8 $4 $5 1 $6 $7
-    done
+    # the 128×256 8×16 tile first and last.
+    mm $BIG \
+      "128 256 8 8 16 double vec4 pipelined" "128 256 8 8 16 double vec4 pipelined4" "128 256 8 8 16 double vec4 unrolled" \
+      "128 256 8 8 8 double vec4 pipelined" "128 256 16 8 8 double vec4 pipelined" "128 128 8 8 16 double vec4 pipelined" \
+      "128 128 16 8 16 prefetch none pipelined" "128 256 8 8 16 double vec4 pipelined"
     rates f32g
   elif [ "$1" = f32h ]; then
-    # f32g's lead: 128×256 at 8×8 a thread (512 threads) 43.92 against 42.43 for 8×16 (256 threads). More warps a tile:
-    # M tileM tileN tileK threadM threadN staging padding inner; the 8×16 rule first and last.
-    for v in "128 256 8 8 16 double vec4 pipelined" "128 256 8 8 8 double vec4 pipelined" "256 128 8 8 8 double vec4 pipelined" "128 256 8 8 8 double none pipelined" \
-      "128 256 8 8 8 double vec4 unrolled" "128 256 8 8 8 prefetch vec4 pipelined" "128 256 16 8 8 prefetch none pipelined" "128 256 8 4 16 double vec4 pipelined" \
-      "128 128 8 8 8 double vec4 pipelined" "256 256 8 8 16 double vec4 pipelined" "128 256 8 8 8 double vec4 pipelined" "128 256 8 8 16 double vec4 pipelined"; do
-      set -- $v; ok $v && m $BIG $1 $2 $3 $4 $5 $6 1 $7 $8
-    done
+    # f32g's lead: 128×256 at 8×8 a thread (512 threads) 43.92 against 42.43 for 8×16 (256 threads). More warps a tile;
+    # the 8×16 tile first and last.
+    mm $BIG \
+      "128 256 8 8 16 double vec4 pipelined" "128 256 8 8 8 double vec4 pipelined" "256 128 8 8 8 double vec4 pipelined" \
+      "128 256 8 8 8 double none pipelined" "128 256 8 8 8 double vec4 unrolled" "128 256 8 8 8 prefetch vec4 pipelined" \
+      "128 256 16 8 8 prefetch none pipelined" "128 256 8 4 16 double vec4 pipelined" "128 128 8 8 8 double vec4 pipelined" \
+      "256 256 8 8 16 double vec4 pipelined" "128 256 8 8 8 double vec4 pipelined" "128 256 8 8 16 double vec4 pipelined"
     rates f32h
   elif [ "$1" = f32i ]; then
     # f32h's winner, 128×128 K8 8×8 double padded pipelined (256 threads, 64 accumulators): 45.27 TFLOP/s at 4096³,
-    # against 42.39 / 42.30 for the 128×256 rule. Its knobs, then 4096x512x4096 against that shape's rule (K16).
+    # against 42.39 / 42.30 for 128×256 8×16. Its knobs, then 4096x512x4096 against that shape's rule (K16).
     N512=4096x512x4096
     [ -n "${LOCAL:-}" ] && N512=128x64x64
-    for v in "128 128 8 8 8 double vec4 pipelined" "128 128 16 8 8 double vec4 pipelined" "128 128 8 8 8 double none pipelined" "128 128 8 8 8 double vec4 unrolled" \
-      "128 128 8 8 8 double vec4 loop" "128 128 8 8 8 prefetch vec4 pipelined" "128 128 8 4 8 double vec4 pipelined" "64 128 8 8 8 double vec4 pipelined" \
-      "128 256 8 8 16 double vec4 pipelined" "128 128 8 8 8 double vec4 pipelined"; do
-      set -- $v; ok $v && m $BIG $1 $2 $3 $4 $5 $6 1 $7 $8
-    done
-    for v in "128 128 16 8 8 double vec4 pipelined" "128 128 8 8 8 double vec4 pipelined" "128 128 8 8 8 double none pipelined" "128 128 16 8 8 double vec4 pipelined"; do
-      set -- $v; ok $v && m $N512 $1 $2 $3 $4 $5 $6 1 $7 $8
-    done
+    mm $BIG \
+      "128 128 8 8 8 double vec4 pipelined" "128 128 16 8 8 double vec4 pipelined" "128 128 8 8 8 double none pipelined" \
+      "128 128 8 8 8 double vec4 unrolled" "128 128 8 8 8 double vec4 loop" "128 128 8 8 8 prefetch vec4 pipelined" \
+      "128 128 8 4 8 double vec4 pipelined" "64 128 8 8 8 double vec4 pipelined" "128 256 8 8 16 double vec4 pipelined" \
+      "128 128 8 8 8 double vec4 pipelined"
+    mm $N512 \
+      "128 128 16 8 8 double vec4 pipelined" "128 128 8 8 8 double vec4 pipelined" "128 128 8 8 8 double none pipelined" \
+      "128 128 16 8 8 double vec4 pipelined"
     rates f32i
   else
     T() { ok "$@" && s $BIG 16x16x16 $1 $2 $3 $4 $5 $F $6 plain "${7:-}"; }

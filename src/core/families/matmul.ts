@@ -31,8 +31,8 @@ export const MATMUL: FamilyDef<MatmulSchedule, MatmulSnippet> = {
   name: 'matmul',
   doc: 'tiled A·Bᵀ per batch: workgroup tiles of tileM×tileN outputs, K staged tileK at a time, threadM×threadN per thread',
   space: {
-    tileM: { values: [32, 64, 128, 256], sweep: [32, 64, 128], doc: 'output tile along M per workgroup (256 swept on request: a 256-thread 8×16 block tile of 256×128)' },
-    tileN: { values: [32, 64, 128, 256], sweep: [32, 64, 128], doc: 'output tile along N per workgroup (256 swept on request: a 256-thread 8×16 block tile of 128×256)' },
+    tileM: { values: [32, 64, 128, 256], sweep: [32, 64, 128], doc: 'output tile along M per workgroup (256 swept on request: H200 4096³ 256×128 tiles lost to 128×128, matmul-tune.sh f32d–f32h)' },
+    tileN: { values: [32, 64, 128, 256], sweep: [32, 64, 128], doc: 'output tile along N per workgroup (256 swept on request: H200 4096³ 128×256 tiles lost to 128×128 K8 8×8, 42.4–43.9 against 45.2, matmul-tune.sh f32d–f32i)' },
     tileK: { values: [8, 16, 32], doc: 'K slice staged in workgroup memory' },
     threadM: { values: [4, 8], doc: 'register block along M per thread' },
     threadN: { values: [4, 8, 16], doc: 'register block along N per thread' },
