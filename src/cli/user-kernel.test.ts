@@ -112,6 +112,23 @@ describe('user kernels (node runtime)', () => {
     expect(json.correctness.guardViolations).toBe(4);
     expect(r.stderr).toMatch(/4 byte\(s\) outside the output changed \(out-of-bounds write\)/);
   });
+
+  it('--time-incorrect times a kernel with a part cut out (an ablation), still wrong, exit 1, no share link', () => {
+    // The add with src1 cut out: every element wrong, but the kernel runs and is timed on request.
+    const cut = edited('add', () => {}, { 'add.wgsl': (w) => w.replace('  out[p.offd + i] = x + y;', '  out[p.offd + i] = x;') });
+    const plain = runCli(['time', '--kernel', cut, '--shape', '64x8', '--json', '-']);
+    expect(plain.status).toBe(1);
+    expect(JSON.parse(plain.stdout)).toMatchObject({ correct: false, timing: null });
+    const r = runCli(['time', '--kernel', cut, '--shape', '64x8', '--min-runs', '4', '--time-incorrect']);
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/^correct {3}NO /m);
+    expect(r.stdout).toMatch(/^diagnosis a WRONG kernel timed on request \(--time-incorrect\)/m);
+    expect(r.stdout).toMatch(/^timing {4}min .* median .* runs \d+/m);
+    expect(r.stdout).not.toMatch(/share|#r=/i);
+    const md = runCli(['time', '--kernel', cut, '--shape', '64x8', '--time-incorrect', '--markdown', join(tmpdir(), 'x.md')]);
+    expect(md.status).toBe(2);
+    expect(md.stderr).toMatch(/--time-incorrect times a kernel that may be wrong, for diagnosis: give it without --markdown/);
+  });
 });
 
 describe('user kernels in the lane (node runtime)', () => {

@@ -44,4 +44,10 @@ export interface Level1Request {
   timing?: MeasureOptions;
   /** Check only, do not time. */
   skipTiming?: boolean;
+  /**
+   * Diagnosis only (`lab time --time-incorrect`): time the kernel even when its check fails, to
+   * learn what a part of a kernel costs by timing it with that part cut out (an ablation). The
+   * result still says incorrect; it is never a verdict, a share link or a stored row.
+   */
+  timeIncorrect?: boolean;
 }

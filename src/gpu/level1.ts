@@ -87,7 +87,7 @@ export async function runLevel1(ctx: GpuContext, req: Level1Request, onProgress?
     progress.advance(1, UNIT_CHECK);
     let timing: TimingSummary | null = null;
     let hung: WatchdogError | null = null;
-    if (correctness.correct && timed) {
+    if ((correctness.correct || req.timeIncorrect) && timed) {
       progress.tick(`${op.name} ${c.label}: timing`);
       try {
         timing = await measure(ctx, session, { perRunEstimateNs: checked.firstRunNs, ...req.timing });

@@ -19,8 +19,8 @@ describe('sgmatrix WGSL on Dawn’s null backend', () => {
 
   it('compiles every staging and store order, f16 × f16 and f16 × f32', () => {
     const errors: string[] = [];
-    for (const staging of ['single', 'prefetch', 'double', 'direct'])
-      for (const storeOrder of ['plain', 'rotated', 'matrix'])
+    for (const staging of ['single', 'prefetch', 'double', 'direct', 'prefetch2'])
+      for (const storeOrder of ['plain', 'rotated', 'matrix', 'spread'])
         for (const params of [{ type0: 1, type1: 1 }, { type0: 1 }] as Record<string, number>[]) {
           // K = 96: three tiles of 32, so double staging's odd last tile is in the module too.
           const s = parseSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, subgroupsN: 2, matricesM: 2, matricesN: 2, tileK: 32, subgroupSize: 32, staging, storeOrder });
@@ -30,13 +30,21 @@ describe('sgmatrix WGSL on Dawn’s null backend', () => {
     expect(errors).toEqual([]);
   }, 120_000);
 
-  it('compiles the sgm5 knobs: workgroup order in bands (a short last one), row padding, K steps written out, loads inside the multiply, clamped stores', () => {
+  it('compiles the sgm5 knobs: workgroup order in bands (a short last one), row padding, K steps written out, loads inside the multiply, clamped stores; spread stores and branch-free prefetch', () => {
     const errors: string[] = [];
     const variants: [Record<string, string | number>, Record<string, number>, number[]][] = [
       [{ groupM: 4, rowPad: 'none', kSteps: 'unrolled', prefetchAt: 'mma', storeIndex: 'clamped', staging: 'prefetch' }, { type0: 1, type1: 1 }, [384, 192, 96]],
       [{ groupM: 8, rowPad: '32B', kSteps: 'unrolled', storeIndex: 'clamped', staging: 'double' }, { type0: 1 }, [1024, 128, 96]],
       [{ rowPad: '32B', kSteps: 'unrolled', prefetchAt: 'mma', storeIndex: 'clamped', staging: 'direct' }, { type0: 1 }, [128, 64, 96]],
       [{ groupM: 2, storeIndex: 'clamped', storeOrder: 'rotated', staging: 'single' }, { type0: 1, type1: 1 }, [384, 128, 96]],
+      [{ storeOrder: 'spread', prefetchGuard: 'clamped', staging: 'prefetch', matricesM: 4, matricesN: 4 }, { type0: 1, type1: 1 }, [128, 128, 96]],
+      [{ storeOrder: 'spread', prefetchGuard: 'clamped', staging: 'direct' }, { type0: 1 }, [128, 64, 96]],
+      [{ storeOrder: 'spread', prefetchAt: 'early', staging: 'prefetch', matricesM: 4, matricesN: 4 }, { type0: 1, type1: 1 }, [128, 128, 96]],
+      [{ storeOrder: 'spread', staging: 'prefetch2', matricesM: 4, matricesN: 4 }, { type0: 1, type1: 1 }, [128, 128, 96]],
+      [{ staging: 'prefetch2', storeOrder: 'matrix' }, { type0: 1 }, [128, 64, 128]],
+      [{ storeOrder: 'spread', prefetchGuard: 'peeled', staging: 'prefetch' }, { type0: 1, type1: 1 }, [128, 64, 96]],
+      [{ prefetchGuard: 'peeled', staging: 'direct', kSteps: 'unrolled', prefetchAt: 'mma' }, { type0: 1 }, [128, 64, 32]],
+      [{ staging: 'prefetch2', storeOrder: 'rotated' }, { type0: weightFormat('q4_0').id }, [128, 64, 96]],
       [{ storeIndex: 'clamped', kSteps: 'unrolled', prefetchAt: 'mma', staging: 'prefetch' }, { type0: weightFormat('q4_0').id }, [128, 64, 256]],
     ];
     for (const [knobs, params, dims] of variants) {

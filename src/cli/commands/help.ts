@@ -27,6 +27,9 @@ commands:
   time --kernel MANIFEST.json --shape SHAPE [--layout NAME] [--param NAME=VALUE]...
                               your own kernel: a manifest and its WGSL (docs/kernel-manifest.md);
                               the op is the manifest's; refusals are named (exit 2)
+       [--time-incorrect]     diagnosis: time it even when its check fails (an ablation:
+                              the kernel with one part cut out); printed as a WRONG kernel's
+                              timing, exit 1, no share link
 
   lane [--op OP]... [--shape OP:DIMS[:LAYOUT][:k=v,…]]... [--repeat N|auto] [--tolerance T]
        [--device NAME] [--markdown FILE] [--proposal SWEEP.json] [--share-base URL]

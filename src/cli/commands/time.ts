@@ -33,6 +33,7 @@ export async function cmdTime(argv: string[]): Promise<number> {
     'min-runs': countOpt('minRuns'),
     'watchdog-ms': countOpt('watchdogMs'),
     filter: { type: 'string' },
+    'time-incorrect': { type: 'boolean' },
     ...SHARE_OPTIONS,
   });
   const cli = cliOf(v);
@@ -51,6 +52,9 @@ export async function cmdTime(argv: string[]): Promise<number> {
   if (v.filter !== undefined) throw new UsageError('--filter picks among many cases: give it without --shape (time --op all --filter REGEX)');
   if (v.native && v.schedule !== undefined) throw new UsageError('give --native or --schedule, not both');
   if (shapes.length > 1 && v.markdown) throw new UsageError('--markdown is for one result: give it with one --shape');
+  // An ablation's timing is a diagnosis: it never becomes a share link or PR markdown.
+  const timeIncorrect = v['time-incorrect'] === true;
+  if (timeIncorrect && (v.markdown || v['share-base'])) throw new UsageError('--time-incorrect times a kernel that may be wrong, for diagnosis: give it without --markdown and --share-base');
   const params = paramOptions(v);
   // Each case's plan: usage errors before any device work; the engine runs these same plans.
   const cases = shapes.map((s) => {
@@ -79,6 +83,7 @@ export async function cmdTime(argv: string[]): Promise<number> {
         ...(params ? { params } : {}),
         variant,
         ...options,
+        ...(timeIncorrect ? { timeIncorrect } : {}),
       }).then((result) => {
         out.text(formatLevel1(result));
         cli.detail(2, `wgsl (dispatch ${result.dispatch.join(' × ')}):\n${result.wgsl}`);
@@ -89,7 +94,7 @@ export async function cmdTime(argv: string[]): Promise<number> {
     const { results } = done;
     if (results.length === 1) {
       out.json(results[0]);
-      await writeShareOutputs(results[0], { markdown: v.markdown as string | undefined, base }, out.text);
+      if (!timeIncorrect) await writeShareOutputs(results[0], { markdown: v.markdown as string | undefined, base }, out.text);
     } else {
       out.text(`\n${textTable(TABLE_HEAD, results.map(tableRow))}`);
       out.json({ kind: 'level1-table', results });
@@ -161,6 +166,7 @@ async function timeTable(v: Record<string, unknown>): Promise<number> {
   if (v.schedule || v.wgsl) throw new UsageError('--schedule and --wgsl name one kernel: give them with --shape');
   if (v.markdown) throw new UsageError('--markdown is for one result: give it with --shape');
   if (v.param) throw new UsageError('--param sets one case: give it with --shape');
+  if (v['time-incorrect']) throw new UsageError('--time-incorrect is for one kernel you are taking apart: give it with --shape');
   const filter = parseFilter(v.filter as string | undefined);
   const cases = opList(v.op as string).flatMap((op) => keepMatching(op, op.matrix, filter).map((e) => ({ op, e })));
   if (!cases.length) throw new UsageError(`--filter '${v.filter}' matches no case of ${v.op}`);

@@ -163,6 +163,99 @@ describe('sgmatrix family (chromium-experimental-subgroup-matrix, f16→f32)', (
     expect(model('rotated', 'clamped')).toEqual(Array(8).fill(32));
   });
 
+  it("'spread' stages the same elements where 'plain' does, a quarter-warp's 16-byte chunks on 32 banks instead of 24", () => {
+    // Each thread's unit a0…a3: the global vec4 it loads (ag) and where its 8 f16 go (ao), evaluated from the WGSL.
+    const units = (storeOrder: string) => {
+      const wgsl = MUL_MAT.generate(sg({ config: '16x16x16', staging: 'prefetch', storeOrder }), MUL_MAT.makeCase([128, 64, 64], 'contiguous', { type0: 1, type1: 1 })).wgsl;
+      const lets = wgsl.split('\n').map((l) => l.trim()).filter((l) => /^let (a[rgo]\d|base0|m0) = /.test(l));
+      const expr = (e: string, env: Record<string, bigint>) => Function(...Object.keys(env), `return ${e.replace(/(\d+)u/g, '$1n')};`)(...Object.values(env)) as bigint;
+      return Array.from({ length: 128 }, (_, lane) => {
+        const env: Record<string, bigint> = { lid: BigInt(lane), wid: { x: 0n, y: 0n } as never };
+        for (const l of lets) {
+          const [, name, e] = l.match(/^let (\w+) = (.+);$/)!;
+          env[name] = expr(e.replace('wid.x', '0n').replace('wid.y', '0n'), env);
+        }
+        return [0, 1].map((i) => ({ g: Number(env[`ag${i}`]), o: Number(env[`ao${i}`]) }));
+      });
+    };
+    const plain = units('plain');
+    const spread = units('spread');
+    // The same (global chunk → workgroup offset) pairs: every element staged, and where plain stages it.
+    const pairs = (u: { g: number; o: number }[][]) => u.flat().map((x) => `${x.g}:${x.o}`).sort();
+    expect(pairs(spread)).toEqual(pairs(plain));
+    expect(new Set(spread.flat().map((x) => x.o)).size).toBe(256);
+    // A warp still loads 8 rows × 64 contiguous bytes (the same sectors), in another lane order.
+    const rows = (u: { g: number; o: number }[][], w: number) => new Set(u.slice(32 * w, 32 * w + 32).map((x) => Math.floor(x[0].g / 8)));
+    for (let w = 0; w < 4; w++) expect(rows(spread, w)).toEqual(rows(plain, w));
+    // Banks a quarter-warp's eight 16-byte stores touch (80-byte rows): 32 when none is shared.
+    const quarterBanks = (u: { g: number; o: number }[][]) =>
+      Array.from({ length: 16 }, (_, q) => new Set(u.slice(8 * q, 8 * q + 8).flatMap((x) => [0, 1, 2, 3].map((w) => (x[0].o / 2 + w) % 32))).size);
+    expect(quarterBanks(plain)).toEqual(Array(16).fill(28));
+    expect(quarterBanks(spread)).toEqual(Array(16).fill(32));
+    // Rows of 8 chunks (tileK 64) already put a quarter-warp on one 128-byte row: spread is plain there.
+    const k64 = (storeOrder: string) => MUL_MAT.generate(sg({ config: '16x16x16', staging: 'prefetch', tileK: 64, storeOrder }), MUL_MAT.makeCase([128, 64, 64], 'contiguous', { type0: 1, type1: 1 })).wgsl;
+    expect(k64('spread').replace(/spread/g, 'plain')).toBe(k64('plain'));
+  });
+
+  it("'prefetch2' loads each tile a whole iteration before its stores, from two register sets; an odd last tile after the loop", () => {
+    const gen = (K: number) => MUL_MAT.generate(sg({ config: '16x16x16', staging: 'prefetch2' }), MUL_MAT.makeCase([128, 64, K], 'contiguous', { type0: 1, type1: 1 })).wgsl;
+    // The order of the loop's events: L(set, tile offset) loads, S(set) stores, B barrier, M multiply.
+    const events = (wgsl: string) =>
+      wgsl.split('\n').flatMap((l) => {
+        let m: RegExpMatchArray | null;
+        if ((m = l.match(/^\s*aw0(b?) = src0\[ag0 \+ \((.+)\) \/ 8u\];$/))) return [`L${m[1] || 'a'}(${m[2]})`];
+        if ((m = l.match(/^\s*let ah0 = bitcast<vec2<f16>>\(aw0(b?)\.x\);$/))) return [`S${m[1] || 'a'}`];
+        if (/workgroupBarrier/.test(l)) return ['B'];
+        if (/acc0_0 = subgroupMatrixMultiplyAccumulate/.test(l)) return ['M'];
+        return [];
+      });
+    // K = 128: two pairs; the next tile's loads come before this tile's stores, into the other set.
+    const even = gen(128);
+    expect(even).toContain('var aw0 = vec4<u32>();\n  var aw0b = vec4<u32>();');
+    expect(events(even).join(' ')).toBe('La(0u) Lb(k0 + 32u) Sa B M B La(k0 + 64u) Sb B M B');
+    expect(even).toContain('for (var k0 = 0u; k0 < 128u; k0 = k0 + 64u) {');
+    expect(even).toContain('if (k0 + 64u < 128u) {');
+    // K = 96: one pair, then tile 2 (loaded into set '' by the pair's second half) stored and multiplied.
+    expect(events(gen(96)).join(' ')).toBe('La(0u) Lb(k0 + 32u) Sa B M B La(k0 + 64u) Sb B M B Sa B M');
+    // Two register sets, the workgroup memory of prefetch.
+    expect(SGMATRIX.workgroupBytes(sg({ staging: 'prefetch2' }) as never)).toBe(SGMATRIX.workgroupBytes(sg({ staging: 'prefetch' }) as never));
+    expect(validateSchedule(sg({ staging: 'prefetch2', prefetchGuard: 'clamped' }), featured)).toEqual(["prefetchGuard 'clamped' guards prefetch staging's next-tile loads: staging prefetch2 has none"]);
+  });
+
+  it("prefetchAt 'early' issues the next tile's loads right after this tile's stores, before the barrier", () => {
+    const c = MUL_MAT.makeCase([128, 64, 96], 'contiguous', { type0: 1, type1: 1 });
+    const loop = MUL_MAT.generate(sg({ config: '16x16x16', staging: 'prefetch', prefetchAt: 'early' }), c).wgsl.split('for (var k0')[1];
+    const lastStore = loop.lastIndexOf('sB[');
+    const load = loop.indexOf('if (k0 + 32u < 96u) {\n      aw0 = src0[');
+    const barrier = loop.indexOf('workgroupBarrier();');
+    expect(lastStore).toBeGreaterThan(0);
+    expect(load).toBeGreaterThan(lastStore);
+    expect(barrier).toBeGreaterThan(load);
+    expect(loop.indexOf('subgroupMatrixMultiplyAccumulate')).toBeGreaterThan(barrier);
+    expect(validateSchedule(sg({ staging: 'double', prefetchAt: 'early' }), featured)).toEqual(["prefetchAt 'early' moves prefetch staging's global loads: staging double has none there"]);
+  });
+
+  it("prefetchGuard 'clamped' issues the next tile's loads without a branch, from the last tile at the end", () => {
+    const c = MUL_MAT.makeCase([128, 64, 96], 'contiguous', { type0: 1, type1: 1 });
+    const branch = MUL_MAT.generate(sg({ config: '16x16x16', staging: 'prefetch' }), c).wgsl;
+    const clamped = MUL_MAT.generate(sg({ config: '16x16x16', staging: 'prefetch', prefetchGuard: 'clamped' }), c).wgsl;
+    expect(branch).toContain('if (k0 + 32u < 96u) {\n      aw0 = src0[ag0 + (k0 + 32u) / 8u];');
+    expect(clamped).not.toContain('if (k0 + 32u < 96u)');
+    expect(clamped).toContain('    aw0 = src0[ag0 + (min(k0 + 32u, 64u)) / 8u];');
+    // The default is left out of the key (keys of stored results stay); 'clamped' is in it.
+    expect(scheduleKey(sg({ prefetchGuard: 'branch' }))).toBe(scheduleKey(sg()));
+    expect(scheduleKey(sg({ staging: 'prefetch', prefetchGuard: 'clamped' }))).toContain('"prefetchGuard":"clamped"');
+    // 'peeled': no guard in the loop, which stops a tile early; the last tile after it.
+    const peeled = MUL_MAT.generate(sg({ config: '16x16x16', staging: 'prefetch', prefetchGuard: 'peeled' }), c).wgsl;
+    expect(peeled).toContain('for (var k0 = 0u; k0 < 64u; k0 = k0 + 32u) {');
+    expect(peeled).toContain('    aw0 = src0[ag0 + (k0 + 32u) / 8u];');
+    expect(peeled).not.toMatch(/if \(k0 \+ 32u < 96u\)/);
+    const tail = peeled.slice(peeled.lastIndexOf('  {\n    let k0 = 64u;'));
+    expect(tail).toMatch(/sA\[ao0 \+ 0u\][\s\S]*workgroupBarrier\(\);[\s\S]*acc0_0 = subgroupMatrixMultiplyAccumulate/);
+    expect(tail).not.toContain('src0[');
+    expect(validateSchedule(sg({ staging: 'double', prefetchGuard: 'clamped' }), featured)).toEqual(["prefetchGuard 'clamped' guards prefetch staging's next-tile loads: staging double has none"]);
+  });
+
   it('clamps workgroup offsets to the last start a whole matrix fits: never below a real offset, so the clamp changes nothing', () => {
     // Robustness predicates every subgroupMatrixLoad on offset + span ≤ length; min(offset, length − span) lets the driver prove it.
     const cases: Record<string, number | string>[] = [

@@ -37,8 +37,12 @@ export interface SgmatrixSchedule {
    * buffer picked by `(k0 / tileK) & 1` the H200 ran 2.2× slower than prefetch). 'direct' stages nothing that is f16: each subgroup loads its matrices
    * straight from the storage buffer (the cache, not workgroup memory, shares rows between
    * subgroups; no barrier for them); f32 operands are still staged (prefetched) as f16.
+   * 'prefetch2': prefetch with two register sets, the K loop unrolled by two: the next tile's loads
+   * go out at the top of the iteration, before this tile's stores (which wait for loads issued an
+   * iteration earlier), so a load has a whole iteration to land, not just the multiply; twice the
+   * staging registers, the workgroup memory of prefetch.
    */
-  readonly staging: 'single' | 'prefetch' | 'double' | 'direct';
+  readonly staging: 'single' | 'prefetch' | 'double' | 'direct' | 'prefetch2';
   /**
    * The order of an f16 operand's 16-bit stores into workgroup memory. 'plain': every lane stores
    * the same word of its 16-byte chunk, and 16-byte-aligned rows put a warp's 32 lanes on 8 banks
@@ -47,8 +51,12 @@ export interface SgmatrixSchedule {
    * 'matrix': no 16-bit stores at all — each subgroup copies whole cfg-sized matrices of the tile,
    * subgroupMatrixLoad from the buffer and subgroupMatrixStore into workgroup memory (the driver's
    * own wide stores); f32 operands keep the vector path (they are rounded on the way).
+   * 'spread': plain stores, but the lanes of a quarter-warp take rows r and r + 4 of a block of 8
+   * (not r and r + 1): with 80-byte rows their 16-byte chunks then fall on 32 distinct banks, so a
+   * thread's eight stores, where the driver merges them into one 16-byte store, take 4 wavefronts a
+   * warp, not 8. Only where a row is 4 chunks (f16, tileK 32); elsewhere the same as plain.
    */
-  readonly storeOrder: 'plain' | 'rotated' | 'matrix';
+  readonly storeOrder: 'plain' | 'rotated' | 'matrix' | 'spread';
   /**
    * The workgroup order (CUTLASS's threadblock swizzle, for L2 reuse): consecutive workgroups walk
    * `groupM` tiles along M, then the next tile along N, band after band of groupM tile-rows. 1: the
@@ -62,9 +70,10 @@ export interface SgmatrixSchedule {
   /**
    * Where `prefetch` issues the next tile's global loads: 'top' before the multiply; 'mma' inside its
    * first K step, after that step's first matrix loads (more registers live, the loads overlap MMAs).
-   * 'mma' needs kSteps 'unrolled'.
+   * 'mma' needs kSteps 'unrolled'. 'early': right after this tile's staging stores, before the barrier
+   * (the registers are free once stored), so the barrier's wait also covers the loads' latency.
    */
-  readonly prefetchAt: 'top' | 'mma';
+  readonly prefetchAt: 'top' | 'mma' | 'early';
   /**
    * Staging stores' workgroup index: 'plain' `o + e`; 'clamped' `min(o, length − span) + e` (never
    * below o, so the same stores), meant to prove robustness's clamp of every store away as the
@@ -83,6 +92,14 @@ export interface SgmatrixSchedule {
    * store them to dst. More warps per tile (latency hidden) without a shorter grid.
    */
   readonly splitK?: number;
+  /**
+   * How 'prefetch' (and 'direct') staging skips the load past the last tile (absent: 'branch'):
+   * 'branch' issues the next tile's loads under `if (k0 + tileK < K)`; 'clamped' issues them always,
+   * from tile min(k0 + tileK, K − tileK) — the last iteration reloads its own tile, unused — so no
+   * branch closes behind the loads (where a driver may wait for them) before the multiply; 'peeled'
+   * issues them always in a loop over every tile but the last, which is multiplied after the loop.
+   */
+  readonly prefetchGuard?: 'branch' | 'clamped' | 'peeled';
 }
 
 /** The values of the knobs added after storeOrder that mean what schedules did before them. */
@@ -203,6 +220,8 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   // Double buffering: two arrays per operand (sA0, sA1), each addressed with constant offsets.
   const copies = s.staging === 'double' ? ['0', '1'] : [''];
   const staging = s.staging === 'direct' ? 'prefetch' : s.staging;
+  // The staging register sets: prefetch2 keeps two ('' and 'b'), named apart so every use is a constant name.
+  const sets = s.staging === 'prefetch2' ? ['', 'b'] : [''];
   const rotated = s.storeOrder === 'rotated';
   const nsg = s.subgroupsM * s.subgroupsN;
   const sk = splitOf(s);
@@ -245,7 +264,7 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
         emit(`let ${p}g${i} = ${bse} + (${row0} + (${j} / ${u(perRow)}) * ${u(major)}) * ${u(rowStride)} + (${j} % ${u(perRow)}) * ${u(ck)};`);
         emit(`let ${p}o${i} = (${j} / ${u(perRow)}) * ${u(major * LD)} + (${j} % ${u(perRow)}) * ${u(ck)};`);
         const type = p === 'a' ? left : right;
-        emit(`var ${p}w${i} = ${type}();`);
+        for (const set of sets) emit(`var ${p}w${i}${set} = ${type}();`);
         // Subgroups past the tile (isActive false) copy nothing; a partial last round is guarded by its index.
         const guard = j0 + nsg * sk > count ? `isActive && ${j} < ${u(count)}` : 'isActive';
         out.push({ p, i, src, read, t, sh: p === 'a' ? 'sA' : 'sB', guard, block: false, mat: { type, colMajor: p === 'b', rowStride, span: LD * (major - 1) + ck } });
@@ -256,14 +275,18 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
     const units = (rows * BK) / q;
     const perRow = BK / q;
     const out: Unit[] = [];
+    // 'spread' (f16 rows of 4 chunks): unit v of a block of 32 takes row (v % 8) / 4 · 4 + (v % 32) / 8 of its 8 rows.
+    const spread = s.storeOrder === 'spread' && t === 'f16' && perRow === 4;
     for (let v0 = 0, i = 0; v0 < units; v0 += threads, i++) {
       const v = v0 === 0 ? 'lid' : `(lid + ${u(v0)})`;
       const guard = v0 + threads > units ? `${v} < ${u(units)}` : null;
-      emit(`let ${p}g${i} = (${bse} + (${row0} + ${v} / ${u(perRow)}) * ${u(rowStride)} + (${v} % ${u(perRow)}) * ${u(q)}) / ${u(q)};`);
-      emit(`let ${p}o${i} = (${v} / ${u(perRow)}) * ${u(LD)} + (${v} % ${u(perRow)}) * ${u(q)};`);
+      const row = spread ? `${p}r${i}` : `${v} / ${u(perRow)}`;
+      if (spread) emit(`let ${p}r${i} = (${v} / 32u) * 8u + ((${v} % 8u) / 4u) * 4u + (${v} % 32u) / 8u;`);
+      emit(`let ${p}g${i} = (${bse} + (${row0} + ${row}) * ${u(rowStride)} + (${v} % ${u(perRow)}) * ${u(q)}) / ${u(q)};`);
+      emit(`let ${p}o${i} = ${spread ? row : `(${row})`} * ${u(LD)} + (${v} % ${u(perRow)}) * ${u(q)};`);
       // Rotated f16 stores: this lane's row mod 4, as a word offset (2 f16) into its chunk.
       if (rotated && t === 'f16') emit(`let ${p}q${i} = (${v} / ${u(perRow)}) % 4u;`, `let ${p}q2${i} = ${p}q${i} * 2u;`);
-      emit(`var ${p}w${i} = ${elem(t, true)}();`);
+      for (const set of sets) emit(`var ${p}w${i}${set} = ${elem(t, true)}();`);
       out.push({ p, i, src, read, t, sh: p === 'a' ? 'sA' : 'sB', guard, block: false });
     }
     return out;
@@ -280,7 +303,7 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
       const row = perRow === 1 ? v : `${v} / ${u(perRow)}`;
       emit(`let ab${i} = (m0 + ${row}) * ${u(k.K / 32)}${perRow === 1 ? '' : ` + ${v} % ${u(perRow)}`};`);
       emit(`let ao${i} = ${perRow === 1 ? `${v} * ${u(LD)}` : `(${row}) * ${u(LD)} + (${v} % ${u(perRow)}) * 32u`};`);
-      emit(`var ar${i}: WqRaw;`);
+      for (const set of sets) emit(`var ar${i}${set}: WqRaw;`);
       out.push({ p: 'a', i, src: 'src0', read: () => '', t: 'f32', sh: 'sA', guard, block: true });
     }
     return out;
@@ -291,20 +314,21 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   ];
   const guarded = (x: Unit, lines: string[]) => (x.guard ? [`if (${x.guard}) {`, ...lines.map((l) => `  ${l}`), '}'] : lines);
   /** Global loads of the tile at K offset `kExpr` into the registers. */
-  const loads = (kExpr: string) =>
+  const loads = (kExpr: string, set = '') =>
     units.flatMap((x) =>
       guarded(x, [
         x.block
-          ? `ar${x.i} = wq_raw(ab${x.i} + (${kExpr}) / 32u);`
+          ? `ar${x.i}${set} = wq_raw(ab${x.i} + (${kExpr}) / 32u);`
           : x.mat
-            ? `${x.p}w${x.i} = subgroupMatrixLoad<${x.mat.type}>(&${x.src}, ${x.p}g${x.i} + ${kExpr}, ${x.mat.colMajor}, ${u(x.mat.rowStride)});`
-            : `${x.p}w${x.i} = ${x.read(`${x.p}g${x.i} + (${kExpr}) / ${u(perLoad(x.t))}`)};`,
+            ? `${x.p}w${x.i}${set} = subgroupMatrixLoad<${x.mat.type}>(&${x.src}, ${x.p}g${x.i} + ${kExpr}, ${x.mat.colMajor}, ${u(x.mat.rowStride)});`
+            : `${x.p}w${x.i}${set} = ${x.read(`${x.p}g${x.i} + (${kExpr}) / ${u(perLoad(x.t))}`)};`,
       ]),
     );
   /** The registers into workgroup memory (f16), into buffer `buf` ('' single, '0' or '1' double). */
-  const stores = (buf: string) =>
+  const stores = (buf: string, set = '') =>
     units.flatMap((x) => {
       const sh = `${x.sh}${buf}`;
+      const reg = `${x.p}w${x.i}${set}`; // this unit's loaded registers
       const lines: string[] = [];
       // Clamped stores: the unit's offset written as min(o, length − span) once, every store at a constant past it.
       const clamp = s.storeIndex === 'clamped' && !x.mat;
@@ -312,23 +336,23 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
       const o = clamp ? `${x.p}c` : `${x.p}o${x.i}`;
       if (x.block) {
         // 32 weights: q·d (+ m) in f32 (q·d exact), rounded once to f16.
-        lines.push(`let wb = wq_unpack(ar${x.i});`);
+        lines.push(`let wb = wq_unpack(ar${x.i}${set});`);
         for (let j = 0; j < 8; j++) lines.push(`let ah${j} = vec4<f16>(wb.q[${j}] * wb.d${k.weightBlocks!.hasMin ? ' + wb.m' : ''});`, ...[0, 1, 2, 3].map((e) => `${sh}[${o} + ${u(4 * j + e)}] = ah${j}[${e}];`));
       } else if (x.mat) {
         // Clamped like the multiply's loads (never below the real offset), so robustness's predicate folds.
-        lines.push(`subgroupMatrixStore(&${sh}, min(${o}, ${u((x.p === 'a' ? bufA : bufB) - x.mat.span)}), ${x.p}w${x.i}, ${x.mat.colMajor}, ${u(LD)});`);
+        lines.push(`subgroupMatrixStore(&${sh}, min(${o}, ${u((x.p === 'a' ? bufA : bufB) - x.mat.span)}), ${reg}, ${x.mat.colMajor}, ${u(LD)});`);
       } else if (x.t === 'f16' && rotated) {
         // Word w of the rotated vector is word (w + q) % 4 of the loaded one, stored where that word belongs.
         const q = `${x.p}q${x.i}`;
-        lines.push(`let ${x.p}v1 = select(${x.p}w${x.i}, ${x.p}w${x.i}.yzwx, (${q} & 1u) != 0u);`, `let ${x.p}v = select(${x.p}v1, ${x.p}v1.zwxy, (${q} & 2u) != 0u);`);
+        lines.push(`let ${x.p}v1 = select(${reg}, ${reg}.yzwx, (${q} & 1u) != 0u);`, `let ${x.p}v = select(${x.p}v1, ${x.p}v1.zwxy, (${q} & 2u) != 0u);`);
         for (const [w, comp] of ['x', 'y', 'z', 'w'].entries()) {
           const at = `${o} + ((${x.p}q2${x.i} + ${u(2 * w)}) & 7u)`;
           lines.push(`let ${x.p}h${w} = bitcast<vec2<f16>>(${x.p}v.${comp});`, `${sh}[${at}] = ${x.p}h${w}.x;`, `${sh}[${at} + 1u] = ${x.p}h${w}.y;`);
         }
       } else if (x.t === 'f16') {
-        for (const [w, comp] of ['x', 'y', 'z', 'w'].entries()) lines.push(`let ${x.p}h${w} = bitcast<vec2<f16>>(${x.p}w${x.i}.${comp});`, `${sh}[${o} + ${u(2 * w)}] = ${x.p}h${w}.x;`, `${sh}[${o} + ${u(2 * w + 1)}] = ${x.p}h${w}.y;`);
+        for (const [w, comp] of ['x', 'y', 'z', 'w'].entries()) lines.push(`let ${x.p}h${w} = bitcast<vec2<f16>>(${reg}.${comp});`, `${sh}[${o} + ${u(2 * w)}] = ${x.p}h${w}.x;`, `${sh}[${o} + ${u(2 * w + 1)}] = ${x.p}h${w}.y;`);
       } else {
-        lines.push(`let ${x.p}h = vec4<f16>(${x.p}w${x.i});`, ...[0, 1, 2, 3].map((e) => `${sh}[${o} + ${u(e)}] = ${x.p}h[${e}];`));
+        lines.push(`let ${x.p}h = vec4<f16>(${reg});`, ...[0, 1, 2, 3].map((e) => `${sh}[${o} + ${u(e)}] = ${x.p}h[${e}];`));
       }
       return x.guard ? guarded(x, lines) : ['{', ...lines.map((l) => `  ${l}`), '}'];
     });
@@ -381,9 +405,33 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
     emit(loop, ...inLoop([...loads('k0'), ...stores(''), 'workgroupBarrier();', ...multiply(''), 'workgroupBarrier();']), '}');
   } else if (staging === 'prefetch') {
     // The next tile's global loads are in flight while this one is multiplied: issued before the multiply, or inside its first K step.
-    const next = more(loads(`k0 + ${u(BK)}`));
-    const mul = s.prefetchAt === 'mma' ? multiply('', next) : [...next, ...multiply('')];
-    emit(...loads('0u'), loop, ...inLoop([...stores(''), 'workgroupBarrier();', ...mul, 'workgroupBarrier();']), '}');
+    const peeled = s.prefetchGuard === 'peeled';
+    const next = s.prefetchGuard === 'clamped' ? loads(`min(k0 + ${u(BK)}, ${u(k.K - BK)})`) : peeled ? loads(`k0 + ${u(BK)}`) : more(loads(`k0 + ${u(BK)}`));
+    const mul = s.prefetchAt === 'mma' ? multiply('', next) : s.prefetchAt === 'early' ? multiply('') : [...next, ...multiply('')];
+    const early = s.prefetchAt === 'early' ? next : [];
+    const tile = [...stores(''), ...early, 'workgroupBarrier();', ...mul, 'workgroupBarrier();'];
+    if (!peeled) emit(...loads('0u'), loop, ...inLoop(tile), '}');
+    else {
+      // Every tile but the last prefetches its successor unconditionally; the last is multiplied after the loop.
+      emit(...loads('0u'));
+      if (k.K > BK) emit(`for (var k0 = 0u; k0 < ${u(k.K - BK)}; k0 = k0 + ${u(BK)}) {`, ...inLoop(tile), '}');
+      emit('{', ...inLoop([`let k0 = ${u(k.K - BK)};`, ...stores(''), 'workgroupBarrier();', ...multiply('')]), '}');
+    }
+  } else if (staging === 'prefetch2') {
+    // Two tiles an iteration, register sets '' (even tiles) and 'b' (odd): each half first issues the next tile's loads
+    // into the other set, then stores its own (loaded a half earlier). An odd last tile (in set '') is multiplied after the loop.
+    const tiles = k.K / BK;
+    const pairs = Math.floor(tiles / 2);
+    const half = (own: string, other: string, nextK: string, guard: boolean) => [
+      ...(guard ? [`if (${nextK} < ${u(k.K)}) {`, ...loads(nextK, other).map((l) => `  ${l}`), '}'] : loads(nextK, other)),
+      ...stores('', own),
+      'workgroupBarrier();',
+      ...multiply(''),
+      'workgroupBarrier();',
+    ];
+    emit(...loads('0u'));
+    if (pairs) emit(`for (var k0 = 0u; k0 < ${u(pairs * 2 * BK)}; k0 = k0 + ${u(2 * BK)}) {`, ...inLoop([...half('', 'b', `k0 + ${u(BK)}`, false), ...half('b', '', `k0 + ${u(2 * BK)}`, true)]), '}');
+    if (tiles % 2) emit(...stores(''), 'workgroupBarrier();', ...multiply(''));
   } else {
     // Tile t is read from buffer t % 2 while tile t + 1 is stored into the other: one barrier per tile.
     // Two tiles per iteration, so each half names its buffers; an odd last tile (K / tileK is known
@@ -494,15 +542,15 @@ export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
     tileK: { values: [16, 32, 64], doc: 'K staged in workgroup memory per step' },
     subgroupSize: { values: [32], doc: 'threads per subgroup the workgroup is sized for', default: 32 },
     staging: {
-      values: ['single', 'prefetch', 'double', 'direct'],
-      sweep: ['single', 'prefetch', 'double'], // direct: 2.5–4× slower on the H200 (docs/benchmarks.md), swept on request
-      doc: 'K-tile staging: single buffer, register prefetch of the next tile, double-buffered workgroup memory, or direct (f16 operands loaded by subgroupMatrixLoad from their buffer, f32 ones prefetched)',
+      values: ['single', 'prefetch', 'double', 'direct', 'prefetch2'],
+      sweep: ['single', 'prefetch', 'double'], // direct: 2.5–4× slower on the H200 (docs/benchmarks.md); prefetch2: swept on request
+      doc: 'K-tile staging: single buffer, register prefetch of the next tile, double-buffered workgroup memory, direct (f16 operands loaded by subgroupMatrixLoad from their buffer, f32 ones prefetched), or prefetch2 (two register sets: the next tile’s loads issued before this tile’s stores)',
       default: 'single',
     },
     storeOrder: {
-      values: ['plain', 'rotated', 'matrix'],
+      values: ['plain', 'rotated', 'matrix', 'spread'],
       sweep: ['plain'],
-      doc: "f16 staging stores: plain (a warp's lanes on 8 banks), rotated by row (on 32 banks; slower on the H200, swept on request), or matrix (whole matrices copied by subgroupMatrixLoad/Store, no 16-bit stores)",
+      doc: "f16 staging stores: plain (a warp's lanes on 8 banks), rotated by row (on 32 banks; slower on the H200), matrix (whole matrices copied by subgroupMatrixLoad/Store, no 16-bit stores), or spread (plain stores, a quarter-warp on rows r and r + 4: its 16-byte chunks on 32 banks; H200 4096³ f16 563 µs against 610 plain, the rule there; the same kernel as plain but for f16 operands at tileK 32). Swept on request: the default sweep keeps plain (spread doubles it, and duplicates plain at tileK 16 and 64)",
       default: 'plain',
     },
     // Issue 26 (sgm5, gemm5): none beat today's values on the H200 (docs/benchmarks.md); swept on request.
@@ -520,9 +568,9 @@ export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
     },
     kSteps: { values: ['loop', 'unrolled'], sweep: ['loop'], doc: "the multiply's K steps within a tile: a loop, or written out with constant offsets (H200: the same time)", default: 'loop' },
     prefetchAt: {
-      values: ['top', 'mma'],
+      values: ['top', 'mma', 'early'],
       sweep: ['top'],
-      doc: "where prefetch staging issues the next tile's global loads: before the multiply, or inside its first K step after the first matrix loads (needs kSteps 'unrolled'; H200: 2% / 9% slower)",
+      doc: "where prefetch staging issues the next tile's global loads: before the multiply, inside its first K step after the first matrix loads (needs kSteps 'unrolled'; H200: 2% / 9% slower), or early: right after the staging stores, before the barrier",
       default: 'top',
     },
     storeIndex: {
@@ -530,6 +578,13 @@ export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
       sweep: ['plain'],
       doc: 'staging stores indexed o + e, or min(o, length − span) + e (the same stores; H200: 1.6× slower — the plain index is the one that stays unclamped)',
       default: 'plain',
+    },
+    prefetchGuard: {
+      values: ['branch', 'clamped', 'peeled'],
+      sweep: ['branch'],
+      doc: "prefetch staging's next-tile loads past the last tile: skipped by a branch, issued always from a clamped tile (no branch behind the loads; H200 4096³ f16: 34% slower), or peeled (the last tile after the loop); swept on request",
+      default: 'branch',
+      omitDefault: true,
     },
     splitK: {
       values: [1, 2, 4],
@@ -553,7 +608,8 @@ export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
     else if ((s.tileK / cfg(s).ck) % splitOf(s)) reasons.push(`splitK ${splitOf(s)} must divide the ${s.tileK / cfg(s).ck} K steps of a tile (tileK ${s.tileK} / the config's K ${cfg(s).ck}): each K group multiplies tileK/splitK of every tile`);
     if (s.tileK % 8) reasons.push(`tileK ${s.tileK} must be a multiple of 8 (8 f16 per load)`);
     if (!(s.rowPad in PAD)) reasons.push(`rowPad ${s.rowPad} is not one of ${Object.keys(PAD).join(', ')}`);
-    if (s.prefetchAt === 'mma' && s.staging !== 'prefetch' && s.staging !== 'direct') reasons.push(`prefetchAt 'mma' moves prefetch staging's global loads: staging ${s.staging} has none there`);
+    if (s.prefetchAt !== 'top' && s.staging !== 'prefetch' && s.staging !== 'direct') reasons.push(`prefetchAt '${s.prefetchAt}' moves prefetch staging's global loads: staging ${s.staging} has none there`);
+    if (s.prefetchGuard !== undefined && s.prefetchGuard !== 'branch' && s.staging !== 'prefetch' && s.staging !== 'direct') reasons.push(`prefetchGuard '${s.prefetchGuard}' guards prefetch staging's next-tile loads: staging ${s.staging} has none`);
     if (s.prefetchAt === 'mma' && s.kSteps !== 'unrolled') reasons.push("prefetchAt 'mma' places the loads in the multiply's first K step: it needs kSteps 'unrolled'");
     if (!adapter.features.includes(SGMATRIX_FEATURE)) reasons.push(`sgmatrix needs the '${SGMATRIX_FEATURE}' feature, which this adapter lacks`);
     if (!adapter.features.includes('shader-f16')) reasons.push("sgmatrix needs the 'shader-f16' feature, which this adapter lacks");

@@ -79,16 +79,23 @@ export function formatLevel1(r: Level1Result): string {
   if (!r.correct) {
     lines.push(`          out of bound ${c.outOfBound}, non-finite ${c.nonFinite}, guard bytes changed ${c.guardViolations}`);
     c.failures.forEach((f) => lines.push(`          ${f}`));
-    lines.push('timing    not read: a wrong kernel is never timed');
+    // A wrong kernel is timed only on request (--time-incorrect: an ablation's cost), and says so first.
+    if (!r.timing) lines.push('timing    not read: a wrong kernel is never timed');
+    else lines.push('diagnosis a WRONG kernel timed on request (--time-incorrect): what it costs, never a verdict', ...timingLines(r));
   } else if (r.watchdog) {
     lines.push('timing    not read: the watchdog ended the timed runs');
   } else if (r.timing) {
-    const t = r.timing;
-    lines.push(
-      `timing    min ${fmtNs(t.minNs)}${t.p20Ns !== undefined ? `  p20 ${fmtNs(t.p20Ns)}` : ''}  median ${fmtNs(t.medianNs)}${t.p80Ns !== undefined ? `  p80 ${fmtNs(t.p80Ns)}` : ''}  max ${fmtNs(t.maxNs)}  runs ${t.runs}  resolution ${fmtNs(t.resolutionNs)}  method ${t.method}${t.spanShort ? '  (span < 100× resolution: run cap reached)' : ''}${t.noisy ? `  NOISY: (p80 − p20) / median over ${100 * NOISY_SPREAD}%` : ''}`,
-      `          ${t.note}`,
-      `metrics   ${metricsLine(r.metrics)}`,
-    );
+    lines.push(...timingLines(r));
   }
   return lines.join('\n');
+}
+
+/** The timing and metrics lines of a timed result. */
+function timingLines(r: Level1Result): string[] {
+  const t = r.timing!;
+  return [
+    `timing    min ${fmtNs(t.minNs)}${t.p20Ns !== undefined ? `  p20 ${fmtNs(t.p20Ns)}` : ''}  median ${fmtNs(t.medianNs)}${t.p80Ns !== undefined ? `  p80 ${fmtNs(t.p80Ns)}` : ''}  max ${fmtNs(t.maxNs)}  runs ${t.runs}  resolution ${fmtNs(t.resolutionNs)}  method ${t.method}${t.spanShort ? '  (span < 100× resolution: run cap reached)' : ''}${t.noisy ? `  NOISY: (p80 − p20) / median over ${100 * NOISY_SPREAD}%` : ''}`,
+    `          ${t.note}`,
+    `metrics   ${metricsLine(r.metrics)}`,
+  ];
 }

@@ -1,0 +1,179 @@
+// Ablations of one generated sgmatrix kernel (issue 26: where does f16 4096³'s time go?). No
+// profiler reaches the H200 through Dawn, so the kernel is timed with one part cut out at a time
+// (`lab time --kernel … --time-incorrect`): the difference is what that part costs where it is not
+// hidden under the rest. Each cut is a text edit of the WGSL the lab generated (`lab time -vv`),
+// and fails loudly when the text it edits is not there, so an unchanged kernel is never timed
+// under a cut's name.
+//   node scripts/gpu/ablate-sgmatrix.mjs TIME_VV_STDERR OUTDIR
+// writes OUTDIR/NAME/manifest.json + NAME.wgsl for 'full' (the kernel as generated: its check must
+// pass, proving the manifest binds what the schedule saw) and, for an sgmatrix kernel, each cut.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The WGSL and dispatch `lab time -vv` printed ("wgsl (dispatch X × Y × Z):" then the text, ending at main's closing brace). */
+export function extractWgsl(log) {
+  const head = log.match(/^wgsl \(dispatch (\d+) × (\d+) × (\d+)\):\n/m);
+  if (!head) throw new Error('no "wgsl (dispatch …):" block in the log: run `lab time … -vv`');
+  const rest = log.slice(head.index + head[0].length);
+  const main = rest.indexOf('\nfn main(');
+  const end = main < 0 ? -1 : rest.indexOf('\n}\n', main);
+  if (end < 0) throw new Error('the WGSL block has no `fn main(` closed by a `}` line');
+  return { wgsl: rest.slice(0, end + 3), dispatch: [Number(head[1]), Number(head[2]), Number(head[3])] };
+}
+
+/** Removes every line matching re; throws when none does (the cut would time the kernel unchanged). */
+function drop(wgsl, re, what) {
+  const lines = wgsl.split('\n');
+  const kept = lines.filter((l) => !re.test(l));
+  if (kept.length === lines.length) throw new Error(`cut '${what}': no line matches ${re}`);
+  return kept.join('\n');
+}
+
+/** Replaces every match of re; throws when there is none. */
+function swap(wgsl, re, to, what) {
+  if (!re.test(wgsl)) throw new Error(`cut '${what}': nothing matches ${re}`);
+  return wgsl.replace(new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`), to);
+}
+
+// The generator's lines the cuts recognise (src/core/families/sgmatrix.ts).
+const GLOBAL_LOAD = /^\s*[ab]w\d+ = src[01]\[.*\];$/;
+const STAGE_STORE = /^\s*s[AB]\d?\[.*\] = .*;$/;
+const BARRIER = /^\s*workgroupBarrier\(\);$/;
+const MMA = /^(\s*)acc(\d+)_(\d+) = subgroupMatrixMultiplyAccumulate\(.*\);$/;
+const MATRIX_LOAD = /^\s*let ([lr]\d+) = subgroupMatrixLoad<(.*)>\((&s[AB]\d?), min\((.*) \+ kk, (\d+u)\), (true|false), (\d+u)\);$/;
+
+/**
+ * The cuts, each a name, what it keeps, and the edit. Inputs stay uninitialised where staging is cut:
+ * the MMA's speed does not depend on the values.
+ */
+export const CUTS = [
+  {
+    name: 'nostage',
+    doc: 'no global loads and no staging stores: matrix loads from workgroup memory, MMAs, barriers',
+    edit: (w) => drop(drop(w, GLOBAL_LOAD, 'nostage'), STAGE_STORE, 'nostage'),
+  },
+  {
+    name: 'nostage_nobarrier',
+    doc: 'nostage without the barriers: matrix loads and MMAs alone',
+    edit: (w) => drop(drop(drop(w, GLOBAL_LOAD, 'nostage_nobarrier'), STAGE_STORE, 'nostage_nobarrier'), BARRIER, 'nostage_nobarrier'),
+  },
+  {
+    name: 'noglobal',
+    doc: 'staging stores of values made from the index, not loaded: stores, matrix loads, MMAs, barriers',
+    edit: (w) => swap(w, /= src([01])\[(.*)\];$/m, '= vec4<u32>($2);', 'noglobal'),
+  },
+  {
+    name: 'nostore',
+    doc: 'global loads kept alive by an XOR sink where their stores were (the same wait), no staging stores: loads, matrix loads, MMAs, barriers',
+    edit: (w) => {
+      let out = drop(w, STAGE_STORE, 'nostore');
+      // The sink's XOR goes before the store block's first use of the loaded vector (a bitcast, or rotated's select).
+      out = swap(out, /^(\s*)(let [ab](?:h0 = bitcast<vec2<f16>>\(|v1 = select\()([ab]w\d+)[.,].*;)$/m, '$1sink = sink ^ $3;\n$1$2', 'nostore');
+      out = swap(out, /^(\s*)let sg = lid \/ sgSize;$/m, '$1var sink = vec4<u32>();\n$1let sg = lid / sgSize;', 'nostore');
+      // Written only when an impossible XOR comes out, so the loads stay and dst is untouched.
+      return swap(out, /\n}\n$/, '\n  if (all(sink == vec4<u32>(0x12345u, 0x6789u, 0xabcdu, 0xef01u))) {\n    dst[0] = 1.0;\n  }\n}\n', 'nostore');
+    },
+  },
+  {
+    name: 'loadsonly',
+    doc: 'global loads kept alive by an XOR sink where their stores were, nothing else in the K loop but the barriers: the loads’ own floor',
+    edit: (w) => {
+      const lines = CUTS.find((c) => c.name === 'nostore').edit(w).split('\n');
+      const kept = lines.filter((l) => !MMA.test(l));
+      if (kept.length === lines.length) throw new Error("cut 'loadsonly': no MMA line");
+      // The matrix loads are left without a use (the compiler drops them); the result matrices are stored as zeros.
+      return kept.filter((l) => !MATRIX_LOAD.test(l)).join('\n');
+    },
+  },
+  {
+    name: 'mma_quarter',
+    doc: 'every matrix load and staging kept, one MMA in four (acc i_j with i = j): the multiply’s share of the time',
+    edit: (w) => {
+      const lines = w.split('\n');
+      const kept = lines.filter((l) => { const m = l.match(MMA); return !m || m[2] === m[3]; });
+      if (kept.length === lines.length) throw new Error("cut 'mma_quarter': no MMA line");
+      return kept.join('\n');
+    },
+  },
+  {
+    name: 'noldsm',
+    doc: 'the multiply’s matrix loads hoisted out of the K loop (loaded once): staging, barriers, MMAs on registers',
+    edit: (w) => {
+      const lines = w.split('\n');
+      const hoisted = [];
+      const rest = lines.filter((l) => {
+        const m = l.match(MATRIX_LOAD);
+        if (!m) return true;
+        hoisted.push(`  let ${m[1]} = subgroupMatrixLoad<${m[2]}>(${m[3]}, min(${m[4]} + 0u, ${m[5]}), ${m[6]}, ${m[7]});`);
+        return false;
+      });
+      if (!hoisted.length) throw new Error("cut 'noldsm': no subgroupMatrixLoad from workgroup memory inside the K step");
+      const at = rest.findIndex((l) => /^\s*for \(var k0 = /.test(l));
+      if (at < 0) throw new Error("cut 'noldsm': no K loop");
+      // Loaded once, before the first tile (workgroup memory not yet written: values do not matter here).
+      const unique = [...new Map(hoisted.map((h) => [h.match(/let (\w+)/)[1], h])).values()];
+      return [...rest.slice(0, at), ...unique, ...rest.slice(at)].join('\n');
+    },
+  },
+];
+
+/**
+ * Variants that stay correct where the subgroup size is 32 (the H200): the branch around the multiply made
+ * constant-true, and the subgroup index from a constant size. Timed with their check, like 'full'.
+ */
+export const SG32 = [
+  {
+    name: 'noactive',
+    doc: 'isActive constant true (every subgroup in the tile at size 32): no branch around the multiply',
+    edit: (w) => swap(w, /^(\s*)let isActive = sg < \d+u;$/m, '$1let isActive = true;', 'noactive'),
+  },
+  {
+    name: 'sg32',
+    doc: 'the subgroup index lid / 32 (a constant size) and isActive constant true',
+    edit: (w) => swap(swap(w, /^(\s*)let sg = lid \/ sgSize;$/m, '$1let sg = lid / 32u;', 'sg32'), /^(\s*)let isActive = sg < \d+u;$/m, '$1let isActive = true;', 'sg32'),
+  },
+];
+
+/** Every variant of a generated kernel: 'full', then each cut and each size-32 variant (sgmatrix kernels only). */
+export function ablations(wgsl) {
+  const out = [{ name: 'full', doc: 'the kernel as generated', wgsl }];
+  if (!wgsl.includes('subgroupMatrixMultiplyAccumulate')) return out;
+  for (const c of CUTS) out.push({ name: c.name, doc: c.doc, wgsl: `// ablation ${c.name}: ${c.doc}\n${c.edit(wgsl)}` });
+  for (const c of SG32) out.push({ name: c.name, doc: c.doc, wgsl: `// variant ${c.name}: ${c.doc}\n${c.edit(wgsl)}` });
+  return out;
+}
+
+/** A manifest that runs one WGSL text at the dispatch the lab used, for this one shape. */
+export function manifestFor(name, wgsl, dispatch, types) {
+  const size = wgsl.match(/@workgroup_size\((\d+)(?:, (\d+))?(?:, (\d+))?\)/);
+  if (!size) throw new Error(`${name}: no @workgroup_size in the WGSL`);
+  const features = ['shader-f16', 'subgroups', 'chromium-experimental-subgroup-matrix'].filter((f) =>
+    f === 'shader-f16' ? /enable f16;/.test(wgsl) : f === 'subgroups' ? /enable subgroups;/.test(wgsl) : /enable chromium_experimental_subgroup_matrix;/.test(wgsl),
+  );
+  const bindings = [...wgsl.matchAll(/@binding\((\d+)\) var<storage, [a-z_]+> (src0|src1|dst):/g)].map((m) => ({ binding: Number(m[1]), role: m[2] }));
+  return {
+    manifestVersion: 1,
+    name: `ablate-${name}`,
+    description: `diagnosis: a generated kernel${name === 'full' ? '' : ` with a part cut out (${name})`}, for one shape`,
+    op: 'MUL_MAT',
+    claims: { types },
+    features,
+    kernels: [{ name, wgsl: `${name}.wgsl`, workgroupSize: size.slice(1).filter(Boolean).map(Number), bindings, dispatch }],
+  };
+}
+
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  const [log, outDir, types = '{}'] = process.argv.slice(2);
+  if (!log || !outDir) {
+    console.error('usage: node scripts/gpu/ablate-sgmatrix.mjs TIME_VV_STDERR OUTDIR [TYPES_JSON]');
+    process.exit(2);
+  }
+  const { wgsl, dispatch } = extractWgsl(readFileSync(log, 'utf8'));
+  for (const v of ablations(wgsl)) {
+    const dir = join(outDir, v.name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${v.name}.wgsl`), v.wgsl);
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifestFor(v.name, v.wgsl, dispatch, JSON.parse(types)), null, 2));
+    console.log(`${v.name}\t${v.doc}`);
+  }
+}
