@@ -134,12 +134,47 @@ export const SG32 = [
   },
 ];
 
+/**
+ * A correct variant for kernels whose K loop issues global loads unguarded (double staging's first half): those loads
+ * wrapped in a branch on arrayLength(&src0) != 0u (always true, opaque to the compiler), as prefetch's guard wraps
+ * its loads. Is the driver sinking unguarded loads down to their stores, past the multiply? Absent where no such loads.
+ */
+export const GUARDED = {
+  name: 'loadsbranch',
+  doc: 'the K loop’s unguarded global loads inside an opaque always-true branch (as prefetch’s guard puts them)',
+  edit: (w) => {
+    const lines = w.split('\n');
+    const loop = lines.findIndex((l) => /^\s*for \(var k0 = /.test(l));
+    if (loop < 0) return null;
+    // The run of loads right after the loop's head (unguarded: a guarded run follows an `if (` line instead).
+    let end = loop + 1;
+    while (end < lines.length && GLOBAL_LOAD.test(lines[end])) end++;
+    if (end === loop + 1) return null;
+    const pad = lines[loop + 1].match(/^\s*/)[0];
+    return [...lines.slice(0, loop + 1), `${pad}if (arrayLength(&src0) != 0u) {`, ...lines.slice(loop + 1, end).map((l) => `  ${l}`), `${pad}}`, ...lines.slice(end)].join('\n');
+  },
+};
+
+/**
+ * A correct variant for prefetch kernels: the next-tile guard `if (k0 + T < K)` made opaque (`&& arrayLength(&src0) != 0u`),
+ * so the compiler cannot peel the last iteration and leave the other loads unguarded (free to sink to their stores).
+ */
+export const OPAQUE = {
+  name: 'opaqueguard',
+  doc: 'the prefetch guard if (k0 + T < K) made opaque to the compiler (&& arrayLength(&src0) != 0u)',
+  edit: (w) => (/^\s*if \(k0 \+ \d+u < \d+u\) \{$/m.test(w) ? w.replace(/^(\s*)if \(k0 \+ (\d+)u < (\d+)u\) \{$/gm, '$1if (k0 + $2u < $3u && arrayLength(&src0) != 0u) {') : null),
+};
+
 /** Every variant of a generated kernel: 'full', then each cut and each size-32 variant (sgmatrix kernels only). */
 export function ablations(wgsl) {
   const out = [{ name: 'full', doc: 'the kernel as generated', wgsl }];
   if (!wgsl.includes('subgroupMatrixMultiplyAccumulate')) return out;
   for (const c of CUTS) out.push({ name: c.name, doc: c.doc, wgsl: `// ablation ${c.name}: ${c.doc}\n${c.edit(wgsl)}` });
   for (const c of SG32) out.push({ name: c.name, doc: c.doc, wgsl: `// variant ${c.name}: ${c.doc}\n${c.edit(wgsl)}` });
+  for (const c of [GUARDED, OPAQUE]) {
+    const edited = c.edit(wgsl);
+    if (edited !== null) out.push({ name: c.name, doc: c.doc, wgsl: `// variant ${c.name}: ${c.doc}\n${edited}` });
+  }
   return out;
 }
 

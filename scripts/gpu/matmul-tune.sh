@@ -2,7 +2,7 @@
 # MUL_MAT schedule variants on the H200 (issue 11): GEMV / small N, f16 subgroup matrices, f32.
 # Same prelude as h200.sh; each line is one `lab time` (checked against the oracle, then timed).
 # Usage on the device: bash scripts/gpu/matmul-tune.sh [STEP|bench]   (outputs in $OUT; LAB_DIR: where lab.mjs is, default dist-cli)
-# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 gemm6 (sgmatrix splitK) gemm7 (sgmatrix tilings swept, f16) gemm8 (the 4096×512 f16 rule's knobs) rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 mmvq5 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks; mmvq5: codeLoads vec4 on the Track-1 formats; mmvq6: e2m1Decode table on the E2M1 formats; mmvq7: nvfp4's f16 scale pair, ggml mxfp4 blocksPerLoad 4, dotFloat mantissa), f32b (f32 tiled knobs, gemv rowsPerThread), f32c (f32 tiled: stores vec4, inner pipelined4), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows), readfloor (GEMV f32 against SUM_ROWS over the same matrix: the read floor), gemvfloor (the gemv family at the read floor's points), alufloor (the E2M1 GEMVs with the weights in L2: their instruction floor), f32d, f32e, f32g, f32h, f32i (f32 4096³: 128×256 / 256×128 tiles, K8 double, and around the best of them), gemm9 (f16 4096³: written-out K steps, 128×256, K64 eight subgroups), robust20 (the E2M1 GEMV with robustness off), ablate26 (f16 4096³'s kernel with one part cut out at a time, and the staging forms without 16-bit stores, robustness on and off; ABLATE_SCHEDULE another kernel, ABLATE_ONLY_CUTS=1 the cuts alone), ablate26rot (its cuts with rotated staging stores), gemm10 (f16 4096³ after the ablations: rotated stores on the best tilings, K64), ablate26sc (the cuts of the rule with spread stores and branch-free prefetch), gemm11 (spread stores, prefetchGuard clamped), ablate26sp (the cuts with spread stores), gemm12 (around spread: prefetchAt early, double, eight-subgroup tilings, f16 × f32), gemm13 (prefetch2: two staging register sets), gemm14 (prefetchGuard peeled), gemm15 (spread with the prefetch inside the first MMA step), gemm16 (single staging, splitK 2, with spread); none or default: the GEMV/sgmatrix rows, then bench; an unknown step exits 2 at once.
+# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 gemm6 (sgmatrix splitK) gemm7 (sgmatrix tilings swept, f16) gemm8 (the 4096×512 f16 rule's knobs) rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 mmvq5 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks; mmvq5: codeLoads vec4 on the Track-1 formats; mmvq6: e2m1Decode table on the E2M1 formats; mmvq7: nvfp4's f16 scale pair, ggml mxfp4 blocksPerLoad 4, dotFloat mantissa), f32b (f32 tiled knobs, gemv rowsPerThread), f32c (f32 tiled: stores vec4, inner pipelined4), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows), readfloor (GEMV f32 against SUM_ROWS over the same matrix: the read floor), gemvfloor (the gemv family at the read floor's points), alufloor (the E2M1 GEMVs with the weights in L2: their instruction floor), f32d, f32e, f32g, f32h, f32i (f32 4096³: 128×256 / 256×128 tiles, K8 double, and around the best of them), gemm9 (f16 4096³: written-out K steps, 128×256, K64 eight subgroups), robust20 (the E2M1 GEMV with robustness off), ablate26 (f16 4096³'s kernel with one part cut out at a time, and the staging forms without 16-bit stores, robustness on and off; ABLATE_SCHEDULE another kernel, ABLATE_ONLY_CUTS=1 the cuts alone), ablate26rot (its cuts with rotated staging stores), gemm10 (f16 4096³ after the ablations: rotated stores on the best tilings, K64), ablate26sc (the cuts of the rule with spread stores and branch-free prefetch), gemm11 (spread stores, prefetchGuard clamped), ablate26sp (the cuts with spread stores), ablate26db (the cuts of spread with double staging), gemm12 (around spread: prefetchAt early, double, eight-subgroup tilings, f16 × f32), gemm13 (prefetch2: two staging register sets), gemm14 (prefetchGuard peeled), gemm15 (spread with the prefetch inside the first MMA step), gemm16 (single staging, splitK 2, with spread); none or default: the GEMV/sgmatrix rows, then bench; an unknown step exits 2 at once.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -464,7 +464,7 @@ elif [ "${1:-}" = gemm6 ]; then
   T 2 2 4 2 32 prefetch ''
   rates gemm6
   cat "$OUT/tune.txt"; exit 0
-elif [ "${1:-}" = ablate26 ] || [ "${1:-}" = ablate26rot ] || [ "${1:-}" = ablate26sc ] || [ "${1:-}" = ablate26sp ]; then
+elif [ "${1:-}" = ablate26 ] || [ "${1:-}" = ablate26rot ] || [ "${1:-}" = ablate26sc ] || [ "${1:-}" = ablate26sp ] || [ "${1:-}" = ablate26db ]; then
   # Issue 26's f16 4096³ row (225 against ≥ 250), seventh session: where its time goes, with no profiler. The rule's
   # kernel (ABLATE_SCHEDULE to take another) is generated by `lab time -vv`, then timed whole through a manifest (its
   # check must pass: the manifest binds what the schedule saw) and with one part cut out at a time
@@ -479,6 +479,8 @@ elif [ "${1:-}" = ablate26 ] || [ "${1:-}" = ablate26rot ] || [ "${1:-}" = ablat
   [ "$1" = ablate26sc ] && { RULE=${RULE%\}},\"storeOrder\":\"spread\",\"prefetchGuard\":\"clamped\"\}; ABLATE_ONLY_CUTS=1; }
   # ablate26sp: with spread stores alone (gemm11's winner), its cuts only.
   [ "$1" = ablate26sp ] && { RULE=${RULE%\}},\"storeOrder\":\"spread\"\}; ABLATE_ONLY_CUTS=1; }
+  # ablate26db: spread stores with double staging (969 µs against prefetch's 563: where does it lose?), its cuts only.
+  [ "$1" = ablate26db ] && { RULE=${RULE/prefetch/double}; RULE=${RULE%\}},\"storeOrder\":\"spread\"\}; ABLATE_ONLY_CUTS=1; }
   if [ -n "${LOCAL:-}" ]; then
     # SwiftShader has no subgroup matrices: the dry run takes an f32 tiled kernel through the same pipeline ('full' only).
     SH=64x32x64; P=type0=0
@@ -490,6 +492,8 @@ elif [ "${1:-}" = ablate26 ] || [ "${1:-}" = ablate26rot ] || [ "${1:-}" = ablat
   TYPES='{"src0":"f16","src1":"f16"}'; [ -n "${LOCAL:-}" ] && TYPES='{}'
   $NODE scripts/gpu/ablate-sgmatrix.mjs "$OUT/ablate-rule.err" "$OUT/ablate" "$TYPES" > "$OUT/ablate-cuts.txt" 2>> "$OUT/tune.txt"
   while IFS=$'\t' read -r name doc; do
+    # ABLATE_NAMES (space-separated): only these variants.
+    [ -n "${ABLATE_NAMES:-}" ] && [[ " $ABLATE_NAMES " != *" $name "* ]] && continue
     echo "## $SH ablate $name: $doc" >> "$OUT/tune.txt"
     timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --kernel "$OUT/ablate/$name/manifest.json" --shape "$SH" --param $P --time-incorrect 2>&1 | grep -E "^correct|^timing|^metrics|rror" >> "$OUT/tune.txt"
   done < "$OUT/ablate-cuts.txt"

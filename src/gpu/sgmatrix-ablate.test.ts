@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { MUL_MAT } from '../core/ops/mul-mat';
 import { parseSchedule } from '../core/schedule/schedule';
-import { ablations, CUTS, extractWgsl, manifestFor, SG32 } from '../../scripts/gpu/ablate-sgmatrix.mjs';
+import { ablations, CUTS, extractWgsl, GUARDED, manifestFor, OPAQUE, SG32 } from '../../scripts/gpu/ablate-sgmatrix.mjs';
 
 const check = (wgsl: string) => spawnSync(process.execPath, ['scripts/wgsl-null-check.mjs'], { input: wgsl, encoding: 'utf8', timeout: 30_000 });
 // The f16 4096³ rule (registry): 2×2 subgroups of 4×4 16x16x16 matrices, K32, prefetch.
@@ -23,7 +23,8 @@ describe('sgmatrix ablations (scripts/gpu/ablate-sgmatrix.mjs)', () => {
   const v = Object.fromEntries(ablations(wgsl).map((a) => [a.name, a.wgsl]));
 
   it('the rule as generated: 16 global loads (8 before the loop, 8 prefetched), 64 16-bit stores, 2 barriers, 8 matrix loads, 16 MMAs in the K step', () => {
-    expect(Object.keys(v)).toEqual(['full', ...CUTS.map((c) => c.name), ...SG32.map((c) => c.name)]);
+    expect(Object.keys(v)).toEqual(['full', ...CUTS.map((c) => c.name), ...SG32.map((c) => c.name), OPAQUE.name]);
+    expect(v.opaqueguard).toContain('    if (k0 + 32u < 4096u && arrayLength(&src0) != 0u) {\n      aw0 = src0[');
     expect(v.full).toBe(wgsl);
     expect([count(wgsl, GLOBAL), count(wgsl, STORE), count(wgsl, BARRIER), count(wgsl, LDSM), count(wgsl, MMA)]).toEqual([16, 64, 2, 8, 16]);
   });
@@ -66,6 +67,15 @@ describe('sgmatrix ablations (scripts/gpu/ablate-sgmatrix.mjs)', () => {
     // Each a manifest kernel name.
     for (const a of ablations(rotated)) expect(a.name).toMatch(/^[A-Za-z_][A-Za-z0-9_]*$/);
   }, 120_000);
+
+  it("'loadsbranch' wraps double staging's unguarded in-loop loads in an opaque branch; prefetch (already guarded) has no such variant", () => {
+    expect(GUARDED.edit(wgsl)).toBeNull();
+    const double = MUL_MAT.generate(parseSchedule({ ...rule, staging: 'double', storeOrder: 'spread' }), MUL_MAT.makeCase([4096, 4096, 4096], 'contiguous', { type0: 1, type1: 1 })).wgsl;
+    const v = ablations(double).find((a) => a.name === 'loadsbranch')!;
+    expect(v.wgsl).toContain('k0 = k0 + 64u) {\n    if (arrayLength(&src0) != 0u) {\n      aw0 = src0[ag0 + (k0 + 32u) / 8u];');
+    expect(count(v.wgsl, GLOBAL)).toBe(count(double, GLOBAL));
+    expect(check(v.wgsl).status).toBe(0);
+  });
 
   it('a cut whose text is missing refuses; a kernel without MMAs gets only its full variant', () => {
     const noLoads = wgsl.split('\n').filter((l) => !GLOBAL.test(l)).join('\n');
