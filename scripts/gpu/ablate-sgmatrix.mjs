@@ -39,8 +39,21 @@ function swap(wgsl, re, to, what) {
 const GLOBAL_LOAD = /^\s*[ab]w\d+ = src[01]\[.*\];$/;
 const STAGE_STORE = /^\s*s[AB]\d?\[.*\] = .*;$/;
 const BARRIER = /^\s*workgroupBarrier\(\);$/;
-const MMA = /^(\s*)acc(\d+)_(\d+) = subgroupMatrixMultiplyAccumulate\(.*\);$/;
+const MMA = /^\s*acc\d+_\d+ = subgroupMatrixMultiplyAccumulate\(.*\);$/;
 const MATRIX_LOAD = /^\s*let ([lr]\d+) = subgroupMatrixLoad<(.*)>\((&s[AB]\d?), min\((.*) \+ kk, (\d+u)\), (true|false), (\d+u)\);$/;
+
+// Each cut is built from the ones before it where it extends them.
+const nostage = (w) => drop(drop(w, GLOBAL_LOAD, 'nostage'), STAGE_STORE, 'nostage');
+const nostore = (w) => {
+  let out = drop(w, STAGE_STORE, 'nostore');
+  // The sink's XOR goes before the store block's first use of the loaded vector (a bitcast, or rotated's select).
+  out = swap(out, /^(\s*)(let [ab](?:h0 = bitcast<vec2<f16>>\(|v1 = select\()([ab]w\d+)[.,].*;)$/m, '$1sink = sink ^ $3;\n$1$2', 'nostore');
+  out = swap(out, /^(\s*)let sg = lid \/ sgSize;$/m, '$1var sink = vec4<u32>();\n$1let sg = lid / sgSize;', 'nostore');
+  // Written only when an impossible XOR comes out, so the loads stay and dst is untouched.
+  return swap(out, /\n}\n$/, '\n  if (all(sink == vec4<u32>(0x12345u, 0x6789u, 0xabcdu, 0xef01u))) {\n    dst[0] = 1.0;\n  }\n}\n', 'nostore');
+};
+/** An MMA into acc i_j with i ≠ j (three in four of a square tile). */
+const OFF_DIAGONAL_MMA = /^\s*acc(\d+)_(?!\1 =)\d+ = subgroupMatrixMultiplyAccumulate\(.*\);$/;
 
 /**
  * The cuts, each a name, what it keeps, and the edit. Inputs stay uninitialised where staging is cut:
@@ -50,12 +63,12 @@ export const CUTS = [
   {
     name: 'nostage',
     doc: 'no global loads and no staging stores: matrix loads from workgroup memory, MMAs, barriers',
-    edit: (w) => drop(drop(w, GLOBAL_LOAD, 'nostage'), STAGE_STORE, 'nostage'),
+    edit: nostage,
   },
   {
     name: 'nostage_nobarrier',
     doc: 'nostage without the barriers: matrix loads and MMAs alone',
-    edit: (w) => drop(drop(drop(w, GLOBAL_LOAD, 'nostage_nobarrier'), STAGE_STORE, 'nostage_nobarrier'), BARRIER, 'nostage_nobarrier'),
+    edit: (w) => drop(nostage(w), BARRIER, 'nostage_nobarrier'),
   },
   {
     name: 'noglobal',
@@ -65,35 +78,18 @@ export const CUTS = [
   {
     name: 'nostore',
     doc: 'global loads kept alive by an XOR sink where their stores were (the same wait), no staging stores: loads, matrix loads, MMAs, barriers',
-    edit: (w) => {
-      let out = drop(w, STAGE_STORE, 'nostore');
-      // The sink's XOR goes before the store block's first use of the loaded vector (a bitcast, or rotated's select).
-      out = swap(out, /^(\s*)(let [ab](?:h0 = bitcast<vec2<f16>>\(|v1 = select\()([ab]w\d+)[.,].*;)$/m, '$1sink = sink ^ $3;\n$1$2', 'nostore');
-      out = swap(out, /^(\s*)let sg = lid \/ sgSize;$/m, '$1var sink = vec4<u32>();\n$1let sg = lid / sgSize;', 'nostore');
-      // Written only when an impossible XOR comes out, so the loads stay and dst is untouched.
-      return swap(out, /\n}\n$/, '\n  if (all(sink == vec4<u32>(0x12345u, 0x6789u, 0xabcdu, 0xef01u))) {\n    dst[0] = 1.0;\n  }\n}\n', 'nostore');
-    },
+    edit: nostore,
   },
   {
     name: 'loadsonly',
     doc: 'global loads kept alive by an XOR sink where their stores were, nothing else in the K loop but the barriers: the loads’ own floor',
-    edit: (w) => {
-      const lines = CUTS.find((c) => c.name === 'nostore').edit(w).split('\n');
-      const kept = lines.filter((l) => !MMA.test(l));
-      if (kept.length === lines.length) throw new Error("cut 'loadsonly': no MMA line");
-      // The matrix loads are left without a use (the compiler drops them); the result matrices are stored as zeros.
-      return kept.filter((l) => !MATRIX_LOAD.test(l)).join('\n');
-    },
+    // The matrix loads go too (left without a use); the result matrices are stored as zeros.
+    edit: (w) => drop(drop(nostore(w), MMA, 'loadsonly'), MATRIX_LOAD, 'loadsonly'),
   },
   {
     name: 'mma_quarter',
     doc: 'every matrix load and staging kept, one MMA in four (acc i_j with i = j): the multiply’s share of the time',
-    edit: (w) => {
-      const lines = w.split('\n');
-      const kept = lines.filter((l) => { const m = l.match(MMA); return !m || m[2] === m[3]; });
-      if (kept.length === lines.length) throw new Error("cut 'mma_quarter': no MMA line");
-      return kept.join('\n');
-    },
+    edit: (w) => drop(w, OFF_DIAGONAL_MMA, 'mma_quarter'),
   },
   {
     name: 'noldsm',
@@ -121,16 +117,17 @@ export const CUTS = [
  * Variants that stay correct where the subgroup size is 32 (the H200): the branch around the multiply made
  * constant-true, and the subgroup index from a constant size. Timed with their check, like 'full'.
  */
+const noactive = (w, what) => swap(w, /^(\s*)let isActive = sg < \d+u;$/m, '$1let isActive = true;', what);
 export const SG32 = [
   {
     name: 'noactive',
     doc: 'isActive constant true (every subgroup in the tile at size 32): no branch around the multiply',
-    edit: (w) => swap(w, /^(\s*)let isActive = sg < \d+u;$/m, '$1let isActive = true;', 'noactive'),
+    edit: (w) => noactive(w, 'noactive'),
   },
   {
     name: 'sg32',
     doc: 'the subgroup index lid / 32 (a constant size) and isActive constant true',
-    edit: (w) => swap(swap(w, /^(\s*)let sg = lid \/ sgSize;$/m, '$1let sg = lid / 32u;', 'sg32'), /^(\s*)let isActive = sg < \d+u;$/m, '$1let isActive = true;', 'sg32'),
+    edit: (w) => noactive(swap(w, /^(\s*)let sg = lid \/ sgSize;$/m, '$1let sg = lid / 32u;', 'sg32'), 'sg32'),
   },
 ];
 

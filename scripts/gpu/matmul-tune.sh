@@ -48,6 +48,9 @@ rates() { # NAME: the rows so far as "row | median | rate" into $OUT/NAME-table.
   cat "$OUT/$1-table.txt" >> "$OUT/tune.txt"
   date -u +%FT%TZ >> "$OUT/tune.txt"
 }
+h16() { # f16 × f16 4096³ on 16x16x16 matrices (issue 26's missed row): sgM sgN mM mN tileK staging storeOrder [more JSON members]
+  s 4096x4096x4096 16x16x16 $1 $2 $3 $4 $5 type0=1,type1=1 $6 $7 "${8:-}"
+}
 a() { # shape [params]: what auto picks
   local params=${2:-}
   echo "## $1 auto $params" >> "$OUT/tune.txt"
@@ -513,12 +516,10 @@ elif [ "${1:-}" = gemm10 ]; then
   # the plain order's 16-bit stores hit 8 banks a warp (4-way conflicts). 'rotated' (every lane on its own bank) was
   # last timed before the robustness clamp fix; here on the best tilings, K32 and K64. The rule first and last.
   # `round.sh tune-gemm10:90`.
-  F=type0=1,type1=1; B=4096x4096x4096
-  r() { s $B 16x16x16 $1 $2 $3 $4 $5 $F $6 $7; }
-  r 2 2 4 4 32 prefetch plain
-  r 2 2 4 4 32 prefetch rotated; r 2 2 4 4 64 prefetch plain; r 2 2 4 4 64 prefetch rotated
-  r 4 2 4 4 32 prefetch rotated; r 2 4 4 4 32 prefetch rotated; r 2 4 4 2 64 prefetch rotated; r 2 2 4 4 32 double rotated
-  r 2 2 4 4 32 prefetch plain
+  h16 2 2 4 4 32 prefetch plain
+  h16 2 2 4 4 32 prefetch rotated; h16 2 2 4 4 64 prefetch plain; h16 2 2 4 4 64 prefetch rotated
+  h16 4 2 4 4 32 prefetch rotated; h16 2 4 4 4 32 prefetch rotated; h16 2 4 4 2 64 prefetch rotated; h16 2 2 4 4 32 double rotated
+  h16 2 2 4 4 32 prefetch plain
   cat "$OUT/tune.txt"; exit 0
 elif [ "${1:-}" = gemm11 ]; then
   # f16 4096³ after ablate26's second call: without global loads the staging stores still cost 180 µs, 'rotated' (32
@@ -526,12 +527,11 @@ elif [ "${1:-}" = gemm11 ]; then
   # a quarter-warp's 16-byte chunks on 32 banks. prefetchGuard 'clamped' drops the branch behind the prefetch loads.
   # The rule first and last; then the 4096×512 and f16 × f32 rules with the same knobs. `round.sh tune-gemm11:120`.
   F=type0=1,type1=1; B=4096x4096x4096
-  r() { s $B 16x16x16 $1 $2 $3 $4 $5 $F $6 $7 "$8"; }
   SC='"prefetchGuard":"clamped"'
-  r 2 2 4 4 32 prefetch plain ''
-  r 2 2 4 4 32 prefetch spread ''; r 2 2 4 4 32 prefetch plain "$SC"; r 2 2 4 4 32 prefetch spread "$SC"
-  r 2 2 4 4 64 prefetch plain "$SC"; r 2 4 4 2 64 prefetch plain "$SC"; r 4 2 4 4 32 prefetch spread "$SC"; r 2 4 4 4 32 prefetch spread "$SC"
-  r 2 2 4 4 32 prefetch plain ''
+  h16 2 2 4 4 32 prefetch plain ''
+  h16 2 2 4 4 32 prefetch spread ''; h16 2 2 4 4 32 prefetch plain "$SC"; h16 2 2 4 4 32 prefetch spread "$SC"
+  h16 2 2 4 4 64 prefetch plain "$SC"; h16 2 4 4 2 64 prefetch plain "$SC"; h16 4 2 4 4 32 prefetch spread "$SC"; h16 2 4 4 4 32 prefetch spread "$SC"
+  h16 2 2 4 4 32 prefetch plain ''
   s 4096x512x4096 16x16x16 2 4 4 2 64 $F prefetch plain; s 4096x512x4096 16x16x16 2 4 4 2 64 $F prefetch plain "$SC"
   s $B 16x16x16 4 2 4 4 32 type0=1 prefetch plain; s $B 16x16x16 4 2 4 4 32 type0=1 prefetch spread "$SC"
   cat "$OUT/tune.txt"; exit 0
@@ -539,60 +539,54 @@ elif [ "${1:-}" = gemm12 ]; then
   # f16 4096³ around gemm11's winner, spread stores (562 µs against the rule's 614; ≥ 250 TFLOP/s is ≤ 549.8 µs): the
   # prefetch issued right after the stores (prefetchAt early), double staging, the eight-subgroup tilings, K steps written
   # out, groupM; f16 weights × f32 with spread. The rule and spread first and last. `round.sh tune-gemm12:150`.
-  F=type0=1,type1=1; B=4096x4096x4096
-  r() { s $B 16x16x16 $1 $2 $3 $4 $5 $F $6 $7 "$8"; }
-  r 2 2 4 4 32 prefetch plain ''; r 2 2 4 4 32 prefetch spread ''
-  r 2 2 4 4 32 prefetch spread '"prefetchAt":"early"'; r 2 2 4 4 32 double spread ''
-  r 4 2 4 4 32 prefetch spread ''; r 2 4 4 4 32 prefetch spread ''; r 2 4 4 2 32 prefetch spread ''; r 4 2 2 4 32 prefetch spread ''
-  r 2 2 4 4 32 prefetch spread '"kSteps":"unrolled"'; r 2 2 4 4 32 prefetch spread '"groupM":8'
+  B=4096x4096x4096
+  h16 2 2 4 4 32 prefetch plain ''; h16 2 2 4 4 32 prefetch spread ''
+  h16 2 2 4 4 32 prefetch spread '"prefetchAt":"early"'; h16 2 2 4 4 32 double spread ''
+  h16 4 2 4 4 32 prefetch spread ''; h16 2 4 4 4 32 prefetch spread ''; h16 2 4 4 2 32 prefetch spread ''; h16 4 2 2 4 32 prefetch spread ''
+  h16 2 2 4 4 32 prefetch spread '"kSteps":"unrolled"'; h16 2 2 4 4 32 prefetch spread '"groupM":8'
   s $B 16x16x16 4 2 4 4 32 type0=1 prefetch spread; s $B 16x16x16 2 2 4 4 32 type0=1 prefetch spread
-  r 2 2 4 4 32 prefetch plain ''; r 2 2 4 4 32 prefetch spread ''
+  h16 2 2 4 4 32 prefetch plain ''; h16 2 2 4 4 32 prefetch spread ''
   cat "$OUT/tune.txt"; exit 0
 elif [ "${1:-}" = gemm13 ]; then
   # f16 4096³ after gemm12 (spread 562 µs; ≥ 250 TFLOP/s is ≤ 549.8 µs). ablate26sp: the global loads still add ~150 µs
   # over the kernel without them (410), though issued a whole multiply ahead. prefetch2: two register sets, each tile's
   # loads issued an iteration before its stores. The rule and spread first and last. `round.sh tune-gemm13:150`.
   F=type0=1,type1=1; B=4096x4096x4096
-  r() { s $B 16x16x16 $1 $2 $3 $4 $5 $F $6 $7 "$8"; }
-  r 2 2 4 4 32 prefetch plain ''; r 2 2 4 4 32 prefetch spread ''
-  r 2 2 4 4 32 prefetch2 spread ''; r 2 2 4 4 32 prefetch2 plain ''; r 2 2 4 4 32 prefetch2 spread '"kSteps":"unrolled"'
-  r 4 2 4 4 32 prefetch2 spread ''; r 2 4 4 4 32 prefetch2 spread ''; r 2 2 4 4 64 prefetch2 plain ''
+  h16 2 2 4 4 32 prefetch plain ''; h16 2 2 4 4 32 prefetch spread ''
+  h16 2 2 4 4 32 prefetch2 spread ''; h16 2 2 4 4 32 prefetch2 plain ''; h16 2 2 4 4 32 prefetch2 spread '"kSteps":"unrolled"'
+  h16 4 2 4 4 32 prefetch2 spread ''; h16 2 4 4 4 32 prefetch2 spread ''; h16 2 2 4 4 64 prefetch2 plain ''
   s $B 16x16x16 2 2 4 4 32 type0=1 prefetch2 spread
   s 4096x512x4096 16x16x16 2 4 4 2 64 $F prefetch plain; s 4096x512x4096 16x16x16 2 4 4 2 64 $F prefetch2 plain; s 4096x512x4096 16x16x16 2 4 4 2 32 $F prefetch2 spread
-  r 2 2 4 4 32 prefetch plain ''; r 2 2 4 4 32 prefetch spread ''
+  h16 2 2 4 4 32 prefetch plain ''; h16 2 2 4 4 32 prefetch spread ''
   cat "$OUT/tune.txt"; exit 0
 elif [ "${1:-}" = gemm14 ]; then
   # f16 4096³ after gemm13 (prefetch2 lost: 613 against spread's 562; ≥ 250 TFLOP/s is ≤ 549.8 µs): the prefetch's last
   # tile peeled (no branch in the loop) with spread stores; the same for f16 × f32 and the 4096×512 rule. The rule and
   # spread first and last. `round.sh tune-gemm14:100`.
   F=type0=1,type1=1; B=4096x4096x4096; PE='"prefetchGuard":"peeled"'
-  r() { s $B 16x16x16 $1 $2 $3 $4 $5 $F $6 $7 "$8"; }
-  r 2 2 4 4 32 prefetch plain ''; r 2 2 4 4 32 prefetch spread ''
-  r 2 2 4 4 32 prefetch spread "$PE"; r 2 2 4 4 32 prefetch plain "$PE"; r 2 2 4 4 32 prefetch spread "$PE,\"kSteps\":\"unrolled\""
+  h16 2 2 4 4 32 prefetch plain ''; h16 2 2 4 4 32 prefetch spread ''
+  h16 2 2 4 4 32 prefetch spread "$PE"; h16 2 2 4 4 32 prefetch plain "$PE"; h16 2 2 4 4 32 prefetch spread "$PE,\"kSteps\":\"unrolled\""
   s $B 16x16x16 2 2 4 4 32 type0=1 prefetch spread; s $B 16x16x16 2 2 4 4 32 type0=1 prefetch spread "$PE"
   s 4096x512x4096 16x16x16 2 4 4 2 64 $F prefetch plain; s 4096x512x4096 16x16x16 2 4 4 2 64 $F prefetch plain "$PE"
-  r 2 2 4 4 32 prefetch plain ''; r 2 2 4 4 32 prefetch spread ''
+  h16 2 2 4 4 32 prefetch plain ''; h16 2 2 4 4 32 prefetch spread ''
   cat "$OUT/tune.txt"; exit 0
 elif [ "${1:-}" = gemm15 ]; then
   # f16 4096³, the last rows of the seventh session (spread is the rule: 560–565 µs; ≥ 250 TFLOP/s is ≤ 549.8 µs): the
   # prefetch inside the first MMA step with spread stores (2% slower with plain stores, gemm5), with groupM 8; spread
   # on 16x8x16 matrices. The rule first and last. `round.sh tune-gemm15:60`.
   F=type0=1,type1=1; B=4096x4096x4096; MMA='"kSteps":"unrolled","prefetchAt":"mma"'
-  r() { s $B 16x16x16 $1 $2 $3 $4 $5 $F $6 $7 "$8"; }
-  r 2 2 4 4 32 prefetch spread ''
-  r 2 2 4 4 32 prefetch spread "$MMA"; r 2 2 4 4 32 prefetch spread "$MMA,\"groupM\":8"
+  h16 2 2 4 4 32 prefetch spread ''
+  h16 2 2 4 4 32 prefetch spread "$MMA"; h16 2 2 4 4 32 prefetch spread "$MMA,\"groupM\":8"
   s $B 16x8x16 2 2 4 4 32 $F prefetch spread
-  r 2 2 4 4 32 prefetch spread ''
+  h16 2 2 4 4 32 prefetch spread ''
   cat "$OUT/tune.txt"; exit 0
 elif [ "${1:-}" = gemm16 ]; then
   # f16 4096³: fewer live registers a thread for more workgroups an SM (1024 workgroups here, unlike 4096×512's 128):
   # single staging (no prefetch registers), K32 and K64, with spread stores; splitK 2 (eight warps share a tile, half
   # the staging a thread). The spread rule first and last. `round.sh tune-gemm16:80`.
-  F=type0=1,type1=1; B=4096x4096x4096
-  r() { s $B 16x16x16 $1 $2 $3 $4 $5 $F $6 $7 "$8"; }
-  r 2 2 4 4 32 prefetch spread ''
-  r 2 2 4 4 32 single spread ''; r 2 2 4 4 64 single spread ''; r 2 2 4 4 32 prefetch spread '"splitK":2'; r 2 2 4 4 64 prefetch spread '"splitK":2'
-  r 2 2 4 4 32 prefetch spread ''
+  h16 2 2 4 4 32 prefetch spread ''
+  h16 2 2 4 4 32 single spread ''; h16 2 2 4 4 64 single spread ''; h16 2 2 4 4 32 prefetch spread '"splitK":2'; h16 2 2 4 4 64 prefetch spread '"splitK":2'
+  h16 2 2 4 4 32 prefetch spread ''
   cat "$OUT/tune.txt"; exit 0
 elif [ -n "${LOCAL:-}" ]; then
   g 256x1x256 256 4 1 4 4 subgroup; g 256x1x256 64 2 1 4 4 shared type0=1; g 130x3x66 64 8 4 1 2 subgroup

@@ -94,7 +94,8 @@ export async function cmdTime(argv: string[]): Promise<number> {
     const { results } = done;
     if (results.length === 1) {
       out.json(results[0]);
-      if (!timeIncorrect) await writeShareOutputs(results[0], { markdown: v.markdown as string | undefined, base }, out.text);
+      // A wrong kernel's timing (--time-incorrect) is a diagnosis: never shared.
+      if (results[0].correct || !results[0].timing) await writeShareOutputs(results[0], { markdown: v.markdown as string | undefined, base }, out.text);
     } else {
       out.text(`\n${textTable(TABLE_HEAD, results.map(tableRow))}`);
       out.json({ kind: 'level1-table', results });

@@ -396,7 +396,12 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
     return out;
   };
   const inLoop = (ls: string[]) => ls.map((l) => `  ${l}`);
-  const more = (ls: string[]) => [`if (k0 + ${u(BK)} < ${u(k.K)}) {`, ...ls.map((l) => `  ${l}`), '}'];
+  /** Lines run only while the K offset `kExpr` is inside K (the next tile's loads and stores). */
+  const whileInK = (kExpr: string, ls: string[]) => [`if (${kExpr} < ${u(k.K)}) {`, ...ls.map((l) => `  ${l}`), '}'];
+  // Two-tile loops (double, prefetch2): `pairs` iterations over K, then an odd last tile after the loop.
+  const tiles = k.K / BK;
+  const pairs = Math.floor(tiles / 2);
+  const pairLoop = (body: string[]) => (pairs ? [`for (var k0 = 0u; k0 < ${u(pairs * 2 * BK)}; k0 = k0 + ${u(2 * BK)}) {`, ...inLoop(body), '}'] : []);
   const loop = `for (var k0 = 0u; k0 < ${u(k.K)}; k0 = k0 + ${u(BK)}) {`;
   if (!units.length) {
     // Nothing staged: no workgroup memory, no barrier; the subgroups run independently.
@@ -406,7 +411,7 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   } else if (staging === 'prefetch') {
     // The next tile's global loads are in flight while this one is multiplied: issued before the multiply, or inside its first K step.
     const peeled = s.prefetchGuard === 'peeled';
-    const next = s.prefetchGuard === 'clamped' ? loads(`min(k0 + ${u(BK)}, ${u(k.K - BK)})`) : peeled ? loads(`k0 + ${u(BK)}`) : more(loads(`k0 + ${u(BK)}`));
+    const next = s.prefetchGuard === 'clamped' ? loads(`min(k0 + ${u(BK)}, ${u(k.K - BK)})`) : peeled ? loads(`k0 + ${u(BK)}`) : whileInK(`k0 + ${u(BK)}`, loads(`k0 + ${u(BK)}`));
     const mul = s.prefetchAt === 'mma' ? multiply('', next) : s.prefetchAt === 'early' ? multiply('') : [...next, ...multiply('')];
     const early = s.prefetchAt === 'early' ? next : [];
     const tile = [...stores(''), ...early, 'workgroupBarrier();', ...mul, 'workgroupBarrier();'];
@@ -420,31 +425,25 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   } else if (staging === 'prefetch2') {
     // Two tiles an iteration, register sets '' (even tiles) and 'b' (odd): each half first issues the next tile's loads
     // into the other set, then stores its own (loaded a half earlier). An odd last tile (in set '') is multiplied after the loop.
-    const tiles = k.K / BK;
-    const pairs = Math.floor(tiles / 2);
     const half = (own: string, other: string, nextK: string, guard: boolean) => [
-      ...(guard ? [`if (${nextK} < ${u(k.K)}) {`, ...loads(nextK, other).map((l) => `  ${l}`), '}'] : loads(nextK, other)),
+      ...(guard ? whileInK(nextK, loads(nextK, other)) : loads(nextK, other)),
       ...stores('', own),
       'workgroupBarrier();',
       ...multiply(''),
       'workgroupBarrier();',
     ];
     emit(...loads('0u'));
-    if (pairs) emit(`for (var k0 = 0u; k0 < ${u(pairs * 2 * BK)}; k0 = k0 + ${u(2 * BK)}) {`, ...inLoop([...half('', 'b', `k0 + ${u(BK)}`, false), ...half('b', '', `k0 + ${u(2 * BK)}`, true)]), '}');
+    emit(...pairLoop([...half('', 'b', `k0 + ${u(BK)}`, false), ...half('b', '', `k0 + ${u(2 * BK)}`, true)]));
     if (tiles % 2) emit(...stores(''), 'workgroupBarrier();', ...multiply(''));
   } else {
     // Tile t is read from buffer t % 2 while tile t + 1 is stored into the other: one barrier per tile.
     // Two tiles per iteration, so each half names its buffers; an odd last tile (K / tileK is known
     // here) is multiplied from buffer 0 after the loop.
-    const tiles = k.K / BK;
-    const pairs = Math.floor(tiles / 2);
-    const next2 = (ls: string[]) => [`if (k0 + ${u(2 * BK)} < ${u(k.K)}) {`, ...ls.map((l) => `  ${l}`), '}'];
+    const after = `k0 + ${u(2 * BK)}`;
     emit(...loads('0u'), ...stores('0'), 'workgroupBarrier();');
-    if (pairs) {
-      const first = [...loads(`k0 + ${u(BK)}`), ...multiply('0'), ...stores('1'), 'workgroupBarrier();'];
-      const second = [...next2(loads(`k0 + ${u(2 * BK)}`)), ...multiply('1'), ...next2(stores('0')), 'workgroupBarrier();'];
-      emit(`for (var k0 = 0u; k0 < ${u(pairs * 2 * BK)}; k0 = k0 + ${u(2 * BK)}) {`, ...inLoop([...first, ...second]), '}');
-    }
+    const first = [...loads(`k0 + ${u(BK)}`), ...multiply('0'), ...stores('1'), 'workgroupBarrier();'];
+    const second = [...whileInK(after, loads(after)), ...multiply('1'), ...whileInK(after, stores('0')), 'workgroupBarrier();'];
+    emit(...pairLoop([...first, ...second]));
     if (tiles % 2) emit(...multiply('0'));
   }
   // dst is column-major for the result (column n is dst row n, m contiguous): stride = dst's row stride.
@@ -543,7 +542,7 @@ export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
     subgroupSize: { values: [32], doc: 'threads per subgroup the workgroup is sized for', default: 32 },
     staging: {
       values: ['single', 'prefetch', 'double', 'direct', 'prefetch2'],
-      sweep: ['single', 'prefetch', 'double'], // direct: 2.5–4× slower on the H200 (docs/benchmarks.md); prefetch2: swept on request
+      sweep: ['single', 'prefetch', 'double'], // direct: 2.5–4× slower on the H200 (docs/benchmarks.md); prefetch2 (H200 4096³ f16: 613 µs against prefetch's 563): swept on request
       doc: 'K-tile staging: single buffer, register prefetch of the next tile, double-buffered workgroup memory, direct (f16 operands loaded by subgroupMatrixLoad from their buffer, f32 ones prefetched), or prefetch2 (two register sets: the next tile’s loads issued before this tile’s stores)',
       default: 'single',
     },
@@ -570,7 +569,7 @@ export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
     prefetchAt: {
       values: ['top', 'mma', 'early'],
       sweep: ['top'],
-      doc: "where prefetch staging issues the next tile's global loads: before the multiply, inside its first K step after the first matrix loads (needs kSteps 'unrolled'; H200: 2% / 9% slower), or early: right after the staging stores, before the barrier",
+      doc: "where prefetch staging issues the next tile's global loads: before the multiply, inside its first K step after the first matrix loads (needs kSteps 'unrolled'; H200: 2% / 9% slower), or early: right after the staging stores, before the barrier (H200 4096³ f16 spread: 569 against 563 µs)",
       default: 'top',
     },
     storeIndex: {
@@ -582,7 +581,7 @@ export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
     prefetchGuard: {
       values: ['branch', 'clamped', 'peeled'],
       sweep: ['branch'],
-      doc: "prefetch staging's next-tile loads past the last tile: skipped by a branch, issued always from a clamped tile (no branch behind the loads; H200 4096³ f16: 34% slower), or peeled (the last tile after the loop); swept on request",
+      doc: "prefetch staging's next-tile loads past the last tile: skipped by a branch, issued always from a clamped tile (no branch behind the loads), or peeled (the last tile after the loop); H200 4096³ f16 spread: 725 / 602 against 563 µs for the branch; swept on request",
       default: 'branch',
       omitDefault: true,
     },
