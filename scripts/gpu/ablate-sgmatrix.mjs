@@ -4,7 +4,7 @@
 // hidden under the rest. Each cut is a text edit of the WGSL the lab generated (`lab time -vv`),
 // and fails loudly when the text it edits is not there, so an unchanged kernel is never timed
 // under a cut's name.
-//   node scripts/gpu/ablate-sgmatrix.mjs TIME_VV_STDERR OUTDIR
+//   node scripts/gpu/ablate-sgmatrix.mjs TIME_VV_STDERR OUTDIR [TYPES_JSON] [--probes]
 // writes OUTDIR/NAME/manifest.json + NAME.wgsl for 'full' (the kernel as generated: its check must
 // pass, proving the manifest binds what the schedule saw) and, for an sgmatrix kernel, each cut.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -162,8 +162,60 @@ export const OPAQUE = {
   edit: (w) => (/^\s*if \(k0 \+ \d+u < \d+u\) \{$/m.test(w) ? w.replace(/^(\s*)if \(k0 \+ (\d+)u < (\d+)u\) \{$/gm, '$1if (k0 + $2u < $3u && arrayLength(&src0) != 0u) {') : null),
 };
 
-/** Every variant of a generated kernel: 'full', then each cut and each size-32 variant (sgmatrix kernels only). */
-export function ablations(wgsl) {
+/** Bytes of workgroup memory the kernel declares (f16, f32, u32 and vec4<u32> arrays). */
+export function workgroupBytes(wgsl) {
+  const size = { f16: 2, f32: 4, u32: 4, 'vec4<u32>': 16, 'vec4<f32>': 16 };
+  let bytes = 0;
+  for (const m of wgsl.matchAll(/^var<workgroup> \w+: array<(f16|f32|u32|vec4<u32>|vec4<f32>), (\d+)>;$/gm)) bytes += size[m[1]] * Number(m[2]);
+  return bytes;
+}
+
+/**
+ * Occupancy probes (correct variants): the kernel unchanged but for an unused workgroup array that brings its
+ * workgroup memory to KIB KiB. Where two workgroups an SM stop fitting the SM's shared memory, the time jumps:
+ * that tells whether double staging's or K64's extra workgroup memory is what cost them a workgroup an SM. The
+ * array is written only behind an opaque never-true branch, at a dynamic index, so the compiler must keep all of it.
+ */
+export const SMEM_PROBES_KIB = [24, 28, 32, 40, 48];
+export function smemProbe(wgsl, kib) {
+  const pad = kib * 1024 - workgroupBytes(wgsl);
+  if (pad <= 0 || pad % 16 !== 0) return null;
+  const decl = wgsl.match(/^var<workgroup> .*;$/gm);
+  if (!decl) throw new Error(`probe smem${kib}: the kernel declares no workgroup memory`);
+  const lastDecl = decl[decl.length - 1];
+  let out = wgsl.replace(lastDecl, `${lastDecl}\nvar<workgroup> probePad: array<vec4<u32>, ${pad / 16}>;`);
+  out = swap(out, /\n}\n$/, `\n  if (arrayLength(&src0) == 0u) {\n    probePad[lid % ${pad / 16}u] = vec4<u32>(lid);\n  }\n}\n`, `smem${kib}`);
+  return out;
+}
+/**
+ * A scheduling probe (correct): a barrier right after the prefetch's loads, before the multiply. A compiler that
+ * sinks the loads past the multiply (to shorten their registers' lives) cannot move them across it, so where the
+ * time falls, the loads were being issued late. Null where the kernel has no guarded prefetch block.
+ */
+export function fencedProbe(wgsl) {
+  const re = /^(\s*)if \(k0 \+ \d+u < \d+u\) \{\n(?:\1 {2}[ab]w\d+b? = src[01]\[.*\];\n)+\1\}\n/m;
+  const m = wgsl.match(re);
+  return m ? wgsl.replace(re, `${m[0]}${m[1]}workgroupBarrier();\n`) : null;
+}
+export const PROBES = [
+  ...SMEM_PROBES_KIB.map((kib) => ({
+    name: `smem${kib}`,
+    doc: `occupancy probe: an unused workgroup array brings workgroup memory to ${kib} KiB (two workgroups an SM need ${2 * kib} KiB)`,
+    edit: (w) => smemProbe(w, kib),
+  })),
+  { name: 'loadsfenced', doc: 'scheduling probe: a barrier right after the prefetch loads, so they cannot sink past the multiply', edit: fencedProbe },
+];
+
+/** Every variant of a generated kernel: 'full', then each cut and each size-32 variant (sgmatrix kernels only); with probes, the occupancy probes alone. */
+export function ablations(wgsl, { probes = false } = {}) {
+  if (probes) {
+    const out = [{ name: 'full', doc: 'the kernel as generated', wgsl }];
+    for (const c of PROBES) {
+      const edited = c.edit(wgsl);
+      if (edited !== null) out.push({ name: c.name, doc: c.doc, wgsl: `// probe ${c.name}: ${c.doc}\n${edited}` });
+    }
+    return out;
+  }
   const out = [{ name: 'full', doc: 'the kernel as generated', wgsl }];
   if (!wgsl.includes('subgroupMatrixMultiplyAccumulate')) return out;
   for (const c of CUTS) out.push({ name: c.name, doc: c.doc, wgsl: `// ablation ${c.name}: ${c.doc}\n${c.edit(wgsl)}` });
@@ -195,13 +247,15 @@ export function manifestFor(name, wgsl, dispatch, types) {
 }
 
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
-  const [log, outDir, types = '{}'] = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const probes = args.includes('--probes');
+  const [log, outDir, types = '{}'] = args.filter((a) => a !== '--probes');
   if (!log || !outDir) {
-    console.error('usage: node scripts/gpu/ablate-sgmatrix.mjs TIME_VV_STDERR OUTDIR [TYPES_JSON]');
+    console.error('usage: node scripts/gpu/ablate-sgmatrix.mjs TIME_VV_STDERR OUTDIR [TYPES_JSON] [--probes]');
     process.exit(2);
   }
   const { wgsl, dispatch } = extractWgsl(readFileSync(log, 'utf8'));
-  for (const v of ablations(wgsl)) {
+  for (const v of ablations(wgsl, { probes })) {
     const dir = join(outDir, v.name);
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, `${v.name}.wgsl`), v.wgsl);

@@ -2,7 +2,7 @@
 # MUL_MAT schedule variants on the H200 (issue 11): GEMV / small N, f16 subgroup matrices, f32.
 # Same prelude as h200.sh; each line is one `lab time` (checked against the oracle, then timed).
 # Usage on the device: bash scripts/gpu/matmul-tune.sh [STEP|bench]   (outputs in $OUT; LAB_DIR: where lab.mjs is, default dist-cli)
-# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 gemm6 (sgmatrix splitK) gemm7 (sgmatrix tilings swept, f16) gemm8 (the 4096×512 f16 rule's knobs) rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 mmvq5 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks; mmvq5: codeLoads vec4 on the Track-1 formats; mmvq6: e2m1Decode table on the E2M1 formats; mmvq7: nvfp4's f16 scale pair, ggml mxfp4 blocksPerLoad 4, dotFloat mantissa), f32b (f32 tiled knobs, gemv rowsPerThread), f32c (f32 tiled: stores vec4, inner pipelined4), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows), readfloor (GEMV f32 against SUM_ROWS over the same matrix: the read floor), gemvfloor (the gemv family at the read floor's points), alufloor (the E2M1 GEMVs with the weights in L2: their instruction floor), f32d, f32e, f32g, f32h, f32i (f32 4096³: 128×256 / 256×128 tiles, K8 double, and around the best of them), gemm9 (f16 4096³: written-out K steps, 128×256, K64 eight subgroups), robust20 (the E2M1 GEMV with robustness off), ablate26 (f16 4096³'s kernel with one part cut out at a time, and the staging forms without 16-bit stores, robustness on and off; ABLATE_SCHEDULE another kernel, ABLATE_ONLY_CUTS=1 the cuts alone), ablate26rot (its cuts with rotated staging stores), gemm10 (f16 4096³ after the ablations: rotated stores on the best tilings, K64), ablate26sc (the cuts of the rule with spread stores and branch-free prefetch), gemm11 (spread stores, prefetchGuard clamped), ablate26sp (the cuts with spread stores), ablate26db (the cuts of spread with double staging), gemm12 (around spread: prefetchAt early, double, eight-subgroup tilings, f16 × f32), gemm13 (prefetch2: two staging register sets), gemm14 (prefetchGuard peeled), gemm15 (spread with the prefetch inside the first MMA step), gemm16 (single staging, splitK 2, with spread); none or default: the GEMV/sgmatrix rows, then bench; an unknown step exits 2 at once.
+# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 gemm6 (sgmatrix splitK) gemm7 (sgmatrix tilings swept, f16) gemm8 (the 4096×512 f16 rule's knobs) rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 mmvq5 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks; mmvq5: codeLoads vec4 on the Track-1 formats; mmvq6: e2m1Decode table on the E2M1 formats; mmvq7: nvfp4's f16 scale pair, ggml mxfp4 blocksPerLoad 4, dotFloat mantissa), f32b (f32 tiled knobs, gemv rowsPerThread), f32c (f32 tiled: stores vec4, inner pipelined4), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows), readfloor (GEMV f32 against SUM_ROWS over the same matrix: the read floor), gemvfloor (the gemv family at the read floor's points), alufloor (the E2M1 GEMVs with the weights in L2: their instruction floor), f32d, f32e, f32g, f32h, f32i (f32 4096³: 128×256 / 256×128 tiles, K8 double, and around the best of them), gemm9 (f16 4096³: written-out K steps, 128×256, K64 eight subgroups), robust20 (the E2M1 GEMV with robustness off), ablate26 (f16 4096³'s kernel with one part cut out at a time, and the staging forms without 16-bit stores, robustness on and off; ABLATE_SCHEDULE another kernel, ABLATE_ONLY_CUTS=1 the cuts alone), ablate26rot (its cuts with rotated staging stores), gemm10 (f16 4096³ after the ablations: rotated stores on the best tilings, K64), ablate26sc (the cuts of the rule with spread stores and branch-free prefetch), gemm11 (spread stores, prefetchGuard clamped), ablate26sp (the cuts with spread stores), ablate26db (the cuts of spread with double staging), gemm12 (around spread: prefetchAt early, double, eight-subgroup tilings, f16 × f32), gemm13 (prefetch2: two staging register sets), gemm14 (prefetchGuard peeled), gemm15 (spread with the prefetch inside the first MMA step), gemm16 (single staging, splitK 2, with spread), probe26 (f16 4096³: rounds of 264 workgroups, occupancy against workgroup memory, K16 double, the driver's machine code), gemm17 (deep staging, K16 double and spread inside 24 KiB, prefetchAt interleaved, loadsfenced), gemm18 (swapped stores: conflict-free for the driver's 8-byte stores); none or default: the GEMV/sgmatrix rows, then bench; an unknown step exits 2 at once.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -47,6 +47,18 @@ rates() { # NAME: the rows so far as "row | median | rate" into $OUT/NAME-table.
   awk '/^## /{h=substr($0,4)} /^timing/{m=""; for(i=1;i<=NF;i++) if($i=="median" && m=="") m=$(i+1)" "$(i+2)} /^metrics/{r=""; for(i=2;i<=NF;i++) if($i=="TFLOP/s" || $i=="TB/s") r=r" "$(i-1)" "$i; printf "%s | %s |%s\n", h, m, r} /rror|refused/{printf "%s | %s\n", h, substr($0,1,120)}' "$OUT/tune.txt" > "$OUT/$1-table.txt"
   cat "$OUT/$1-table.txt" >> "$OUT/tune.txt"
   date -u +%FT%TZ >> "$OUT/tune.txt"
+}
+probes() { # SCHEDULE_JSON NAMES: f16 4096³ through `lab time -vv`, then the probes of ablate-sgmatrix.mjs --probes named (correct variants, timed with their check)
+  local SH=4096x4096x4096 P=type0=1,type1=1
+  echo "## $SH probe: the kernel $1" >> "$OUT/tune.txt"
+  timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --op MUL_MAT --shape "$SH" --param $P --schedule "$1" -vv > "$OUT/probe-rule.txt" 2> "$OUT/probe-rule.err"
+  grep -hE "^correct|^timing|^metrics|rror" "$OUT/probe-rule.txt" "$OUT/probe-rule.err" >> "$OUT/tune.txt"
+  $NODE scripts/gpu/ablate-sgmatrix.mjs "$OUT/probe-rule.err" "$OUT/probe" '{"src0":"f16","src1":"f16"}' --probes > "$OUT/probe-list.txt" 2>> "$OUT/tune.txt"
+  while IFS=$'\t' read -r name doc; do
+    [[ " $2 " != *" $name "* ]] && continue
+    echo "## $SH probe $name: $doc" >> "$OUT/tune.txt"
+    timeout 40 $NODE ${LAB_DIR:-dist-cli}/lab.mjs time --kernel "$OUT/probe/$name/manifest.json" --shape "$SH" --param $P 2>&1 | grep -E "^correct|^timing|^metrics|rror" >> "$OUT/tune.txt"
+  done < "$OUT/probe-list.txt"
 }
 h16() { # f16 × f16 4096³ on 16x16x16 matrices (issue 26's missed row): sgM sgN mM mN tileK staging storeOrder [more JSON members]
   s 4096x4096x4096 16x16x16 $1 $2 $3 $4 $5 type0=1,type1=1 $6 $7 "${8:-}"
@@ -510,6 +522,67 @@ elif [ "${1:-}" = ablate26 ] || [ "${1:-}" = ablate26rot ] || [ "${1:-}" = ablat
     echo "=== robustness on" >> "$OUT/tune.txt"
     s $SH 16x16x16 2 2 4 4 32 $F prefetch plain
   fi
+  cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = probe26 ]; then
+  # f16 4096³ (spread, 560–565 µs; ≥ 250 TFLOP/s is ≤ 549.8 µs), eighth session: what limits it, before more knobs.
+  # (1) Rounds: 1024 tiles of 128×128 on 132 SMs at two workgroups an SM are 3.88 rounds of 264, run as 4. N = 4224
+  # (1056 tiles: exactly 4 rounds) costing what 4096 costs, and N = 3200 / 3328 (3.03 / 3.15 rounds) costing near
+  # it too, says the last round is a whole one. (2) Occupancy: the kernel with workgroup memory padded to 24–48 KiB
+  # (scripts/gpu/ablate-sgmatrix.mjs --probes): where two workgroups an SM stop fitting, the time jumps (double staging
+  # takes 40 KiB, K64 36). (3) K16 double staging (24 KiB). (4) The driver's machine code, read from its shader disk
+  # cache (scripts/gpu/nv-cache-sass.py: registers, spills, instruction counts). `round.sh tune-probe26:200`.
+  export __GL_SHADER_DISK_CACHE=1 __GL_SHADER_DISK_CACHE_SKIP_CLEANUP=1 __GL_SHADER_DISK_CACHE_PATH=/tmp/nvcache
+  mkdir -p /tmp/nvcache
+  P=type0=1,type1=1; SH=4096x4096x4096
+  SPREAD='{"family":"sgmatrix","config":"16x16x16","subgroupsM":2,"subgroupsN":2,"matricesM":4,"matricesN":4,"tileK":32,"subgroupSize":32,"staging":"prefetch","storeOrder":"spread"}'
+  for N in 4096 4224 3328 3200 3072 2048 4096; do s 4096x${N}x4096 16x16x16 2 2 4 4 32 $P prefetch spread; done
+  probes "$SPREAD" "smem24 smem28 smem32 smem40 smem48"
+  h16 2 2 4 4 16 double plain ''; h16 2 2 4 4 16 prefetch plain ''
+  s 4096x4096x4096 16x16x16 2 2 4 4 32 $P prefetch spread
+  rates probe26
+  echo "=== the driver's machine code (nv-cache-sass.py)" >> "$OUT/tune.txt"
+  python3 scripts/gpu/nv-cache-sass.py /tmp/nvcache "$HOME/.cache/nvidia" "$HOME/.nv" "$OUT/sass" >> "$OUT/tune.txt" 2>&1
+  cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = gemm17 ]; then
+  # f16 4096³ after probe26: more than 24 KiB of workgroup memory halves the workgroups an SM (double's 40 KiB and
+  # K64's 36 ran at one: 964 µs, as double's 969), and 4096³ runs 4 whole rounds of 264 workgroups (N = 4224 costs
+  # the same 564 µs: 251 TFLOP/s). Deeper staging inside 24 KiB: 'deep' (two register sets, each refilled right after
+  # its stores: loads two tiles ahead), K16 double (24 KiB) with K16 spread stores, 8 warps a tile at K16; the
+  # prefetch's loads one after each MMA group (prefetchAt interleaved); the scheduling probe 'loadsfenced'. The spread rule first and last; the driver's cache kept for reading offline.
+  # `round.sh tune-gemm17:200`.
+  export __GL_SHADER_DISK_CACHE=1 __GL_SHADER_DISK_CACHE_SKIP_CLEANUP=1 __GL_SHADER_DISK_CACHE_PATH=/tmp/nvcache
+  mkdir -p /tmp/nvcache
+  U='"kSteps":"unrolled"'
+  h16 2 2 4 4 32 prefetch spread ''
+  h16 2 2 4 4 32 deep spread ''; h16 2 2 4 4 32 deep spread "$U"; h16 2 2 4 4 32 deep plain ''
+  h16 2 2 4 4 16 double spread ''; h16 2 2 4 4 16 deep spread ''; h16 2 2 4 4 16 prefetch spread ''
+  h16 4 2 4 4 16 double spread ''; h16 2 4 4 4 16 double spread ''; h16 2 4 4 2 16 double spread ''; h16 4 2 2 4 16 double spread ''
+  h16 2 2 4 4 32 deep spread '"groupM":8'
+  h16 2 2 4 4 32 prefetch spread "$U,\"prefetchAt\":\"interleaved\""
+  probes '{"family":"sgmatrix","config":"16x16x16","subgroupsM":2,"subgroupsN":2,"matricesM":4,"matricesN":4,"tileK":32,"subgroupSize":32,"staging":"prefetch","storeOrder":"spread"}' "full loadsfenced"
+  h16 2 2 4 4 32 prefetch spread ''
+  rates gemm17
+  tar czf "$OUT/nvcache.tgz" -C /tmp nvcache 2>/dev/null
+  cat "$OUT/tune.txt"; exit 0
+elif [ "${1:-}" = gemm18 ]; then
+  # f16 4096³ after reading the driver's machine code (gemm17's shader cache, disassembled): the staging stores are
+  # STS.64 (a thread's eight 16-bit stores merged into two 8-byte stores, not one 16-byte store), and with 'spread'
+  # each half-warp's 16 lanes put their lower (or upper) halves on 8 slots: 2-way conflicts. 'swapped' stores an odd
+  # row's upper half first: 16 distinct slots. On the f16 rule's tiles, K16/K32/K64, deep and double; on the 4096×512
+  # rule and f16 weights × f32; the spread rule first and last. `round.sh tune-gemm18:200`.
+  export __GL_SHADER_DISK_CACHE=1 __GL_SHADER_DISK_CACHE_SKIP_CLEANUP=1 __GL_SHADER_DISK_CACHE_PATH=/tmp/nvcache
+  mkdir -p /tmp/nvcache
+  F=type0=1,type1=1; B=4096x4096x4096; U='"kSteps":"unrolled"'
+  h16 2 2 4 4 32 prefetch spread ''
+  h16 2 2 4 4 32 prefetch swapped ''; h16 2 2 4 4 32 prefetch swapped "$U"; h16 2 2 4 4 32 deep swapped ''; h16 2 2 4 4 32 prefetch swapped '"groupM":8'
+  h16 2 2 4 4 16 double swapped ''; h16 2 2 4 4 16 prefetch swapped ''; h16 2 2 4 4 64 prefetch swapped ''
+  h16 4 2 4 4 32 prefetch swapped ''; h16 2 4 4 4 32 prefetch swapped ''
+  s 4096x512x4096 16x16x16 2 4 4 2 64 $F prefetch plain; s 4096x512x4096 16x16x16 2 4 4 2 64 $F prefetch swapped; s 4096x512x4096 16x16x16 2 2 4 4 32 $F prefetch swapped
+  s $B 16x16x16 2 2 4 4 32 type0=1 prefetch spread; s $B 16x16x16 2 2 4 4 32 type0=1 prefetch swapped
+  h16 2 2 4 4 32 prefetch swapped ''
+  h16 2 2 4 4 32 prefetch spread ''
+  rates gemm18
+  tar czf "$OUT/nvcache.tgz" -C /tmp nvcache 2>/dev/null
   cat "$OUT/tune.txt"; exit 0
 elif [ "${1:-}" = gemm10 ]; then
   # f16 4096³ after the ablations (ablate26, seventh session): without global loads the staging stores cost 180 µs, and

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { MUL_MAT } from '../core/ops/mul-mat';
 import { parseSchedule } from '../core/schedule/schedule';
-import { ablations, CUTS, extractWgsl, GUARDED, manifestFor, OPAQUE, SG32 } from '../../scripts/gpu/ablate-sgmatrix.mjs';
+import { ablations, CUTS, extractWgsl, fencedProbe, GUARDED, manifestFor, OPAQUE, PROBES, SG32, smemProbe, workgroupBytes } from '../../scripts/gpu/ablate-sgmatrix.mjs';
 
 const check = (wgsl: string) => spawnSync(process.execPath, ['scripts/wgsl-null-check.mjs'], { input: wgsl, encoding: 'utf8', timeout: 30_000 });
 // The f16 4096³ rule (registry): 2×2 subgroups of 4×4 16x16x16 matrices, K32, prefetch.
@@ -76,6 +76,35 @@ describe('sgmatrix ablations (scripts/gpu/ablate-sgmatrix.mjs)', () => {
     expect(count(v.wgsl, GLOBAL)).toBe(count(double, GLOBAL));
     expect(check(v.wgsl).status).toBe(0);
   });
+
+  it('occupancy probes: the kernel unchanged but for an unused workgroup array that brings it to 24–48 KiB, kept by an opaque branch; all compile', () => {
+    // 2 × 5120 f16 staging arrays: 20 KiB.
+    expect(workgroupBytes(wgsl)).toBe(20480);
+    const probes = ablations(wgsl, { probes: true });
+    expect(probes.map((p) => p.name)).toEqual(['full', ...PROBES.map((p) => p.name)]);
+    expect(probes.map((p) => workgroupBytes(p.wgsl))).toEqual([20480, 24576, 28672, 32768, 40960, 49152, 20480]);
+    // The scheduling probe: one barrier more, right after the eight prefetch loads' block.
+    const fenced = probes.find((p) => p.name === 'loadsfenced')!.wgsl;
+    expect(count(fenced, BARRIER)).toBe(3);
+    expect(fenced).toContain('      bw3 = src1[bg3 + (k0 + 32u) / 8u];\n    }\n    workgroupBarrier();\n    if (isActive) {');
+    expect(fencedProbe('fn main() {}\n')).toBeNull();
+    const p48 = probes.find((p) => p.name === 'smem48')!.wgsl;
+    expect(p48).toContain('var<workgroup> sB: array<f16, 5120>;\nvar<workgroup> probePad: array<vec4<u32>, 1792>;\n');
+    expect(p48).toMatch(/\n {2}if \(arrayLength\(&src0\) == 0u\) \{\n {4}probePad\[lid % 1792u\] = vec4<u32>\(lid\);\n {2}\}\n\}\n$/);
+    // Nothing else changes: every line of the kernel is still there, in order.
+    const added = /^(\/\/ probe smem48: .*|var<workgroup> probePad: .*|  if \(arrayLength\(&src0\) == 0u\) \{|    probePad\[.*|  \})$/;
+    const lines = p48.split('\n');
+    const firstAdded = lines.map((l, i) => (added.test(l) ? i : -1)).filter((i) => i >= 0);
+    // The comment, the declaration, and the three lines of the branch before main's closing brace.
+    expect(firstAdded.length).toBeGreaterThanOrEqual(5);
+    const kept = [...lines.slice(1).filter((l) => !/^var<workgroup> probePad/.test(l))];
+    kept.splice(kept.length - 5, 3);
+    expect(kept.join('\n')).toBe(wgsl);
+    // A kernel already at or over the size gets no probe.
+    expect(smemProbe(p48, 40)).toBeNull();
+    const errors = probes.flatMap((a) => { const r = check(a.wgsl); return r.status === 0 ? [] : [`${a.name}: ${r.stdout || r.stderr.slice(-300)}`]; });
+    expect(errors).toEqual([]);
+  }, 60_000);
 
   it('a cut whose text is missing refuses; a kernel without MMAs gets only its full variant', () => {
     const noLoads = wgsl.split('\n').filter((l) => !GLOBAL.test(l)).join('\n');

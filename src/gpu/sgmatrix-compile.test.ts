@@ -19,8 +19,8 @@ describe('sgmatrix WGSL on Dawn’s null backend', () => {
 
   it('compiles every staging and store order, f16 × f16 and f16 × f32', () => {
     const errors: string[] = [];
-    for (const staging of ['single', 'prefetch', 'double', 'direct', 'prefetch2'])
-      for (const storeOrder of ['plain', 'rotated', 'matrix', 'spread'])
+    for (const staging of ['single', 'prefetch', 'double', 'direct', 'prefetch2', 'deep'])
+      for (const storeOrder of ['plain', 'rotated', 'matrix', 'spread', 'swapped'])
         for (const params of [{ type0: 1, type1: 1 }, { type0: 1 }] as Record<string, number>[]) {
           // K = 96: three tiles of 32, so double staging's odd last tile is in the module too.
           const s = parseSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, subgroupsN: 2, matricesM: 2, matricesN: 2, tileK: 32, subgroupSize: 32, staging, storeOrder });
@@ -45,6 +45,14 @@ describe('sgmatrix WGSL on Dawn’s null backend', () => {
       [{ storeOrder: 'spread', prefetchGuard: 'peeled', staging: 'prefetch' }, { type0: 1, type1: 1 }, [128, 64, 96]],
       [{ prefetchGuard: 'peeled', staging: 'direct', kSteps: 'unrolled', prefetchAt: 'mma' }, { type0: 1 }, [128, 64, 32]],
       [{ staging: 'prefetch2', storeOrder: 'rotated' }, { type0: weightFormat('q4_0').id }, [128, 64, 96]],
+      [{ storeOrder: 'spread', staging: 'deep', matricesM: 4, matricesN: 4, kSteps: 'unrolled' }, { type0: 1, type1: 1 }, [128, 128, 96]],
+      [{ staging: 'deep' }, { type0: weightFormat('q4_0').id }, [128, 64, 96]],
+      [{ storeOrder: 'spread', staging: 'double', tileK: 16 }, { type0: 1, type1: 1 }, [128, 64, 48]],
+      [{ storeOrder: 'spread', staging: 'deep', tileK: 16 }, { type0: 1 }, [128, 64, 48]],
+      [{ storeOrder: 'spread', staging: 'prefetch', prefetchAt: 'interleaved', kSteps: 'unrolled', matricesM: 4, matricesN: 4 }, { type0: 1, type1: 1 }, [128, 128, 96]],
+      [{ storeOrder: 'swapped', staging: 'prefetch', tileK: 64 }, { type0: 1, type1: 1 }, [128, 64, 128]],
+      [{ storeOrder: 'swapped', staging: 'double', tileK: 16 }, { type0: 1, type1: 1 }, [128, 64, 48]],
+      [{ storeOrder: 'swapped', staging: 'deep', matricesM: 4, matricesN: 4 }, { type0: 1 }, [128, 128, 96]],
       [{ storeIndex: 'clamped', kSteps: 'unrolled', prefetchAt: 'mma', staging: 'prefetch' }, { type0: weightFormat('q4_0').id }, [128, 64, 256]],
     ];
     for (const [knobs, params, dims] of variants) {

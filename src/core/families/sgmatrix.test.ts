@@ -197,29 +197,139 @@ describe('sgmatrix family (chromium-experimental-subgroup-matrix, f16→f32)', (
     expect(k64('spread').replace(/spread/g, 'plain')).toBe(k64('plain'));
   });
 
+  /** The order of a staging loop's events: L(set, tile offset) loads, S(set) stores, G(k) the next tile's guard (with guards), B barrier, M multiply. */
+  const stagingEvents = (wgsl: string, guards: boolean) =>
+    wgsl.split('\n').flatMap((l) => {
+      let m: RegExpMatchArray | null;
+      if ((m = l.match(/^\s*aw0(b?) = src0\[ag0 \+ \((.+)\) \/ 8u\];$/))) return [`L${m[1] || 'a'}(${m[2]})`];
+      if ((m = l.match(/^\s*let ah0 = bitcast<vec2<f16>>\(aw0(b?)\.x\);$/))) return [`S${m[1] || 'a'}`];
+      if (guards && (m = l.match(/^\s*if \((k0 \+ \d+u) < (\d+u)\) \{$/))) return [`G(${m[1]})`];
+      if (/workgroupBarrier/.test(l)) return ['B'];
+      if (/acc0_0 = subgroupMatrixMultiplyAccumulate/.test(l)) return ['M'];
+      return [];
+    });
+  /** A two-register-set staging's events at K (128×64 tiles, f16): both sets declared, two tiles a loop iteration. */
+  const twoSets = (staging: string, guards: boolean) => (K: number) => {
+    const wgsl = MUL_MAT.generate(sg({ config: '16x16x16', staging }), MUL_MAT.makeCase([128, 64, K], 'contiguous', { type0: 1, type1: 1 })).wgsl;
+    expect(wgsl).toContain('var aw0 = vec4<u32>();\n  var aw0b = vec4<u32>();');
+    if (K >= 64) expect(wgsl).toContain(`for (var k0 = 0u; k0 < ${Math.floor(K / 64) * 64}u; k0 = k0 + 64u) {`);
+    return stagingEvents(wgsl, guards).join(' ');
+  };
+
   it("'prefetch2' loads each tile a whole iteration before its stores, from two register sets; an odd last tile after the loop", () => {
-    const gen = (K: number) => MUL_MAT.generate(sg({ config: '16x16x16', staging: 'prefetch2' }), MUL_MAT.makeCase([128, 64, K], 'contiguous', { type0: 1, type1: 1 })).wgsl;
-    // The order of the loop's events: L(set, tile offset) loads, S(set) stores, B barrier, M multiply.
-    const events = (wgsl: string) =>
-      wgsl.split('\n').flatMap((l) => {
-        let m: RegExpMatchArray | null;
-        if ((m = l.match(/^\s*aw0(b?) = src0\[ag0 \+ \((.+)\) \/ 8u\];$/))) return [`L${m[1] || 'a'}(${m[2]})`];
-        if ((m = l.match(/^\s*let ah0 = bitcast<vec2<f16>>\(aw0(b?)\.x\);$/))) return [`S${m[1] || 'a'}`];
-        if (/workgroupBarrier/.test(l)) return ['B'];
-        if (/acc0_0 = subgroupMatrixMultiplyAccumulate/.test(l)) return ['M'];
-        return [];
-      });
+    const events = twoSets('prefetch2', false);
     // K = 128: two pairs; the next tile's loads come before this tile's stores, into the other set.
-    const even = gen(128);
-    expect(even).toContain('var aw0 = vec4<u32>();\n  var aw0b = vec4<u32>();');
-    expect(events(even).join(' ')).toBe('La(0u) Lb(k0 + 32u) Sa B M B La(k0 + 64u) Sb B M B');
-    expect(even).toContain('for (var k0 = 0u; k0 < 128u; k0 = k0 + 64u) {');
-    expect(even).toContain('if (k0 + 64u < 128u) {');
+    expect(events(128)).toBe('La(0u) Lb(k0 + 32u) Sa B M B La(k0 + 64u) Sb B M B');
     // K = 96: one pair, then tile 2 (loaded into set '' by the pair's second half) stored and multiplied.
-    expect(events(gen(96)).join(' ')).toBe('La(0u) Lb(k0 + 32u) Sa B M B La(k0 + 64u) Sb B M B Sa B M');
+    expect(events(96)).toBe('La(0u) Lb(k0 + 32u) Sa B M B La(k0 + 64u) Sb B M B Sa B M');
     // Two register sets, the workgroup memory of prefetch.
     expect(SGMATRIX.workgroupBytes(sg({ staging: 'prefetch2' }) as never)).toBe(SGMATRIX.workgroupBytes(sg({ staging: 'prefetch' }) as never));
     expect(validateSchedule(sg({ staging: 'prefetch2', prefetchGuard: 'clamped' }), featured)).toEqual(["prefetchGuard 'clamped' guards prefetch staging's next-tile loads: staging prefetch2 has none"]);
+  });
+
+  it("'deep' refills each register set right after its stores, with the tile two ahead; an odd last tile after the loop", () => {
+    const events = twoSets('deep', true);
+    // K = 128 (four tiles, two pairs): tiles 0 and 1 loaded before the loop; set a refilled with tile t + 2 after its
+    // stores and the barrier, set b with tile t + 3, both while inside K.
+    expect(events(128)).toBe('La(0u) Lb(32u) Sa B G(k0 + 64u) La(k0 + 64u) M B Sb B G(k0 + 96u) Lb(k0 + 96u) M B');
+    // K = 96 (three tiles): one pair, whose first half loads tile 2 into set a; it is stored and multiplied after the loop.
+    expect(events(96)).toBe('La(0u) Lb(32u) Sa B G(k0 + 64u) La(k0 + 64u) M B Sb B G(k0 + 96u) Lb(k0 + 96u) M B Sa B M');
+    // One tile: nothing for set b, no loop.
+    expect(events(32)).toBe('La(0u) Sa B M');
+    expect(SGMATRIX.workgroupBytes(sg({ staging: 'deep' }) as never)).toBe(SGMATRIX.workgroupBytes(sg({ staging: 'prefetch' }) as never));
+    expect(validateSchedule(sg({ staging: 'deep', prefetchAt: 'early' }), featured)).toEqual(["prefetchAt 'early' moves prefetch staging's global loads: staging deep has none there"]);
+  });
+
+  it("'spread' at tileK 16 (48-byte rows of 2 chunks): the same elements, a quarter-warp on 8 distinct 16-byte bank groups instead of 7", () => {
+    const units = (storeOrder: string) => {
+      const wgsl = MUL_MAT.generate(sg({ config: '16x16x16', staging: 'prefetch', tileK: 16, storeOrder }), MUL_MAT.makeCase([128, 64, 64], 'contiguous', { type0: 1, type1: 1 })).wgsl;
+      const lets = wgsl.split('\n').map((l) => l.trim()).filter((l) => /^let (a[rgo]\d|base0|m0) = /.test(l));
+      const expr = (e: string, env: Record<string, bigint>) => Function(...Object.keys(env), `return ${e.replace(/(\d+)u/g, '$1n')};`)(...Object.values(env)) as bigint;
+      return Array.from({ length: 128 }, (_, lane) => {
+        const env: Record<string, bigint> = { lid: BigInt(lane) };
+        for (const l of lets) {
+          const [, name, e] = l.match(/^let (\w+) = (.+);$/)!;
+          env[name] = expr(e.replace('wid.x', '0n').replace('wid.y', '0n'), env);
+        }
+        // 64 rows × 2 chunks = 128 units: one a thread.
+        expect(env.ag1).toBeUndefined();
+        return [{ g: Number(env.ag0), o: Number(env.ao0) }];
+      });
+    };
+    const plain = units('plain');
+    const spread = units('spread');
+    const pairs = (u: { g: number; o: number }[][]) => u.flat().map((x) => `${x.g}:${x.o}`).sort();
+    expect(pairs(spread)).toEqual(pairs(plain));
+    expect(new Set(spread.flat().map((x) => x.o)).size).toBe(128);
+    // A warp still loads 16 whole 32-byte rows (the same sectors; K 64 is 8 vec4 a row).
+    const rows = (u: { g: number; o: number }[][], w: number) => [...new Set(u.slice(32 * w, 32 * w + 32).map((x) => Math.floor(x[0].g / 8)))].sort((a, b) => a - b);
+    for (let w = 0; w < 4; w++) expect(rows(spread, w)).toEqual(rows(plain, w));
+    const warp1 = rows(spread, 1);
+    expect([warp1.length, warp1[15] - warp1[0]]).toEqual([16, 15]);
+    // 16-byte bank groups (of 8 per 128 bytes) a quarter-warp's eight stores touch: 8 when none is shared.
+    const groups = (u: { g: number; o: number }[][]) => Array.from({ length: 16 }, (_, q) => new Set(u.slice(8 * q, 8 * q + 8).map((x) => (x[0].o / 8) % 8)).size);
+    expect(groups(plain)).toEqual(Array(16).fill(7));
+    expect(groups(spread)).toEqual(Array(16).fill(8));
+  });
+
+  it("'swapped' stages every element where 'plain' does; each half-warp's first and second 8-byte stores fall on 16 distinct 8-byte slots (tileK 16, 32, 64)", () => {
+    // A unit's stores, as the driver merges them (two 8-byte stores: 4 f16 at lo, 4 at hi), evaluated from the WGSL.
+    for (const tileK of [16, 32, 64]) {
+      const c = MUL_MAT.makeCase([128, 64, 128], 'contiguous', { type0: 1, type1: 1 });
+      const gen = (storeOrder: string) => MUL_MAT.generate(sg({ config: '16x16x16', staging: 'prefetch', tileK, storeOrder }), c).wgsl;
+      const wgsl = gen('swapped');
+      const lets = wgsl.split('\n').map((l) => l.trim()).filter((l) => /^let (a[rgo]\d|asw\d|alo\d|ahi\d|base0|m0) = /.test(l));
+      const expr = (e: string, env: Record<string, unknown>) =>
+        Function(...Object.keys(env), `return ${e.replace(/select\((\w+), (\w+), (\w+)\)/g, '($3 ? $2 : $1)').replace(/(\d+)u/g, '$1n')};`)(...Object.values(env));
+      const units = Array.from({ length: 128 }, (_, lane) => {
+        const env: Record<string, unknown> = { lid: BigInt(lane) };
+        for (const l of lets) {
+          const [, name, e] = l.match(/^let (\w+) = (.+);$/)!;
+          env[name] = expr(e.replace('wid.x', '0n').replace('wid.y', '0n'), env);
+        }
+        return env;
+      });
+      const perThread = (64 * tileK) / 8 / 128;
+      // The element each store writes, by the store text: word (x, y, z, w) of the vector v = select(aw, aw.zwxy, asw).
+      const body = wgsl.split('for (var k0')[1];
+      expect(body).toContain('let av = select(aw0, aw0.zwxy, asw0);');
+      expect(body).toMatch(/sA\[alo0 \+ 0u\] = ah0\.x;\n\s*sA\[alo0 \+ 1u\] = ah0\.y;/);
+      expect(body).toMatch(/sA\[ahi0 \+ 2u\] = ah3\.x;\n\s*sA\[ahi0 \+ 3u\] = ah3\.y;/);
+      for (let i = 0; i < perThread; i++) {
+        // The same offsets as plain (or spread) stage: lo and hi are the chunk's two halves, swapped on odd rows.
+        for (const env of units) {
+          const [o, lo, hi, sw] = [env[`ao${i}`], env[`alo${i}`], env[`ahi${i}`], env[`asw${i}`]] as [bigint, bigint, bigint, boolean];
+          expect([lo, hi]).toEqual(sw ? [o + 4n, o] : [o, o + 4n]);
+        }
+        // Half-warp h's first store: 16 lanes at lo (bytes 2·lo), 8 bytes each; its second at hi.
+        for (const at of ['alo', 'ahi']) {
+          for (let h = 0; h < 8; h++) {
+            const slots = new Set(units.slice(16 * h, 16 * h + 16).map((env) => Number(((2n * (env[`${at}${i}`] as bigint)) % 128n) / 8n)));
+            expect(slots.size, `tileK ${tileK} unit ${i} ${at} half-warp ${h}`).toBe(16);
+          }
+        }
+      }
+      // Every element where spread (plain at tileK 64) puts it: the same units, rows and offsets.
+      const base = gen(tileK === 64 ? 'plain' : 'spread');
+      const offsets = (w: string) => w.split('\n').map((l) => l.trim()).filter((l) => /^let a[go]\d = /.test(l)).join('\n');
+      expect(offsets(wgsl)).toBe(offsets(base));
+    }
+    expect(validateSchedule(sg({ storeOrder: 'swapped', storeIndex: 'clamped' }), featured)).toEqual(["storeOrder 'swapped' stores at two offsets a chunk (its halves swapped on odd rows): storeIndex 'clamped' clamps one offset a unit"]);
+  });
+
+  it("prefetchAt 'interleaved' puts one guarded load after each group of MMAs sharing a right matrix, over the written-out K steps", () => {
+    const gen = (knobs: Record<string, string | number>) => MUL_MAT.generate(sg({ config: '16x16x16', staging: 'prefetch', kSteps: 'unrolled', prefetchAt: 'interleaved', ...knobs }), MUL_MAT.makeCase([128, 128, 96], 'contiguous', { type0: 1, type1: 1 })).wgsl;
+    const loop = gen({ matricesM: 4, matricesN: 4 }).split('for (var k0')[1];
+    // 2 K steps × 4 right matrices = 8 groups, 8 loads (4 of A, 4 of B): G = a group's MMAs, L = a guarded load.
+    const events = loop.split('} else {')[0].split('\n').flatMap((l) => (/acc3_\d = subgroupMatrixMultiplyAccumulate/.test(l) ? ['G'] : /^\s*if \(k0 \+ 32u < 96u\) \{$/.test(l) ? ['L'] : []));
+    expect(events.join('')).toBe('GLGLGLGLGLGLGLGL');
+    expect(loop).toContain('acc3_0 = subgroupMatrixMultiplyAccumulate(l3, r0, acc3_0);\n        if (k0 + 32u < 96u) {\n          aw0 = src0[ag0 + (k0 + 32u) / 8u];\n        }\n        let r1 = ');
+    // Subgroups past the tile still load (every thread stages), in the multiply's else branch.
+    expect(loop).toMatch(/\} else \{\n {6}if \(k0 \+ 32u < 96u\) \{\n {8}aw0 = /);
+    // The default tile (2×2 matrices): 2 steps × 2 right matrices = 4 groups for its 4 loads.
+    const small = gen({}).split('for (var k0')[1].split('} else {')[0];
+    expect(small.split('\n').flatMap((l) => (/acc1_\d = subgroupMatrixMultiplyAccumulate/.test(l) ? ['G'] : /^\s*if \(k0 \+ 32u < 96u\) \{$/.test(l) ? ['L'] : [])).join('')).toBe('GLGLGLGL');
+    expect(validateSchedule(sg({ staging: 'prefetch', prefetchAt: 'interleaved' }), featured)).toEqual(["prefetchAt 'interleaved' places the loads between the multiply's MMA groups: it needs kSteps 'unrolled'"]);
   });
 
   it("prefetchAt 'early' issues the next tile's loads right after this tile's stores, before the barrier", () => {

@@ -41,8 +41,13 @@ export interface SgmatrixSchedule {
    * go out at the top of the iteration, before this tile's stores (which wait for loads issued an
    * iteration earlier), so a load has a whole iteration to land, not just the multiply; twice the
    * staging registers, the workgroup memory of prefetch.
+   * 'deep': two register sets as prefetch2, but each refilled right after its own stores (after the barrier
+   * that follows them): tile t + 2's loads go out while tile t is multiplied, so a load has two iterations to
+   * land, not one (prefetch2's set sits unused for an iteration between its stores and its next loads).
+   * Twice prefetch's staging registers and its workgroup memory: on the H200 more than 24 KiB of workgroup
+   * memory a workgroup halves the workgroups an SM (probe26), so this is how deeper staging fits.
    */
-  readonly staging: 'single' | 'prefetch' | 'double' | 'direct' | 'prefetch2';
+  readonly staging: 'single' | 'prefetch' | 'double' | 'direct' | 'prefetch2' | 'deep';
   /**
    * The order of an f16 operand's 16-bit stores into workgroup memory. 'plain': every lane stores
    * the same word of its 16-byte chunk, and 16-byte-aligned rows put a warp's 32 lanes on 8 banks
@@ -54,9 +59,16 @@ export interface SgmatrixSchedule {
    * 'spread': plain stores, but the lanes of a quarter-warp take rows r and r + 4 of a block of 8
    * (not r and r + 1): with 80-byte rows their 16-byte chunks then fall on 32 distinct banks, so a
    * thread's eight stores, where the driver merges them into one 16-byte store, take 4 wavefronts a
-   * warp, not 8. Only where a row is 4 chunks (f16, tileK 32); elsewhere the same as plain.
+   * warp, not 8. Rows of 2 chunks (f16, tileK 16; 48-byte rows): a quarter-warp takes the even rows
+   * r, r + 2, r + 4, r + 6 of a block of 8 (the other quarter the odd ones), whose chunks fall on 8
+   * distinct 16-byte bank groups (plain's r … r + 3 share one). Elsewhere the same as plain.
+   * 'swapped': spread's rows (plain's where spread is plain), and a lane on an odd row stores the upper
+   * 8 bytes of its 16-byte chunk first. The H200's driver merges a thread's eight 16-bit stores into
+   * two 8-byte stores (STS.64 in its machine code, not STS.128), and a half-warp's 16 lanes then cover
+   * only the 8 lower (or upper) halves of 8 chunk slots: 2-way conflicts in either order. With odd rows
+   * swapped, each half-warp's 8-byte stores fall on 16 distinct 8-byte slots, every f16 tileK.
    */
-  readonly storeOrder: 'plain' | 'rotated' | 'matrix' | 'spread';
+  readonly storeOrder: 'plain' | 'rotated' | 'matrix' | 'spread' | 'swapped';
   /**
    * The workgroup order (CUTLASS's threadblock swizzle, for L2 reuse): consecutive workgroups walk
    * `groupM` tiles along M, then the next tile along N, band after band of groupM tile-rows. 1: the
@@ -72,8 +84,11 @@ export interface SgmatrixSchedule {
    * first K step, after that step's first matrix loads (more registers live, the loads overlap MMAs).
    * 'mma' needs kSteps 'unrolled'. 'early': right after this tile's staging stores, before the barrier
    * (the registers are free once stored), so the barrier's wait also covers the loads' latency.
+   * 'interleaved': one load (each under its own K guard) after each group of MMAs that shares a right
+   * matrix, spread over the written-out K steps, so no burst of loads stalls a warp's issue ahead of its
+   * multiply (needs kSteps 'unrolled').
    */
-  readonly prefetchAt: 'top' | 'mma' | 'early';
+  readonly prefetchAt: 'top' | 'mma' | 'early' | 'interleaved';
   /**
    * Staging stores' workgroup index: 'plain' `o + e`; 'clamped' `min(o, length − span) + e` (never
    * below o, so the same stores), meant to prove robustness's clamp of every store away as the
@@ -221,7 +236,7 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   const copies = s.staging === 'double' ? ['0', '1'] : [''];
   const staging = s.staging === 'direct' ? 'prefetch' : s.staging;
   // The staging register sets: prefetch2 keeps two ('' and 'b'), named apart so every use is a constant name.
-  const sets = s.staging === 'prefetch2' ? ['', 'b'] : [''];
+  const sets = s.staging === 'prefetch2' || s.staging === 'deep' ? ['', 'b'] : [''];
   const rotated = s.storeOrder === 'rotated';
   const nsg = s.subgroupsM * s.subgroupsN;
   const sk = splitOf(s);
@@ -275,15 +290,21 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
     const units = (rows * BK) / q;
     const perRow = BK / q;
     const out: Unit[] = [];
-    // 'spread' (f16 rows of 4 chunks): unit v of a block of 32 takes row (v % 8) / 4 · 4 + (v % 32) / 8 of its 8 rows.
-    const spread = s.storeOrder === 'spread' && t === 'f16' && perRow === 4;
+    // 'spread' (f16 rows of 4 chunks): unit v of a block of 32 takes row (v % 8) / 4 · 4 + (v % 32) / 8 of its 8 rows;
+    // (rows of 2 chunks): unit v of a block of 16 takes row (v % 16) / 8 + ((v % 8) / 2) · 2 of its 8 rows.
+    const swapped = s.storeOrder === 'swapped' && t === 'f16';
+    const spread = (s.storeOrder === 'spread' || swapped) && t === 'f16' && (perRow === 4 || perRow === 2);
+    const spreadRow = (v: string) =>
+      perRow === 4 ? `(${v} / 32u) * 8u + ((${v} % 8u) / 4u) * 4u + (${v} % 32u) / 8u` : `(${v} / 16u) * 8u + (${v} % 16u) / 8u + ((${v} % 8u) / 2u) * 2u`;
     for (let v0 = 0, i = 0; v0 < units; v0 += threads, i++) {
       const v = v0 === 0 ? 'lid' : `(lid + ${u(v0)})`;
       const guard = v0 + threads > units ? `${v} < ${u(units)}` : null;
       const row = spread ? `${p}r${i}` : `${v} / ${u(perRow)}`;
-      if (spread) emit(`let ${p}r${i} = (${v} / 32u) * 8u + ((${v} % 8u) / 4u) * 4u + (${v} % 32u) / 8u;`);
+      if (spread) emit(`let ${p}r${i} = ${spreadRow(v)};`);
       emit(`let ${p}g${i} = (${bse} + (${row0} + ${row}) * ${u(rowStride)} + (${v} % ${u(perRow)}) * ${u(q)}) / ${u(q)};`);
       emit(`let ${p}o${i} = ${spread ? row : `(${row})`} * ${u(LD)} + (${v} % ${u(perRow)}) * ${u(q)};`);
+      // 'swapped': an odd row's lane stores its chunk's upper half (4 f16) at lo first, the lower half at hi.
+      if (swapped) emit(`let ${p}sw${i} = ((${row}) & 1u) != 0u;`, `let ${p}lo${i} = ${p}o${i} + select(0u, 4u, ${p}sw${i});`, `let ${p}hi${i} = ${p}o${i} + select(4u, 0u, ${p}sw${i});`);
       // Rotated f16 stores: this lane's row mod 4, as a word offset (2 f16) into its chunk.
       if (rotated && t === 'f16') emit(`let ${p}q${i} = (${v} / ${u(perRow)}) % 4u;`, `let ${p}q2${i} = ${p}q${i} * 2u;`);
       for (const set of sets) emit(`var ${p}w${i}${set} = ${elem(t, true)}();`);
@@ -314,8 +335,8 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   ];
   const guarded = (x: Unit, lines: string[]) => (x.guard ? [`if (${x.guard}) {`, ...lines.map((l) => `  ${l}`), '}'] : lines);
   /** Global loads of the tile at K offset `kExpr` into the registers. */
-  const loads = (kExpr: string, set = '') =>
-    units.flatMap((x) =>
+  const loads = (kExpr: string, set = '', only: readonly Unit[] = units) =>
+    only.flatMap((x) =>
       guarded(x, [
         x.block
           ? `ar${x.i}${set} = wq_raw(ab${x.i} + (${kExpr}) / 32u);`
@@ -349,6 +370,13 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
           const at = `${o} + ((${x.p}q2${x.i} + ${u(2 * w)}) & 7u)`;
           lines.push(`let ${x.p}h${w} = bitcast<vec2<f16>>(${x.p}v.${comp});`, `${sh}[${at}] = ${x.p}h${w}.x;`, `${sh}[${at} + 1u] = ${x.p}h${w}.y;`);
         }
+      } else if (x.t === 'f16' && s.storeOrder === 'swapped') {
+        // Words in store order: the two for lo, then the two for hi (an odd row's zw first).
+        lines.push(`let ${x.p}v = select(${reg}, ${reg}.zwxy, ${x.p}sw${x.i});`);
+        for (const [w, comp] of ['x', 'y', 'z', 'w'].entries()) {
+          const at = `${w < 2 ? `${x.p}lo` : `${x.p}hi`}${x.i}`;
+          lines.push(`let ${x.p}h${w} = bitcast<vec2<f16>>(${x.p}v.${comp});`, `${sh}[${at} + ${u(2 * (w % 2))}] = ${x.p}h${w}.x;`, `${sh}[${at} + ${u(2 * (w % 2) + 1)}] = ${x.p}h${w}.y;`);
+        }
       } else if (x.t === 'f16') {
         for (const [w, comp] of ['x', 'y', 'z', 'w'].entries()) lines.push(`let ${x.p}h${w} = bitcast<vec2<f16>>(${reg}.${comp});`, `${sh}[${o} + ${u(2 * w)}] = ${x.p}h${w}.x;`, `${sh}[${o} + ${u(2 * w + 1)}] = ${x.p}h${w}.y;`);
       } else {
@@ -361,20 +389,25 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
    * of the config's K in a loop, or written out (kSteps 'unrolled'). `next` (prefetchAt 'mma': the next tile's
    * global loads) goes into the first step after its first matrix loads, and runs in subgroups past the tile too.
    */
-  const multiply = (buf: string, next: string[] = []) => {
+  const multiply = (buf: string, next: string[] = [], pieces: string[][] = []) => {
     const out = ['if (isActive) {'];
     const steps = s.kSteps === 'unrolled' ? Array.from({ length: groupSteps }, (_, t) => u(t * ck)) : ['kk'];
-    for (const kk of steps) {
+    // `pieces` (prefetchAt 'interleaved'): piece p goes after MMA group ⌊p · groups / pieces⌋ (a group: the MMAs of one right matrix).
+    const groups = steps.length * s.matricesN;
+    const after = Array.from({ length: groups }, (): string[] => []);
+    pieces.forEach((piece, p) => after[Math.floor((p * groups) / pieces.length)].push(...piece));
+    steps.forEach((kk, t) => {
       out.push(kk === 'kk' ? `  for (var kk = 0u; kk < ${u(groupSteps * ck)}; kk = kk + ${u(ck)}) {` : '  {');
       // Under splitK the K group's steps start at kb.
-      out.push(...step(buf, sk === 1 ? kk : `kb + ${kk}`, kk === steps[0] ? next : []), '  }');
-    }
-    if (next.length) out.push('} else {', ...next.map((l) => `  ${l}`));
+      out.push(...step(buf, sk === 1 ? kk : `kb + ${kk}`, kk === steps[0] ? next : [], after.slice(t * s.matricesN, (t + 1) * s.matricesN)), '  }');
+    });
+    const elsewise = [...next, ...pieces.flat()];
+    if (elsewise.length) out.push('} else {', ...elsewise.map((l) => `  ${l}`));
     out.push('}');
     return out;
   };
-  /** One K step (at K offset `kk` in the tile) of the multiply: its matrix loads and MMAs, `next` after the first loads. */
-  const step = (buf: string, kk: string, next: string[]) => {
+  /** One K step (at K offset `kk` in the tile) of the multiply: its matrix loads and MMAs, `next` after the first loads, `after[j]` after right matrix j's MMAs. */
+  const step = (buf: string, kk: string, next: string[], after: string[][] = []) => {
     const out: string[] = [];
     // A staged operand is read from workgroup memory (rows of LD), a direct one from its buffer at K offset k0.
     // Robustness wraps every subgroupMatrixLoad in `if (offset + span <= length)` (Tint's predication).
@@ -392,6 +425,7 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
       out.push(`    let r${j} = subgroupMatrixLoad<${right}>(${at(staged.b, 'sB', bufB, row, 'src1', 'base1', k.src1.rowStride, cn)}true, ${u(staged.b ? LD : k.src1.rowStride)});`);
       if (j === 0) out.push(...next.map((l) => `    ${l}`));
       for (let i = 0; i < s.matricesM; i++) out.push(`    acc${i}_${j} = subgroupMatrixMultiplyAccumulate(l${i}, r${j}, acc${i}_${j});`);
+      out.push(...(after[j] ?? []).map((l) => `    ${l}`));
     }
     return out;
   };
@@ -412,7 +446,10 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
     // The next tile's global loads are in flight while this one is multiplied: issued before the multiply, or inside its first K step.
     const peeled = s.prefetchGuard === 'peeled';
     const next = s.prefetchGuard === 'clamped' ? loads(`min(k0 + ${u(BK)}, ${u(k.K - BK)})`) : peeled ? loads(`k0 + ${u(BK)}`) : whileInK(`k0 + ${u(BK)}`, loads(`k0 + ${u(BK)}`));
-    const mul = s.prefetchAt === 'mma' ? multiply('', next) : s.prefetchAt === 'early' ? multiply('') : [...next, ...multiply('')];
+    // 'interleaved': each unit's load under its own guard, one after each MMA group (the prefetchGuard knob says how the guard is written).
+    const nextK = s.prefetchGuard === 'clamped' ? `min(k0 + ${u(BK)}, ${u(k.K - BK)})` : `k0 + ${u(BK)}`;
+    const pieces = units.map((x) => (s.prefetchGuard === 'clamped' || peeled ? loads(nextK, '', [x]) : whileInK(nextK, loads(nextK, '', [x]))));
+    const mul = s.prefetchAt === 'mma' ? multiply('', next) : s.prefetchAt === 'early' ? multiply('') : s.prefetchAt === 'interleaved' ? multiply('', [], pieces) : [...next, ...multiply('')];
     const early = s.prefetchAt === 'early' ? next : [];
     const tile = [...stores(''), ...early, 'workgroupBarrier();', ...mul, 'workgroupBarrier();'];
     if (!peeled) emit(...loads('0u'), loop, ...inLoop(tile), '}');
@@ -434,6 +471,13 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
     ];
     emit(...loads('0u'));
     emit(...pairLoop([...half('', 'b', `k0 + ${u(BK)}`, false), ...half('b', '', `k0 + ${u(2 * BK)}`, true)]));
+    if (tiles % 2) emit(...stores(''), 'workgroupBarrier();', ...multiply(''));
+  } else if (staging === 'deep') {
+    // Two tiles an iteration, register sets '' (even tiles) and 'b' (odd): each half stores its own set, and once the
+    // barrier says every thread has, refills it with the tile two ahead. An odd last tile (in set '') after the loop.
+    const half = (own: string, nextK: string) => [...stores('', own), 'workgroupBarrier();', ...whileInK(nextK, loads(nextK, own)), ...multiply(''), 'workgroupBarrier();'];
+    emit(...loads('0u'), ...(tiles > 1 ? loads(u(BK), 'b') : []));
+    emit(...pairLoop([...half('', `k0 + ${u(2 * BK)}`), ...half('b', `k0 + ${u(3 * BK)}`)]));
     if (tiles % 2) emit(...stores(''), 'workgroupBarrier();', ...multiply(''));
   } else {
     // Tile t is read from buffer t % 2 while tile t + 1 is stored into the other: one barrier per tile.
@@ -541,15 +585,15 @@ export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
     tileK: { values: [16, 32, 64], doc: 'K staged in workgroup memory per step' },
     subgroupSize: { values: [32], doc: 'threads per subgroup the workgroup is sized for', default: 32 },
     staging: {
-      values: ['single', 'prefetch', 'double', 'direct', 'prefetch2'],
+      values: ['single', 'prefetch', 'double', 'direct', 'prefetch2', 'deep'],
       sweep: ['single', 'prefetch', 'double'], // direct: 2.5–4× slower on the H200 (docs/benchmarks.md); prefetch2 (H200 4096³ f16: 613 µs against prefetch's 563): swept on request
-      doc: 'K-tile staging: single buffer, register prefetch of the next tile, double-buffered workgroup memory, direct (f16 operands loaded by subgroupMatrixLoad from their buffer, f32 ones prefetched), or prefetch2 (two register sets: the next tile’s loads issued before this tile’s stores)',
+      doc: 'K-tile staging: single buffer, register prefetch of the next tile, double-buffered workgroup memory, direct (f16 operands loaded by subgroupMatrixLoad from their buffer, f32 ones prefetched), prefetch2 (two register sets: the next tile’s loads issued before this tile’s stores), or deep (two register sets, each refilled right after its stores: loads two tiles ahead)',
       default: 'single',
     },
     storeOrder: {
-      values: ['plain', 'rotated', 'matrix', 'spread'],
+      values: ['plain', 'rotated', 'matrix', 'spread', 'swapped'],
       sweep: ['plain'],
-      doc: "f16 staging stores: plain (a warp's lanes on 8 banks), rotated by row (on 32 banks; slower on the H200), matrix (whole matrices copied by subgroupMatrixLoad/Store, no 16-bit stores), or spread (plain stores, a quarter-warp on rows r and r + 4: its 16-byte chunks on 32 banks; H200 4096³ f16 563 µs against 610 plain, the rule there; the same kernel as plain but for f16 operands at tileK 32). Swept on request: the default sweep keeps plain (spread doubles it, and duplicates plain at tileK 16 and 64)",
+      doc: "f16 staging stores: plain (a warp's lanes on 8 banks), rotated by row (on 32 banks; slower on the H200), matrix (whole matrices copied by subgroupMatrixLoad/Store, no 16-bit stores), or spread (plain stores, a quarter-warp on rows r and r + 4: its 16-byte chunks on 32 banks; H200 4096³ f16 563 µs against 610 plain, the rule there; the same kernel as plain but for f16 operands at tileK 32 and 16), or swapped (spread's rows, odd rows storing their chunk's upper 8 bytes first: the 8-byte stores the H200's driver makes on 32 banks a half-warp). Swept on request: the default sweep keeps plain (spread doubles it, and duplicates plain at tileK 64)",
       default: 'plain',
     },
     // Issue 26 (sgm5, gemm5): none beat today's values on the H200 (docs/benchmarks.md); swept on request.
@@ -567,9 +611,9 @@ export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
     },
     kSteps: { values: ['loop', 'unrolled'], sweep: ['loop'], doc: "the multiply's K steps within a tile: a loop, or written out with constant offsets (H200: the same time)", default: 'loop' },
     prefetchAt: {
-      values: ['top', 'mma', 'early'],
+      values: ['top', 'mma', 'early', 'interleaved'],
       sweep: ['top'],
-      doc: "where prefetch staging issues the next tile's global loads: before the multiply, inside its first K step after the first matrix loads (needs kSteps 'unrolled'; H200: 2% / 9% slower), or early: right after the staging stores, before the barrier (H200 4096³ f16 spread: 569 against 563 µs)",
+      doc: "where prefetch staging issues the next tile's global loads: before the multiply, inside its first K step after the first matrix loads (needs kSteps 'unrolled'; H200: 2% / 9% slower), early: right after the staging stores, before the barrier (H200 4096³ f16 spread: 569 against 563 µs), or interleaved: one load after each group of MMAs (needs kSteps 'unrolled')",
       default: 'top',
     },
     storeIndex: {
@@ -610,6 +654,8 @@ export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
     if (s.prefetchAt !== 'top' && s.staging !== 'prefetch' && s.staging !== 'direct') reasons.push(`prefetchAt '${s.prefetchAt}' moves prefetch staging's global loads: staging ${s.staging} has none there`);
     if (s.prefetchGuard !== undefined && s.prefetchGuard !== 'branch' && s.staging !== 'prefetch' && s.staging !== 'direct') reasons.push(`prefetchGuard '${s.prefetchGuard}' guards prefetch staging's next-tile loads: staging ${s.staging} has none`);
     if (s.prefetchAt === 'mma' && s.kSteps !== 'unrolled') reasons.push("prefetchAt 'mma' places the loads in the multiply's first K step: it needs kSteps 'unrolled'");
+    if (s.prefetchAt === 'interleaved' && s.kSteps !== 'unrolled') reasons.push("prefetchAt 'interleaved' places the loads between the multiply's MMA groups: it needs kSteps 'unrolled'");
+    if (s.storeOrder === 'swapped' && s.storeIndex === 'clamped') reasons.push("storeOrder 'swapped' stores at two offsets a chunk (its halves swapped on odd rows): storeIndex 'clamped' clamps one offset a unit");
     if (!adapter.features.includes(SGMATRIX_FEATURE)) reasons.push(`sgmatrix needs the '${SGMATRIX_FEATURE}' feature, which this adapter lacks`);
     if (!adapter.features.includes('shader-f16')) reasons.push("sgmatrix needs the 'shader-f16' feature, which this adapter lacks");
     if (!adapter.features.includes('subgroups')) reasons.push("sgmatrix needs the 'subgroups' feature, which this adapter lacks");

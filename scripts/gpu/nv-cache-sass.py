@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""The machine code NVIDIA's Vulkan driver compiled for the lab's kernels (issue 26: no profiler reaches
+the H200 through Dawn). The driver keeps compiled pipelines in its shader disk cache
+(__GL_SHADER_DISK_CACHE_PATH=DIR: DIR/GLCache/*/*/*.bin). What was found by reading one (driver 580):
+the .bin holds one zstd frame per pipeline; each inflates to an 'NVDANVVMNVuc' container whose section
+table entry at 0x48 is (type 1, size, offset) of the code: 8 bytes of header, then SM90 instructions,
+16 bytes each, which `nvdisasm -b SM90` reads as raw code.
+
+    python3 scripts/gpu/nv-cache-sass.py extract CACHE_DIR_OR_TGZ OUT_DIR   (here: needs the zstd command)
+        writes OUT_DIR/code-N.bin, one per pipeline
+    python3 scripts/gpu/nv-cache-sass.py disasm DIR                        (on the device: needs nvdisasm)
+        writes DIR/code-N.sass beside each code-N.bin
+    python3 scripts/gpu/nv-cache-sass.py summary DIR
+        a line per code-N.sass: instruction counts that matter for a subgroup-matrix GEMM, the highest
+        register, and local-memory traffic (spills)
+"""
+import glob
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tarfile
+import tempfile
+
+ZSTD_MAGIC = b'\x28\xb5\x2f\xfd'
+COUNTED = ['HMMA', 'LDSM', 'LDS', 'STS', 'LDG', 'STG', 'BAR', 'LDL', 'STL', 'MOV', 'PRMT', 'SEL', 'BRA', 'ISETP']
+
+
+def cache_files(src):
+    """The .bin files of a cache folder, or of a .tgz of one (unpacked to a temporary folder)."""
+    if os.path.isfile(src):
+        tmp = tempfile.mkdtemp()
+        with tarfile.open(src) as tar:
+            tar.extractall(tmp)
+        src = tmp
+    return sorted(glob.glob(os.path.join(src, '**', '*.bin'), recursive=True))
+
+
+def code_of(container):
+    """The raw instructions of one inflated NVuc container (None where the layout is not the one described)."""
+    if not container.startswith(b'NVDANVVMNVuc') or len(container) < 0x58:
+        return None
+    kind, size = struct.unpack_from('<II', container, 0x48)
+    offset = struct.unpack_from('<Q', container, 0x50)[0]
+    if kind != 1 or offset + size > len(container) or size <= 8:
+        return None
+    code = container[offset + 8:offset + size]
+    return code[:len(code) // 16 * 16]
+
+
+def extract(src, out_dir):
+    os.makedirs(out_dir, exist_ok=True)
+    n = 0
+    for path in cache_files(src):
+        data = open(path, 'rb').read()
+        starts = [m.start() for m in re.finditer(re.escape(ZSTD_MAGIC), data)]
+        for i, start in enumerate(starts):
+            end = starts[i + 1] if i + 1 < len(starts) else len(data)
+            # zstd writes what it inflated and complains about the next frame's header bytes after it.
+            body = subprocess.run(['zstd', '-d', '-c'], input=data[start:end], capture_output=True).stdout
+            code = code_of(body)
+            if code is None:
+                continue
+            n += 1
+            with open(os.path.join(out_dir, f'code-{n}.bin'), 'wb') as fh:
+                fh.write(code)
+            print(f'code-{n}.bin: {len(code) // 16} instructions (frame at {start} of {os.path.basename(path)})')
+    if not n:
+        print('no pipeline code found: the cache layout is not the one this script knows')
+
+
+def disasm(directory):
+    nvdisasm = shutil.which('nvdisasm') or '/usr/local/cuda/bin/nvdisasm'
+    for path in sorted(glob.glob(os.path.join(directory, 'code-*.bin'))):
+        r = subprocess.run([nvdisasm, '-b', 'SM90', path], capture_output=True, text=True)
+        with open(path[:-4] + '.sass', 'w') as fh:
+            fh.write(r.stdout if r.returncode == 0 else r.stderr)
+
+
+def summary(directory):
+    for path in sorted(glob.glob(os.path.join(directory, 'code-*.sass')), key=lambda p: int(re.search(r'(\d+)\.sass$', p).group(1))):
+        sass = open(path).read()
+        ops = [m.group(1) for m in re.finditer(r'^\s+/\*[0-9a-f]+\*/\s+(?:@!?U?P\w+\s+)?([A-Z0-9_]+(?:\.[A-Z0-9_]+)*)', sass, re.M)]
+        counts = {op: sum(1 for o in ops if o.split('.')[0] == op) for op in COUNTED}
+        forms = sorted({o for o in ops if o.split('.')[0] in ('STS', 'LDG', 'LDSM', 'HMMA')})
+        regs = [int(r) for r in re.findall(r'\bR(\d+)\b', sass)]
+        print(f'{os.path.basename(path)}: {len(ops)} instructions, highest register R{max(regs) if regs else "?"}; '
+              + ' '.join(f'{op} {c}' for op, c in counts.items() if c) + f'; forms {", ".join(forms)}')
+
+
+def main():
+    if len(sys.argv) < 3 or sys.argv[1] not in ('extract', 'disasm', 'summary') or (sys.argv[1] == 'extract' and len(sys.argv) < 4):
+        print(__doc__)
+        sys.exit(2)
+    {'extract': lambda: extract(sys.argv[2], sys.argv[3]), 'disasm': lambda: disasm(sys.argv[2]), 'summary': lambda: summary(sys.argv[2])}[sys.argv[1]]()
+
+
+if __name__ == '__main__':
+    main()
