@@ -569,12 +569,14 @@ elif [ "${1:-}" = gemm18 ]; then
   # STS.64 (a thread's eight 16-bit stores merged into two 8-byte stores, not one 16-byte store), and with 'spread'
   # each half-warp's 16 lanes put their lower (or upper) halves on 8 slots: 2-way conflicts. 'swapped' stores an odd
   # row's upper half first: 16 distinct slots. On the f16 rule's tiles, K16/K32/K64, deep and double; on the 4096×512
-  # rule and f16 weights × f32; the spread rule first and last. `round.sh tune-gemm18:200`.
+  # rule and f16 weights × f32; resultOrder 'nm' (64-bit result stores, not the driver's 128 32-bit ones a thread);
+  # the spread rule first and last. `round.sh tune-gemm18:200`.
   export __GL_SHADER_DISK_CACHE=1 __GL_SHADER_DISK_CACHE_SKIP_CLEANUP=1 __GL_SHADER_DISK_CACHE_PATH=/tmp/nvcache
   mkdir -p /tmp/nvcache
   F=type0=1,type1=1; B=4096x4096x4096; U='"kSteps":"unrolled"'
   h16 2 2 4 4 32 prefetch spread ''
-  h16 2 2 4 4 32 prefetch swapped ''; h16 2 2 4 4 32 prefetch swapped "$U"; h16 2 2 4 4 32 deep swapped ''; h16 2 2 4 4 32 prefetch swapped '"groupM":8'
+  h16 2 2 4 4 32 prefetch swapped ''; h16 2 2 4 4 32 prefetch swapped '"resultOrder":"nm"'; h16 2 2 4 4 32 prefetch spread '"resultOrder":"nm"'
+  h16 2 2 4 4 32 prefetch swapped "$U"; h16 2 2 4 4 32 deep swapped ''; h16 2 2 4 4 32 prefetch swapped '"groupM":8'
   h16 2 2 4 4 16 double swapped ''; h16 2 2 4 4 16 prefetch swapped ''; h16 2 2 4 4 64 prefetch swapped ''
   h16 4 2 4 4 32 prefetch swapped ''; h16 2 4 4 4 32 prefetch swapped ''
   s 4096x512x4096 16x16x16 2 4 4 2 64 $F prefetch plain; s 4096x512x4096 16x16x16 2 4 4 2 64 $F prefetch swapped; s 4096x512x4096 16x16x16 2 2 4 4 32 $F prefetch swapped

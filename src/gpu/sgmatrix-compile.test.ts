@@ -53,6 +53,8 @@ describe('sgmatrix WGSL on Dawn’s null backend', () => {
       [{ storeOrder: 'swapped', staging: 'prefetch', tileK: 64 }, { type0: 1, type1: 1 }, [128, 64, 128]],
       [{ storeOrder: 'swapped', staging: 'double', tileK: 16 }, { type0: 1, type1: 1 }, [128, 64, 48]],
       [{ storeOrder: 'swapped', staging: 'deep', matricesM: 4, matricesN: 4 }, { type0: 1 }, [128, 128, 96]],
+      [{ storeOrder: 'swapped', staging: 'prefetch', resultOrder: 'nm', matricesM: 4, matricesN: 2 }, { type0: 1, type1: 1 }, [128, 128, 96]],
+      [{ staging: 'double', resultOrder: 'nm', kSteps: 'unrolled' }, { type0: weightFormat('q4_0').id }, [128, 64, 96]],
       [{ storeIndex: 'clamped', kSteps: 'unrolled', prefetchAt: 'mma', staging: 'prefetch' }, { type0: weightFormat('q4_0').id }, [128, 64, 256]],
     ];
     for (const [knobs, params, dims] of variants) {

@@ -317,6 +317,30 @@ describe('sgmatrix family (chromium-experimental-subgroup-matrix, f16→f32)', (
     expect(validateSchedule(sg({ storeOrder: 'swapped', storeIndex: 'clamped' }), featured)).toEqual(["storeOrder 'swapped' stores at two offsets a chunk (its halves swapped on odd rows): storeIndex 'clamped' clamps one offset a unit"]);
   });
 
+  it("resultOrder 'nm' computes each result matrix as Bᵀ·Aᵀ (left from sB, right from sA) and stores it row-major where 'mn' stores the m×n one column-major", () => {
+    const c = MUL_MAT.makeCase([128, 128, 64], 'contiguous', { type0: 1, type1: 1 });
+    const gen = (knobs: Record<string, string | number>) => MUL_MAT.generate(sg({ config: '16x16x16', staging: 'prefetch', matricesM: 4, matricesN: 2, ...knobs }), c).wgsl;
+    const mn = gen({});
+    const nm = gen({ resultOrder: 'nm' });
+    // 4 m-blocks × 2 n-blocks a subgroup: 'mn' holds acc (m, n), 'nm' acc (n, m).
+    expect(mn).toContain('var acc3_1 = ');
+    expect(nm).toContain('var acc1_3 = ');
+    expect(nm).not.toContain('var acc3_1 = ');
+    // The left matrices: rows of M from sA ('mn'), rows of N from sB ('nm'); right the other way round.
+    expect(mn).toContain('let l3 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>>(&sA, min((sgm * 64u + 48u) * 40u + kk,');
+    expect(nm).toContain('let l1 = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>>(&sB, min((sgn * 32u + 16u) * 40u + kk,');
+    expect(nm).toContain('let r3 = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>>(&sA, min((sgm * 64u + 48u) * 40u + kk,');
+    expect(nm).toContain('acc1_3 = subgroupMatrixMultiplyAccumulate(l1, r3, acc1_3);');
+    // The same dst offset for output block (m 3, n 1): column-major from acc 3_1, row-major from acc 1_3.
+    const at = 'based + (n0 + sgn * 32u + 16u) * 128u + m0 + sgm * 64u + 48u';
+    expect(mn).toContain(`subgroupMatrixStore(&dst, ${at}, acc3_1, true, 128u);`);
+    expect(nm).toContain(`subgroupMatrixStore(&dst, ${at}, acc1_3, false, 128u);`);
+    // Everything else is the same kernel: the staging, the loop, the barriers.
+    const staging = (w: string) => w.split('\n').filter((l) => /s[AB]\[|workgroupBarrier|src[01]\[/.test(l)).join('\n');
+    expect(staging(nm)).toBe(staging(mn));
+    expect(validateSchedule(sg({ config: '16x8x16', resultOrder: 'nm' }), featured)).toEqual(["resultOrder 'nm' swaps the left and right matrices: it needs the square config 16x16x16, staged operands and splitK 1 (not 16x8x16, single, splitK 1)"]);
+  });
+
   it("prefetchAt 'interleaved' puts one guarded load after each group of MMAs sharing a right matrix, over the written-out K steps", () => {
     const gen = (knobs: Record<string, string | number>) => MUL_MAT.generate(sg({ config: '16x16x16', staging: 'prefetch', kSteps: 'unrolled', prefetchAt: 'interleaved', ...knobs }), MUL_MAT.makeCase([128, 128, 96], 'contiguous', { type0: 1, type1: 1 })).wgsl;
     const loop = gen({ matricesM: 4, matricesN: 4 }).split('for (var k0')[1];

@@ -108,6 +108,14 @@ export interface SgmatrixSchedule {
    */
   readonly splitK?: number;
   /**
+   * The result matrices (absent: 'mn'). 'mn': left matrices from sA (rows of M), right from sB; each result matrix
+   * is m×n, stored column-major into dst, so a lane's two adjacent values are a dst row apart: 32-bit stores
+   * (the driver's 128 STG.32 a thread at 4×4 matrices). 'nm': the product computed as Bᵀ·Aᵀ — left matrices from
+   * sB, right from sA — so each result matrix is n×m, stored row-major: a lane's two values are adjacent, 64-bit
+   * stores, half the store instructions. Square configs (16x16x16) only; not with 'direct' staging or splitK.
+   */
+  readonly resultOrder?: 'mn' | 'nm';
+  /**
    * How 'prefetch' (and 'direct') staging skips the load past the last tile (absent: 'branch'):
    * 'branch' issues the next tile's loads under `if (k0 + tileK < K)`; 'clamped' issues them always,
    * from tile min(k0 + tileK, K − tileK) — the last iteration reloads its own tile, unused — so no
@@ -254,7 +262,10 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
     emit(`let kg = min(sg / ${u(nsg)}, ${u(sk - 1)});`, `let sgl = sg % ${u(nsg)};`, `let kb = kg * ${u(groupSteps * ck)};`);
     emit(`let sgm = sgl % ${u(s.subgroupsM)};`, `let sgn = sgl / ${u(s.subgroupsM)};`);
   }
-  for (let i = 0; i < s.matricesM; i++) for (let j = 0; j < s.matricesN; j++) emit(`var acc${i}_${j} = ${result}();`);
+  // 'nm': acc i_j is n-block i × m-block j (the left matrices come from sB).
+  const nm = s.resultOrder === 'nm';
+  const [leftCount, rightCount] = nm ? [s.matricesN, s.matricesM] : [s.matricesM, s.matricesN];
+  for (let i = 0; i < leftCount; i++) for (let j = 0; j < rightCount; j++) emit(`var acc${i}_${j} = ${result}();`);
 
   // Each thread's share of a K tile: `units` loads of q elements per operand. Where a load lands
   // (global element / q without k0, workgroup offset) does not change along K: computed once.
@@ -393,13 +404,14 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
     const out = ['if (isActive) {'];
     const steps = s.kSteps === 'unrolled' ? Array.from({ length: groupSteps }, (_, t) => u(t * ck)) : ['kk'];
     // `pieces` (prefetchAt 'interleaved'): piece p goes after MMA group ⌊p · groups / pieces⌋ (a group: the MMAs of one right matrix).
-    const groups = steps.length * s.matricesN;
+    const groups = steps.length * (s.resultOrder === 'nm' ? s.matricesM : s.matricesN);
     const after = Array.from({ length: groups }, (): string[] => []);
     pieces.forEach((piece, p) => after[Math.floor((p * groups) / pieces.length)].push(...piece));
     steps.forEach((kk, t) => {
       out.push(kk === 'kk' ? `  for (var kk = 0u; kk < ${u(groupSteps * ck)}; kk = kk + ${u(ck)}) {` : '  {');
       // Under splitK the K group's steps start at kb.
-      out.push(...step(buf, sk === 1 ? kk : `kb + ${kk}`, kk === steps[0] ? next : [], after.slice(t * s.matricesN, (t + 1) * s.matricesN)), '  }');
+      const perStep = groups / steps.length;
+      out.push(...step(buf, sk === 1 ? kk : `kb + ${kk}`, kk === steps[0] ? next : [], after.slice(t * perStep, (t + 1) * perStep)), '  }');
     });
     const elsewise = [...next, ...pieces.flat()];
     if (elsewise.length) out.push('} else {', ...elsewise.map((l) => `  ${l}`));
@@ -416,15 +428,19 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
     // 213.1 TFLOP/s; with robustness off altogether, 208). span = LD·(major − 1) + minor.
     const at = (st: boolean, sh: string, size: number, row: string, src: string, bse: string, rowStride: number, major: number) =>
       st ? `&${sh}${buf}, min(${row} * ${u(LD)} + ${kk}, ${u(size - (LD * (major - 1) + ck))}), ` : `&${src}, ${bse} + (${row}) * ${u(rowStride)} + k0 + ${kk}, `;
-    for (let i = 0; i < s.matricesM; i++) {
-      const row = staged.a ? `(sgm * ${u(s.matricesM * cm)} + ${u(i * cm)})` : `m0 + sgm * ${u(s.matricesM * cm)} + ${u(i * cm)}`;
-      out.push(`    let l${i} = subgroupMatrixLoad<${left}>(${at(staged.a, 'sA', bufA, row, 'src0', 'base0', k.src0.rowStride, cm)}false, ${u(staged.a ? LD : k.src0.rowStride)});`);
-    }
-    for (let j = 0; j < s.matricesN; j++) {
-      const row = staged.b ? `(sgn * ${u(s.matricesN * cn)} + ${u(j * cn)})` : `n0 + sgn * ${u(s.matricesN * cn)} + ${u(j * cn)}`;
-      out.push(`    let r${j} = subgroupMatrixLoad<${right}>(${at(staged.b, 'sB', bufB, row, 'src1', 'base1', k.src1.rowStride, cn)}true, ${u(staged.b ? LD : k.src1.rowStride)});`);
+    // Matrix i of operand A (rows of M) or B (rows of N): where it starts in workgroup memory, or in its buffer (direct).
+    const aRow = (i: number) => (staged.a ? `(sgm * ${u(s.matricesM * cm)} + ${u(i * cm)})` : `m0 + sgm * ${u(s.matricesM * cm)} + ${u(i * cm)}`);
+    const bRow = (j: number) => (staged.b ? `(sgn * ${u(s.matricesN * cn)} + ${u(j * cn)})` : `n0 + sgn * ${u(s.matricesN * cn)} + ${u(j * cn)}`);
+    const fromA = (i: number) => `${at(staged.a, 'sA', bufA, aRow(i), 'src0', 'base0', k.src0.rowStride, cm)}`;
+    const fromB = (j: number) => `${at(staged.b, 'sB', bufB, bRow(j), 'src1', 'base1', k.src1.rowStride, cn)}`;
+    const strideA = u(staged.a ? LD : k.src0.rowStride);
+    const strideB = u(staged.b ? LD : k.src1.rowStride);
+    // A left matrix is row-major (K along a row), a right one column-major (K down a column): both read rows of K.
+    for (let i = 0; i < leftCount; i++) out.push(`    let l${i} = subgroupMatrixLoad<${left}>(${nm ? fromB(i) : fromA(i)}false, ${nm ? strideB : strideA});`);
+    for (let j = 0; j < rightCount; j++) {
+      out.push(`    let r${j} = subgroupMatrixLoad<${right}>(${nm ? fromA(j) : fromB(j)}true, ${nm ? strideA : strideB});`);
       if (j === 0) out.push(...next.map((l) => `    ${l}`));
-      for (let i = 0; i < s.matricesM; i++) out.push(`    acc${i}_${j} = subgroupMatrixMultiplyAccumulate(l${i}, r${j}, acc${i}_${j});`);
+      for (let i = 0; i < leftCount; i++) out.push(`    acc${i}_${j} = subgroupMatrixMultiplyAccumulate(l${i}, r${j}, acc${i}_${j});`);
       out.push(...(after[j] ?? []).map((l) => `    ${l}`));
     }
     return out;
@@ -498,7 +514,8 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
       for (let j = 0; j < s.matricesN; j++) {
         const m = `m0 + sgm * ${u(s.matricesM * cm)} + ${u(i * cm)}`;
         const n = `n0 + sgn * ${u(s.matricesN * cn)} + ${u(j * cn)}`;
-        emit(`  subgroupMatrixStore(&dst, based + (${n}) * ${u(k.dst.rowStride)} + ${m}, acc${i}_${j}, true, ${u(k.dst.rowStride)});`);
+        // 'nm': the same place, from acc j_i (n-block j × m-block i), row-major.
+        emit(`  subgroupMatrixStore(&dst, based + (${n}) * ${u(k.dst.rowStride)} + ${m}, acc${nm ? `${j}_${i}` : `${i}_${j}`}, ${!nm}, ${u(k.dst.rowStride)});`);
       }
     }
     emit('}');
@@ -629,6 +646,13 @@ export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
       default: 'branch',
       omitDefault: true,
     },
+    resultOrder: {
+      values: ['mn', 'nm'],
+      sweep: ['mn'],
+      doc: "result matrices m×n stored column-major (32-bit stores), or n×m (the product as Bᵀ·Aᵀ) stored row-major (64-bit stores, half as many); 16x16x16 only",
+      default: 'mn',
+      omitDefault: true,
+    },
     splitK: {
       values: [1, 2, 4],
       sweep: [1],
@@ -655,6 +679,8 @@ export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
     if (s.prefetchGuard !== undefined && s.prefetchGuard !== 'branch' && s.staging !== 'prefetch' && s.staging !== 'direct') reasons.push(`prefetchGuard '${s.prefetchGuard}' guards prefetch staging's next-tile loads: staging ${s.staging} has none`);
     if (s.prefetchAt === 'mma' && s.kSteps !== 'unrolled') reasons.push("prefetchAt 'mma' places the loads in the multiply's first K step: it needs kSteps 'unrolled'");
     if (s.prefetchAt === 'interleaved' && s.kSteps !== 'unrolled') reasons.push("prefetchAt 'interleaved' places the loads between the multiply's MMA groups: it needs kSteps 'unrolled'");
+    if (s.resultOrder === 'nm' && (s.config !== '16x16x16' || s.staging === 'direct' || splitOf(s) > 1))
+      reasons.push(`resultOrder 'nm' swaps the left and right matrices: it needs the square config 16x16x16, staged operands and splitK 1 (not ${s.config}, ${s.staging}, splitK ${splitOf(s)})`);
     if (s.storeOrder === 'swapped' && s.storeIndex === 'clamped') reasons.push("storeOrder 'swapped' stores at two offsets a chunk (its halves swapped on odd rows): storeIndex 'clamped' clamps one offset a unit");
     if (!adapter.features.includes(SGMATRIX_FEATURE)) reasons.push(`sgmatrix needs the '${SGMATRIX_FEATURE}' feature, which this adapter lacks`);
     if (!adapter.features.includes('shader-f16')) reasons.push("sgmatrix needs the 'shader-f16' feature, which this adapter lacks");
