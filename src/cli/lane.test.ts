@@ -103,13 +103,18 @@ describe('lane controls (SwiftShader, node runtime)', () => {
 
   it('a declared fallback passes; the same fallback undeclared fails the lane', () => {
     const declared = lane(['--shape', 'ADD:64x64:src1-transposed', '--shape', 'ADD:256x4', '--repeat', '2', '--allow-undecided']);
-    expect(declared.status, declared.stderr).toBe(0);
+    // What this test is about: every checklist item but 'no-slower' passes. That one is timing on a CPU adapter (ADD
+    // 256x4 once came out 0.87× on a loaded 2-core machine) and is the A/A test's subject, not this one's.
+    const failed = (r: typeof declared) => r.json.pairs[0].checklist.filter((c: { pass: boolean }) => !c.pass).map((c: { id: string }) => c.id);
+    expect(failed(declared).filter((id: string) => id !== 'no-slower'), declared.stderr).toEqual([]);
+    expect(declared.status, declared.stderr).toBe(failed(declared).length ? 1 : 0);
     expect(declared.json.pairs[0].shapes[0].verdict).toBe('declared-fallback');
     expect(declared.json.pairs[0].counters.nativeFallbacks).toEqual({ 'src1-rows-not-contiguous': 1 });
     const undeclared = lane(['--shape', 'ADD:64x64:src1-transposed', '--shape', 'ADD:256x4', '--repeat', '2', '--undeclare', 'src1-rows-not-contiguous']);
     expect(undeclared.status).toBe(1);
     expect(undeclared.json.pairs[0].shapes[0].verdict).toBe('undeclared-fallback');
     expect(undeclared.json.pairs[0].verdict).toBe('lane-failed');
+    expect(failed(undeclared)).toContain('lane-green');
   });
 
   it('fails with exit 2 when the requested adapter is missing; it never skips', () => {

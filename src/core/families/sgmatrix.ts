@@ -66,7 +66,10 @@ export interface SgmatrixSchedule {
    * 8 bytes of its 16-byte chunk first. The H200's driver merges a thread's eight 16-bit stores into
    * two 8-byte stores (STS.64 in its machine code, not STS.128), and a half-warp's 16 lanes then cover
    * only the 8 lower (or upper) halves of 8 chunk slots: 2-way conflicts in either order. With odd rows
-   * swapped, each half-warp's 8-byte stores fall on 16 distinct 8-byte slots, every f16 tileK.
+   * swapped, each half-warp's 8-byte stores fall on 16 distinct 8-byte slots, every f16 tileK. Measured
+   * and lost on the H200 (gemm18–19: 717–727 µs against spread's 560 at 4096³ f16): with a per-lane offset
+   * the driver no longer merges the 16-bit stores at all (STS.U16 in its machine code, 8 a chunk), so the
+   * conflict it removes costs less than the merging it breaks. Kept to be measured elsewhere; never swept.
    */
   readonly storeOrder: 'plain' | 'rotated' | 'matrix' | 'spread' | 'swapped';
   /**
@@ -315,7 +318,8 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
       emit(`let ${p}g${i} = (${bse} + (${row0} + ${row}) * ${u(rowStride)} + (${v} % ${u(perRow)}) * ${u(q)}) / ${u(q)};`);
       emit(`let ${p}o${i} = ${spread ? row : `(${row})`} * ${u(LD)} + (${v} % ${u(perRow)}) * ${u(q)};`);
       // 'swapped': an odd row's lane stores its chunk's upper half (4 f16) at lo first, the lower half at hi.
-      if (swapped) emit(`let ${p}sw${i} = ((${row}) & 1u) != 0u;`, `let ${p}lo${i} = ${p}o${i} + select(0u, 4u, ${p}sw${i});`, `let ${p}hi${i} = ${p}o${i} + select(4u, 0u, ${p}sw${i});`);
+      // (By select() or by arithmetic, the H200's driver does not merge stores at these offsets: STS.U16, gemm18–19.)
+      if (swapped) emit(`let ${p}sw${i} = ((${row}) & 1u) != 0u;`, `let ${p}lo${i} = ${p}o${i} + ((${row}) & 1u) * 4u;`, `let ${p}hi${i} = ${p}o${i} + 4u - ((${row}) & 1u) * 4u;`);
       // Rotated f16 stores: this lane's row mod 4, as a word offset (2 f16) into its chunk.
       if (rotated && t === 'f16') emit(`let ${p}q${i} = (${v} / ${u(perRow)}) % 4u;`, `let ${p}q2${i} = ${p}q${i} * 2u;`);
       for (const set of sets) emit(`var ${p}w${i}${set} = ${elem(t, true)}();`);
@@ -604,13 +608,13 @@ export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
     staging: {
       values: ['single', 'prefetch', 'double', 'direct', 'prefetch2', 'deep'],
       sweep: ['single', 'prefetch', 'double'], // direct: 2.5–4× slower on the H200 (docs/benchmarks.md); prefetch2 (H200 4096³ f16: 613 µs against prefetch's 563): swept on request
-      doc: 'K-tile staging: single buffer, register prefetch of the next tile, double-buffered workgroup memory, direct (f16 operands loaded by subgroupMatrixLoad from their buffer, f32 ones prefetched), prefetch2 (two register sets: the next tile’s loads issued before this tile’s stores), or deep (two register sets, each refilled right after its stores: loads two tiles ahead)',
+      doc: 'K-tile staging: single buffer, register prefetch of the next tile, double-buffered workgroup memory, direct (f16 operands loaded by subgroupMatrixLoad from their buffer, f32 ones prefetched), prefetch2 (two register sets: the next tile’s loads issued before this tile’s stores), or deep (two register sets, each refilled right after its stores: loads two tiles ahead; H200 4096³ f16 spread 574 against prefetch’s 562 µs, gemm17)',
       default: 'single',
     },
     storeOrder: {
       values: ['plain', 'rotated', 'matrix', 'spread', 'swapped'],
       sweep: ['plain'],
-      doc: "f16 staging stores: plain (a warp's lanes on 8 banks), rotated by row (on 32 banks; slower on the H200), matrix (whole matrices copied by subgroupMatrixLoad/Store, no 16-bit stores), or spread (plain stores, a quarter-warp on rows r and r + 4: its 16-byte chunks on 32 banks; H200 4096³ f16 563 µs against 610 plain, the rule there; the same kernel as plain but for f16 operands at tileK 32 and 16), or swapped (spread's rows, odd rows storing their chunk's upper 8 bytes first: the 8-byte stores the H200's driver makes on 32 banks a half-warp). Swept on request: the default sweep keeps plain (spread doubles it, and duplicates plain at tileK 64)",
+      doc: "f16 staging stores: plain (a warp's lanes on 8 banks), rotated by row (on 32 banks; slower on the H200), matrix (whole matrices copied by subgroupMatrixLoad/Store, no 16-bit stores), or spread (plain stores, a quarter-warp on rows r and r + 4: its 16-byte chunks on 32 banks; H200 4096³ f16 563 µs against 610 plain, the rule there; the same kernel as plain but for f16 operands at tileK 32 and 16), or swapped (spread's rows, odd rows storing their chunk's upper 8 bytes first: the 8-byte stores the H200's driver makes on 32 banks a half-warp; but there the driver then stops merging the 16-bit stores: 717–727 against 560 µs). Swept on request: the default sweep keeps plain (spread doubles it, and duplicates plain at tileK 64)",
       default: 'plain',
     },
     // Issue 26 (sgm5, gemm5): none beat today's values on the H200 (docs/benchmarks.md); swept on request.
@@ -630,7 +634,7 @@ export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
     prefetchAt: {
       values: ['top', 'mma', 'early', 'interleaved'],
       sweep: ['top'],
-      doc: "where prefetch staging issues the next tile's global loads: before the multiply, inside its first K step after the first matrix loads (needs kSteps 'unrolled'; H200: 2% / 9% slower), early: right after the staging stores, before the barrier (H200 4096³ f16 spread: 569 against 563 µs), or interleaved: one load after each group of MMAs (needs kSteps 'unrolled')",
+      doc: "where prefetch staging issues the next tile's global loads: before the multiply, inside its first K step after the first matrix loads (needs kSteps 'unrolled'; H200: 2% / 9% slower), early: right after the staging stores, before the barrier (H200 4096³ f16 spread: 569 against 563 µs), or interleaved: one load after each group of MMAs (needs kSteps 'unrolled'; H200 653 against 562 µs, gemm17)",
       default: 'top',
     },
     storeIndex: {
@@ -649,7 +653,7 @@ export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
     resultOrder: {
       values: ['mn', 'nm'],
       sweep: ['mn'],
-      doc: "result matrices m×n stored column-major (32-bit stores), or n×m (the product as Bᵀ·Aᵀ) stored row-major (64-bit stores, half as many); 16x16x16 only",
+      doc: "result matrices m×n stored column-major (32-bit stores), or n×m (the product as Bᵀ·Aᵀ) stored row-major (64-bit stores, half as many); 16x16x16 only. H200 4096³ f16 spread: nm 588 against 560 µs (gemm18)",
       default: 'mn',
       omitDefault: true,
     },
