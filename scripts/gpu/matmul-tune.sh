@@ -48,6 +48,19 @@ rates() { # NAME: the rows so far as "row | median | rate" into $OUT/NAME-table.
   cat "$OUT/$1-table.txt" >> "$OUT/tune.txt"
   date -u +%FT%TZ >> "$OUT/tune.txt"
 }
+nvcache_keep() { # the driver's shader cache in /tmp/nvcache, for scripts/gpu/nv-cache-sass.py (set before the step's first kernel)
+  export __GL_SHADER_DISK_CACHE=1 __GL_SHADER_DISK_CACHE_SKIP_CLEANUP=1 __GL_SHADER_DISK_CACHE_PATH=/tmp/nvcache
+  mkdir -p /tmp/nvcache
+}
+nvcache_pack() { # that cache as $OUT/nvcache.tgz; where the machine has zstd, also its code disassembled and summed up in tune.txt
+  tar czf "$OUT/nvcache.tgz" -C /tmp nvcache 2>/dev/null
+  if command -v zstd >/dev/null; then
+    echo "=== the driver's machine code (nv-cache-sass.py)" >> "$OUT/tune.txt"
+    python3 scripts/gpu/nv-cache-sass.py extract /tmp/nvcache "$OUT/code" > /dev/null && python3 scripts/gpu/nv-cache-sass.py disasm "$OUT/code" && python3 scripts/gpu/nv-cache-sass.py summary "$OUT/code" >> "$OUT/tune.txt"
+  fi
+}
+# The f16 4096³ rule (2×2 · 4×4 16x16x16, K32, prefetch, spread stores), for the probes.
+SPREAD='{"family":"sgmatrix","config":"16x16x16","subgroupsM":2,"subgroupsN":2,"matricesM":4,"matricesN":4,"tileK":32,"subgroupSize":32,"staging":"prefetch","storeOrder":"spread"}'
 probes() { # SCHEDULE_JSON NAMES: f16 4096³ through `lab time -vv`, then the probes of ablate-sgmatrix.mjs --probes named (correct variants, timed with their check)
   local SH=4096x4096x4096 P=type0=1,type1=1
   echo "## $SH probe: the kernel $1" >> "$OUT/tune.txt"
@@ -529,19 +542,16 @@ elif [ "${1:-}" = probe26 ]; then
   # (1056 tiles: exactly 4 rounds) costing what 4096 costs, and N = 3200 / 3328 (3.03 / 3.15 rounds) costing near
   # it too, says the last round is a whole one. (2) Occupancy: the kernel with workgroup memory padded to 24–48 KiB
   # (scripts/gpu/ablate-sgmatrix.mjs --probes): where two workgroups an SM stop fitting, the time jumps (double staging
-  # takes 40 KiB, K64 36). (3) K16 double staging (24 KiB). (4) The driver's machine code, read from its shader disk
-  # cache (scripts/gpu/nv-cache-sass.py: registers, spills, instruction counts). `round.sh tune-probe26:200`.
-  export __GL_SHADER_DISK_CACHE=1 __GL_SHADER_DISK_CACHE_SKIP_CLEANUP=1 __GL_SHADER_DISK_CACHE_PATH=/tmp/nvcache
-  mkdir -p /tmp/nvcache
+  # takes 40 KiB, K64 36). (3) K16 double staging (24 KiB). (4) The driver's shader disk cache kept as nvcache.tgz
+  # (scripts/gpu/nv-cache-sass.py extract / disasm / summary: registers, spills, instruction counts). `round.sh tune-probe26:200`.
+  nvcache_keep
   P=type0=1,type1=1; SH=4096x4096x4096
-  SPREAD='{"family":"sgmatrix","config":"16x16x16","subgroupsM":2,"subgroupsN":2,"matricesM":4,"matricesN":4,"tileK":32,"subgroupSize":32,"staging":"prefetch","storeOrder":"spread"}'
   for N in 4096 4224 3328 3200 3072 2048 4096; do s 4096x${N}x4096 16x16x16 2 2 4 4 32 $P prefetch spread; done
   probes "$SPREAD" "smem24 smem28 smem32 smem40 smem48"
   h16 2 2 4 4 16 double plain ''; h16 2 2 4 4 16 prefetch plain ''
   s 4096x4096x4096 16x16x16 2 2 4 4 32 $P prefetch spread
   rates probe26
-  echo "=== the driver's machine code (nv-cache-sass.py)" >> "$OUT/tune.txt"
-  python3 scripts/gpu/nv-cache-sass.py /tmp/nvcache "$HOME/.cache/nvidia" "$HOME/.nv" "$OUT/sass" >> "$OUT/tune.txt" 2>&1
+  nvcache_pack
   cat "$OUT/tune.txt"; exit 0
 elif [ "${1:-}" = gemm17 ]; then
   # f16 4096³ after probe26: more than 24 KiB of workgroup memory halves the workgroups an SM (double's 40 KiB and
@@ -550,8 +560,7 @@ elif [ "${1:-}" = gemm17 ]; then
   # its stores: loads two tiles ahead), K16 double (24 KiB) with K16 spread stores, 8 warps a tile at K16; the
   # prefetch's loads one after each MMA group (prefetchAt interleaved); the scheduling probe 'loadsfenced'. The spread rule first and last; the driver's cache kept for reading offline.
   # `round.sh tune-gemm17:200`.
-  export __GL_SHADER_DISK_CACHE=1 __GL_SHADER_DISK_CACHE_SKIP_CLEANUP=1 __GL_SHADER_DISK_CACHE_PATH=/tmp/nvcache
-  mkdir -p /tmp/nvcache
+  nvcache_keep
   U='"kSteps":"unrolled"'
   h16 2 2 4 4 32 prefetch spread ''
   h16 2 2 4 4 32 deep spread ''; h16 2 2 4 4 32 deep spread "$U"; h16 2 2 4 4 32 deep plain ''
@@ -559,10 +568,10 @@ elif [ "${1:-}" = gemm17 ]; then
   h16 4 2 4 4 16 double spread ''; h16 2 4 4 4 16 double spread ''; h16 2 4 4 2 16 double spread ''; h16 4 2 2 4 16 double spread ''
   h16 2 2 4 4 32 deep spread '"groupM":8'
   h16 2 2 4 4 32 prefetch spread "$U,\"prefetchAt\":\"interleaved\""
-  probes '{"family":"sgmatrix","config":"16x16x16","subgroupsM":2,"subgroupsN":2,"matricesM":4,"matricesN":4,"tileK":32,"subgroupSize":32,"staging":"prefetch","storeOrder":"spread"}' "full loadsfenced"
+  probes "$SPREAD" "full loadsfenced"
   h16 2 2 4 4 32 prefetch spread ''
   rates gemm17
-  tar czf "$OUT/nvcache.tgz" -C /tmp nvcache 2>/dev/null
+  nvcache_pack
   cat "$OUT/tune.txt"; exit 0
 elif [ "${1:-}" = gemm18 ]; then
   # f16 4096³ after reading the driver's machine code (gemm17's shader cache, disassembled): the staging stores are
@@ -571,8 +580,7 @@ elif [ "${1:-}" = gemm18 ]; then
   # row's upper half first: 16 distinct slots. On the f16 rule's tiles, K16/K32/K64, deep and double; on the 4096×512
   # rule and f16 weights × f32; resultOrder 'nm' (64-bit result stores, not the driver's 128 32-bit ones a thread);
   # the spread rule first and last. `round.sh tune-gemm18:200`.
-  export __GL_SHADER_DISK_CACHE=1 __GL_SHADER_DISK_CACHE_SKIP_CLEANUP=1 __GL_SHADER_DISK_CACHE_PATH=/tmp/nvcache
-  mkdir -p /tmp/nvcache
+  nvcache_keep
   F=type0=1,type1=1; B=4096x4096x4096; U='"kSteps":"unrolled"'
   h16 2 2 4 4 32 prefetch spread ''
   h16 2 2 4 4 32 prefetch swapped ''; h16 2 2 4 4 32 prefetch swapped '"resultOrder":"nm"'; h16 2 2 4 4 32 prefetch spread '"resultOrder":"nm"'
@@ -584,23 +592,19 @@ elif [ "${1:-}" = gemm18 ]; then
   h16 2 2 4 4 32 prefetch swapped ''
   h16 2 2 4 4 32 prefetch spread ''
   rates gemm18
-  tar czf "$OUT/nvcache.tgz" -C /tmp nvcache 2>/dev/null
+  nvcache_pack
   cat "$OUT/tune.txt"; exit 0
 elif [ "${1:-}" = gemm19 ]; then
   # f16 4096³ after gemm18: 'swapped' with its offsets from select() took 717 µs against spread's 560 (the driver, it
   # seems, no longer merged the 16-bit stores); the offsets now by arithmetic ((row & 1) · 4). Spread first and last;
-  # the driver's code of these kernels disassembled where the machine has zstd. `round.sh tune-gemm19:90`.
-  export __GL_SHADER_DISK_CACHE=1 __GL_SHADER_DISK_CACHE_SKIP_CLEANUP=1 __GL_SHADER_DISK_CACHE_PATH=/tmp/nvcache
-  mkdir -p /tmp/nvcache
+  # the driver's cache kept (and disassembled where the machine has zstd). `round.sh tune-gemm19:90`.
+  nvcache_keep
   h16 2 2 4 4 32 prefetch spread ''
   h16 2 2 4 4 32 prefetch swapped ''; h16 2 2 4 4 64 prefetch swapped ''
   s 4096x4096x4096 16x16x16 2 2 4 4 32 type0=1 prefetch swapped
   h16 2 2 4 4 32 prefetch spread ''
   rates gemm19
-  tar czf "$OUT/nvcache.tgz" -C /tmp nvcache 2>/dev/null
-  if command -v zstd >/dev/null; then
-    python3 scripts/gpu/nv-cache-sass.py extract /tmp/nvcache "$OUT/code" > /dev/null && python3 scripts/gpu/nv-cache-sass.py disasm "$OUT/code" && python3 scripts/gpu/nv-cache-sass.py summary "$OUT/code" >> "$OUT/tune.txt"
-  fi
+  nvcache_pack
   cat "$OUT/tune.txt"; exit 0
 elif [ "${1:-}" = gemm10 ]; then
   # f16 4096³ after the ablations (ablate26, seventh session): without global loads the staging stores cost 180 µs, and

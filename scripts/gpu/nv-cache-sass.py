@@ -28,14 +28,9 @@ ZSTD_MAGIC = b'\x28\xb5\x2f\xfd'
 COUNTED = ['HMMA', 'LDSM', 'LDS', 'STS', 'LDG', 'STG', 'BAR', 'LDL', 'STL', 'MOV', 'PRMT', 'SEL', 'BRA', 'ISETP']
 
 
-def cache_files(src):
-    """The .bin files of a cache folder, or of a .tgz of one (unpacked to a temporary folder)."""
-    if os.path.isfile(src):
-        tmp = tempfile.mkdtemp()
-        with tarfile.open(src) as tar:
-            tar.extractall(tmp)
-        src = tmp
-    return sorted(glob.glob(os.path.join(src, '**', '*.bin'), recursive=True))
+def cache_files(folder):
+    """The .bin files of a cache folder."""
+    return sorted(glob.glob(os.path.join(folder, '**', '*.bin'), recursive=True))
 
 
 def code_of(container):
@@ -51,6 +46,12 @@ def code_of(container):
 
 
 def extract(src, out_dir):
+    """src: a cache folder, or a .tgz of one (unpacked to a temporary folder, removed after)."""
+    if os.path.isfile(src):
+        with tempfile.TemporaryDirectory() as tmp:
+            with tarfile.open(src) as tar:
+                tar.extractall(tmp)
+            return extract(tmp, out_dir)
     os.makedirs(out_dir, exist_ok=True)
     n = 0
     for path in cache_files(src):

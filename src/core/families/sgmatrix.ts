@@ -246,7 +246,7 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   // Double buffering: two arrays per operand (sA0, sA1), each addressed with constant offsets.
   const copies = s.staging === 'double' ? ['0', '1'] : [''];
   const staging = s.staging === 'direct' ? 'prefetch' : s.staging;
-  // The staging register sets: prefetch2 keeps two ('' and 'b'), named apart so every use is a constant name.
+  // The staging register sets: prefetch2 and deep keep two ('' and 'b'), named apart so every use is a constant name.
   const sets = s.staging === 'prefetch2' || s.staging === 'deep' ? ['', 'b'] : [''];
   const rotated = s.storeOrder === 'rotated';
   const nsg = s.subgroupsM * s.subgroupsN;
@@ -408,14 +408,13 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
     const out = ['if (isActive) {'];
     const steps = s.kSteps === 'unrolled' ? Array.from({ length: groupSteps }, (_, t) => u(t * ck)) : ['kk'];
     // `pieces` (prefetchAt 'interleaved'): piece p goes after MMA group ⌊p · groups / pieces⌋ (a group: the MMAs of one right matrix).
-    const groups = steps.length * (s.resultOrder === 'nm' ? s.matricesM : s.matricesN);
+    const groups = steps.length * rightCount;
     const after = Array.from({ length: groups }, (): string[] => []);
     pieces.forEach((piece, p) => after[Math.floor((p * groups) / pieces.length)].push(...piece));
     steps.forEach((kk, t) => {
       out.push(kk === 'kk' ? `  for (var kk = 0u; kk < ${u(groupSteps * ck)}; kk = kk + ${u(ck)}) {` : '  {');
       // Under splitK the K group's steps start at kb.
-      const perStep = groups / steps.length;
-      out.push(...step(buf, sk === 1 ? kk : `kb + ${kk}`, kk === steps[0] ? next : [], after.slice(t * perStep, (t + 1) * perStep)), '  }');
+      out.push(...step(buf, sk === 1 ? kk : `kb + ${kk}`, kk === steps[0] ? next : [], after.slice(t * rightCount, (t + 1) * rightCount)), '  }');
     });
     const elsewise = [...next, ...pieces.flat()];
     if (elsewise.length) out.push('} else {', ...elsewise.map((l) => `  ${l}`));
@@ -435,8 +434,8 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
     // Matrix i of operand A (rows of M) or B (rows of N): where it starts in workgroup memory, or in its buffer (direct).
     const aRow = (i: number) => (staged.a ? `(sgm * ${u(s.matricesM * cm)} + ${u(i * cm)})` : `m0 + sgm * ${u(s.matricesM * cm)} + ${u(i * cm)}`);
     const bRow = (j: number) => (staged.b ? `(sgn * ${u(s.matricesN * cn)} + ${u(j * cn)})` : `n0 + sgn * ${u(s.matricesN * cn)} + ${u(j * cn)}`);
-    const fromA = (i: number) => `${at(staged.a, 'sA', bufA, aRow(i), 'src0', 'base0', k.src0.rowStride, cm)}`;
-    const fromB = (j: number) => `${at(staged.b, 'sB', bufB, bRow(j), 'src1', 'base1', k.src1.rowStride, cn)}`;
+    const fromA = (i: number) => at(staged.a, 'sA', bufA, aRow(i), 'src0', 'base0', k.src0.rowStride, cm);
+    const fromB = (j: number) => at(staged.b, 'sB', bufB, bRow(j), 'src1', 'base1', k.src1.rowStride, cn);
     const strideA = u(staged.a ? LD : k.src0.rowStride);
     const strideB = u(staged.b ? LD : k.src1.rowStride);
     // A left matrix is row-major (K along a row), a right one column-major (K down a column): both read rows of K.
@@ -465,10 +464,12 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   } else if (staging === 'prefetch') {
     // The next tile's global loads are in flight while this one is multiplied: issued before the multiply, or inside its first K step.
     const peeled = s.prefetchGuard === 'peeled';
-    const next = s.prefetchGuard === 'clamped' ? loads(`min(k0 + ${u(BK)}, ${u(k.K - BK)})`) : peeled ? loads(`k0 + ${u(BK)}`) : whileInK(`k0 + ${u(BK)}`, loads(`k0 + ${u(BK)}`));
-    // 'interleaved': each unit's load under its own guard, one after each MMA group (the prefetchGuard knob says how the guard is written).
+    // The next tile: from a clamped tile (no branch), unguarded in a peeled loop, or under the branch.
     const nextK = s.prefetchGuard === 'clamped' ? `min(k0 + ${u(BK)}, ${u(k.K - BK)})` : `k0 + ${u(BK)}`;
-    const pieces = units.map((x) => (s.prefetchGuard === 'clamped' || peeled ? loads(nextK, '', [x]) : whileInK(nextK, loads(nextK, '', [x]))));
+    const guardNext = (ls: string[]) => (s.prefetchGuard === 'clamped' || peeled ? ls : whileInK(nextK, ls));
+    const next = guardNext(loads(nextK));
+    // 'interleaved': each unit's load under its own guard, one after each MMA group.
+    const pieces = s.prefetchAt === 'interleaved' ? units.map((x) => guardNext(loads(nextK, '', [x]))) : [];
     const mul = s.prefetchAt === 'mma' ? multiply('', next) : s.prefetchAt === 'early' ? multiply('') : s.prefetchAt === 'interleaved' ? multiply('', [], pieces) : [...next, ...multiply('')];
     const early = s.prefetchAt === 'early' ? next : [];
     const tile = [...stores(''), ...early, 'workgroupBarrier();', ...mul, 'workgroupBarrier();'];
