@@ -2,7 +2,7 @@
 # MUL_MAT schedule variants on the H200 (issue 11): GEMV / small N, f16 subgroup matrices, f32.
 # Same prelude as h200.sh; each line is one `lab time` (checked against the oracle, then timed).
 # Usage on the device: bash scripts/gpu/matmul-tune.sh [STEP|bench]   (outputs in $OUT; LAB_DIR: where lab.mjs is, default dist-cli)
-# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 gemm6 (sgmatrix splitK) gemm7 (sgmatrix tilings swept, f16) gemm8 (the 4096×512 f16 rule's knobs) rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 mmvq5 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks; mmvq5: codeLoads vec4 on the Track-1 formats; mmvq6: e2m1Decode table on the E2M1 formats; mmvq7: nvfp4's f16 scale pair, ggml mxfp4 blocksPerLoad 4, dotFloat mantissa), f32b (f32 tiled knobs, gemv rowsPerThread), f32c (f32 tiled: stores vec4, inner pipelined4), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows), readfloor (GEMV f32 against SUM_ROWS over the same matrix: the read floor), gemvfloor (the gemv family at the read floor's points), alufloor (the E2M1 GEMVs with the weights in L2: their instruction floor), f32d, f32e, f32g, f32h, f32i (f32 4096³: 128×256 / 256×128 tiles, K8 double, and around the best of them), gemm9 (f16 4096³: written-out K steps, 128×256, K64 eight subgroups), robust20 (the E2M1 GEMV with robustness off), ablate26 (f16 4096³'s kernel with one part cut out at a time, and the staging forms without 16-bit stores, robustness on and off; ABLATE_SCHEDULE another kernel, ABLATE_ONLY_CUTS=1 the cuts alone), ablate26rot (its cuts with rotated staging stores), gemm10 (f16 4096³ after the ablations: rotated stores on the best tilings, K64), ablate26sc (the cuts of the rule with spread stores and branch-free prefetch), gemm11 (spread stores, prefetchGuard clamped), ablate26sp (the cuts with spread stores), ablate26db (the cuts of spread with double staging), gemm12 (around spread: prefetchAt early, double, eight-subgroup tilings, f16 × f32), gemm13 (prefetch2: two staging register sets), gemm14 (prefetchGuard peeled), gemm15 (spread with the prefetch inside the first MMA step), gemm16 (single staging, splitK 2, with spread), probe26 (f16 4096³: rounds of 264 workgroups, occupancy against workgroup memory, K16 double, the driver's machine code), gemm17 (deep staging, K16 double and spread inside 24 KiB, prefetchAt interleaved, loadsfenced), gemm18 (swapped stores: conflict-free for the driver's 8-byte stores), gemm19 (swapped with arithmetic offsets); none or default: the GEMV/sgmatrix rows, then bench; an unknown step exits 2 at once.
+# Steps: issue26 gemm1 gemm2 gemm3 gemm4 gemm5 gemm6 (sgmatrix splitK) gemm7 (sgmatrix tilings swept, f16) gemm8 (the 4096×512 f16 rule's knobs) rope26 issue26b qgemm (quantized weights on subgroup matrices), mmvq mmvqfp4 mmvq3 mmvq4 mmvq5 (mmvq's knobs; mmvq3: 'shared' activations; mmvq4: its quantize four threads a block, weights preloaded; MMVQ4_STEP=auto: the registry's picks; mmvq5: codeLoads vec4 on the Track-1 formats; mmvq6: e2m1Decode table on the E2M1 formats; mmvq7: nvfp4's f16 scale pair, ggml mxfp4 blocksPerLoad 4, dotFloat mantissa), f32b (f32 tiled knobs, gemv rowsPerThread), f32c (f32 tiled: stores vec4, inner pipelined4), e2m1 (E2M1 decode, this build vs main's), auto26 (what the registry picks for issue 26's rows), readfloor (GEMV f32 against SUM_ROWS over the same matrix: the read floor), gemvfloor (the gemv family at the read floor's points), alufloor (the E2M1 GEMVs with the weights in L2: their instruction floor), f32d, f32e, f32g, f32h, f32i (f32 4096³: 128×256 / 256×128 tiles, K8 double, and around the best of them), gemm9 (f16 4096³: written-out K steps, 128×256, K64 eight subgroups), robust20 (the E2M1 GEMV with robustness off), ablate26 (f16 4096³'s kernel with one part cut out at a time, and the staging forms without 16-bit stores, robustness on and off; ABLATE_SCHEDULE another kernel, ABLATE_ONLY_CUTS=1 the cuts alone), ablate26rot (its cuts with rotated staging stores), gemm10 (f16 4096³ after the ablations: rotated stores on the best tilings, K64), ablate26sc (the cuts of the rule with spread stores and branch-free prefetch), gemm11 (spread stores, prefetchGuard clamped), ablate26sp (the cuts with spread stores), ablate26db (the cuts of spread with double staging), gemm12 (around spread: prefetchAt early, double, eight-subgroup tilings, f16 × f32), gemm13 (prefetch2: two staging register sets), gemm14 (prefetchGuard peeled), gemm15 (spread with the prefetch inside the first MMA step), gemm16 (single staging, splitK 2, with spread), probe26 (f16 4096³: rounds of 264 workgroups, occupancy against workgroup memory, K16 double, the driver's machine code), gemm17 (deep staging, K16 double and spread inside 24 KiB, prefetchAt interleaved, loadsfenced), gemm18 (swapped stores: conflict-free for the driver's 8-byte stores), gemm19 (swapped with arithmetic offsets), gemm20 (pairStride: co-resident workgroups on one B tile; smaller register files), gemm21 (sixteen subgroups: the driver's register cap at 512 threads), gemm22 (a tile's fixed cost: K from 4096 to 256 at 4 rounds), gemm23 (persistent workgroups); none or default: the GEMV/sgmatrix rows, then bench; an unknown step exits 2 at once.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -58,6 +58,14 @@ nvcache_pack() { # that cache as $OUT/nvcache.tgz; where the machine has zstd, a
     echo "=== the driver's machine code (nv-cache-sass.py)" >> "$OUT/tune.txt"
     python3 scripts/gpu/nv-cache-sass.py extract /tmp/nvcache "$OUT/code" > /dev/null && python3 scripts/gpu/nv-cache-sass.py disasm "$OUT/code" && python3 scripts/gpu/nv-cache-sass.py summary "$OUT/code" >> "$OUT/tune.txt"
   fi
+}
+finish() { # NAME [nvcache]: a step's table (rates), the driver's cache packed where kept, tune.txt printed; the step ends
+  rates "$1"
+  [ "${2:-}" = nvcache ] && nvcache_pack
+  cat "$OUT/tune.txt"; exit 0
+}
+spread16() { # the f16 4096³ rule (2×2 · 4×4 K32 prefetch spread) [more JSON members]: a step's reference, first and last
+  h16 2 2 4 4 32 prefetch spread "${1:-}"
 }
 # The f16 4096³ rule (2×2 · 4×4 16x16x16, K32, prefetch, spread stores), for the probes.
 SPREAD='{"family":"sgmatrix","config":"16x16x16","subgroupsM":2,"subgroupsN":2,"matricesM":4,"matricesN":4,"tileK":32,"subgroupSize":32,"staging":"prefetch","storeOrder":"spread"}'
@@ -570,9 +578,7 @@ elif [ "${1:-}" = gemm17 ]; then
   h16 2 2 4 4 32 prefetch spread "$U,\"prefetchAt\":\"interleaved\""
   probes "$SPREAD" "full loadsfenced"
   h16 2 2 4 4 32 prefetch spread ''
-  rates gemm17
-  nvcache_pack
-  cat "$OUT/tune.txt"; exit 0
+  finish gemm17 nvcache
 elif [ "${1:-}" = gemm18 ]; then
   # f16 4096³ after reading the driver's machine code (gemm17's shader cache, disassembled): the staging stores are
   # STS.64 (a thread's eight 16-bit stores merged into two 8-byte stores, not one 16-byte store), and with 'spread'
@@ -591,9 +597,7 @@ elif [ "${1:-}" = gemm18 ]; then
   s $B 16x16x16 2 2 4 4 32 type0=1 prefetch spread; s $B 16x16x16 2 2 4 4 32 type0=1 prefetch swapped
   h16 2 2 4 4 32 prefetch swapped ''
   h16 2 2 4 4 32 prefetch spread ''
-  rates gemm18
-  nvcache_pack
-  cat "$OUT/tune.txt"; exit 0
+  finish gemm18 nvcache
 elif [ "${1:-}" = gemm19 ]; then
   # f16 4096³ after gemm18: 'swapped' with its offsets from select() took 717 µs against spread's 560 (the driver, it
   # seems, no longer merged the 16-bit stores); the offsets now by arithmetic ((row & 1) · 4). Spread first and last;
@@ -603,9 +607,51 @@ elif [ "${1:-}" = gemm19 ]; then
   h16 2 2 4 4 32 prefetch swapped ''; h16 2 2 4 4 64 prefetch swapped ''
   s 4096x4096x4096 16x16x16 2 2 4 4 32 type0=1 prefetch swapped
   h16 2 2 4 4 32 prefetch spread ''
-  rates gemm19
-  nvcache_pack
-  cat "$OUT/tune.txt"; exit 0
+  finish gemm19 nvcache
+elif [ "${1:-}" = gemm20 ]; then
+  # f16 4096³, ninth session. (1) pairStride: workgroups w and w + P take tiles stacked along M that read the same
+  # src1 columns, so if the H200 runs them on one SM at once the second finds its B tile in L1 (the loads alone
+  # took 272 µs of the 560 in ablate26). (2) Smaller register files: the eight-subgroup 128×128 tiles were given
+  # 162 registers a thread (one workgroup an SM); single staging and 128×64 tiles, with the registers read from
+  # the driver's cache (nv-cache-sass.py extract). Spread first and last. `round.sh tune-gemm20:200`.
+  nvcache_keep
+  spread16
+  spread16 '"pairStride":132'; spread16 '"pairStride":66'
+  spread16 '"pairStride":2'
+  h16 2 4 4 2 32 single spread ''; h16 4 2 2 4 32 single spread ''
+  h16 2 2 4 2 32 prefetch spread ''; h16 2 2 2 4 32 prefetch spread ''
+  spread16 '"pairStride":132'
+  spread16
+  finish gemm20 nvcache
+elif [ "${1:-}" = gemm21 ]; then
+  # f16 4096³ after gemm20: the driver gives a thread all the registers it likes (212 for a 128×64 tile of 64
+  # accumulators, 160 for eight subgroups), so occupancy comes only from its cap, 65536 / threads: sixteen
+  # subgroups (512 threads) cap it at 128. 256×128 / 128×256 tiles of sixteen subgroups (4×2 or 2×4 matrices
+  # each), 128×128 of sixteen (2×2 each), K32 and K16. Spread first and last. `round.sh tune-gemm21:200`.
+  nvcache_keep
+  spread16
+  h16 4 4 4 2 32 prefetch spread ''; h16 4 4 2 4 32 prefetch spread ''; h16 4 4 2 2 32 prefetch spread ''
+  h16 4 4 4 2 32 single spread ''; h16 4 4 4 2 16 prefetch spread ''; h16 4 4 2 4 16 prefetch spread ''
+  spread16
+  finish gemm21 nvcache
+elif [ "${1:-}" = gemm22 ]; then
+  # f16, the spread rule: a tile's fixed cost (first loads, the result's stores) against its K steps. M = 4096 and
+  # N = 4224 (exactly 4 rounds of 264 workgroups) or 4096 (3.88), K = 4096 … 256: time = a + b·K per round.
+  # `round.sh tune-gemm22:120`.
+  for N in 4224 4096; do for K in 4096 2048 1024 512 256; do
+    s 4096x${N}x${K} 16x16x16 2 2 4 4 32 type0=1,type1=1 prefetch spread
+  done; done
+  finish gemm22
+elif [ "${1:-}" = gemm23 ]; then
+  # f16 4096³: persistent workgroups (264 = 2 an SM × 132 SMs, and a few less), each chaining its tiles so the next
+  # tile's first loads fly while this one's result is stored. Spread first and last. `round.sh tune-gemm23:120`.
+  spread16
+  spread16 '"persistent":264'; spread16 '"persistent":256'
+  spread16 '"persistent":132'
+  s 4096x4224x4096 16x16x16 2 2 4 4 32 type0=1,type1=1 prefetch spread '"persistent":264'
+  spread16 '"persistent":264'
+  spread16
+  finish gemm23
 elif [ "${1:-}" = gemm10 ]; then
   # f16 4096³ after the ablations (ablate26, seventh session): without global loads the staging stores cost 180 µs, and
   # the plain order's 16-bit stores hit 8 banks a warp (4-way conflicts). 'rotated' (every lane on its own bank) was

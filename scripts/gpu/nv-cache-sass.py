@@ -7,7 +7,8 @@ table entry at 0x48 is (type 1, size, offset) of the code: 8 bytes of header, th
 16 bytes each, which `nvdisasm -b SM90` reads as raw code.
 
     python3 scripts/gpu/nv-cache-sass.py extract CACHE_DIR_OR_TGZ OUT_DIR   (here: needs the zstd command)
-        writes OUT_DIR/code-N.bin, one per pipeline
+        writes OUT_DIR/code-N.bin, one per pipeline, and prints each one's registers a thread (from the
+        container: occupancy is 65536 / (registers · threads) workgroups an SM at most)
     python3 scripts/gpu/nv-cache-sass.py disasm DIR                        (on the device: needs nvdisasm)
         writes DIR/code-N.sass beside each code-N.bin
     python3 scripts/gpu/nv-cache-sass.py summary DIR
@@ -45,6 +46,16 @@ def code_of(container):
     return code[:len(code) // 16 * 16]
 
 
+def registers_of(container):
+    """(registers a thread is given, the driver's cap on them): the two u32 just before the code section.
+    Checked against the disassembly of 16 pipelines (driver 580): the first is always the highest register
+    named + 3. The cap is 255, or 65536 / threads where that is less (128 at 512 threads): the driver takes
+    what it likes up to it, so a workgroup's threads, not the kernel, set how few it gets."""
+    offset = struct.unpack_from('<Q', container, 0x50)[0]
+    regs, cap = struct.unpack_from('<II', container, offset - 8)
+    return (regs, cap) if 0 < regs <= cap <= 255 else None
+
+
 def extract(src, out_dir):
     """src: a cache folder, or a .tgz of one (unpacked to a temporary folder, removed after)."""
     if os.path.isfile(src):
@@ -67,7 +78,9 @@ def extract(src, out_dir):
             n += 1
             with open(os.path.join(out_dir, f'code-{n}.bin'), 'wb') as fh:
                 fh.write(code)
-            print(f'code-{n}.bin: {len(code) // 16} instructions (frame at {start} of {os.path.basename(path)})')
+            regs = registers_of(body)
+            said = f'{regs[0]} registers a thread (cap {regs[1]})' if regs else 'registers unknown'
+            print(f'code-{n}.bin: {len(code) // 16} instructions, {said} (frame at {start} of {os.path.basename(path)})')
     if not n:
         print('no pipeline code found: the cache layout is not the one this script knows')
 

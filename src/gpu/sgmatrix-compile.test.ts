@@ -56,6 +56,9 @@ describe('sgmatrix WGSL on Dawn’s null backend', () => {
       [{ storeOrder: 'swapped', staging: 'prefetch', resultOrder: 'nm', matricesM: 4, matricesN: 2 }, { type0: 1, type1: 1 }, [128, 128, 96]],
       [{ staging: 'double', resultOrder: 'nm', kSteps: 'unrolled' }, { type0: weightFormat('q4_0').id }, [128, 64, 96]],
       [{ storeIndex: 'clamped', kSteps: 'unrolled', prefetchAt: 'mma', staging: 'prefetch' }, { type0: weightFormat('q4_0').id }, [128, 64, 256]],
+      [{ pairStride: 3, staging: 'prefetch', storeOrder: 'spread' }, { type0: 1, type1: 1 }, [384, 128, 96]],
+      [{ persistent: 5, staging: 'prefetch', storeOrder: 'spread', matricesM: 4, matricesN: 4 }, { type0: 1, type1: 1 }, [384, 256, 96]],
+      [{ persistent: 3, staging: 'prefetch', kSteps: 'unrolled' }, { type0: 1 }, [256, 128, 64]],
     ];
     for (const [knobs, params, dims] of variants) {
       const s = parseSchedule({ family: 'sgmatrix', config: '16x16x16', subgroupsM: 2, subgroupsN: 2, matricesM: 2, matricesN: 2, tileK: 32, subgroupSize: 32, ...knobs });

@@ -480,7 +480,8 @@ describe('sgmatrix knobs of issue 26 (sgm5): workgroup order, row padding, K ste
     for (const l of wgsl.split('\n').map((x) => x.trim()).filter((x) => names.test(x))) {
       const [, name, e] = l.match(/^let (\w+) = (.+);$/)!;
       const js = e.replace(/(\d+)u/g, '$1n').replace(/\bmin\(/g, 'mn(');
-      env[name] = Function('mn', 'wid', ...Object.keys(env), `return ${js};`)((a: bigint, b: bigint) => (a < b ? a : b), { x: env.wx, y: env.wy }, ...Object.values(env)) as bigint;
+      const select = (f: unknown, t: unknown, c: boolean) => (c ? t : f);
+      env[name] = Function('mn', 'select', 'wid', ...Object.keys(env), `return ${js};`)((a: bigint, b: bigint) => (a < b ? a : b), select, { x: env.wx, y: env.wy }, ...Object.values(env)) as bigint;
     }
     return env;
   };
@@ -508,6 +509,71 @@ describe('sgmatrix knobs of issue 26 (sgm5): workgroup order, row padding, K ste
     }
     for (const G of [1, 8]) expect(MUL_MAT.generate(sg({ groupM: G }), f16([64 * 8, 32 * 3, 32])).wgsl).toContain('let m0 = wid.x * 64u;\n  let n0 = wid.y * 32u;');
     expect(tileOrigin(4, 8, 1, 64, 32)).toEqual(['let m0 = wid.x * 64u;', 'let n0 = wid.y * 32u;']); // one tile along N: nothing to reorder
+  });
+
+  it('pairStride P: ids w and w + P of a block of 2P (R/2 in the short last block) take tiles stacked along M on the same src1 columns; every tile once; 1 is the dispatch order', () => {
+    // [P, TM, TN]: 4096³'s 32 × 32 tiles at the H200's 132 (3 blocks of 264 and 232 left) and 66 (blocks only); one short block only; 1.
+    for (const [P, TM, TN] of [[132, 32, 32], [66, 32, 32], [66, 4, 6], [8, 6, 5], [3, 2, 2], [1, 4, 3]]) {
+      const wgsl = MUL_MAT.generate(sg({ pairStride: P }), f16([64 * TM, 32 * TN, 32])).wgsl;
+      const order: [number, number][] = [];
+      for (let lin = 0; lin < TM * TN; lin++) {
+        const env = evalLets(wgsl, /^let (lin|inFull|r|q|h|p|m0|n0) = /, { wx: BigInt(lin % TM), wy: BigInt(Math.floor(lin / TM)) });
+        order.push([Number(env.m0) / 64, Number(env.n0) / 32]);
+      }
+      expect(new Set(order.map(([m, n]) => m * TN + n)).size, `P ${P} ${TM}×${TN}`).toBe(TM * TN);
+      expect(order.every(([m, n]) => m < TM && n < TN)).toBe(true);
+      const T = TM * TN;
+      const full = Math.floor(T / (2 * P)) * 2 * P;
+      for (let w = 0; w < T; w++) {
+        const partner = w < full ? (w % (2 * P) < P ? w + P : null) : w - full < (T - full) / 2 ? w + (T - full) / 2 : null;
+        if (partner === null) continue;
+        expect(order[partner], `P ${P}: ${w} and ${partner}`).toEqual([order[w][0] + 1, order[w][1]]);
+        expect(order[w][0] % 2).toBe(0);
+      }
+      if (P === 1) expect(order).toEqual(order.map((_, w) => [w % TM, Math.floor(w / TM)]));
+    }
+    // Three M tiles cannot be paired; groupM orders the workgroups another way.
+    expect(MUL_MAT.fits(sg({ pairStride: 2 }), f16([192, 64, 32]))).toEqual(['pairStride 2 pairs tiles stacked along M: M = 192 needs an even count of 64-row tiles (it has 3)']);
+    expect(MUL_MAT.fits(sg({ pairStride: 2 }), f16([128, 96, 32]))).toEqual([]);
+    expect(validateSchedule(sg({ pairStride: 132, groupM: 8 }), featured)).toContain('pairStride 132 sets the workgroup order itself: it takes groupM 1, not 8');
+    // 1 (or absent) is the key and the WGSL of before.
+    expect(scheduleKey(sg({ pairStride: 1 }))).toBe(scheduleKey(sg()));
+    expect(MUL_MAT.generate(sg({ pairStride: 1 }), f16([64 * 4, 32 * 3, 32])).wgsl).toContain('let m0 = wid.x * 64u;\n  let n0 = wid.y * 32u;');
+  });
+
+  it('persistent P: P workgroups (at most one a tile) take tiles w, w + P, …, each once; the last K step aims the loads at the next tile; refused where it cannot chain', () => {
+    for (const [P, TM, TN] of [[5, 3, 4], [264, 32, 32], [40, 4, 2]]) {
+      const g = MUL_MAT.generate(sg({ persistent: P, staging: 'prefetch' }), f16([64 * TM, 32 * TN, 96]));
+      const W = Math.min(P, TM * TN);
+      expect(g.dispatch).toEqual([W, 1, 1]);
+      const line = (re: RegExp) => g.wgsl.split('\n').map((l) => l.trim()).find((l) => re.test(l))!.replace(/^[^=]*= /, '').replace(/;$/, '');
+      // u32 arithmetic: bigints divide as integers.
+      const at = (e: string, t: number, name = 't') => Number(Function(name, 'wid', `return ${e.replace(/(\d+)u/g, '$1n')};`)(BigInt(t), { x: BigInt(t) }));
+      expect(g.wgsl).toContain(`for (var t = wid.x; t < ${TM * TN}u; t = t + ${W}u) {`);
+      const seen: string[] = [];
+      for (let w = 0; w < W; w++) {
+        // The first tile's loads, then per tile: m0/n0 from t, and (before its result) the loads re-aimed at t + W.
+        let loadsAt = `${at(line(/^var mL = /), w, 'w')},${at(line(/^var nL = /), w, 'w')}`;
+        for (let t = w; t < TM * TN; t += W) {
+          const tile = `${at(line(/^let m0 = /), t)},${at(line(/^let n0 = /), t)}`;
+          expect(loadsAt, `workgroup ${w} tile ${t}`).toBe(tile);
+          seen.push(tile);
+          if (t + W < TM * TN) loadsAt = `${at(line(/^mL = /), t)},${at(line(/^nL = /), t)}`;
+        }
+      }
+      expect(new Set(seen).size).toBe(TM * TN);
+      expect(seen.filter((x) => { const [m, n] = x.split(',').map(Number); return !(m % 64 === 0 && m < 64 * TM && n % 32 === 0 && n < 32 * TN); })).toEqual([]);
+      // Results inside the tile loop, then the accumulators zeroed for the next tile.
+      expect(g.wgsl.indexOf('subgroupMatrixStore(&dst')).toBeLessThan(g.wgsl.lastIndexOf('  acc0_0 = subgroup_matrix_result<f32, 8, 16>();'));
+    }
+    expect(validateSchedule(sg({ persistent: 264, staging: 'double' }), featured)).toContain(
+      "persistent 264 chains each tile's last K step to the next tile's loads: it needs prefetch staging with prefetchAt 'top' and prefetchGuard 'branch', splitK 1, groupM 1, pairStride 1 and staged stores (not double, top, branch, splitK 1, groupM 1, pairStride 1, plain)",
+    );
+    expect(MUL_MAT.fits(sg({ persistent: 8, staging: 'prefetch' }), MUL_MAT.makeCase([64, 32, 32, 2], 'contiguous', { type0: 1, type1: 1 }))).toEqual(['persistent 8 walks the tiles of one matrix product with f16 or f32 operands: not 2 batches']);
+    expect(MUL_MAT.fits(sg({ persistent: 8, staging: 'prefetch' }), MUL_MAT.makeCase([64, 32, 64], 'contiguous', { type0: weightFormat('q4_0').id }))).toEqual(['persistent 8 walks the tiles of one matrix product with f16 or f32 operands: not quantized weights']);
+    // 0 (or absent) is off: the key and WGSL of before; negative counts are named.
+    expect(scheduleKey(sg({ persistent: 0 }))).toBe(scheduleKey(sg()));
+    expect(() => sg({ persistent: -1 })).toThrow("'persistent' must be an integer ≥ 0, got -1");
   });
 
   it('rowPad sets the staging rows (none, 8 or 16 f16 past tileK; 16-byte aligned) and the workgroup memory', () => {

@@ -126,6 +126,20 @@ export interface SgmatrixSchedule {
    * issues them always in a loop over every tile but the last, which is multiplied after the loop.
    */
   readonly prefetchGuard?: 'branch' | 'clamped' | 'peeled';
+  /**
+   * Co-resident pairs (absent: 1, the dispatch order): workgroups w and w + pairStride take two tiles stacked
+   * along M, which read the same src1 columns (`pairedOrigin`). If the hardware runs them on one SM at once, the
+   * second's src1 loads hit that SM's L1 rather than L2. 132 is the H200's SM count (its first round may put w
+   * and w + 132 on one SM). Not with groupM.
+   */
+  readonly pairStride?: number;
+  /**
+   * Persistent workgroups (absent: 0, one workgroup a tile): the dispatch launches this many, and workgroup w
+   * multiplies tiles w, w + persistent, … in turn. A tile's last K step prefetches the next tile's first K tile,
+   * so its loads are in flight while the result is stored (with a workgroup a tile, every round starts with
+   * loads that nothing overlaps and ends with stores). Prefetch staging only; one batch; groupM and pairStride off.
+   */
+  readonly persistent?: number;
 }
 
 /** The values of the knobs added after storeOrder that mean what schedules did before them. */
@@ -199,6 +213,8 @@ export function sgmatrixFits(s: SgmatrixSchedule, k: GemvSnippet): string[] {
   if (!k.weights) aligned('src0', k.src0, t0, k.M, k.ne02, k.ne03);
   aligned('src1', k.src1, t1, k.N, k.ne12, k.ne13);
   if (k.epilogue) reasons.push('sgmatrix takes no epilogue');
+  if ((s.persistent ?? 0) > 0 && (k.ne12 * k.ne13 > 1 || k.weights)) reasons.push(`persistent ${s.persistent} walks the tiles of one matrix product with f16 or f32 operands: not ${k.weights ? 'quantized weights' : `${k.ne12 * k.ne13} batches`}`);
+  if ((s.pairStride ?? 1) > 1 && (k.M / BM) % 2) reasons.push(`pairStride ${s.pairStride} pairs tiles stacked along M: M = ${k.M} needs an even count of ${BM}-row tiles (it has ${k.M / BM})`);
   if (k.M / BM > MAX_WORKGROUPS_PER_DIM || k.N / BN > MAX_WORKGROUPS_PER_DIM) reasons.push(`the tile needs more than ${MAX_WORKGROUPS_PER_DIM} workgroups along x or y`);
   return reasons;
 }
@@ -208,7 +224,8 @@ export function sgmatrixFits(s: SgmatrixSchedule, k: GemvSnippet): string[] {
  * under groupM G the linear id (x fastest) walked in bands of G tile-rows: G tiles along M, then the
  * next tile along N; the last band holds the TM % G rows left. tm·TN + tn is a bijection either way.
  */
-export function tileOrigin(G: number, TM: number, TN: number, BM: number, BN: number): string[] {
+export function tileOrigin(G: number, TM: number, TN: number, BM: number, BN: number, P = 1): string[] {
+  if (P > 1) return pairedOrigin(P, TM, BM, BN, TN);
   if (G <= 1 || G >= TM || TN === 1) return [`let m0 = wid.x * ${u(BM)};`, `let n0 = wid.y * ${u(BN)};`];
   // Rows in this band: G, except in a short last band (TM % G of them).
   const rows = TM % G ? `min(${u(G)}, ${u(TM)} - band * ${u(G)})` : u(G);
@@ -220,6 +237,33 @@ export function tileOrigin(G: number, TM: number, TN: number, BM: number, BN: nu
     `let m0 = (band * ${u(G)} + inBand % bandRows) * ${u(BM)};`,
     `let n0 = (inBand / bandRows) * ${u(BN)};`,
   ];
+}
+
+/**
+ * pairStride P: workgroups w and w + P of each block of 2P linear ids (x fastest) take the tiles (2i, n) and
+ * (2i + 1, n), which read the same src1 columns; pairs walk M first. Where the hardware runs w and w + P on one
+ * SM at once (if its first round hands out one workgroup an SM before the second), the later of the two finds
+ * its src1 tile in that SM's L1. The short last block (R of the TM·TN ids) pairs w with w + R/2. P = 1 is the
+ * dispatch order itself (neighbours share src1 there already). Needs an even count of M tiles; a bijection.
+ */
+export function pairedOrigin(P: number, TM: number, BM: number, BN: number, TN: number): string[] {
+  const T = TM * TN;
+  const full = Math.floor(T / (2 * P));
+  const R = T - full * 2 * P;
+  // The pair p of this workgroup, and which of its two tiles (h).
+  const pair =
+    R === 0
+      ? [`let h = (lin % ${u(2 * P)}) / ${u(P)};`, `let p = (lin / ${u(2 * P)}) * ${u(P)} + lin % ${u(P)};`]
+      : full === 0
+        ? [`let h = lin / ${u(R / 2)};`, `let p = lin % ${u(R / 2)};`]
+        : [
+            `let inFull = lin < ${u(full * 2 * P)};`,
+            `let r = select(lin - ${u(full * 2 * P)}, lin % ${u(2 * P)}, inFull);`,
+            `let q = select(${u(R / 2)}, ${u(P)}, inFull);`,
+            `let h = r / q;`,
+            `let p = select(${u(full * P)}, (lin / ${u(2 * P)}) * ${u(P)}, inFull) + r % q;`,
+          ];
+  return [`let lin = wid.x + wid.y * ${u(TM)};`, ...pair, `let m0 = ((p % ${u(TM / 2)}) * 2u + h) * ${u(BM)};`, `let n0 = (p / ${u(TM / 2)}) * ${u(BN)};`];
 }
 
 export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: string): { wgsl: string; dispatch: [number, number, number]; rounds: boolean; quant: 'block' | 'weight' | null } {
@@ -256,7 +300,12 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   const body: string[] = [];
   const emit = (...ls: string[]) => body.push(...ls);
   if (batched) emit(k.ne13 > 1 ? `let i2 = wid.z % ${u(k.ne12)};\nlet i3 = wid.z / ${u(k.ne12)};` : 'let i2 = wid.z;');
-  emit(...tileOrigin(s.groupM, k.M / BM, k.N / BN, BM, BN));
+  // persistent: the tile this workgroup multiplies (m0, n0) is set in the tile loop; (mL, nL) is the one its loads address.
+  const persist = s.persistent ?? 0;
+  const tileCount = (k.M / BM) * (k.N / BN);
+  const tileAt = (t: string) => [`(${t} % ${u(k.M / BM)}) * ${u(BM)}`, `(${t} / ${u(k.M / BM)}) * ${u(BN)}`];
+  if (persist) emit(`var mL = ${tileAt('wid.x')[0]};`, `var nL = ${tileAt('wid.x')[1]};`);
+  else emit(...tileOrigin(s.groupM, k.M / BM, k.N / BN, BM, BN, s.pairStride ?? 1));
   emit(`let base0 = ${base(k.src0, k.r2, k.r3)};`, `let base1 = ${base(k.src1, 1, 1)};`, `let based = ${base(k.dst, 1, 1)};`);
   emit('let sg = lid / sgSize;', `let isActive = sg < ${u(nsg * sk)};`);
   if (sk === 1) emit(`let sgm = sg % ${u(s.subgroupsM)};`, `let sgn = min(sg / ${u(s.subgroupsM)}, ${u(s.subgroupsN - 1)});`);
@@ -269,6 +318,19 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   const nm = s.resultOrder === 'nm';
   const [leftCount, rightCount] = nm ? [s.matricesN, s.matricesM] : [s.matricesM, s.matricesN];
   for (let i = 0; i < leftCount; i++) for (let j = 0; j < rightCount; j++) emit(`var acc${i}_${j} = ${result}();`);
+  /** The accumulators into dst at the tile (m0, n0); dst is column-major for the result (column n is dst row n, m contiguous). */
+  function results(): string[] {
+    const out = ['if (isActive) {'];
+    for (let i = 0; i < s.matricesM; i++) {
+      for (let j = 0; j < s.matricesN; j++) {
+        const m = `m0 + sgm * ${u(s.matricesM * cm)} + ${u(i * cm)}`;
+        const n = `n0 + sgn * ${u(s.matricesN * cn)} + ${u(j * cn)}`;
+        // 'nm': the same place, from acc j_i (n-block j × m-block i), row-major.
+        out.push(`  subgroupMatrixStore(&dst, based + (${n}) * ${u(k.dst.rowStride)} + ${m}, acc${nm ? `${j}_${i}` : `${i}_${j}`}, ${!nm}, ${u(k.dst.rowStride)});`);
+      }
+    }
+    return [...out, '}'];
+  }
 
   // Each thread's share of a K tile: `units` loads of q elements per operand. Where a load lands
   // (global element / q without k0, workgroup offset) does not change along K: computed once.
@@ -280,6 +342,8 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   interface Unit {
     readonly p: 'a' | 'b'; readonly i: number; readonly src: string; readonly read: (at: string) => string; readonly t: DType; readonly sh: string; readonly guard: string | null; readonly block: boolean;
     readonly mat?: { readonly type: string; readonly colMajor: boolean; readonly rowStride: number; readonly span: number };
+    /** Where its loads start (global element / q), as text over the tile's origin: persistent workgroups set it anew a tile. */
+    readonly g?: string;
   }
   const unitsOf = (p: 'a' | 'b', src: string, t: DType, rows: number, row0: string, bse: string, rowStride: number, read = (at: string) => `${src}[${at}]`): Unit[] => {
     if (byMatrix && t === 'f16') {
@@ -315,7 +379,8 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
       const guard = v0 + threads > units ? `${v} < ${u(units)}` : null;
       const row = spread ? `${p}r${i}` : `${v} / ${u(perRow)}`;
       if (spread) emit(`let ${p}r${i} = ${spreadRow(v)};`);
-      emit(`let ${p}g${i} = (${bse} + (${row0} + ${row}) * ${u(rowStride)} + (${v} % ${u(perRow)}) * ${u(q)}) / ${u(q)};`);
+      const g = `(${bse} + (${row0} + ${row}) * ${u(rowStride)} + (${v} % ${u(perRow)}) * ${u(q)}) / ${u(q)}`;
+      emit(`${persist ? 'var' : 'let'} ${p}g${i} = ${g};`);
       emit(`let ${p}o${i} = ${spread ? row : `(${row})`} * ${u(LD)} + (${v} % ${u(perRow)}) * ${u(q)};`);
       // 'swapped': an odd row's lane stores its chunk's upper half (4 f16) at lo first, the lower half at hi.
       // (By select() or by arithmetic, the H200's driver does not merge stores at these offsets: STS.U16, gemm18–19.)
@@ -323,7 +388,7 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
       // Rotated f16 stores: this lane's row mod 4, as a word offset (2 f16) into its chunk.
       if (rotated && t === 'f16') emit(`let ${p}q${i} = (${v} / ${u(perRow)}) % 4u;`, `let ${p}q2${i} = ${p}q${i} * 2u;`);
       for (const set of sets) emit(`var ${p}w${i}${set} = ${elem(t, true)}();`);
-      out.push({ p, i, src, read, t, sh: p === 'a' ? 'sA' : 'sB', guard, block: false });
+      out.push({ p, i, src, read, t, sh: p === 'a' ? 'sA' : 'sB', guard, block: false, g });
     }
     return out;
   };
@@ -345,8 +410,8 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
     return out;
   };
   const units = [
-    ...(!staged.a ? [] : quant === 'block' ? blockUnitsOf() : unitsOf('a', 'src0', t0, BM, 'm0', 'base0', k.src0.rowStride, quant === 'weight' ? weightRead.load : undefined)),
-    ...(staged.b ? unitsOf('b', 'src1', t1, BN, 'n0', 'base1', k.src1.rowStride) : []),
+    ...(!staged.a ? [] : quant === 'block' ? blockUnitsOf() : unitsOf('a', 'src0', t0, BM, persist ? 'mL' : 'm0', 'base0', k.src0.rowStride, quant === 'weight' ? weightRead.load : undefined)),
+    ...(staged.b ? unitsOf('b', 'src1', t1, BN, persist ? 'nL' : 'n0', 'base1', k.src1.rowStride) : []),
   ];
   const guarded = (x: Unit, lines: string[]) => (x.guard ? [`if (${x.guard}) {`, ...lines.map((l) => `  ${l}`), '}'] : lines);
   /** Global loads of the tile at K offset `kExpr` into the registers. */
@@ -473,7 +538,18 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
     const mul = s.prefetchAt === 'mma' ? multiply('', next) : s.prefetchAt === 'early' ? multiply('') : s.prefetchAt === 'interleaved' ? multiply('', [], pieces) : [...next, ...multiply('')];
     const early = s.prefetchAt === 'early' ? next : [];
     const tile = [...stores(''), ...early, 'workgroupBarrier();', ...mul, 'workgroupBarrier();'];
-    if (!peeled) emit(...loads('0u'), loop, ...inLoop(tile), '}');
+    if (persist) {
+      // Tiles t = wid.x, wid.x + P, …: the last K step's prefetch is the next tile's first K tile (its loads re-aimed),
+      // so those loads are in flight while this tile's result is stored.
+      const P = Math.min(persist, tileCount);
+      const [mNext, nNext] = tileAt(`(t + ${u(P)})`);
+      const reaim = [`mL = ${mNext};`, `nL = ${nNext};`, ...units.map((x) => `${x.p}g${x.i} = ${x.g};`), ...loads('0u')];
+      const step = [...stores(''), 'workgroupBarrier();', `if (k0 + ${u(BK)} < ${u(k.K)}) {`, ...inLoop(loads(`k0 + ${u(BK)}`)), `} else if (t + ${u(P)} < ${u(tileCount)}) {`, ...inLoop(reaim), '}', ...multiply(''), 'workgroupBarrier();'];
+      emit(...loads('0u'), `for (var t = wid.x; t < ${u(tileCount)}; t = t + ${u(P)}) {`);
+      emit(...inLoop([`let m0 = ${tileAt('t')[0]};`, `let n0 = ${tileAt('t')[1]};`, loop, ...inLoop(step), '}', ...results()]));
+      for (let i = 0; i < leftCount; i++) for (let j = 0; j < rightCount; j++) emit(`  acc${i}_${j} = ${result}();`);
+      emit('}');
+    } else if (!peeled) emit(...loads('0u'), loop, ...inLoop(tile), '}');
     else {
       // Every tile but the last prefetches its successor unconditionally; the last is multiplied after the loop.
       emit(...loads('0u'));
@@ -511,25 +587,14 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
     emit(...pairLoop([...first, ...second]));
     if (tiles % 2) emit(...multiply('0'));
   }
-  // dst is column-major for the result (column n is dst row n, m contiguous): stride = dst's row stride.
   const scratch = sgmatrixScratch(s);
-  if (sk === 1) {
-    emit('if (isActive) {');
-    for (let i = 0; i < s.matricesM; i++) {
-      for (let j = 0; j < s.matricesN; j++) {
-        const m = `m0 + sgm * ${u(s.matricesM * cm)} + ${u(i * cm)}`;
-        const n = `n0 + sgn * ${u(s.matricesN * cn)} + ${u(j * cn)}`;
-        // 'nm': the same place, from acc j_i (n-block j × m-block i), row-major.
-        emit(`  subgroupMatrixStore(&dst, based + (${n}) * ${u(k.dst.rowStride)} + ${m}, acc${nm ? `${j}_${i}` : `${i}_${j}`}, ${!nm}, ${u(k.dst.rowStride)});`);
-      }
-    }
-    emit('}');
-  } else emit(...reduction(s, k.dst.rowStride, threads, scratch));
+  if (sk > 1) emit(...reduction(s, k.dst.rowStride, threads, scratch));
+  else if (!persist) emit(...results());
   // Quantized weights are always rounded (decoded to f16); the snippet calls them f32.
   const rounds = t0 === 'f32' || t1 === 'f32';
   const wgsl = [
     `// generated: ${label} — ${scheduleKey(s)}`,
-    `// sgmatrix: ${BM}×${BN} outputs per workgroup (${s.subgroupsM}×${s.subgroupsN} subgroups of ${s.matricesM}×${s.matricesN} ${s.config} f16→f32 matrices), K ${BK} per step, ${s.staging} staging${sk > 1 ? `, K split ${sk} ways in the workgroup (groups of ${nsg} subgroups; partials summed in workgroup memory, ${scratch.rounds} rounds of ${scratch.perRound} matrices a subgroup)` : ''}${stagingNote(quant, t1, rounds)}`,
+    `// sgmatrix: ${BM}×${BN} outputs per workgroup (${s.subgroupsM}×${s.subgroupsN} subgroups of ${s.matricesM}×${s.matricesN} ${s.config} f16→f32 matrices), K ${BK} per step, ${s.staging} staging${persist ? `, ${Math.min(persist, tileCount)} persistent workgroups over ${tileCount} tiles` : ''}${sk > 1 ? `, K split ${sk} ways in the workgroup (groups of ${nsg} subgroups; partials summed in workgroup memory, ${scratch.rounds} rounds of ${scratch.perRound} matrices a subgroup)` : ''}${stagingNote(quant, t1, rounds)}`,
     'enable f16;',
     'enable subgroups;',
     'enable chromium_experimental_subgroup_matrix;',
@@ -544,7 +609,8 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
     '',
     ...computeMain(threads, ['@builtin(workgroup_id) wid: vec3<u32>', '@builtin(local_invocation_index) lid: u32', '@builtin(subgroup_size) sgSize: u32'], body),
   ].join('\n');
-  return { wgsl, dispatch: [k.M / BM, k.N / BN, k.ne12 * k.ne13], rounds, quant };
+  const dispatch: [number, number, number] = persist ? [Math.min(persist, tileCount), 1, 1] : [k.M / BM, k.N / BN, k.ne12 * k.ne13];
+  return { wgsl, dispatch, rounds, quant };
 }
 
 /**
@@ -658,6 +724,21 @@ export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
       default: 'mn',
       omitDefault: true,
     },
+    pairStride: {
+      values: [1, 66, 132],
+      sweep: [1],
+      doc: 'co-resident pairs: workgroups w and w + pairStride take tiles stacked along M that read the same src1 columns (an SM running both at once finds the second in L1); 1: the dispatch order. Needs an even count of M tiles; not with groupM',
+      default: 1,
+      omitDefault: true,
+    },
+    persistent: {
+      values: [0, 132, 264],
+      sweep: [0],
+      min: 0,
+      doc: "persistent workgroups: launch this many, each multiplying tiles w, w + persistent, … in turn, the next tile's first K tile loaded while this one's result is stored; 0: one workgroup a tile. Prefetch staging, one batch, groupM and pairStride off",
+      default: 0,
+      omitDefault: true,
+    },
     splitK: {
       values: [1, 2, 4],
       sweep: [1],
@@ -686,6 +767,10 @@ export const SGMATRIX: FamilyDef<SgmatrixSchedule, GemvSnippet> = {
     if (s.prefetchAt === 'interleaved' && s.kSteps !== 'unrolled') reasons.push("prefetchAt 'interleaved' places the loads between the multiply's MMA groups: it needs kSteps 'unrolled'");
     if (s.resultOrder === 'nm' && (s.config !== '16x16x16' || s.staging === 'direct' || splitOf(s) > 1))
       reasons.push(`resultOrder 'nm' swaps the left and right matrices: it needs the square config 16x16x16, staged operands and splitK 1 (not ${s.config}, ${s.staging}, splitK ${splitOf(s)})`);
+    const P = s.persistent ?? 0;
+    if (P > 0 && (s.staging !== 'prefetch' || splitOf(s) > 1 || s.groupM > 1 || (s.pairStride ?? 1) > 1 || (s.prefetchGuard ?? 'branch') !== 'branch' || s.prefetchAt !== 'top' || s.storeOrder === 'matrix'))
+      reasons.push(`persistent ${P} chains each tile's last K step to the next tile's loads: it needs prefetch staging with prefetchAt 'top' and prefetchGuard 'branch', splitK 1, groupM 1, pairStride 1 and staged stores (not ${s.staging}, ${s.prefetchAt}, ${s.prefetchGuard ?? 'branch'}, splitK ${splitOf(s)}, groupM ${s.groupM}, pairStride ${s.pairStride ?? 1}, ${s.storeOrder})`);
+    if ((s.pairStride ?? 1) > 1 && s.groupM > 1) reasons.push(`pairStride ${s.pairStride} sets the workgroup order itself: it takes groupM 1, not ${s.groupM}`);
     if (s.storeOrder === 'swapped' && s.storeIndex === 'clamped') reasons.push("storeOrder 'swapped' stores at two offsets a chunk (its halves swapped on odd rows): storeIndex 'clamped' clamps one offset a unit");
     if (!adapter.features.includes(SGMATRIX_FEATURE)) reasons.push(`sgmatrix needs the '${SGMATRIX_FEATURE}' feature, which this adapter lacks`);
     if (!adapter.features.includes('shader-f16')) reasons.push("sgmatrix needs the 'shader-f16' feature, which this adapter lacks");

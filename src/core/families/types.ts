@@ -23,6 +23,8 @@ export interface KnobSpec {
    * family reads an absent value as the default.
    */
   readonly omitDefault?: boolean;
+  /** A numeric knob's least value (absent: 1); 0 where 0 means off. */
+  readonly min?: number;
 }
 
 export type LimitsView = Pick<AdapterDescriptor, 'limits' | 'features' | 'wgslFeatures'>;

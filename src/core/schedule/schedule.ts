@@ -65,7 +65,8 @@ export function parseSchedule(input: unknown, expectFamily?: Family | readonly F
     const v = obj[knob] ?? spec.default;
     if (v === undefined) throw new ScheduleError(`schedule is missing '${knob}' (${spec.doc}; e.g. ${spec.values.join(', ')})`);
     if (typeof spec.values[0] === 'number') {
-      if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw new ScheduleError(`'${knob}' must be a positive integer, got ${JSON.stringify(v)}`);
+      const least = spec.min ?? 1;
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < least) throw new ScheduleError(`'${knob}' must be ${least === 1 ? 'a positive integer' : `an integer ≥ ${least}`}, got ${JSON.stringify(v)}`);
     } else if (!spec.values.includes(v as string)) {
       throw new ScheduleError(`'${knob}' must be one of ${spec.values.map((x) => JSON.stringify(x)).join(', ')}, got ${JSON.stringify(v)}`);
     }
@@ -105,8 +106,9 @@ export function parseSpace(input: unknown, family: Family): SpaceRestriction {
     if (!Array.isArray(values) || !values.length) throw new ScheduleError(`space.${knob} must be a non-empty list`);
     const numeric = typeof full[knob].values[0] === 'number';
     for (const v of values) {
-      if (numeric ? !(typeof v === 'number' && Number.isInteger(v) && v > 0) : !full[knob].values.includes(v as string)) {
-        throw new ScheduleError(`space.${knob}: ${JSON.stringify(v)} is not ${numeric ? 'a positive integer' : `one of ${full[knob].values.map((x) => JSON.stringify(x)).join(', ')}`}`);
+      const least = full[knob].min ?? 1;
+      if (numeric ? !(typeof v === 'number' && Number.isInteger(v) && v >= least) : !full[knob].values.includes(v as string)) {
+        throw new ScheduleError(`space.${knob}: ${JSON.stringify(v)} is not ${numeric ? (least === 1 ? 'a positive integer' : `an integer ≥ ${least}`) : `one of ${full[knob].values.map((x) => JSON.stringify(x)).join(', ')}`}`);
       }
     }
   }
