@@ -644,13 +644,15 @@ elif [ "${1:-}" = gemm22 ]; then
   finish gemm22
 elif [ "${1:-}" = gemm23 ]; then
   # f16 4096³: persistent workgroups (264 = 2 an SM × 132 SMs, and a few less), each chaining its tiles so the next
-  # tile's first loads fly while this one's result is stored. Spread first and last. `round.sh tune-gemm23:120`.
+  # tile's first loads fly while this one's result is stored. Spread first and last; then f16 weights × f32, the rule
+  # and persistent. `round.sh tune-gemm23:120`.
   spread16
   spread16 '"persistent":264'; spread16 '"persistent":256'
   spread16 '"persistent":132'
   s 4096x4224x4096 16x16x16 2 2 4 4 32 type0=1,type1=1 prefetch spread '"persistent":264'
   spread16 '"persistent":264'
   spread16
+  s 4096x4096x4096 16x16x16 2 2 4 4 32 type0=1 prefetch spread; s 4096x4096x4096 16x16x16 2 2 4 4 32 type0=1 prefetch spread '"persistent":264'
   finish gemm23
 elif [ "${1:-}" = gemm10 ]; then
   # f16 4096³ after the ablations (ablate26, seventh session): without global loads the staging stores cost 180 µs, and
