@@ -62,8 +62,11 @@ describe('lane controls (SwiftShader, node runtime)', () => {
 
   it('replays the lane in one session and reports flips and native stability', () => {
     const r = lane(['--shape', 'ADD:1024x16', '--control', 'aa', '--repeat', '3', '--replay', '2', '--allow-undecided']);
-    expect(r.status, r.stderr).toBe(0);
-    expect(r.json.kind).toBe('lane-replay');
+    // An A/A pair on a CPU adapter sharing two cores can draw 'slower' in a replay (a timing item; the A/A
+    // test's subject): the exit status is 0 exactly when every replay's lane is green.
+    expect(r.json.kind, r.stderr).toBe('lane-replay');
+    expect(r.status, r.stderr).toBe((r.json.lanes as { green: boolean }[]).every((l) => l.green) ? 0 : 1);
+    expect(r.json.lanes.every((l: { pairs: { shapes: { verdict: string }[] }[] }) => l.pairs[0].shapes[0].verdict !== 'wrong')).toBe(true);
     expect(r.json.replays).toBe(2);
     expect(r.json.lanes).toHaveLength(2);
     const [shape] = r.json.shapes;
