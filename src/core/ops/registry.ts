@@ -207,7 +207,7 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
         when: [{ feature: 'type0', min: 1, max: 1 }, { feature: 'type1', max: 1 }, { feature: 'N', min: 2048 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 128 }, { feature: 'K', multipleOf: 32 }],
         schedule: freezeSchedule({ ...sgmatrix16(2, 2, 4, 4, 'prefetch'), storeOrder: 'spread', persistent: 256 }),
         limits: { maxComputeWorkgroupStorageSize: 20480 },
-        note: "the rule below with 256 persistent workgroups, each chaining its tiles (the next tile's first loads in flight while this one's result is stored). H200 2026-12-03, ninth session (matmul-tune.sh gemm23, one call): f16×f16→f32 4096³ 552 µs (249.2 TFLOP/s) with 256, 553–554 with 264, against 564–565 for the rule below; 4096×4224×4096 552 µs (256.9); f16 weights × f32 614 against 617. One batch, not quantized (fits() passes the rest to the rule below)",
+        note: "the rule below with 256 persistent workgroups, each chaining its tiles (the next tile's first loads in flight while this one's result is stored). H200 2026-12-03, ninth session (matmul-tune.sh gemm23, one call): f16×f16→f32 4096³ 552 µs (249.2 TFLOP/s) with 256, 553–554 with 264, against 564–565 for the rule below; 4096×4224×4096 552 µs (256.9); f16 weights × f32 614 against 617. Then 547 µs (251.1) through the lane (lane-mulmat, repeat 3, GREEN) and 546–547 as the pick (auto26, gemm23, two calls). One batch, not quantized (fits() passes the rest to the rule below)",
       },
       {
         when: [{ feature: 'type0', min: 1, max: 1 }, { feature: 'type1', max: 1 }, { feature: 'N', min: 2048 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 128 }, { feature: 'K', multipleOf: 32 }],
