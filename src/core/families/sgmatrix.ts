@@ -225,7 +225,7 @@ export function sgmatrixFits(s: SgmatrixSchedule, k: GemvSnippet): string[] {
  * next tile along N; the last band holds the TM % G rows left. tm·TN + tn is a bijection either way.
  */
 export function tileOrigin(G: number, TM: number, TN: number, BM: number, BN: number, P = 1): string[] {
-  if (P > 1) return pairedOrigin(P, TM, BM, BN, TN);
+  if (P > 1) return pairedOrigin(P, TM, TN, BM, BN);
   if (G <= 1 || G >= TM || TN === 1) return [`let m0 = wid.x * ${u(BM)};`, `let n0 = wid.y * ${u(BN)};`];
   // Rows in this band: G, except in a short last band (TM % G of them).
   const rows = TM % G ? `min(${u(G)}, ${u(TM)} - band * ${u(G)})` : u(G);
@@ -246,7 +246,7 @@ export function tileOrigin(G: number, TM: number, TN: number, BM: number, BN: nu
  * its src1 tile in that SM's L1. The short last block (R of the TM·TN ids) pairs w with w + R/2. P = 1 is the
  * dispatch order itself (neighbours share src1 there already). Needs an even count of M tiles; a bijection.
  */
-export function pairedOrigin(P: number, TM: number, BM: number, BN: number, TN: number): string[] {
+export function pairedOrigin(P: number, TM: number, TN: number, BM: number, BN: number): string[] {
   const T = TM * TN;
   const full = Math.floor(T / (2 * P));
   const R = T - full * 2 * P;
@@ -301,8 +301,9 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   const emit = (...ls: string[]) => body.push(...ls);
   if (batched) emit(k.ne13 > 1 ? `let i2 = wid.z % ${u(k.ne12)};\nlet i3 = wid.z / ${u(k.ne12)};` : 'let i2 = wid.z;');
   // persistent: the tile this workgroup multiplies (m0, n0) is set in the tile loop; (mL, nL) is the one its loads address.
-  const persist = s.persistent ?? 0;
   const tileCount = (k.M / BM) * (k.N / BN);
+  // The workgroups launched (never more than tiles); 0: one a tile.
+  const persist = Math.min(s.persistent ?? 0, tileCount);
   const tileAt = (t: string) => [`(${t} % ${u(k.M / BM)}) * ${u(BM)}`, `(${t} / ${u(k.M / BM)}) * ${u(BN)}`];
   if (persist) emit(`var mL = ${tileAt('wid.x')[0]};`, `var nL = ${tileAt('wid.x')[1]};`);
   else emit(...tileOrigin(s.groupM, k.M / BM, k.N / BN, BM, BN, s.pairStride ?? 1));
@@ -541,7 +542,7 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
     if (persist) {
       // Tiles t = wid.x, wid.x + P, …: the last K step's prefetch is the next tile's first K tile (its loads re-aimed),
       // so those loads are in flight while this tile's result is stored.
-      const P = Math.min(persist, tileCount);
+      const P = persist;
       const [mNext, nNext] = tileAt(`(t + ${u(P)})`);
       const reaim = [`mL = ${mNext};`, `nL = ${nNext};`, ...units.map((x) => `${x.p}g${x.i} = ${x.g};`), ...loads('0u')];
       const step = [...stores(''), 'workgroupBarrier();', `if (k0 + ${u(BK)} < ${u(k.K)}) {`, ...inLoop(loads(`k0 + ${u(BK)}`)), `} else if (t + ${u(P)} < ${u(tileCount)}) {`, ...inLoop(reaim), '}', ...multiply(''), 'workgroupBarrier();'];
@@ -594,7 +595,7 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
   const rounds = t0 === 'f32' || t1 === 'f32';
   const wgsl = [
     `// generated: ${label} — ${scheduleKey(s)}`,
-    `// sgmatrix: ${BM}×${BN} outputs per workgroup (${s.subgroupsM}×${s.subgroupsN} subgroups of ${s.matricesM}×${s.matricesN} ${s.config} f16→f32 matrices), K ${BK} per step, ${s.staging} staging${persist ? `, ${Math.min(persist, tileCount)} persistent workgroups over ${tileCount} tiles` : ''}${sk > 1 ? `, K split ${sk} ways in the workgroup (groups of ${nsg} subgroups; partials summed in workgroup memory, ${scratch.rounds} rounds of ${scratch.perRound} matrices a subgroup)` : ''}${stagingNote(quant, t1, rounds)}`,
+    `// sgmatrix: ${BM}×${BN} outputs per workgroup (${s.subgroupsM}×${s.subgroupsN} subgroups of ${s.matricesM}×${s.matricesN} ${s.config} f16→f32 matrices), K ${BK} per step, ${s.staging} staging${persist ? `, ${persist} persistent workgroups over ${tileCount} tiles` : ''}${sk > 1 ? `, K split ${sk} ways in the workgroup (groups of ${nsg} subgroups; partials summed in workgroup memory, ${scratch.rounds} rounds of ${scratch.perRound} matrices a subgroup)` : ''}${stagingNote(quant, t1, rounds)}`,
     'enable f16;',
     'enable subgroups;',
     'enable chromium_experimental_subgroup_matrix;',
@@ -609,7 +610,7 @@ export function generateSgmatrix(s: SgmatrixSchedule, k: GemvSnippet, label: str
     '',
     ...computeMain(threads, ['@builtin(workgroup_id) wid: vec3<u32>', '@builtin(local_invocation_index) lid: u32', '@builtin(subgroup_size) sgSize: u32'], body),
   ].join('\n');
-  const dispatch: [number, number, number] = persist ? [Math.min(persist, tileCount), 1, 1] : [k.M / BM, k.N / BN, k.ne12 * k.ne13];
+  const dispatch: [number, number, number] = persist ? [persist, 1, 1] : [k.M / BM, k.N / BN, k.ne12 * k.ne13];
   return { wgsl, dispatch, rounds, quant };
 }
 

@@ -127,6 +127,9 @@ function observed(op: string, evidence: string, rules: readonly ShapeRule[] = EL
   return entry({ op, declaredRejections, rules, states: { default: { state: 'observe', evidence } } });
 }
 
+/** f16 weights × f16 or f32 activations, N ≥ 2048, in 128×128 tiles of K 32: the persistent rule and, where it does not fit, the spread rule. */
+const F16_WEIGHTS_128 = [{ feature: 'type0', min: 1, max: 1 }, { feature: 'type1', max: 1 }, { feature: 'N', min: 2048 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 128 }, { feature: 'K', multipleOf: 32 }] as const;
+
 export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
   entry({
     op: 'ADD',
@@ -204,13 +207,13 @@ export const REGISTRY: readonly RegistryEntry[] = Object.freeze([
       },
       // f16 past the decode ground: subgroup matrices (the contract declines it where they are missing).
       {
-        when: [{ feature: 'type0', min: 1, max: 1 }, { feature: 'type1', max: 1 }, { feature: 'N', min: 2048 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 128 }, { feature: 'K', multipleOf: 32 }],
+        when: F16_WEIGHTS_128,
         schedule: freezeSchedule({ ...sgmatrix16(2, 2, 4, 4, 'prefetch'), storeOrder: 'spread', persistent: 256 }),
         limits: { maxComputeWorkgroupStorageSize: 20480 },
         note: "the rule below with 256 persistent workgroups, each chaining its tiles (the next tile's first loads in flight while this one's result is stored). H200 2026-12-03, ninth session (matmul-tune.sh gemm23, one call): f16×f16→f32 4096³ 552 µs (249.2 TFLOP/s) with 256, 553–554 with 264, against 564–565 for the rule below; 4096×4224×4096 552 µs (256.9); f16 weights × f32 614 against 617. Then 547 µs (251.1) through the lane (lane-mulmat, repeat 3, GREEN) and 546–547 as the pick (auto26, gemm23, two calls). One batch, not quantized (fits() passes the rest to the rule below)",
       },
       {
-        when: [{ feature: 'type0', min: 1, max: 1 }, { feature: 'type1', max: 1 }, { feature: 'N', min: 2048 }, { feature: 'M', multipleOf: 128 }, { feature: 'N', multipleOf: 128 }, { feature: 'K', multipleOf: 32 }],
+        when: F16_WEIGHTS_128,
         schedule: freezeSchedule({ ...sgmatrix16(2, 2, 4, 4, 'prefetch'), storeOrder: 'spread' }),
         limits: { maxComputeWorkgroupStorageSize: 20480 },
         note: "f16 weights, f16 or f32 activations. H200 2026-12-03, seventh session (matmul-tune.sh gemm11–gemm14, `lab time` each): f16×f16→f32 4096³ 562–563 µs (244.0–244.6 TFLOP/s) with 'spread' staging stores against 608–614 µs (223.8–226.0) for plain in the same calls; ablate26 found the stores (not the MMAs) the cost: a quarter-warp's 16-byte chunks on 28 banks with plain, 32 with spread. f16 weights × f32 4096³ 618 µs (222.4; src1 staged as f16 as before, the weights spread) against 656 µs (209.4) for the 4×2 · 4×4 rule below (gemm12). Before (gemm3): 128×128 tiles against 646 µs for 256×128; K64 683 µs, rotated stores 711–765, prefetch2 613, double 969. 128 threads and 20 KiB",

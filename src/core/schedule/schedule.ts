@@ -43,6 +43,10 @@ function jsonObject(checked: InputCheck, what: string, notObject: string): Recor
   return value as Record<string, unknown>;
 }
 
+/** Whether `v` is a whole number a numeric knob takes (at least its `min`, else 1), and how to say what it takes. */
+const numericOk = (spec: KnobSpec, v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= (spec.min ?? 1);
+const numericWants = (spec: KnobSpec) => ((spec.min ?? 1) === 1 ? 'a positive integer' : `an integer ≥ ${spec.min}`);
+
 /**
  * Checks a value from JSON (the page's editor, the CLI's --schedule) knob by knob and
  * returns a frozen schedule, or throws naming the first thing that is wrong.
@@ -65,8 +69,7 @@ export function parseSchedule(input: unknown, expectFamily?: Family | readonly F
     const v = obj[knob] ?? spec.default;
     if (v === undefined) throw new ScheduleError(`schedule is missing '${knob}' (${spec.doc}; e.g. ${spec.values.join(', ')})`);
     if (typeof spec.values[0] === 'number') {
-      const least = spec.min ?? 1;
-      if (typeof v !== 'number' || !Number.isInteger(v) || v < least) throw new ScheduleError(`'${knob}' must be ${least === 1 ? 'a positive integer' : `an integer ≥ ${least}`}, got ${JSON.stringify(v)}`);
+      if (!numericOk(spec, v)) throw new ScheduleError(`'${knob}' must be ${numericWants(spec)}, got ${JSON.stringify(v)}`);
     } else if (!spec.values.includes(v as string)) {
       throw new ScheduleError(`'${knob}' must be one of ${spec.values.map((x) => JSON.stringify(x)).join(', ')}, got ${JSON.stringify(v)}`);
     }
@@ -106,9 +109,8 @@ export function parseSpace(input: unknown, family: Family): SpaceRestriction {
     if (!Array.isArray(values) || !values.length) throw new ScheduleError(`space.${knob} must be a non-empty list`);
     const numeric = typeof full[knob].values[0] === 'number';
     for (const v of values) {
-      const least = full[knob].min ?? 1;
-      if (numeric ? !(typeof v === 'number' && Number.isInteger(v) && v >= least) : !full[knob].values.includes(v as string)) {
-        throw new ScheduleError(`space.${knob}: ${JSON.stringify(v)} is not ${numeric ? (least === 1 ? 'a positive integer' : `an integer ≥ ${least}`) : `one of ${full[knob].values.map((x) => JSON.stringify(x)).join(', ')}`}`);
+      if (numeric ? !numericOk(full[knob], v) : !full[knob].values.includes(v as string)) {
+        throw new ScheduleError(`space.${knob}: ${JSON.stringify(v)} is not ${numeric ? numericWants(full[knob]) : `one of ${full[knob].values.map((x) => JSON.stringify(x)).join(', ')}`}`);
       }
     }
   }
